@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "parley", targets: ["parley"]),
+        .library(name: "ParleyNet", targets: ["ParleyNet"]),
+    ],
+    targets: [
+        // C headers and inline helpers for the Linux system calls Swift cannot reach directly
+        // (variadic fcntl, epoll/eventfd/timerfd/signalfd, socket options).
+        .target(name: "CParleySystem"),
+        .systemLibrary(
+            name: "CHTTPParser",
+            providers: [.apt(["libhttp-parser-dev"])]
+        ),
+        .target(
+            name: "ParleyNet",
+            dependencies: ["CParleySystem", "CHTTPParser"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "parley",
+            dependencies: ["ParleyNet"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyNetTests",
+            dependencies: ["ParleyNet", "CParleySystem"],
+            swiftSettings: strictSwift
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

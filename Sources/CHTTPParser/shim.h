@@ -1,0 +1,4 @@
+#ifndef PARLEY_CHTTPPARSER_SHIM_H
+#define PARLEY_CHTTPPARSER_SHIM_H
+#include <http_parser.h>
+#endif

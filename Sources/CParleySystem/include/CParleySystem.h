@@ -1,0 +1,97 @@
+#ifndef PARLEY_SYSTEM_H
+#define PARLEY_SYSTEM_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/uio.h>
+#include <sys/stat.h>
+
+/* fcntl(2) is variadic, which Swift cannot call: these wrap the calls Parley needs. */
+static inline int parley_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL, 0);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static inline int parley_set_cloexec(int fd) {
+    int flags = fcntl(fd, F_GETFD, 0);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/* open(2) is variadic too. */
+static inline int parley_open_readonly(const char *path) {
+    return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+}
+
+static inline int parley_errno(void) { return errno; }
+
+static inline int parley_setsockopt_int(int fd, int level, int name, int value) {
+    return setsockopt(fd, level, name, &value, (socklen_t)sizeof(value));
+}
+
+static inline int parley_getsockopt_int(int fd, int level, int name, int *value) {
+    socklen_t len = (socklen_t)sizeof(*value);
+    return getsockopt(fd, level, name, value, &len);
+}
+
+/* The epoll_event struct is packed on x86-64; reading its fields through helpers keeps
+   Swift from guessing the layout. */
+static inline uint32_t parley_epoll_event_events(const struct epoll_event *e) { return e->events; }
+static inline uint64_t parley_epoll_event_data(const struct epoll_event *e) { return e->data.u64; }
+
+static inline int parley_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+
+/* Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread (and threads it creates later),
+   so that signals arrive through a signalfd and writes to closed sockets return EPIPE. */
+static inline int parley_block_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGPIPE);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+static inline int parley_signalfd_for_shutdown(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+/* Raises the soft open-file limit to the hard limit; returns the resulting soft limit. */
+static inline long parley_raise_nofile_limit(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return -1;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+            getrlimit(RLIMIT_NOFILE, &rl);
+        }
+    }
+    return (long)rl.rlim_cur;
+}
+
+#endif

@@ -1,0 +1,3 @@
+import ParleyNet
+
+print("parley: starting")
