@@ -1,9 +1,14 @@
 #ifndef PARLEY_SYSTEM_H
 #define PARLEY_SYSTEM_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* accept4, pthread_setname_np */
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,6 +44,33 @@ static inline int parley_open_readonly(const char *path) {
 }
 
 static inline int parley_errno(void) { return errno; }
+
+static inline void parley_set_thread_name(const char *name) {
+    pthread_setname_np(pthread_self(), name);
+}
+
+/* With _GNU_SOURCE the socket calls take a transparent union Swift cannot build. */
+static inline int parley_getsockname(int fd, struct sockaddr_storage *out) {
+    socklen_t len = (socklen_t)sizeof(*out);
+    return getsockname(fd, (struct sockaddr *)out, &len);
+}
+
+static inline int parley_getpeername(int fd, struct sockaddr_storage *out) {
+    socklen_t len = (socklen_t)sizeof(*out);
+    return getpeername(fd, (struct sockaddr *)out, &len);
+}
+
+static inline int parley_bind(int fd, const struct sockaddr *addr, socklen_t len) {
+    return bind(fd, addr, len);
+}
+
+static inline int parley_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    return connect(fd, addr, len);
+}
+
+static inline int parley_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
 
 static inline int parley_setsockopt_int(int fd, int level, int name, int value) {
     return setsockopt(fd, level, name, &value, (socklen_t)sizeof(value));

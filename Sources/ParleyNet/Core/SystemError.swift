@@ -52,3 +52,9 @@ func blockingSystemCall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) t
     case .wouldBlock: throw SystemError(call: name, errno: EAGAIN)
     }
 }
+
+/// Closes a descriptor; a free function so types with their own `close()` can call it.
+@inline(__always)
+func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}

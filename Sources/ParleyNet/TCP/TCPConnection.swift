@@ -1,0 +1,447 @@
+import CParleySystem
+
+/// A non-blocking TCP connection owned by one event loop.
+///
+/// Reads go through the loop's shared buffer straight to the handler; writes are queued as
+/// shared `ByteChunk`s and flushed once per loop turn with one `writev`. A peer whose writes
+/// pile up stops being read (backpressure) and is cut off when it stalls or exceeds its bound.
+public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: every method and property is used only on `loop`
+    // (checked by `assertOnLoop`); other threads submit work through `loop.execute`.
+
+    enum State: Equatable {
+        /// A client connection waiting for `connect` to finish.
+        case connecting
+        /// Reading and writing.
+        case open
+        /// `close()` was called: no more reads; closes once the queue is written.
+        case flushingToClose
+        /// The queue was written and our side shut down; waiting briefly for the peer's end of
+        /// stream so that unread input does not turn into a reset that eats our last response.
+        case lingering
+        /// Closed; the descriptor is gone.
+        case closed
+    }
+
+    /// The loop that owns the connection.
+    public let loop: EventLoop
+    /// Receives reads and the close; replaceable (protocol upgrades).
+    public var handler: ConnectionHandler?
+    /// The server that accepted it, if any (for graceful shutdown and limits).
+    weak var server: TCPServer?
+
+    private(set) var fd: Int32
+    private(set) var state: State
+    private var options: TCPConnectionOptions
+    private var writeQueue: [PendingWrite] = []
+    private var writeHead = 0
+    /// Bytes queued and not yet written.
+    public private(set) var queuedBytes = 0
+    private var interest: UInt32 = 0
+    private var flushScheduled = false
+    private var waitingForWritable = false
+    private var readPausedForBackpressure = false
+    private var readPausedByUser = false
+    private var lastRead: UInt64
+    private var lastWriteProgress: UInt64
+    private var idleTimer: ScheduledTimer?
+    private var stallTimer: ScheduledTimer?
+    private var closeReason: ConnectionCloseReason = .local
+
+    private struct PendingWrite {
+        let chunk: ByteChunk
+        var offset: Int
+    }
+
+    init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
+        self.fd = fd
+        self.loop = loop
+        self.state = state
+        self.options = options
+        lastRead = loop.now
+        lastWriteProgress = loop.now
+    }
+
+    deinit {
+        if fd >= 0 { closeDescriptor(fd) }
+    }
+
+    /// The peer's address, if the socket still has one.
+    public var remoteAddress: SocketAddress? { fd >= 0 ? SocketAddress.peer(of: fd) : nil }
+    /// The local address, if the socket still has one.
+    public var localAddress: SocketAddress? { fd >= 0 ? SocketAddress.local(of: fd) : nil }
+    /// True until the connection is closed or closing.
+    public var isActive: Bool { state == .open || state == .connecting }
+
+    // MARK: Setup
+
+    /// Registers with the loop and starts reading; for accepted sockets.
+    func activate() throws(SystemError) {
+        assertOnLoop()
+        interest = readInterest
+        try loop.register(self, fd: fd, events: interest)
+        loop.metrics.openConnections.add(1, ordering: .relaxed)
+        armIdleTimer()
+    }
+
+    /// Opens a client connection to `address` (optionally from `localAddress`) on `loop`.
+    /// `handler.connectionDidConnect` or `connection(_:didCloseWith:)` reports the outcome.
+    /// Must be called on `loop`.
+    public static func connect(to address: SocketAddress, from localAddress: SocketAddress? = nil,
+                               on loop: EventLoop, options: TCPConnectionOptions = .init(),
+                               handler: ConnectionHandler) throws(SystemError) -> TCPConnection {
+        let fd = try blockingSystemCall("socket") {
+            socket(address.addressFamily, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        do throws(SystemError) {
+            _ = parley_setsockopt_int(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            if let localAddress {
+                try blockingSystemCall("bind") { localAddress.withSockAddr { parley_bind(fd, $0, $1) } }
+            }
+            let rc = address.withSockAddr { parley_connect(fd, $0, $1) }
+            if rc != 0 && parley_errno() != EINPROGRESS {
+                throw SystemError(call: "connect", errno: parley_errno())
+            }
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+        let connection = TCPConnection(fd: fd, loop: loop, state: .connecting, options: options)
+        connection.handler = handler
+        connection.interest = UInt32(EPOLLOUT.rawValue)
+        do throws(SystemError) {
+            try loop.register(connection, fd: fd, events: connection.interest)
+        } catch {
+            closeDescriptor(fd)
+            connection.fd = -1
+            throw error
+        }
+        loop.metrics.openConnections.add(1, ordering: .relaxed)
+        return connection
+    }
+
+    // MARK: Writing
+
+    /// Queues `chunk` to be written at the end of this loop turn.
+    public func write(_ chunk: ByteChunk) {
+        assertOnLoop()
+        guard state == .open || state == .connecting, chunk.count > 0 else { return }
+        writeQueue.append(PendingWrite(chunk: chunk, offset: 0))
+        queuedBytes += chunk.count
+        if queuedBytes > options.maxQueuedBytes {
+            loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
+            closeNow(.slowPeer)
+            return
+        }
+        if queuedBytes > options.writeHighWatermark && !readPausedForBackpressure {
+            readPausedForBackpressure = true
+            updateInterest()
+        }
+        scheduleFlush()
+    }
+
+    /// Queues a copy of `bytes`.
+    public func write(_ bytes: [UInt8]) {
+        write(ByteChunk(bytes))
+    }
+
+    private func scheduleFlush() {
+        guard !flushScheduled, !waitingForWritable, state != .connecting else { return }
+        flushScheduled = true
+        loop.requestEndOfTurn(self)
+    }
+
+    func runEndOfTurn() {
+        flushScheduled = false
+        if state == .open || state == .flushingToClose { flush() }
+    }
+
+    private func flush() {
+        let iovecs = loop.iovecScratch
+        while writeHead < writeQueue.count {
+            var count = 0
+            var index = writeHead
+            while index < writeQueue.count && count < EventLoop.iovecScratchCount {
+                let item = writeQueue[index]
+                iovecs[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: item.chunk.baseAddress! + item.offset),
+                                      iov_len: item.chunk.count - item.offset)
+                count += 1
+                index += 1
+            }
+            let result: IOResult<Int>
+            do {
+                result = try systemCall("writev") { writev(fd, iovecs, Int32(count)) }
+            } catch {
+                closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
+                return
+            }
+            guard case .processed(let written) = result else {
+                if !waitingForWritable {
+                    waitingForWritable = true
+                    updateInterest()
+                    armStallTimer()
+                }
+                return
+            }
+            advance(by: written)
+        }
+        writeQueueDrained()
+    }
+
+    private func advance(by written: Int) {
+        loop.metrics.bytesOut.add(written, ordering: .relaxed)
+        lastWriteProgress = loop.now
+        queuedBytes -= written
+        var remaining = written
+        while remaining > 0 {
+            let left = writeQueue[writeHead].chunk.count - writeQueue[writeHead].offset
+            if remaining >= left {
+                remaining -= left
+                writeHead += 1
+            } else {
+                writeQueue[writeHead].offset += remaining
+                remaining = 0
+            }
+        }
+        if readPausedForBackpressure && queuedBytes < options.writeLowWatermark {
+            readPausedForBackpressure = false
+            updateInterest()
+        }
+    }
+
+    private func writeQueueDrained() {
+        // Release the queue's storage: an idle connection keeps no write buffer.
+        writeQueue = []
+        writeHead = 0
+        queuedBytes = 0
+        stallTimer?.cancel()
+        stallTimer = nil
+        if waitingForWritable {
+            waitingForWritable = false
+            updateInterest()
+        }
+        if state == .flushingToClose {
+            beginLinger()
+            return
+        }
+        handler?.connectionWriteQueueDidDrain(self)
+    }
+
+    // MARK: Reading
+
+    /// Stops reading from the peer until `resumeReading()`.
+    public func pauseReading() {
+        assertOnLoop()
+        readPausedByUser = true
+        updateInterest()
+    }
+
+    /// Resumes reading after `pauseReading()`.
+    public func resumeReading() {
+        assertOnLoop()
+        readPausedByUser = false
+        updateInterest()
+    }
+
+    private var readInterest: UInt32 { UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue) }
+
+    private func updateInterest() {
+        guard fd >= 0, state != .connecting else { return }
+        var wanted: UInt32 = 0
+        let reading = state == .lingering || (state == .open && !readPausedByUser && !readPausedForBackpressure)
+        if reading { wanted |= readInterest }
+        if waitingForWritable { wanted |= UInt32(EPOLLOUT.rawValue) }
+        guard wanted != interest else { return }
+        interest = wanted
+        do {
+            try loop.modify(fd: fd, events: wanted)
+        } catch {
+            closeNow(.error(error))
+        }
+    }
+
+    func handleEvents(_ events: UInt32) {
+        if state == .connecting {
+            finishConnect(events)
+            return
+        }
+        if events & UInt32(EPOLLERR.rawValue) != 0 {
+            var code: Int32 = 0
+            _ = parley_getsockopt_int(fd, SOL_SOCKET, SO_ERROR, &code)
+            closeNow(code == ECONNRESET || code == EPIPE || code == 0 ? .peerClosed : .error(SystemError(call: "socket", errno: code)))
+            return
+        }
+        if events & UInt32(EPOLLOUT.rawValue) != 0 && waitingForWritable {
+            waitingForWritable = false
+            flush()
+            if state == .closed { return }
+            if !waitingForWritable { updateInterest() }
+        }
+        if events & (UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue) | UInt32(EPOLLHUP.rawValue)) != 0 {
+            if interest & UInt32(EPOLLIN.rawValue) != 0 {
+                readAvailable()
+            } else if events & UInt32(EPOLLHUP.rawValue) != 0 {
+                // Both directions are gone; nothing we queue could be delivered.
+                closeNow(.peerClosed)
+            }
+        }
+    }
+
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        // A few reads per wake-up at most, so one busy peer cannot starve the others.
+        for _ in 0..<4 {
+            let result: IOResult<Int>
+            do {
+                result = try systemCall("read") { read(fd, buffer.baseAddress, buffer.count) }
+            } catch {
+                closeNow(error.errno == ECONNRESET ? .peerClosed : .error(error))
+                return
+            }
+            guard case .processed(let count) = result else { return }
+            if count == 0 {
+                closeNow(state == .lingering ? closeReason : .peerClosed)
+                return
+            }
+            loop.metrics.bytesIn.add(count, ordering: .relaxed)
+            lastRead = loop.now
+            if state == .lingering { continue }  // input after our close is discarded
+            handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            guard state == .open, interest & UInt32(EPOLLIN.rawValue) != 0 else { return }
+            if count < buffer.count { return }
+        }
+    }
+
+    private func finishConnect(_ events: UInt32) {
+        var code: Int32 = 0
+        _ = parley_getsockopt_int(fd, SOL_SOCKET, SO_ERROR, &code)
+        if code != 0 || events & UInt32(EPOLLERR.rawValue) != 0 {
+            closeNow(.error(SystemError(call: "connect", errno: code == 0 ? ECONNREFUSED : code)))
+            return
+        }
+        state = .open
+        lastRead = loop.now
+        interest = 0
+        updateInterest()
+        armIdleTimer()
+        handler?.connectionDidConnect(self)
+        if state == .open && !writeQueue.isEmpty { scheduleFlush() }
+    }
+
+    // MARK: Timers
+
+    /// Changes the idle timeout (nil turns it off), counted from the last read.
+    public func setIdleTimeout(_ timeout: Duration?) {
+        assertOnLoop()
+        options.idleTimeout = timeout
+        idleTimer?.cancel()
+        idleTimer = nil
+        armIdleTimer()
+    }
+
+    private func armIdleTimer() {
+        guard let timeout = options.idleTimeout, idleTimer == nil, state != .closed else { return }
+        let limit = timeout.nanoseconds
+        let elapsed = loop.now &- lastRead
+        let wait = elapsed >= limit ? 0 : limit - elapsed
+        // The timer is not moved on every read: when it fires it checks the last read and,
+        // if there was one since, sleeps for the rest. One heap operation per period at most.
+        idleTimer = loop.schedule(after: .nanoseconds(Int64(wait))) { [weak self] in
+            guard let self, self.state != .closed else { return }
+            self.idleTimer = nil
+            if MonotonicClock.now() &- self.lastRead >= limit {
+                self.loop.metrics.idleClosed.add(1, ordering: .relaxed)
+                self.closeNow(.idleTimeout)
+            } else {
+                self.armIdleTimer()
+            }
+        }
+    }
+
+    private func armStallTimer() {
+        guard stallTimer == nil else { return }
+        let limit = options.writeStallTimeout.nanoseconds
+        let elapsed = loop.now &- lastWriteProgress
+        let wait = elapsed >= limit ? 0 : limit - elapsed
+        stallTimer = loop.schedule(after: .nanoseconds(Int64(wait))) { [weak self] in
+            guard let self, self.state != .closed else { return }
+            self.stallTimer = nil
+            guard self.waitingForWritable else { return }
+            if MonotonicClock.now() &- self.lastWriteProgress >= limit {
+                self.loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
+                self.closeNow(.slowPeer)
+            } else {
+                self.armStallTimer()
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes after everything queued is written. Further writes are dropped.
+    public func close(reason: ConnectionCloseReason = .local) {
+        assertOnLoop()
+        switch state {
+        case .open:
+            closeReason = reason
+            state = .flushingToClose
+            updateInterest()
+            if writeHead >= writeQueue.count {
+                beginLinger()
+            } else {
+                armStallTimer()
+                scheduleFlush()
+            }
+        case .connecting:
+            closeNow(reason)
+        case .flushingToClose, .lingering, .closed:
+            return
+        }
+    }
+
+    /// Closes at once, dropping anything not yet written.
+    public func closeNow(_ reason: ConnectionCloseReason = .local) {
+        guard state != .closed else { return }
+        state = .closed
+        loop.unregister(fd: fd)
+        closeDescriptor(fd)
+        fd = -1
+        writeQueue = []
+        writeHead = 0
+        queuedBytes = 0
+        idleTimer?.cancel()
+        idleTimer = nil
+        stallTimer?.cancel()
+        stallTimer = nil
+        loop.metrics.openConnections.subtract(1, ordering: .relaxed)
+        let handler = self.handler
+        self.handler = nil
+        handler?.connection(self, didCloseWith: reason)
+    }
+
+    private func beginLinger() {
+        state = .lingering
+        shutdown(fd, Int32(SHUT_WR))
+        updateInterest()
+        idleTimer?.cancel()
+        idleTimer = loop.schedule(after: options.lingerTimeout) { [weak self] in
+            guard let self else { return }
+            self.closeNow(self.closeReason)
+        }
+    }
+
+    /// Asks the handler to finish politely; part of a server's graceful shutdown.
+    func requestShutdown() {
+        guard state == .open else { return }
+        if let handler {
+            handler.connectionShouldShutDown(self)
+        } else {
+            close(reason: .shutdown)
+        }
+    }
+
+    @inline(__always)
+    private func assertOnLoop() {
+        assert(loop.inEventLoop, "TCPConnection used off its event loop")
+    }
+}

@@ -1,0 +1,139 @@
+import CParleySystem
+import Synchronization
+
+/// Settings of a listening server.
+public struct TCPServerOptions: Sendable {
+    /// The listen backlog per loop.
+    public var backlog: Int32
+    /// Refuse connections beyond this many open at once (across all loops).
+    public var maxConnections: Int
+    /// Options for every accepted connection.
+    public var connection: TCPConnectionOptions
+
+    public init(backlog: Int32 = 1024, maxConnections: Int = .max, connection: TCPConnectionOptions = .init()) {
+        self.backlog = backlog
+        self.maxConnections = maxConnections
+        self.connection = connection
+    }
+}
+
+/// Listens on one address with one `SO_REUSEPORT` socket per event loop, so every accepted
+/// connection lives on the loop that accepted it, and hands each to a new handler.
+public final class TCPServer: @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: `listeners[i]` is touched only on loop i; the rest is
+    // immutable or atomic.
+
+    /// Makes the handler for a newly accepted connection; called on the connection's loop.
+    public typealias HandlerFactory = @Sendable (TCPConnection) -> ConnectionHandler
+
+    /// The group whose loops serve the connections.
+    public let group: EventLoopGroup
+    /// The address actually bound (with the real port when 0 was asked for).
+    public let localAddress: SocketAddress
+    let options: TCPServerOptions
+    private let makeHandler: HandlerFactory
+    private var listeners: [TCPListener] = []
+    private let shuttingDown = Atomic<Bool>(false)
+
+    /// Binds `address` on every loop of `group` and starts accepting.
+    public init(group: EventLoopGroup, address: SocketAddress, options: TCPServerOptions = .init(),
+                makeHandler: @escaping HandlerFactory) throws(SystemError) {
+        self.group = group
+        self.options = options
+        self.makeHandler = makeHandler
+        var bound = address
+        var sockets: [Int32] = []
+        do throws(SystemError) {
+            for _ in group.loops {
+                let fd = try Self.listeningSocket(address: bound, backlog: options.backlog)
+                sockets.append(fd)
+                // Port 0: the first bind picks the port; the other loops bind that same port.
+                if bound.port == 0, let actual = SocketAddress.local(of: fd) { bound = actual }
+            }
+        } catch {
+            for fd in sockets { closeDescriptor(fd) }
+            throw error
+        }
+        localAddress = bound
+        listeners = zip(group.loops, sockets).map { TCPListener(fd: $1, loop: $0) }
+        for listener in listeners {
+            listener.server = self
+            let result = Mutex<SystemError?>(nil)
+            let done = Semaphore()
+            listener.loop.execute {
+                do throws(SystemError) { try listener.start() } catch { result.withLock { $0 = error } }
+                done.signal()
+            }
+            done.wait()
+            if let error = result.withLock({ $0 }) { throw error }
+        }
+    }
+
+    private static func listeningSocket(address: SocketAddress, backlog: Int32) throws(SystemError) -> Int32 {
+        let fd = try blockingSystemCall("socket") {
+            socket(address.addressFamily, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        do throws(SystemError) {
+            _ = parley_setsockopt_int(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+            try blockingSystemCall("setsockopt(SO_REUSEPORT)") { parley_setsockopt_int(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+            try blockingSystemCall("bind") { address.withSockAddr { parley_bind(fd, $0, $1) } }
+            try blockingSystemCall("listen") { listen(fd, backlog) }
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Connections open on every loop right now.
+    var openConnections: Int { group.metrics.openConnections }
+
+    func handler(for connection: TCPConnection) -> ConnectionHandler { makeHandler(connection) }
+
+    /// Whether a graceful shutdown has begun.
+    public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
+
+    /// Stops accepting, asks every open connection to finish (`connectionShouldShutDown`),
+    /// waits up to `timeout` for them to close, then closes whatever is left.
+    /// Returns the number of connections that had to be cut. Call off the loops.
+    @discardableResult
+    public func shutdown(timeout: Duration = .seconds(5)) -> Int {
+        guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return 0 }
+        for listener in listeners {
+            listener.loop.execute {
+                listener.stop()
+                for connection in listener.loop.connections(of: self) { connection.requestShutdown() }
+            }
+        }
+        let deadline = MonotonicClock.now() &+ timeout.nanoseconds
+        while MonotonicClock.now() < deadline && remainingConnections() > 0 {
+            usleep(10_000)
+        }
+        let cut = Atomic<Int>(0)
+        let done = Semaphore()
+        for listener in listeners {
+            listener.loop.execute {
+                for connection in listener.loop.connections(of: self) {
+                    cut.add(1, ordering: .relaxed)
+                    connection.closeNow(.shutdown)
+                }
+                done.signal()
+            }
+        }
+        for _ in listeners { done.wait() }
+        return cut.load(ordering: .relaxed)
+    }
+
+    private func remainingConnections() -> Int {
+        let count = Atomic<Int>(0)
+        let done = Semaphore()
+        for listener in listeners {
+            listener.loop.execute {
+                count.add(listener.loop.connections(of: self).count, ordering: .relaxed)
+                done.signal()
+            }
+        }
+        for _ in listeners { done.wait() }
+        return count.load(ordering: .relaxed)
+    }
+}

@@ -1,0 +1,144 @@
+import Glibc
+import Testing
+@testable import ParleyNet
+
+/// Echoes every byte back.
+final class EchoHandler: ConnectionHandler {
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        connection.write(Array(bytes))
+    }
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {}
+}
+
+/// Never writes; records why its connection closed.
+final class RecordingHandler: ConnectionHandler {
+    let reasons: Locked<[ConnectionCloseReason]>
+    let onRead: (@Sendable (TCPConnection) -> Void)?
+    init(reasons: Locked<[ConnectionCloseReason]>, onRead: (@Sendable (TCPConnection) -> Void)? = nil) {
+        self.reasons = reasons
+        self.onRead = onRead
+    }
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { onRead?(connection) }
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        reasons.mutate { $0.append(reason) }
+    }
+}
+
+@Suite struct TCPServerTests {
+    @Test func echoesOnEveryLoop() throws {
+        let group = try EventLoopGroup(loopCount: 2)
+        defer { group.shutdown() }
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0)) { _ in EchoHandler() }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        #expect(server.localAddress.port != 0)
+        let clients = try (0..<20).map { _ in try BlockingSocket(port: server.localAddress.port) }
+        for (i, client) in clients.enumerated() {
+            try client.send("hello \(i)")
+            #expect(try client.receive(exactly: "hello \(i)".utf8.count) == Array("hello \(i)".utf8))
+        }
+        #expect(group.metrics.acceptedConnections == 20)
+    }
+
+    @Test func largeWritesArriveWhole() throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0)) { _ in EchoHandler() }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        let payload = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        // Send and receive concurrently-ish: write in slices and read back what has come.
+        var received: [UInt8] = []
+        var offset = 0
+        while offset < payload.count {
+            let end = min(offset + 100_000, payload.count)
+            try client.send(Array(payload[offset..<end]))
+            offset = end
+            while received.count < offset - 200_000 { received += try client.receive() }
+        }
+        while received.count < payload.count { received += try client.receive() }
+        #expect(received == payload)
+    }
+
+    @Test func idleConnectionIsClosed() throws {
+        let reasons = Locked<[ConnectionCloseReason]>([])
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let options = TCPServerOptions(connection: TCPConnectionOptions(idleTimeout: .milliseconds(200)))
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
+            RecordingHandler(reasons: reasons)
+        }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        try client.send("x")
+        #expect(try client.receiveUntilClose().isEmpty)
+        #expect(reasons.value == [.idleTimeout])
+        #expect(group.metrics.idleClosed == 1)
+    }
+
+    @Test func peerThatNeverReadsIsCutOff() throws {
+        let reasons = Locked<[ConnectionCloseReason]>([])
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let options = TCPServerOptions(connection: TCPConnectionOptions(
+            writeHighWatermark: 64 * 1024, writeLowWatermark: 16 * 1024,
+            maxQueuedBytes: 1 << 30, writeStallTimeout: .milliseconds(300)))
+        // A read makes the server write 16 MiB back, far more than socket buffers hold; the
+        // peer never reads, so the writes stall.
+        let blob = ByteChunk([UInt8](repeating: 7, count: 16 * 1024 * 1024))
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
+            RecordingHandler(reasons: reasons) { connection in connection.write(blob) }
+        }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        client.setReceiveBuffer(4096)
+        try client.send("x")
+        _ = reasons.wait { !$0.isEmpty }
+        #expect(reasons.value == [.slowPeer])
+        #expect(group.metrics.slowPeersClosed == 1)
+    }
+
+    @Test func queueOverItsBoundClosesAtOnce() throws {
+        let reasons = Locked<[ConnectionCloseReason]>([])
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: 512 * 1024))
+        let blob = ByteChunk([UInt8](repeating: 7, count: 200 * 1024))
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
+            RecordingHandler(reasons: reasons) { connection in
+                for _ in 0..<50 { connection.write(blob) }
+            }
+        }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        client.setReceiveBuffer(4096)
+        try client.send("x")
+        _ = reasons.wait { !$0.isEmpty }
+        #expect(reasons.value == [.slowPeer])
+    }
+
+    @Test func shutdownClosesOpenConnectionsAndStopsAccepting() throws {
+        let group = try EventLoopGroup(loopCount: 2)
+        defer { group.shutdown() }
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0)) { _ in EchoHandler() }
+        let clients = try (0..<10).map { _ in try BlockingSocket(port: server.localAddress.port) }
+        for client in clients { try client.send("a"); _ = try client.receive(exactly: 1) }
+        let cut = server.shutdown(timeout: Duration.seconds(2))
+        #expect(cut == 0)
+        for client in clients { #expect(try client.receiveUntilClose().isEmpty) }
+        #expect(throws: SystemError.self) { _ = try BlockingSocket(port: server.localAddress.port) }
+        #expect(group.metrics.openConnections == 0)
+    }
+
+    @Test func connectionLimitRefusesExtraClients() throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
+                                   options: TCPServerOptions(maxConnections: 3)) { _ in EchoHandler() }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let kept = try (0..<3).map { _ in try BlockingSocket(port: server.localAddress.port) }
+        for client in kept { try client.send("a"); _ = try client.receive(exactly: 1) }
+        let extra = try BlockingSocket(port: server.localAddress.port)
+        #expect(try extra.receiveUntilClose().isEmpty)
+        #expect(group.metrics.refusedConnections == 1)
+    }
+}
