@@ -25,14 +25,24 @@ let package = Package(
             dependencies: ["CParleySystem", "CHTTPParser"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "ParleyServer",
+            dependencies: ["ParleyNet"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "parley",
-            dependencies: ["ParleyNet"],
+            dependencies: ["ParleyNet", "ParleyServer"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleyNetTests",
             dependencies: ["ParleyNet", "CParleySystem"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyServerTests",
+            dependencies: ["ParleyServer", "ParleyNet"],
             swiftSettings: strictSwift
         ),
     ],

@@ -1,0 +1,201 @@
+import Foundation
+import ParleyNet
+
+/// Everything `parley serve` can be told, from flags, environment variables and defaults
+/// (in that order of precedence). One table, `ServerConfiguration.options`, names every
+/// setting once: parsing, `--help` and the operations guide all come from it.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one (the chosen port is logged and written to `<data>/port`).
+    public var port = 8080
+    /// Directory for the database, media and other files.
+    public var dataDirectory = "./data"
+    /// Directory of the web client's static files.
+    public var webRoot = ServerConfiguration.defaultWebRoot()
+    /// Event-loop threads.
+    public var loops = max(1, EventLoopGroup.coreCount)
+    /// Threads for blocking work (database, password hashing).
+    public var blockingThreads = 4
+    /// Lowest log level written: debug, info, warning or error.
+    public var logLevel = "info"
+    /// Most connections open at once; 0 means as many as file descriptors allow.
+    public var maxConnections = 0
+    /// Seconds without any bytes from a peer before its connection is closed.
+    public var idleTimeoutSeconds = 120
+    /// Seconds a peer may leave our writes unread before it is cut off.
+    public var writeStallTimeoutSeconds = 30
+    /// Bytes that may wait to be written to one peer before it is cut off.
+    public var maxQueuedBytesPerConnection = 4 * 1024 * 1024
+    /// Largest HTTP request head (request line and headers), in bytes.
+    public var maxHeaderBytes = 16 * 1024
+    /// Most header fields in one HTTP request.
+    public var maxHeaderCount = 100
+    /// Longest request URI, in bytes.
+    public var maxURILength = 8 * 1024
+    /// Largest HTTP request body, in bytes.
+    public var maxBodyBytes = 8 * 1024 * 1024
+    /// Largest WebSocket frame, in bytes.
+    public var maxWebSocketFrameBytes = 64 * 1024
+    /// Largest WebSocket message (all fragments), in bytes.
+    public var maxWebSocketMessageBytes = 1024 * 1024
+    /// Browser origins allowed to open WebSockets, comma-separated; empty means same origin
+    /// as the Host header; `*` allows any.
+    public var allowedOrigins = ""
+    /// Seconds a graceful shutdown waits for connections to finish.
+    public var shutdownTimeoutSeconds = 5
+
+    public init() {}
+
+    /// One setting: its flag, environment variable, help text and how to apply a value.
+    public struct Option: Sendable {
+        public let flag: String
+        public let environment: String
+        public let help: String
+        let apply: @Sendable (inout ServerConfiguration, String) throws(ConfigurationError) -> Void
+        let current: @Sendable (ServerConfiguration) -> String
+    }
+
+    /// Every setting of `parley serve`.
+    public static let options: [Option] = [
+        text("host", \.host, "address to listen on"),
+        number("port", \.port, 0...65535, "TCP port; 0 picks a free one"),
+        text("data", \.dataDirectory, "directory for the database and files", environment: "PARLEY_DATA"),
+        text("web", \.webRoot, "directory of the web client's files", environment: "PARLEY_WEB"),
+        number("loops", \.loops, 1...256, "event-loop threads (default: number of cores)"),
+        number("blocking-threads", \.blockingThreads, 1...256, "threads for database and hashing work"),
+        choice("log-level", \.logLevel, ["debug", "info", "warning", "error"], "lowest log level written"),
+        number("max-connections", \.maxConnections, 0...100_000_000, "most open connections; 0 = as many as descriptors allow"),
+        number("idle-timeout", \.idleTimeoutSeconds, 1...86_400, "seconds of silence before a connection is closed"),
+        number("write-stall-timeout", \.writeStallTimeoutSeconds, 1...3_600, "seconds a peer may leave our writes unread"),
+        number("max-queued-bytes", \.maxQueuedBytesPerConnection, 64 * 1024...1 << 30, "bytes queued to one peer before it is cut off"),
+        number("max-header-bytes", \.maxHeaderBytes, 1024...1 << 20, "largest HTTP request head"),
+        number("max-header-count", \.maxHeaderCount, 8...10_000, "most HTTP header fields"),
+        number("max-uri-length", \.maxURILength, 256...1 << 20, "longest request URI"),
+        number("max-body-bytes", \.maxBodyBytes, 1024...1 << 30, "largest HTTP request body"),
+        number("max-ws-frame-bytes", \.maxWebSocketFrameBytes, 125...1 << 26, "largest WebSocket frame"),
+        number("max-ws-message-bytes", \.maxWebSocketMessageBytes, 125...1 << 28, "largest WebSocket message"),
+        text("allowed-origins", \.allowedOrigins, "browser origins allowed on WebSockets (comma-separated, * for any; empty = same origin)"),
+        number("shutdown-timeout", \.shutdownTimeoutSeconds, 0...600, "seconds a graceful shutdown waits"),
+    ]
+
+    /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
+    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        for option in options {
+            if let value = environment[option.environment] {
+                try option.apply(&configuration, value)
+            }
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { throw .unexpectedArgument(argument) }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = options.first(where: { $0.flag == name }) else { throw .unknownFlag(argument) }
+            if value == nil {
+                index += 1
+                guard index < arguments.count else { throw .missingValue(flag: name) }
+                value = arguments[index]
+            }
+            try option.apply(&configuration, value ?? "")
+            index += 1
+        }
+        return configuration
+    }
+
+    /// The `--help` text of `parley serve`.
+    public static var helpText: String {
+        let defaults = ServerConfiguration()
+        var lines = ["usage: parley serve [options]", "", "options (each also settable by its environment variable):"]
+        for option in options {
+            let flag = "--\(option.flag)"
+            lines.append("  \(flag.padding(to: 24)) \(option.environment.padding(to: 28)) \(option.help) [default: \(option.current(defaults))]")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Option builders
+
+    private static func environmentName(_ flag: String) -> String {
+        "PARLEY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    private static func text(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
+                             _ help: String, environment: String? = nil) -> Option {
+        Option(flag: flag, environment: environment ?? environmentName(flag), help: help,
+               apply: { configuration, value in configuration[keyPath: path] = value },
+               current: { $0[keyPath: path] })
+    }
+
+    private static func number(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable,
+                               _ range: ClosedRange<Int>, _ help: String) -> Option {
+        Option(flag: flag, environment: environmentName(flag), help: help,
+               apply: { configuration, value throws(ConfigurationError) in
+                   guard let number = Int(value), range.contains(number) else {
+                       throw .invalidValue(flag: flag, value: value, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+                   }
+                   configuration[keyPath: path] = number
+               },
+               current: { String($0[keyPath: path]) })
+    }
+
+    private static func choice(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
+                               _ allowed: [String], _ help: String) -> Option {
+        Option(flag: flag, environment: environmentName(flag), help: help,
+               apply: { configuration, value throws(ConfigurationError) in
+                   guard allowed.contains(value) else {
+                       throw .invalidValue(flag: flag, value: value, expected: "one of \(allowed.joined(separator: ", "))")
+                   }
+                   configuration[keyPath: path] = value
+               },
+               current: { $0[keyPath: path] })
+    }
+
+    /// The web client shipped with Parley: `./Web` when started from the repository, else the
+    /// `Web/` of the repository the executable was built in (`.build/<config>/parley`).
+    public static func defaultWebRoot() -> String {
+        let files = FileManager.default
+        var candidates = [files.currentDirectoryPath + "/Web"]
+        if let executable = try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            for _ in 0..<4 {
+                candidates.append(directory.appendingPathComponent("Web").path)
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return candidates.first { files.fileExists(atPath: $0 + "/index.html") } ?? candidates[0]
+    }
+
+    public static func == (a: ServerConfiguration, b: ServerConfiguration) -> Bool {
+        options.allSatisfy { $0.current(a) == $0.current(b) }
+    }
+}
+
+/// A flag or environment variable `parley serve` could not accept.
+public enum ConfigurationError: Error, Equatable, CustomStringConvertible {
+    case unknownFlag(String)
+    case missingValue(flag: String)
+    case unexpectedArgument(String)
+    case invalidValue(flag: String, value: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .unknownFlag(let flag): return "unknown option \(flag) (see parley serve --help)"
+        case .missingValue(let flag): return "--\(flag) needs a value"
+        case .unexpectedArgument(let argument): return "unexpected argument '\(argument)'"
+        case .invalidValue(let flag, let value, let expected): return "--\(flag) '\(value)': expected \(expected)"
+        }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import ParleyServer
+
+@Suite struct ServerConfigurationTests {
+    @Test func defaultsWithoutFlagsOrEnvironment() throws {
+        let configuration = try ServerConfiguration.parse(arguments: [], environment: [:])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.dataDirectory == "./data")
+    }
+
+    @Test func flagsBeatEnvironment() throws {
+        let configuration = try ServerConfiguration.parse(
+            arguments: ["--port", "9000", "--host=0.0.0.0"],
+            environment: ["PARLEY_PORT": "7000", "PARLEY_LOOPS": "3", "PARLEY_DATA": "/var/lib/parley"])
+        #expect(configuration.port == 9000)
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.loops == 3)
+        #expect(configuration.dataDirectory == "/var/lib/parley")
+    }
+
+    @Test func badValuesAreNamed() {
+        #expect(throws: ConfigurationError.invalidValue(flag: "port", value: "70000", expected: "a whole number from 0 to 65535")) {
+            try ServerConfiguration.parse(arguments: ["--port", "70000"], environment: [:])
+        }
+        #expect(throws: ConfigurationError.unknownFlag("--nope")) {
+            try ServerConfiguration.parse(arguments: ["--nope"], environment: [:])
+        }
+        #expect(throws: ConfigurationError.missingValue(flag: "web")) {
+            try ServerConfiguration.parse(arguments: ["--web"], environment: [:])
+        }
+        #expect(throws: ConfigurationError.invalidValue(flag: "log-level", value: "loud", expected: "one of debug, info, warning, error")) {
+            try ServerConfiguration.parse(arguments: [], environment: ["PARLEY_LOG_LEVEL": "loud"])
+        }
+    }
+
+    @Test func helpListsEveryFlagAndVariable() {
+        let help = ServerConfiguration.helpText
+        for option in ServerConfiguration.options {
+            #expect(help.contains("--\(option.flag)"))
+            #expect(help.contains(option.environment))
+        }
+        #expect(help.contains("PARLEY_HOST") && help.contains("PARLEY_WEB") && help.contains("PARLEY_LOOPS"))
+    }
+}
