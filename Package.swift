@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "parley", targets: ["parley"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
+        .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -26,8 +27,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "ParleyProtocol",
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet"],
+            dependencies: ["ParleyNet", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
@@ -38,6 +43,11 @@ let package = Package(
         .testTarget(
             name: "ParleyNetTests",
             dependencies: ["ParleyNet", "CParleySystem"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyProtocolTests",
+            dependencies: ["ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,76 @@
+/// Every error code Parley sends: stable snake_case strings, each with its HTTP status.
+/// A client switches on these, never on messages.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    // Request shape
+    case badRequest = "bad_request"                    // body is not the JSON expected
+    case invalidField = "invalid_field"                // a field has a bad type or value (see `field`)
+    case missingField = "missing_field"                // a required field is absent (see `field`)
+    case unknownOperation = "unknown_operation"        // WebSocket op not known
+    case notFound = "not_found"
+    case methodNotAllowed = "method_not_allowed"
+    case payloadTooLarge = "payload_too_large"
+    case unsupportedMediaType = "unsupported_media_type"
+    // Authentication
+    case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
+    case invalidCredentials = "invalid_credentials"    // wrong username or password (never says which)
+    case invalidUsername = "invalid_username"
+    case invalidPassword = "invalid_password"
+    case usernameTaken = "username_taken"
+    case usernameAlreadySet = "username_already_set"
+    case invalidPhone = "invalid_phone"
+    case invalidCode = "invalid_code"
+    case codeExpired = "code_expired"
+    case tooManyAttempts = "too_many_attempts"
+    case rateLimited = "rate_limited"
+    case authRequired = "auth_required"                // WebSocket: first frame must be `auth`
+    // Server
+    case smsDeliveryFailed = "sms_delivery_failed"
+    case internalError = "internal_error"
+    case unavailable = "unavailable"
+
+    /// The HTTP status that goes with the code.
+    public var httpStatus: Int {
+        switch self {
+        case .badRequest, .invalidField, .missingField, .unknownOperation, .invalidUsername,
+             .invalidPassword, .invalidPhone, .authRequired: return 400
+        case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
+        case .notFound: return 404
+        case .methodNotAllowed: return 405
+        case .usernameTaken, .usernameAlreadySet: return 409
+        case .payloadTooLarge: return 413
+        case .unsupportedMediaType: return 415
+        case .tooManyAttempts, .rateLimited: return 429
+        case .smsDeliveryFailed: return 502
+        case .internalError: return 500
+        case .unavailable: return 503
+        }
+    }
+}
+
+/// An error as it travels: `{"error": {"code", "message", "field"?, "retryAfterSeconds"?}}`
+/// over HTTP, and the `error` member of a WebSocket response.
+public struct ProtocolError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The machine-readable code.
+    public var code: ErrorCode
+    /// A human-readable explanation (English).
+    public var message: String
+    /// The request field at fault, for field errors.
+    public var field: String?
+    /// For rate limits: seconds until a retry may succeed.
+    public var retryAfterSeconds: Int?
+
+    public init(_ code: ErrorCode, _ message: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// The HTTP error body: `{"error": {...}}`.
+public struct ErrorBody: Codable, Sendable, Equatable {
+    public var error: ProtocolError
+    public init(error: ProtocolError) { self.error = error }
+}
