@@ -31,8 +31,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "ParleyCore",
+            dependencies: ["ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
@@ -48,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "ParleyProtocolTests",
             dependencies: ["ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyCoreTests",
+            dependencies: ["ParleyCore", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(

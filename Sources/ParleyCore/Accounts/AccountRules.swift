@@ -1,0 +1,31 @@
+/// Every account limit, named once; the server fills it from its configuration.
+public struct AccountRules: Sendable, Equatable {
+    /// Username length in characters, and the characters allowed (ASCII letters, digits, `_ . -`).
+    public var usernameLength: ClosedRange<Int> = 3...32
+    /// Password length in UTF-8 bytes.
+    public var passwordBytes: ClosedRange<Int> = 8...256
+    public var maxNicknameLength = 32
+    public var maxSignatureLength = 200
+    public var maxAvatarURLLength = 512
+    public var maxHobbies = 10
+    public var maxHobbyLength = 24
+    public var ageRange: ClosedRange<Int> = 1...150
+    /// SMS code digits (4…8).
+    public var smsCodeLength = 6
+    /// Seconds an SMS code stays valid.
+    public var smsCodeLifetimeSeconds = 600
+    /// Wrong guesses allowed per code before it is void.
+    public var smsMaxAttempts = 5
+    /// Seconds between two codes for one phone number.
+    public var smsResendIntervalSeconds = 60
+    /// Codes one phone number may be sent per day.
+    public var smsMaxPerPhonePerDay = 10
+    /// Code requests one client address may make per hour.
+    public var smsMaxPerAddressPerHour = 20
+    /// Country code for 11-digit national mobile numbers written without one (seed 002).
+    public var smsDefaultCountryCode = "86"
+    /// A session's last-seen time is written at most this often, in seconds.
+    public var sessionTouchIntervalSeconds = 300
+
+    public init() {}
+}

@@ -1,0 +1,285 @@
+public import ParleyProtocol
+
+/// Registration, sign-in (password and SMS code), sessions and profiles: every rule of
+/// accounts in one place. Transport-free: the server decodes requests and calls these.
+public final class AccountService: Sendable {
+    let store: Store
+    let passwords: PasswordHashing
+    let secrets: SecretGenerating
+    let sms: SMSSending
+    let blocking: BlockingExecutor
+    let clock: WallClock
+    let validator: AccountValidator
+    private let smsPerAddress: SlidingWindowLimiter
+    private let smsPerPhone: SlidingWindowLimiter
+    /// A hash computed for unknown usernames so a failed login takes as long either way.
+    private let decoyHash: String?
+
+    public var rules: AccountRules { validator.rules }
+
+    public init(store: Store, passwords: PasswordHashing, secrets: SecretGenerating, sms: SMSSending,
+                blocking: BlockingExecutor, rules: AccountRules = AccountRules(), clock: @escaping WallClock) {
+        self.store = store
+        self.passwords = passwords
+        self.secrets = secrets
+        self.sms = sms
+        self.blocking = blocking
+        self.clock = clock
+        validator = AccountValidator(rules: rules)
+        smsPerAddress = SlidingWindowLimiter(limit: rules.smsMaxPerAddressPerHour, windowSeconds: 3600)
+        smsPerPhone = SlidingWindowLimiter(limit: rules.smsMaxPerPhonePerDay, windowSeconds: 86_400)
+        decoyHash = try? passwords.hash(secrets.token())
+    }
+
+    // MARK: Password accounts
+
+    /// Creates an account and signs it in.
+    public func register(username: String, password: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+        try validator.validateUsername(username)
+        try validator.validatePassword(password)
+        let hash = try await runBlocking { [passwords] in try passwords.hash(password) }
+        let now = clock()
+        return try await write { [self] writer in
+            if try writer.user(username: username) != nil {
+                throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
+            }
+            let user: StoredUser
+            do {
+                user = try writer.insertUser(NewUser(username: username, passwordHash: hash, phone: nil, createdAt: now))
+            } catch StoreError.conflict {
+                throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
+            }
+            return try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer)
+        }
+    }
+
+    /// Signs in with username and password. Unknown user and wrong password fail alike.
+    public func login(username: String, password: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+        let invalid = ProtocolError(.invalidCredentials, "wrong username or password")
+        guard validator.rules.passwordBytes.contains(password.utf8.count),
+              validator.rules.usernameLength.contains(username.unicodeScalars.count) else { throw invalid }
+        let user = try await read { reader in try reader.user(username: username) }
+        let hash = user?.passwordHash ?? decoyHash
+        let matches = try await runBlocking { [passwords] in
+            hash.map { passwords.verify(password, against: $0) } ?? false
+        }
+        guard let user, user.passwordHash != nil, matches else { throw invalid }
+        let now = clock()
+        return try await write { [self] writer in
+            try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer)
+        }
+    }
+
+    // MARK: Phone accounts
+
+    /// Sends a new code to `phone`, within the resend interval and the per-phone and
+    /// per-address limits.
+    public func requestSMSCode(phone input: String, clientAddress: String) async throws(ProtocolError) -> SMSCodeSent {
+        let phone = try validator.normalizePhone(input)
+        let rules = validator.rules
+        let now = clock()
+        let existing = try await read { reader in try reader.smsChallenge(phone: phone) }
+        if let existing {
+            let wait = Int((existing.sentAt + Int64(rules.smsResendIntervalSeconds) * 1000 - now + 999) / 1000)
+            if wait > 0 {
+                throw ProtocolError(.rateLimited, "a code was sent to this number moments ago; wait \(wait) s", retryAfterSeconds: wait)
+            }
+        }
+        if let wait = smsPerAddress.attempt("address:" + clientAddress, now: now) {
+            throw ProtocolError(.rateLimited, "too many codes requested from this address", retryAfterSeconds: wait)
+        }
+        if let wait = smsPerPhone.attempt("phone:" + phone, now: now) {
+            throw ProtocolError(.rateLimited, "too many codes sent to this number today", retryAfterSeconds: wait)
+        }
+        let code = secrets.numericCode(digits: rules.smsCodeLength)
+        let challenge = SMSChallenge(phone: phone, codeHash: secrets.hash(phone + ":" + code), sentAt: now,
+                                     expiresAt: now + Int64(rules.smsCodeLifetimeSeconds) * 1000, failedAttempts: 0)
+        try await write { writer in try writer.saveSMSChallenge(challenge) }
+        do {
+            try await sms.send(phone: phone, code: code)
+        } catch {
+            throw ProtocolError(.smsDeliveryFailed, "the code could not be sent; try again later")
+        }
+        return SMSCodeSent(retryAfterSeconds: rules.smsResendIntervalSeconds,
+                           expiresInSeconds: rules.smsCodeLifetimeSeconds, codeLength: rules.smsCodeLength)
+    }
+
+    /// Checks a code and signs in; the first sign-in of a number creates its account (whose
+    /// username the user sets later with a profile update).
+    public func verifySMSCode(phone input: String, code: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+        let phone = try validator.normalizePhone(input)
+        try validator.validateCode(code)
+        let now = clock()
+        let codeHash = secrets.hash(phone + ":" + code)
+        let maxAttempts = validator.rules.smsMaxAttempts
+        // The outcome of a wrong guess must be committed (the attempt counts), so failures are
+        // returned from the transaction rather than thrown through it.
+        let outcome: Result<AuthResult, ProtocolError> = try await write { [self] writer in
+            guard var challenge = try writer.smsChallenge(phone: phone) else {
+                return .failure(ProtocolError(.invalidCode, "no code was requested for this number, or it was used", field: "code"))
+            }
+            if challenge.expiresAt <= now {
+                try writer.deleteSMSChallenge(phone: phone)
+                return .failure(ProtocolError(.codeExpired, "the code has expired; request a new one", field: "code"))
+            }
+            if challenge.failedAttempts >= maxAttempts {
+                return .failure(ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one"))
+            }
+            guard constantTimeEqual(challenge.codeHash, codeHash) else {
+                challenge.failedAttempts += 1
+                try writer.saveSMSChallenge(challenge)
+                if challenge.failedAttempts >= maxAttempts {
+                    return .failure(ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one"))
+                }
+                return .failure(ProtocolError(.invalidCode, "wrong code", field: "code"))
+            }
+            try writer.deleteSMSChallenge(phone: phone)
+            if let user = try writer.user(phone: phone) {
+                return .success(try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer))
+            }
+            let user = try writer.insertUser(NewUser(username: nil, passwordHash: nil, phone: phone, createdAt: now))
+            return .success(try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer))
+        }
+        return try outcome.get()
+    }
+
+    // MARK: Sessions
+
+    /// The session a bearer token belongs to.
+    public func authenticate(token: String) async throws(ProtocolError) -> AuthenticatedSession {
+        let unauthorized = ProtocolError(.unauthorized, "sign in first: the token is missing, unknown or signed out")
+        guard !token.isEmpty, token.utf8.count <= 128 else { throw unauthorized }
+        let tokenHash = secrets.hash(token)
+        guard let session = try await read({ reader in try reader.session(tokenHash: tokenHash) }) else { throw unauthorized }
+        let now = clock()
+        if now - session.lastSeenAt > Int64(validator.rules.sessionTouchIntervalSeconds) * 1000 {
+            try await write { writer in try writer.touchSession(id: session.id, at: now) }
+        }
+        return AuthenticatedSession(userID: session.userID, sessionID: session.id)
+    }
+
+    /// Ends the session.
+    public func logout(_ session: AuthenticatedSession) async throws(ProtocolError) {
+        _ = try await write { writer in try writer.deleteSession(id: session.sessionID, userID: session.userID) }
+    }
+
+    /// The user's signed-in devices, newest first.
+    public func sessions(of session: AuthenticatedSession) async throws(ProtocolError) -> SessionList {
+        let stored = try await read { reader in try reader.sessions(of: session.userID) }
+        return SessionList(sessions: stored.sorted { $0.createdAt > $1.createdAt }.map {
+            SessionInfo(id: $0.id, createdAt: $0.createdAt, lastSeenAt: $0.lastSeenAt, userAgent: $0.userAgent,
+                        current: $0.id == session.sessionID)
+        })
+    }
+
+    /// Signs one of the user's devices out.
+    public func revokeSession(id: String, of session: AuthenticatedSession) async throws(ProtocolError) {
+        let removed = try await write { writer in try writer.deleteSession(id: id, userID: session.userID) }
+        guard removed else { throw ProtocolError(.notFound, "no such session") }
+    }
+
+    // MARK: Profiles
+
+    /// The signed-in user's account.
+    public func account(of userID: UserID) async throws(ProtocolError) -> Account {
+        guard let user = try await read({ reader in try reader.user(id: userID) }) else {
+            throw ProtocolError(.unauthorized, "the account no longer exists")
+        }
+        return user.account
+    }
+
+    /// Applies a profile change. The username may be set only while it is unset (phone
+    /// accounts choose it once).
+    public func updateProfile(of userID: UserID, with update: ProfileUpdate) async throws(ProtocolError) -> Account {
+        try validator.validate(update)
+        return try await write { writer in
+            guard var user = try writer.user(id: userID) else {
+                throw ProtocolError(.unauthorized, "the account no longer exists")
+            }
+            if case .set(let username) = update.username, username != user.username {
+                guard user.username == nil else {
+                    throw ProtocolError(.usernameAlreadySet, "the username is set already and cannot change", field: "username")
+                }
+                if try writer.user(username: username) != nil {
+                    throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
+                }
+                user.username = username
+            }
+            user.nickname = update.nickname.applied(to: user.nickname)
+            user.avatar = update.avatar.applied(to: user.avatar)
+            user.signature = update.signature.applied(to: user.signature)
+            user.age = update.age.applied(to: user.age)
+            user.hobbies = update.hobbies.applied(to: user.hobbies) ?? []
+            do {
+                try writer.updateUser(user)
+            } catch StoreError.conflict {
+                throw ProtocolError(.usernameTaken, "the username is taken", field: "username")
+            }
+            return user.account
+        }
+    }
+
+    /// Anyone's public profile, by id.
+    public func profile(id: UserID) async throws(ProtocolError) -> UserProfile {
+        guard let user = try await read({ reader in try reader.user(id: id) }) else {
+            throw ProtocolError(.notFound, "no user with id \(id)")
+        }
+        return user.profile
+    }
+
+    /// Anyone's public profile, by username (any case).
+    public func profile(username: String) async throws(ProtocolError) -> UserProfile {
+        guard let user = try await read({ reader in try reader.user(username: username) }) else {
+            throw ProtocolError(.notFound, "no user named '\(username)'")
+        }
+        return user.profile
+    }
+
+    // MARK: Helpers
+
+    private func openSession(for user: StoredUser, userAgent: String?, created: Bool, now: Int64,
+                             writer: StoreWriter) throws -> AuthResult {
+        let token = secrets.token()
+        let agent = userAgent.map { String($0.prefix(200)) }
+        try writer.insertSession(StoredSession(id: secrets.identifier(), userID: user.id, tokenHash: secrets.hash(token),
+                                               createdAt: now, lastSeenAt: now, userAgent: agent))
+        return AuthResult(token: token, user: user.account, created: created)
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws(ProtocolError) -> T {
+        do {
+            return try await store.read(body)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws(ProtocolError) -> T {
+        do {
+            return try await store.write(body)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    private func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
+        do {
+            return try await blocking.run(work)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    static func translate(_ error: any Error) -> ProtocolError {
+        if let error = error as? ProtocolError { return error }
+        return ProtocolError(.internalError, "the server could not complete the request")
+    }
+}
+
+/// Compares two digests in time independent of where they differ.
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for i in a.indices { difference |= a[i] ^ b[i] }
+    return difference == 0
+}

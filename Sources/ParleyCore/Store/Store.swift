@@ -1,0 +1,48 @@
+public import ParleyProtocol
+
+/// Durable state. Implementations run the closures on their own threads (never an event
+/// loop): `write` closures of concurrent callers may share one transaction and one commit
+/// (group commit), each isolated by a savepoint so one caller's failure undoes only its own
+/// changes. A `write` returns only after the commit is durable.
+public protocol Store: Sendable {
+    /// Runs `body` with read access to a consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T
+    /// Runs `body` in a transaction; returns after it is durably committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
+}
+
+/// Queries. Every method throws only for storage failures; "not found" is nil or empty.
+public protocol StoreReader {
+    func user(id: UserID) throws -> StoredUser?
+    /// Looks a username up without regard to case.
+    func user(username: String) throws -> StoredUser?
+    func user(phone: String) throws -> StoredUser?
+    func session(tokenHash: [UInt8]) throws -> StoredSession?
+    func sessions(of userID: UserID) throws -> [StoredSession]
+    func media(id: String) throws -> StoredMedia?
+    func smsChallenge(phone: String) throws -> SMSChallenge?
+}
+
+/// Changes, inside a transaction.
+public protocol StoreWriter: StoreReader {
+    /// Inserts a user; throws `StoreError.conflict` if the username (any case) or phone is taken.
+    func insertUser(_ user: NewUser) throws -> StoredUser
+    /// Replaces the user's profile fields (all but id and createdAt); throws
+    /// `StoreError.conflict` if the new username is taken.
+    func updateUser(_ user: StoredUser) throws
+    func insertSession(_ session: StoredSession) throws
+    /// Removes the session if it belongs to `userID`; returns whether it did.
+    func deleteSession(id: String, userID: UserID) throws -> Bool
+    func touchSession(id: String, at time: Int64) throws
+    func insertMedia(_ media: StoredMedia) throws
+    func saveSMSChallenge(_ challenge: SMSChallenge) throws
+    func deleteSMSChallenge(phone: String) throws
+}
+
+/// A storage failure the core can act on.
+public enum StoreError: Error, Equatable {
+    /// A uniqueness rule was broken; `what` names it (e.g. `"username"`).
+    case conflict(String)
+    /// The storage failed; the message is for logs, not users.
+    case failure(String)
+}
