@@ -120,6 +120,7 @@ public struct SHA1: Sendable {
     }
 }
 
+// Rotation is not in the standard library; SHA-1 is built from it.
 extension UInt32 {
     @inline(__always)
     fileprivate func rotatedLeft(by count: UInt32) -> UInt32 {

@@ -53,5 +53,6 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
         }
     }
 
+    /// The numeric code, e.g. "1000".
     public var description: String { String(rawValue) }
 }
