@@ -225,4 +225,17 @@ import Testing
         #expect(decoder.next() == nil)
         #expect(!decoder.isFinished)
     }
+
+    @Test func eventsKeepTheirOrderWhenFeedingAndTakingInterleave() {
+        var decoder = WebSocketFrameDecoder(role: .server)
+        decoder.feed(RawFrame.clientText("1") + RawFrame.clientText("2"))
+        let first = decoder.next()
+        decoder.feed(RawFrame.clientText("3"))
+        let second = decoder.next()
+        decoder.feed(RawFrame.clientText("4"))
+        #expect([first, second] == [.text("1"), .text("2")])
+        #expect(decoder.drain() == [.text("3"), .text("4")])
+        decoder.feed(RawFrame.clientText("5"))
+        #expect(decoder.drain() == [.text("5")])
+    }
 }

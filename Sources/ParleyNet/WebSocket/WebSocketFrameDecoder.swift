@@ -54,9 +54,12 @@ public struct WebSocketFrameDecoder: Sendable {
     /// The payload of the control frame in progress, unmasked.
     private var control: [UInt8] = []
     private var utf8 = UTF8Validator()
-    /// Parsed events not yet taken by `next()`, from `eventIndex` on.
-    private var events: [WebSocketEvent] = []
-    private var eventIndex = 0
+    /// The oldest event not yet taken by `next()`. Most reads complete at most one message,
+    /// so it is kept inline and the queue below is only allocated for bursts.
+    private var firstEvent: WebSocketEvent?
+    /// Later events, from `laterIndex` on; released once drained.
+    private var laterEvents: [WebSocketEvent] = []
+    private var laterIndex = 0
 
     /// A decoder for `role` that enforces `limits`.
     public init(role: WebSocketRole, limits: WebSocketLimits = WebSocketLimits()) {
@@ -74,13 +77,16 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// The next complete event, or nil when more bytes are needed.
     public mutating func next() -> WebSocketEvent? {
-        guard eventIndex < events.count else { return nil }
-        let event = events[eventIndex]
-        eventIndex += 1
-        if eventIndex == events.count {
-            // Keep a small queue for the next read; let a burst's big one go.
-            events.removeAll(keepingCapacity: events.capacity <= 8)
-            eventIndex = 0
+        if let event = firstEvent {
+            firstEvent = nil
+            return event
+        }
+        guard laterIndex < laterEvents.count else { return nil }
+        let event = laterEvents[laterIndex]
+        laterIndex += 1
+        if laterIndex == laterEvents.count {
+            laterEvents = []
+            laterIndex = 0
         }
         return event
     }
@@ -268,10 +274,10 @@ public struct WebSocketFrameDecoder: Sendable {
         state = .header
         switch frame.opcode {
         case .ping:
-            events.append(.ping(control))
+            emit(.ping(control))
             control = []
         case .pong:
-            events.append(.pong(control))
+            emit(.pong(control))
             control = []
         case .close:
             finishClose()
@@ -289,9 +295,9 @@ public struct WebSocketFrameDecoder: Sendable {
                 fail(.invalidPayloadData, "text message ends inside a UTF-8 sequence")
                 return
             }
-            events.append(.text(String(decoding: message, as: UTF8.self)))
+            emit(.text(String(decoding: message, as: UTF8.self)))
         case .binary:
-            events.append(.binary(message))
+            emit(.binary(message))
         }
         message = []
         assembly = .idle
@@ -301,7 +307,7 @@ public struct WebSocketFrameDecoder: Sendable {
         let payload = control
         control = []
         guard !payload.isEmpty else {
-            events.append(.close(code: nil, reason: ""))
+            emit(.close(code: nil, reason: ""))
             state = .closed
             releaseBuffers()
             return
@@ -320,16 +326,24 @@ public struct WebSocketFrameDecoder: Sendable {
             fail(.invalidPayloadData, "close reason is not valid UTF-8")
             return
         }
-        events.append(.close(code: code, reason: String(decoding: reason, as: UTF8.self)))
+        emit(.close(code: code, reason: String(decoding: reason, as: UTF8.self)))
         state = .closed
         releaseBuffers()
+    }
+
+    private mutating func emit(_ event: WebSocketEvent) {
+        if firstEvent == nil && laterEvents.isEmpty {
+            firstEvent = event
+        } else {
+            laterEvents.append(event)
+        }
     }
 
     // MARK: - Failure
 
     /// Reports a protocol error and stops parsing for good.
     private mutating func fail(_ code: WebSocketCloseCode, _ reason: String) {
-        events.append(.protocolError(code, reason: reason))
+        emit(.protocolError(code, reason: reason))
         state = .failed
         releaseBuffers()
     }
