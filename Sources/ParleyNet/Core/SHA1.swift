@@ -48,7 +48,9 @@ public struct SHA1: Sendable {
             }
             guard pendingCount == 64 else { return }
             var block = pending
-            withUnsafeBytes(of: &block) { compress(block: $0.baseAddress.unsafelyUnwrapped) }
+            withUnsafeBytes(of: &block) { buffer in
+                if let base = buffer.baseAddress { compress(block: base) }
+            }
             pendingCount = 0
         }
         // Whole blocks are hashed straight from the caller's memory.
