@@ -1,0 +1,202 @@
+/// A WebSocket over a `TCPConnection`: decodes frames, answers pings, runs the closing
+/// handshake and hands whole messages to its delegate. Used on its connection's loop only.
+public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: used only on `connection.loop`, like the
+    // connection itself; other threads go through `loop.execute`.
+
+    enum State: Equatable {
+        case open
+        /// We sent a close frame and wait for the peer's.
+        case closeSent
+        case closed
+    }
+
+    /// The TCP connection underneath.
+    public let connection: TCPConnection
+    /// Whether this side is the server or the client (clients mask their frames).
+    public let role: WebSocketRole
+    /// Receives messages; released when the WebSocket closes.
+    public var delegate: WebSocketDelegate?
+    private var decoder: WebSocketFrameDecoder
+    private let encoder: WebSocketFrameEncoder
+    private let options: WebSocketOptions
+    private(set) var state: State = .open
+    private var closeTimer: ScheduledTimer?
+    private var pingTimer: ScheduledTimer?
+    private var lastInput: UInt64
+    private var reportedClose = false
+    private var closeCode: WebSocketCloseCode = .abnormalClosure
+    private var closeReason = ""
+
+    /// The event loop the WebSocket lives on.
+    public var loop: EventLoop { connection.loop }
+
+    /// Takes over `connection` (which must be open) and starts reading frames; `leftover` are
+    /// bytes that followed the handshake.
+    public init(connection: TCPConnection, role: WebSocketRole, options: WebSocketOptions,
+                delegate: WebSocketDelegate, leftover: [UInt8] = []) {
+        self.connection = connection
+        self.role = role
+        self.options = options
+        self.delegate = delegate
+        decoder = WebSocketFrameDecoder(role: role, limits: options.limits)
+        encoder = WebSocketFrameEncoder(role: role)
+        lastInput = connection.loop.now
+        connection.handler = self
+        connection.loop.metrics.openWebSockets.add(1, ordering: .relaxed)
+        if let interval = options.pingInterval {
+            // Idle peers answer pings, so only one that is gone stays silent past the timeout.
+            connection.setIdleTimeout(interval * 2 + .seconds(15))
+            schedulePing(after: interval)
+        }
+        delegate.webSocketDidOpen(self)
+        if !leftover.isEmpty, state != .closed {
+            leftover.withUnsafeBytes { consume($0) }
+        }
+    }
+
+    /// Whether messages can still be sent.
+    public var isOpen: Bool { state == .open }
+
+    // MARK: Sending
+
+    /// Sends a text message.
+    public func send(text: String) {
+        guard state == .open else { return }
+        connection.write(encoder.text(text))
+        connection.loop.metrics.webSocketMessagesOut.add(1, ordering: .relaxed)
+    }
+
+    /// Sends a binary message.
+    public func send(binary bytes: [UInt8]) {
+        guard state == .open else { return }
+        connection.write(encoder.binary(bytes))
+        connection.loop.metrics.webSocketMessagesOut.add(1, ordering: .relaxed)
+    }
+
+    /// Sends a frame encoded once for many recipients (server role: unmasked). Encode it
+    /// with `WebSocketFrameEncoder(role: .server)`.
+    public func send(encodedFrame: ByteChunk) {
+        guard state == .open else { return }
+        precondition(role == .server, "shared frames are unmasked: server role only")
+        connection.write(encodedFrame)
+        connection.loop.metrics.webSocketMessagesOut.add(1, ordering: .relaxed)
+    }
+
+    /// Bytes waiting to be written to the peer (for fan-out policies).
+    public var queuedBytes: Int { connection.queuedBytes }
+
+    /// Starts the closing handshake; the TCP connection closes when the peer answers or the
+    /// close timeout passes.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        guard state == .open else { return }
+        state = .closeSent
+        closeCode = code
+        closeReason = reason
+        connection.write(encoder.close(code: code, reason: reason))
+        pingTimer?.cancel()
+        pingTimer = nil
+        // The peer's close frame completes the handshake; a peer that never sends one is cut
+        // off after the timeout.
+        closeTimer = loop.schedule(after: options.closeTimeout) { [weak self] in
+            self?.connection.closeNow(.local)
+        }
+    }
+
+    // MARK: ConnectionHandler
+
+    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        lastInput = loop.now
+        consume(bytes)
+    }
+
+    private func consume(_ bytes: UnsafeRawBufferPointer) {
+        decoder.feed(bytes)
+        while state != .closed, let event = decoder.next() {
+            switch event {
+            case .text(let text):
+                guard state == .open else { continue }
+                connection.loop.metrics.webSocketMessagesIn.add(1, ordering: .relaxed)
+                delegate?.webSocket(self, didReceiveText: text)
+            case .binary(let bytes):
+                guard state == .open else { continue }
+                connection.loop.metrics.webSocketMessagesIn.add(1, ordering: .relaxed)
+                delegate?.webSocket(self, didReceiveBinary: bytes)
+            case .ping(let payload):
+                if state == .open { connection.write(encoder.pong(payload)) }
+            case .pong:
+                break
+            case .close(let code, let reason):
+                peerClosed(code: code ?? .noStatusReceived, reason: reason)
+            case .protocolError(let code, let reason):
+                failed(code: code, reason: reason)
+            }
+        }
+    }
+
+    private func peerClosed(code: WebSocketCloseCode, reason: String) {
+        switch state {
+        case .open:
+            // Echo the code back (RFC 6455 §5.5.1), unless it may not be sent on the wire.
+            let reply: WebSocketCloseCode? = code.isValidOnWire ? code : nil
+            connection.write(encoder.close(code: reply, reason: ""))
+            state = .closed
+            closeCode = code
+            closeReason = reason
+            connection.close()
+        case .closeSent:
+            state = .closed
+            connection.close()
+        case .closed:
+            return
+        }
+        reportClose()
+    }
+
+    private func failed(code: WebSocketCloseCode, reason: String) {
+        guard state != .closed else { return }
+        if state == .open { connection.write(encoder.close(code: code, reason: reason)) }
+        state = .closed
+        closeCode = code
+        closeReason = reason
+        connection.close()
+        reportClose()
+    }
+
+    public func connectionShouldShutDown(_ connection: TCPConnection) {
+        close(code: .goingAway, reason: "server shutting down")
+    }
+
+    public func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        state = .closed
+        closeTimer?.cancel()
+        closeTimer = nil
+        pingTimer?.cancel()
+        pingTimer = nil
+        connection.loop.metrics.openWebSockets.subtract(1, ordering: .relaxed)
+        reportClose()
+    }
+
+    private func reportClose() {
+        guard !reportedClose else { return }
+        reportedClose = true
+        let delegate = self.delegate
+        self.delegate = nil
+        delegate?.webSocketDidClose(self, code: closeCode, reason: closeReason)
+    }
+
+    // MARK: Keep-alive
+
+    private func schedulePing(after delay: Duration) {
+        pingTimer = loop.schedule(after: delay) { [weak self] in
+            guard let self, self.state == .open, let interval = self.options.pingInterval else { return }
+            let quiet = MonotonicClock.now() &- self.lastInput
+            if quiet >= interval.nanoseconds {
+                self.connection.write(self.encoder.ping())
+                self.schedulePing(after: interval)
+            } else {
+                self.schedulePing(after: .nanoseconds(Int64(interval.nanoseconds - quiet)))
+            }
+        }
+    }
+}
