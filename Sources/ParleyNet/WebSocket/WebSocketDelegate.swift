@@ -9,9 +9,12 @@ public protocol WebSocketDelegate: AnyObject {
     /// The WebSocket is closed; called exactly once. `code` is the peer's close code, ours
     /// if we closed first, or 1006 when the connection dropped without a close handshake.
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String)
+    /// A client connection failed before the WebSocket opened (connect or handshake).
+    func webSocketDidFailToConnect(reason: String)
 }
 
 extension WebSocketDelegate {
+    public func webSocketDidFailToConnect(reason: String) {}
     public func webSocketDidOpen(_ socket: WebSocketConnection) {}
     public func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
         socket.close(code: .unsupportedData, reason: "binary messages are not accepted")

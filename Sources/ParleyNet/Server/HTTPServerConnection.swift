@@ -1,0 +1,131 @@
+/// Serves HTTP/1.1 on one connection: decodes requests, answers them strictly in order
+/// (pipelining), keeps the connection alive when allowed, and upgrades to WebSocket.
+final class HTTPServerConnection: ConnectionHandler {
+    private let connection: TCPConnection
+    private let configuration: HTTPServer.Configuration
+    private let responder: HTTPResponder
+    private let decoder: HTTPRequestDecoder
+    /// Requests received and not yet answered.
+    private var waiting: [HTTPRequest] = []
+    /// The request with the responder now.
+    private var inFlight: (sequence: Int, request: HTTPRequest)?
+    private var nextSequence = 0
+    /// How the request stream ended, to act on once the requests before it are answered.
+    private var terminal: HTTPDecoderOutput.Terminal?
+    /// Set by a graceful shutdown: answer what is in flight, then close.
+    private var closing = false
+
+    /// More pipelined requests than this pause reading until the backlog shrinks.
+    private static let maxWaitingRequests = 16
+
+    init(connection: TCPConnection, configuration: HTTPServer.Configuration, responder: HTTPResponder) {
+        self.connection = connection
+        self.configuration = configuration
+        self.responder = responder
+        decoder = HTTPRequestDecoder(limits: configuration.limits)
+    }
+
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        let output = decoder.feed(bytes)
+        waiting.append(contentsOf: output.requests)
+        if let end = output.terminal {
+            terminal = end
+            connection.pauseReading()
+        } else if waiting.count > Self.maxWaitingRequests {
+            connection.pauseReading()
+        }
+        processNext()
+    }
+
+    private func processNext() {
+        guard inFlight == nil, connection.isActive else { return }
+        guard !waiting.isEmpty else {
+            handleTerminal()
+            return
+        }
+        let request = waiting.removeFirst()
+        if terminal == nil && waiting.count <= Self.maxWaitingRequests / 2 { connection.resumeReading() }
+        nextSequence += 1
+        inFlight = (nextSequence, request)
+        let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
+                                         owner: self, sequence: nextSequence)
+        responder.respond(to: request, context: context)
+    }
+
+    func complete(sequence: Int, with response: HTTPResponse) {
+        guard let current = inFlight, current.sequence == sequence, connection.isActive else { return }
+        inFlight = nil
+        // An upgrade or error still waiting after this request keeps the connection open for it.
+        let keepAlive = current.request.head.keepAlive && !closing
+        write(response, for: current.request.head, keepAlive: keepAlive)
+        if !keepAlive {
+            connection.close(reason: closing ? .shutdown : .local)
+            return
+        }
+        processNext()
+    }
+
+    private func write(_ response: HTTPResponse, for head: HTTPRequestHead?, keepAlive: Bool) {
+        let isHead = head?.method == .head
+        connection.write(HTTPResponseEncoder.encodeHead(response, keepAlive: keepAlive, headRequest: isHead,
+                                                        requestVersion: head?.version ?? .http1_1))
+        if let body = response.body, HTTPResponseEncoder.sendsBody(status: response.status, headRequest: isHead) {
+            connection.write(body)
+        }
+        connection.loop.metrics.countResponse(status: response.status.code)
+    }
+
+    private func handleTerminal() {
+        guard let end = terminal else { return }
+        terminal = nil
+        switch end {
+        case .failure(let error):
+            write(responder.errorResponse(status: error.status, reason: error.reason), for: nil, keepAlive: false)
+            connection.close()
+        case .upgrade(let request, let leftover):
+            upgrade(request, leftover: leftover)
+        }
+    }
+
+    private func refuse(_ status: HTTPStatus, _ reason: String, for head: HTTPRequestHead, extraHeaders: HTTPHeaders = [:]) {
+        var response = responder.errorResponse(status: status, reason: reason)
+        for field in extraHeaders { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        write(response, for: head, keepAlive: false)
+        connection.close()
+    }
+
+    private func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
+        guard request.head.headers.containsToken("websocket", in: "Upgrade") else {
+            refuse(.notImplemented, "only WebSocket upgrades are supported", for: request.head)
+            return
+        }
+        switch WebSocketHandshake.validate(request: request.head, originPolicy: configuration.originPolicy) {
+        case .failure(let error):
+            var extra = error.response.headers
+            extra.remove(name: "Content-Type")
+            extra.remove(name: "Content-Length")
+            refuse(error.status, error.reason, for: request.head, extraHeaders: extra)
+        case .success(let accept):
+            let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
+                                             owner: self, sequence: -1)
+            guard let delegate = responder.webSocketDelegate(for: request.head, context: context) else {
+                refuse(.notFound, "no WebSocket endpoint at this path", for: request.head)
+                return
+            }
+            write(accept, for: request.head, keepAlive: true)
+            connection.resumeReading()
+            _ = WebSocketConnection(connection: connection, role: .server, options: configuration.webSocket,
+                                    delegate: delegate, leftover: leftover)
+        }
+    }
+
+    func connectionShouldShutDown(_ connection: TCPConnection) {
+        closing = true
+        if inFlight == nil { connection.close(reason: .shutdown) }
+    }
+
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        waiting.removeAll()
+        inFlight = nil
+    }
+}
