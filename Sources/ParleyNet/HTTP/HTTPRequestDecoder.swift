@@ -1,0 +1,246 @@
+import CHTTPParser
+
+/// Turns the bytes of an HTTP/1.1 connection into requests, using http_parser.
+///
+/// Feed it whatever each read returned: a request may be split anywhere across feeds, and
+/// one feed may hold many pipelined requests. Every limit in `HTTPLimits` is enforced while
+/// bytes arrive, so no refusal needs the whole offending input in memory.
+///
+/// One decoder per connection, used on one thread (the connection's event loop); it is not
+/// `Sendable`. Between requests it holds a few hundred bytes at most.
+public final class HTTPRequestDecoder {
+    /// Where the decoder is in the stream.
+    enum State {
+        /// Between requests: no byte of the next one seen yet.
+        case idle
+        /// Inside a request line and its headers.
+        case head
+        /// Headers done; reading the body (possibly empty) of this request.
+        case body(HTTPRequestHead)
+        /// A request did not keep the connection alive; later bytes are ignored (RFC 9112
+        /// §9.6: the server processes nothing after it).
+        case closed
+        /// A request switched protocols; later bytes are not HTTP.
+        case upgraded(HTTPRequest)
+        /// The input was refused.
+        case failed
+    }
+
+    /// Why a callback paused the parser: at those points `feed` needs the exact stream
+    /// position, which only the return value of `http_parser_execute` tells.
+    enum PausePoint {
+        case none
+        case messageBegan
+        case headersComplete
+    }
+
+    /// The limits this decoder enforces.
+    public let limits: HTTPLimits
+
+    private let parser: UnsafeMutablePointer<http_parser>
+    var state = State.idle
+    var pausePoint = PausePoint.none
+    /// Set by a callback that refuses input; the callback then fails the parser.
+    var pendingError: HTTPDecodeError?
+    var completed: [HTTPRequest] = []
+
+    // The request being read.
+    var uri: [UInt8] = []
+    var fields: HTTPHeaderAccumulator
+    var body: [UInt8] = []
+    var trailerBytes = 0
+    /// Stream position of the first byte of the current request's head.
+    var headStart = 0
+
+    /// Bytes the parser consumed over all feeds.
+    private var position = 0
+    /// The start of the bytes passed to the running `http_parser_execute` call and its
+    /// stream position, so that a callback can tell where its data ends in the stream.
+    var executeBase: UnsafePointer<CChar>?
+    var executeBasePosition = 0
+
+    /// Creates a decoder that enforces `limits`.
+    public init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+        self.fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
+        parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
+        http_parser_init(parser, HTTP_REQUEST)
+        // Unretained: the decoder owns the parser, so it outlives every callback.
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        parser.deallocate()
+    }
+
+    /// Parses `bytes`, which follow those of the previous feed.
+    ///
+    /// Returns the requests completed by these bytes and, if the stream ended here, how.
+    /// After an upgrade, a failure, or a request that closes the connection, further
+    /// feeds are ignored and return an empty output.
+    public func feed(_ bytes: UnsafeRawBufferPointer) -> HTTPDecoderOutput {
+        switch state {
+        case .closed, .upgraded, .failed: return HTTPDecoderOutput()
+        case .idle, .head, .body: break
+        }
+        // An empty buffer would tell http_parser the connection ended: never pass one.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return HTTPDecoderOutput() }
+        let chars = base.assumingMemoryBound(to: CChar.self)
+        var offset = 0
+        var terminal: HTTPDecoderOutput.Terminal?
+
+        feeding: while offset < bytes.count {
+            executeBase = chars + offset
+            executeBasePosition = position
+            let consumed = withUnsafePointer(to: Self.settings) { settings in
+                http_parser_execute(parser, settings, chars + offset, bytes.count - offset)
+            }
+            offset += consumed
+            position += consumed
+
+            if let error = pendingError {
+                terminal = fail(error)
+                break
+            }
+            let errno = parser.pointee.http_errno
+            if errno == HPE_PAUSED.rawValue {
+                http_parser_pause(parser, 0)
+                let point = pausePoint
+                pausePoint = .none
+                switch point {
+                case .messageBegan:
+                    // The first byte of the request line was consumed before the pause.
+                    headStart = position - 1
+                case .headersComplete:
+                    // The pause comes before the head's final LF is consumed.
+                    if let error = headersComplete(headEnd: position + 1) {
+                        terminal = fail(error)
+                        break feeding
+                    }
+                case .none:
+                    break
+                }
+                if case .closed = state { break }
+                continue
+            }
+            if errno != HPE_OK.rawValue {
+                terminal = fail(HTTPDecodeError(parserErrno: errno))
+                break
+            }
+            if case .upgraded(let request) = state {
+                terminal = .upgrade(request, leftover: Array(bytes[offset...]))
+                break
+            }
+        }
+        executeBase = nil
+
+        if terminal == nil, case .head = state, position - headStart > limits.maxHeaderBytes {
+            terminal = fail(.headerTooLarge)
+        }
+        let output = HTTPDecoderOutput(requests: completed, terminal: terminal)
+        completed = []
+        return output
+    }
+
+    /// Convenience for tests and callers holding an array.
+    public func feed(_ bytes: [UInt8]) -> HTTPDecoderOutput {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    private func fail(_ error: HTTPDecodeError) -> HTTPDecoderOutput.Terminal {
+        state = .failed
+        // Drop what the broken request collected; the decoder will not be used again.
+        uri = []
+        body = []
+        fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
+        return .failure(error)
+    }
+
+    /// Checks the finished head against the limits and turns it into a request head.
+    private func headersComplete(headEnd: Int) -> HTTPDecodeError? {
+        guard case .head = state else { return .malformed("unexpected_state") }
+        if headEnd - headStart > limits.maxHeaderBytes { return .headerTooLarge }
+
+        let major = Int(parser.pointee.http_major)
+        let minor = Int(parser.pointee.http_minor)
+        guard major == 1, minor == 0 || minor == 1 else { return .versionNotSupported }
+
+        let headers: HTTPHeaders
+        switch fields.finish() {
+        case .success(let value): headers = value
+        case .failure(let error): return error
+        }
+
+        // http_parser sets the Content-Length flag only when the header was present, and
+        // `content_length` is already parsed (overflow is its own error).
+        let flags = UInt32(parser.pointee.flags)
+        if flags & UInt32(F_CONTENTLENGTH.rawValue) != 0 {
+            let declared = parser.pointee.content_length
+            if declared > UInt64(limits.maxBodyBytes) { return .bodyTooLarge }
+            // Reserve a little, not all: a client that declares a large body and then
+            // stalls should not make the server hold that much memory.
+            body.reserveCapacity(min(Int(declared), 64 * 1024))
+        }
+
+        let methodName = http_method_str(http_method(rawValue: UInt32(parser.pointee.method)))
+            .map { String(cString: $0) } ?? "UNKNOWN"
+        let head = HTTPRequestHead(
+            method: HTTPMethod(rawValue: methodName),
+            uri: String(decoding: uri, as: UTF8.self),
+            version: HTTPVersion(major: major, minor: minor),
+            headers: headers
+        )
+        uri = []
+        state = .body(head)
+        return nil
+    }
+
+    /// Called by `on_message_complete`; returns whether parsing goes on.
+    func messageComplete() -> Bool {
+        guard case .body(let head) = state else {
+            pendingError = .malformed("unexpected_state")
+            return false
+        }
+        let request = HTTPRequest(head: head, body: body)
+        body = []
+        trailerBytes = 0
+        if parser.pointee.upgrade != 0 {
+            // http_parser stops right after this message and returns the offset of the
+            // first byte of the new protocol.
+            state = .upgraded(request)
+            return true
+        }
+        completed.append(request)
+        if http_should_keep_alive(parser) == 0 {
+            state = .closed
+            http_parser_pause(parser, 1)
+        } else {
+            state = .idle
+        }
+        return true
+    }
+
+    /// Called by `on_message_begin`.
+    func messageBegan() {
+        state = .head
+        uri = []
+        body = []
+        trailerBytes = 0
+        fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
+        pausePoint = .messageBegan
+        http_parser_pause(parser, 1)
+    }
+
+    /// Called by `on_headers_complete`.
+    func headersCompleted() {
+        pausePoint = .headersComplete
+        http_parser_pause(parser, 1)
+    }
+
+    /// Whether the head, up to `end` in the current buffer, still fits the byte limit.
+    func headFits(upTo end: UnsafePointer<CChar>) -> Bool {
+        guard let executeBase else { return true }
+        let endPosition = executeBasePosition + (end - executeBase)
+        return endPosition - headStart <= limits.maxHeaderBytes
+    }
+}
