@@ -1,5 +1,12 @@
-#include "CParleySystem.h"
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sys/socket.h>
+#include "CParleySystem.h"
 
-/* Kept out of line so the target has a translation unit and a stable symbol for tests. */
-int parley_system_abi_version(void) { return 1; }
+void parley_set_thread_name(const char *name) {
+    pthread_setname_np(pthread_self(), name);
+}
+
+int parley_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

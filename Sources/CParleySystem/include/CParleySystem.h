@@ -1,9 +1,6 @@
 #ifndef PARLEY_SYSTEM_H
 #define PARLEY_SYSTEM_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* accept4, pthread_setname_np */
-#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,11 +42,12 @@ static inline int parley_open_readonly(const char *path) {
 
 static inline int parley_errno(void) { return errno; }
 
-static inline void parley_set_thread_name(const char *name) {
-    pthread_setname_np(pthread_self(), name);
-}
+/* These need _GNU_SOURCE, which must not leak into this header: glibc's types would then
+   differ from the ones Swift's Glibc module sees. They live in CParleySystem.c. */
+void parley_set_thread_name(const char *name);
+int parley_accept(int fd);
 
-/* With _GNU_SOURCE the socket calls take a transparent union Swift cannot build. */
+/* Socket calls with sockaddr pointers, callable alike whatever the feature macros. */
 static inline int parley_getsockname(int fd, struct sockaddr_storage *out) {
     socklen_t len = (socklen_t)sizeof(*out);
     return getsockname(fd, (struct sockaddr *)out, &len);
@@ -68,9 +66,6 @@ static inline int parley_connect(int fd, const struct sockaddr *addr, socklen_t 
     return connect(fd, addr, len);
 }
 
-static inline int parley_accept(int fd) {
-    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
 
 static inline int parley_setsockopt_int(int fd, int level, int name, int value) {
     return setsockopt(fd, level, name, &value, (socklen_t)sizeof(value));
