@@ -287,6 +287,16 @@ import Testing
         #expect(leftover.isEmpty)
     }
 
+    @Test func anUpgradeRequestKeepsItsBodyAndLeavesTheRest() {
+        let text = "POST /up HTTP/1.1\r\nUpgrade: x\r\nConnection: upgrade\r\nContent-Length: 3\r\n\r\nabcREST"
+        guard case .upgrade(let request, let leftover)? = decode(text).terminal else {
+            Issue.record("expected an upgrade")
+            return
+        }
+        #expect(request.body == Array("abc".utf8))
+        #expect(leftover == Array("REST".utf8))
+    }
+
     @Test func upgradeHeaderWithoutConnectionUpgradeIsAPlainRequest() {
         let (requests, terminal) = decode("GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n")
         #expect(terminal == nil)
@@ -300,5 +310,17 @@ import Testing
         #expect(terminal == nil)
         let http10 = decode("GET /1 HTTP/1.0\r\n\r\nGET /2 HTTP/1.0\r\n\r\n")
         #expect(http10.requests.map(\.head.uri) == ["/1"])
+    }
+
+    // MARK: memory
+
+    @Test func anIdleDecoderKeepsNoBuffers() {
+        let decoder = HTTPRequestDecoder()
+        let body = String(repeating: "b", count: 100_000)
+        let output = decoder.feed(Array("POST /\(String(repeating: "u", count: 4000)) HTTP/1.1\r\nContent-Length: 100000\r\n\r\n\(body)".utf8))
+        #expect(output.requests.first?.body.count == 100_000)
+        #expect(decoder.body.capacity == 0)
+        #expect(decoder.uri.capacity == 0)
+        #expect(decoder.completed.capacity == 0)
     }
 }

@@ -258,16 +258,3 @@ private final class TemporaryTree {
         #expect(throws: SystemError.self) { try StaticFiles(root: tree.path + "/plain") }
     }
 }
-
-@Suite struct StaticFileCacheTests {
-    @Test func evictsToStayWithinCapacity() {
-        let cache = StaticFileCache(capacity: 10, maxFileBytes: 6)
-        cache.store(path: "/a", etag: "1", chunk: ByteChunk([UInt8](repeating: 0, count: 6)))
-        cache.store(path: "/b", etag: "1", chunk: ByteChunk([UInt8](repeating: 0, count: 6)))
-        #expect(cache.count == 1)
-        #expect(cache.chunk(path: "/b", etag: "1") != nil)
-        #expect(cache.chunk(path: "/b", etag: "2") == nil)
-        cache.store(path: "/c", etag: "1", chunk: ByteChunk([UInt8](repeating: 0, count: 7)))
-        #expect(cache.chunk(path: "/c", etag: "1") == nil)
-    }
-}

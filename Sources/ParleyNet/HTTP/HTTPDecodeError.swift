@@ -33,5 +33,6 @@ public struct HTTPDecodeError: Error, Sendable, Hashable, CustomStringConvertibl
         HTTPDecodeError(status: .badRequest, reason: detail)
     }
 
+    /// The status code and reason, e.g. `431 header_too_large`, for logs.
     public var description: String { "\(status.code) \(reason)" }
 }
