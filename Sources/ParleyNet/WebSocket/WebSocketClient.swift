@@ -61,8 +61,8 @@ private final class ClientHandshakeHandler: ConnectionHandler {
     }
 
     private func fail(_ connection: TCPConnection, _ reason: String) {
-        connection.closeNow(.local)
         report(reason)
+        connection.closeNow(.local)
     }
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
