@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "CParleySystem"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

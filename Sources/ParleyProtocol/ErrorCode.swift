@@ -8,7 +8,12 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownOperation = "unknown_operation"        // WebSocket op not known
     case notFound = "not_found"
     case methodNotAllowed = "method_not_allowed"
+    case forbidden = "forbidden"                       // e.g. a browser origin not allowed on the WebSocket
     case payloadTooLarge = "payload_too_large"
+    case uriTooLong = "uri_too_long"
+    case headersTooLarge = "headers_too_large"
+    case upgradeRequired = "upgrade_required"          // WebSocket version other than 13
+    case httpVersionNotSupported = "http_version_not_supported"
     case unsupportedMediaType = "unsupported_media_type"
     // Authentication
     case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
@@ -34,10 +39,15 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .badRequest, .invalidField, .missingField, .unknownOperation, .invalidUsername,
              .invalidPassword, .invalidPhone, .authRequired: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
+        case .forbidden: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet: return 409
         case .payloadTooLarge: return 413
+        case .uriTooLong: return 414
+        case .upgradeRequired: return 426
+        case .headersTooLarge: return 431
+        case .httpVersionNotSupported: return 505
         case .unsupportedMediaType: return 415
         case .tooManyAttempts, .rateLimited: return 429
         case .smsDeliveryFailed: return 502

@@ -1,3 +1,58 @@
+import Foundation
 import ParleyNet
+import ParleyServer
 
-print("parley: starting")
+ShutdownSignal.blockInThisProcess()
+
+let usage = """
+    parley \(ParleyVersion.current) — a self-hosted chat server
+
+    usage: parley <command> [options]
+
+    commands:
+      serve       start the server (parley serve --help lists its options)
+      version     print the version
+
+    """
+
+func fail(_ message: String, code: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("parley: \(message)\n".utf8))
+    exit(code)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "--help" : arguments.removeFirst()
+
+switch command {
+case "serve":
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(ServerConfiguration.helpText)
+        exit(0)
+    }
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ServerConfiguration.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+    } catch {
+        fail("\(error)")
+    }
+    let logger = Logger(label: "parley", minimumLevel: Logger.Level(name: configuration.logLevel) ?? .info)
+    let server: ParleyServer
+    do {
+        server = try ParleyServer(configuration: configuration, logger: logger)
+    } catch {
+        logger.error("could not start", ["error": .string("\(error)")])
+        fail("could not start: \(error)", code: 1)
+    }
+    let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    FileHandle.standardOutput.write(Data("Parley is running at http://\(shownHost):\(server.port)/ — press Ctrl-C to stop\n".utf8))
+    let signal = ShutdownSignal.wait()
+    logger.info("signal received", ["signal": .int(Int(signal))])
+    server.shutdown()
+    exit(0)
+case "version", "--version", "-v":
+    print(ParleyVersion.current)
+case "--help", "-h", "help":
+    print(usage)
+default:
+    fail("unknown command '\(command)'\n\(usage)")
+}

@@ -21,6 +21,7 @@
 #include <sys/timerfd.h>
 #include <sys/uio.h>
 #include <sys/stat.h>
+#include <poll.h>
 
 /* fcntl(2) is variadic, which Swift cannot call: these wrap the calls Parley needs. */
 static inline int parley_set_nonblocking(int fd) {

@@ -1,0 +1,30 @@
+import Foundation
+import ParleyNet
+import ParleyProtocol
+
+/// One HTTP request as an API handler sees it.
+struct APIRequest: Sendable {
+    let http: HTTPRequest
+    /// Path parameters of the matched route (`:id` → `"id"`).
+    let parameters: [String: String]
+    let context: HTTPRequestContext
+
+    /// The client's address without the port, for per-address limits.
+    var clientAddress: String { context.remoteAddress?.host ?? "unknown" }
+
+    /// The `User-Agent` header, if any.
+    var userAgent: String? { http.head.headers[first: "User-Agent"] }
+
+    /// The token of `Authorization: Bearer <token>`, if present.
+    var bearerToken: String? {
+        guard let value = http.head.headers[first: "Authorization"] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The JSON body decoded as `T`, or the protocol's error for what is wrong with it.
+    func decodeBody<T: Decodable>(_ type: T.Type) throws(ProtocolError) -> T {
+        try JSONCoding.decode(type, from: http.body)
+    }
+}

@@ -1,0 +1,101 @@
+import CParleySystem
+import Foundation
+public import ParleyNet
+import ParleyProtocol
+
+/// A running Parley server: event loops, the blocking pool, the HTTP/WebSocket server and
+/// everything behind it, started from a `ServerConfiguration` and stopped gracefully.
+public final class ParleyServer: Sendable {
+    /// The configuration it was started with.
+    public let configuration: ServerConfiguration
+    /// The event loops.
+    public let group: EventLoopGroup
+    /// The HTTP and WebSocket server.
+    public let http: HTTPServer
+    let pool: BlockingPool
+    let logger: Logger
+    let startedAt: UInt64
+    /// Most connections held at once.
+    public let connectionLimit: Int
+
+    /// Starts serving. Throws if the address cannot be bound or the data directory is unusable.
+    public init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        startedAt = MonotonicClock.now()
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+
+        // Every connection costs a descriptor; keep a reserve for files, the database and logs.
+        let descriptorLimit = Int(parley_raise_nofile_limit())
+        let reserve = 64
+        let ceiling = max(16, descriptorLimit - reserve)
+        connectionLimit = configuration.maxConnections > 0 ? min(configuration.maxConnections, ceiling) : ceiling
+
+        group = try EventLoopGroup(loopCount: configuration.loops)
+        pool = BlockingPool(threadCount: configuration.blockingThreads)
+        let staticFiles = try? StaticFiles(root: configuration.webRoot)
+        if staticFiles == nil {
+            logger.warning("web client directory not found; only the API is served", ["web": .string(configuration.webRoot)])
+        }
+
+        var routes = RouterBuilder<RouteAction>()
+        let group = self.group
+        let limit = connectionLimit
+        let started = startedAt
+        routes.add(.get, "/healthz", .immediate { _ in
+            JSONCoding.response(.ok, Health(status: "ok", version: ParleyVersion.current,
+                                            uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000)))
+        })
+        routes.add(.get, "/metrics", .immediate { _ in
+            let text = MetricsRenderer.render(group.metrics, connectionLimit: limit,
+                                              uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000))
+            return HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
+        })
+        let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { _, _ in nil }
+
+        let origins = configuration.allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let originPolicy: WebSocketOriginPolicy = origins.isEmpty ? .sameOrigin : origins.contains("*") ? .allowAny : .allowList(origins)
+        let httpConfiguration = HTTPServer.Configuration(
+            limits: HTTPLimits(maxHeaderBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
+                               maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes),
+            tcp: TCPServerOptions(maxConnections: connectionLimit, connection: TCPConnectionOptions(
+                idleTimeout: .seconds(configuration.idleTimeoutSeconds),
+                maxQueuedBytes: configuration.maxQueuedBytesPerConnection,
+                writeStallTimeout: .seconds(configuration.writeStallTimeoutSeconds))),
+            webSocket: WebSocketOptions(limits: WebSocketLimits(maxFrameSize: configuration.maxWebSocketFrameBytes,
+                                                                maxMessageSize: configuration.maxWebSocketMessageBytes)),
+            originPolicy: originPolicy)
+        do {
+            http = try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
+                                  configuration: httpConfiguration, responder: responder)
+        } catch {
+            group.shutdown()
+            pool.shutdown()
+            throw error
+        }
+        logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
+                                  "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
+                                  "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
+                                  "version": .string(ParleyVersion.current)])
+    }
+
+    /// The port actually bound.
+    public var port: Int { http.localAddress.port }
+
+    /// Stops accepting, closes WebSockets with 1001, lets responses finish within the
+    /// configured timeout, then stops the loops and the pool.
+    public func shutdown() {
+        logger.info("shutting down", ["open": .int(group.metrics.openConnections)])
+        let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
+        group.shutdown()
+        pool.shutdown()
+        logger.info("stopped", ["cutConnections": .int(cut)])
+    }
+}
+
+/// The `/healthz` body.
+struct Health: Codable, Sendable {
+    var status: String
+    var version: String
+    var uptimeSeconds: Int
+}
