@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "parley", targets: ["parley"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
+        .library(name: "ParleySQL", targets: ["ParleySQL"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -20,9 +21,19 @@ let package = Package(
             name: "CHTTPParser",
             providers: [.apt(["libhttp-parser-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "ParleyNet",
             dependencies: ["CParleySystem", "CHTTPParser"],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "ParleySQL",
+            dependencies: ["CSQLite"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -38,6 +49,11 @@ let package = Package(
         .testTarget(
             name: "ParleyNetTests",
             dependencies: ["ParleyNet", "CParleySystem"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleySQLTests",
+            dependencies: ["ParleySQL"],
             swiftSettings: strictSwift
         ),
         .testTarget(
