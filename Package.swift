@@ -26,6 +26,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         .target(
             name: "ParleyNet",
             dependencies: ["CParleySystem", "CHTTPParser"],
@@ -38,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet"],
+            dependencies: ["ParleyNet", "CSodium"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
