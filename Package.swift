@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "parley", targets: ["parley"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
+        .library(name: "ParleySQL", targets: ["ParleySQL"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -20,6 +21,16 @@ let package = Package(
         .systemLibrary(
             name: "CHTTPParser",
             providers: [.apt(["libhttp-parser-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
         ),
         .target(
             name: "ParleyNet",
@@ -36,8 +47,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "ParleySQL",
+            dependencies: ["CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "CParleySystem"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
@@ -58,6 +74,11 @@ let package = Package(
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleySQLTests",
+            dependencies: ["ParleySQL"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,91 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// When a transaction takes its locks.
+    public enum TransactionKind: Sendable {
+        /// Locks are taken by the first read or write. A read transaction that later writes
+        /// can fail with `SQLITE_BUSY` without waiting, so prefer `immediate` for writes.
+        case deferred
+        /// The write lock is taken at once (waiting up to the busy timeout): the right kind
+        /// for any transaction that will write.
+        case immediate
+        /// Like `immediate`; in WAL mode the two are the same.
+        case exclusive
+
+        var beginSQL: String {
+            switch self {
+            case .deferred: return "BEGIN DEFERRED"
+            case .immediate: return "BEGIN IMMEDIATE"
+            case .exclusive: return "BEGIN EXCLUSIVE"
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction: commits if it returns, rolls back and rethrows if it
+    /// throws. If committing fails (`SQLITE_BUSY`, a deferred foreign-key violation), the
+    /// transaction is rolled back and the error thrown, so the caller may retry it whole.
+    ///
+    /// Inside another transaction this becomes a savepoint (and `kind` is moot): the inner
+    /// work is undone alone if `body` throws, and kept or lost with the outer transaction.
+    @discardableResult
+    public func transaction<T>(kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            return try savepoint(body)
+        }
+        try execute(kind.beginSQL)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside a savepoint: its work is kept if it returns and undone if it throws
+    /// (the error is rethrown). Outside a transaction a savepoint is a deferred transaction.
+    @discardableResult
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "parley_savepoint_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            undoSavepoint(name)
+            throw error
+        }
+        do {
+            try execute("RELEASE \(name)")
+        } catch {
+            undoSavepoint(name)
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls back after a failure. Some errors (`SQLITE_FULL`, `SQLITE_IOERR`, …) have already
+    /// rolled the transaction back; the original error matters more than this one, so any
+    /// failure here is dropped.
+    private func rollbackIfOpen() {
+        if isInTransaction {
+            sqlite3_exec(database.pointer, "ROLLBACK", nil, nil, nil)
+        }
+    }
+
+    /// `ROLLBACK TO` undoes the work but leaves the savepoint open; `RELEASE` then closes it.
+    /// Failures are dropped for the same reason as in `rollbackIfOpen`.
+    private func undoSavepoint(_ name: String) {
+        sqlite3_exec(database.pointer, "ROLLBACK TO \(name)", nil, nil, nil)
+        sqlite3_exec(database.pointer, "RELEASE \(name)", nil, nil, nil)
+    }
+}
