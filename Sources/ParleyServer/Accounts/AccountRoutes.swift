@@ -1,0 +1,94 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+/// The HTTP API of accounts, profiles and media (`docs/protocol.md`).
+enum AccountRoutes {
+    static func add(to routes: inout RouterBuilder<RouteAction>, services: ServerServices) {
+        let accounts = services.accounts
+        let media = services.media
+        let hub = services.hub
+
+        /// Resolves the bearer token of a request to its session.
+        @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
+            guard let token = request.bearerToken else {
+                throw ProtocolError(.unauthorized, "send Authorization: Bearer <token>")
+            }
+            return try await accounts.authenticate(token: token)
+        }
+
+        routes.add(.post, "/v1/auth/register", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(Credentials.self)
+            let result = try await accounts.register(username: body.username, password: body.password, userAgent: request.userAgent)
+            services.logger.info("registered", ["user": .string(result.user.profile.id.description)])
+            return JSONCoding.response(.created, result)
+        })
+        routes.add(.post, "/v1/auth/login", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(Credentials.self)
+            return JSONCoding.response(.ok, try await accounts.login(username: body.username, password: body.password,
+                                                                     userAgent: request.userAgent))
+        })
+        routes.add(.post, "/v1/auth/sms/request", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(SMSCodeRequest.self)
+            return JSONCoding.response(.ok, try await accounts.requestSMSCode(phone: body.phone, clientAddress: request.clientAddress))
+        })
+        routes.add(.post, "/v1/auth/sms/verify", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(SMSCodeVerification.self)
+            return JSONCoding.response(.ok, try await accounts.verifySMSCode(phone: body.phone, code: body.code,
+                                                                             userAgent: request.userAgent))
+        })
+        routes.add(.post, "/v1/auth/logout", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            try await accounts.logout(session)
+            hub.disconnect(signInSession: session.sessionID, of: session.userID, code: CloseCodes.authFailed, reason: "signed out")
+            return HTTPResponse(status: .noContent)
+        })
+        routes.add(.get, "/v1/auth/sessions", .task { request throws(ProtocolError) in
+            JSONCoding.response(.ok, try await accounts.sessions(of: try await authenticate(request)))
+        })
+        routes.add(.delete, "/v1/auth/sessions/:id", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let id = request.parameters["id"] ?? ""
+            try await accounts.revokeSession(id: id, of: session)
+            hub.disconnect(signInSession: id, of: session.userID, code: CloseCodes.authFailed, reason: "signed out")
+            return HTTPResponse(status: .noContent)
+        })
+        routes.add(.get, "/v1/me", .task { request throws(ProtocolError) in
+            JSONCoding.response(.ok, try await accounts.account(of: try await authenticate(request).userID))
+        })
+        routes.add(.patch, "/v1/me", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let update = try request.decodeBody(ProfileUpdate.self)
+            let account = try await accounts.updateProfile(of: session.userID, with: update)
+            hub.push("me.updated", account, to: session.userID)
+            return JSONCoding.response(.ok, account)
+        })
+        routes.add(.get, "/v1/users/by-name/:username", .task { request throws(ProtocolError) in
+            _ = try await authenticate(request)
+            return JSONCoding.response(.ok, try await accounts.profile(username: request.parameters["username"] ?? ""))
+        })
+        routes.add(.get, "/v1/users/:id", .task { request throws(ProtocolError) in
+            _ = try await authenticate(request)
+            guard let id = UserID(string: request.parameters["id"] ?? "") else {
+                throw ProtocolError(.notFound, "no user with that id")
+            }
+            return JSONCoding.response(.ok, try await accounts.profile(id: id))
+        })
+        routes.add(.post, "/v1/media", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            return JSONCoding.response(.created, try await media.upload(request.http.body, owner: session.userID))
+        })
+        routes.add(.get, "/v1/media/:id", .task { request throws(ProtocolError) in
+            let (stored, bytes) = try await media.download(id: request.parameters["id"] ?? "")
+            let etag = "\"\(stored.id)\""
+            var headers: HTTPHeaders = ["Content-Type": stored.type.mimeType, "ETag": etag,
+                                        "Cache-Control": "public, max-age=31536000, immutable",
+                                        "X-Content-Type-Options": "nosniff"]
+            if request.http.head.headers[all: "If-None-Match"].contains(where: { $0.contains(etag) }) {
+                headers.remove(name: "Content-Type")
+                return HTTPResponse(status: .notModified, headers: headers)
+            }
+            return HTTPResponse(status: .ok, headers: headers, body: ByteChunk(bytes))
+        })
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ParleyCore
+
+/// Uploaded files in one directory, named by their server-chosen ids.
+struct MediaDirectory: MediaFileStoring {
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func save(id: String, bytes: [UInt8]) throws {
+        // Write to a temporary name, sync, then rename: a crash leaves either no file or the
+        // whole file, never a torn one under the final name.
+        let final = path + "/" + id
+        let temporary = final + ".part"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw MediaDirectoryError.io("open", errno) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw MediaDirectoryError.io("write", code)
+            }
+            written += n
+        }
+        guard fsync(fd) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw MediaDirectoryError.io("fsync", code)
+        }
+        close(fd)
+        guard rename(temporary, final) == 0 else { throw MediaDirectoryError.io("rename", errno) }
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    func load(id: String) throws -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path + "/" + id) else { return nil }
+        return Array(data)
+    }
+}
+
+enum MediaDirectoryError: Error, CustomStringConvertible {
+    case io(String, Int32)
+    var description: String {
+        switch self {
+        case .io(let call, let code): return "media file \(call) failed (errno \(code))"
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+/// One client's WebSocket at `/v1/ws`: authentication first, then requests answered one at a
+/// time in the order they came, and events pushed by the hub.
+final class ClientSession: WebSocketDelegate, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: every stored `var` is touched only on `loop`;
+    // other threads (tasks, the hub) reach the session through `loop.execute`.
+
+    enum State {
+        /// Waiting for the `auth` request; closed with 4000 if it does not come in time.
+        case awaitingAuth
+        /// `auth` is being checked.
+        case authenticating
+        /// Signed in.
+        case authenticated(AuthenticatedSession)
+        case closed
+    }
+
+    let loop: EventLoop
+    private let services: ServerServices
+    private var socket: WebSocketConnection?
+    private var state: State = .awaitingAuth
+    private var authTimer: ScheduledTimer?
+    /// Requests waiting while an earlier one is in progress.
+    private var queue: [Data] = []
+    private var busy = false
+
+    init(loop: EventLoop, services: ServerServices) {
+        self.loop = loop
+        self.services = services
+    }
+
+    // MARK: WebSocketDelegate
+
+    func webSocketDidOpen(_ socket: WebSocketConnection) {
+        self.socket = socket
+        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) { [weak self] in
+            guard let self, case .awaitingAuth = self.state else { return }
+            self.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
+        }
+    }
+
+    func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
+        guard queue.count < services.limits.maxQueuedRequestsPerConnection else {
+            socket.close(code: .policyViolation, reason: "too many requests in flight")
+            return
+        }
+        queue.append(Data(text.utf8))
+        processNext()
+    }
+
+    func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
+        socket.close(code: .unsupportedData, reason: "Parley speaks JSON text frames")
+    }
+
+    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+        if case .authenticated(let session) = state {
+            services.hub.remove(self, for: session.userID)
+        }
+        state = .closed
+        authTimer?.cancel()
+        authTimer = nil
+        queue.removeAll()
+        self.socket = nil
+    }
+
+    // MARK: Requests
+
+    private func processNext() {
+        guard !busy, !queue.isEmpty, socket?.isOpen == true else { return }
+        let frame = queue.removeFirst()
+        let envelope: RequestFrame
+        do {
+            envelope = try JSONDecoder().decode(RequestFrame.self, from: frame)
+        } catch {
+            send(OperationCoding.failure(nil, ProtocolError(.badRequest, "a request is a JSON object with an id and an op")))
+            processNext()
+            return
+        }
+        switch state {
+        case .awaitingAuth:
+            guard envelope.op == "auth" else {
+                send(OperationCoding.failure(envelope.id, ProtocolError(.authRequired, "the first request must be auth")))
+                processNext()
+                return
+            }
+            authenticate(envelope.id, frame)
+        case .authenticating:
+            // Not reachable: requests wait in the queue while `busy`.
+            queue.insert(frame, at: 0)
+        case .authenticated(let session):
+            run(envelope, frame, session)
+        case .closed:
+            queue.removeAll()
+        }
+    }
+
+    private func authenticate(_ id: RequestID, _ frame: Data) {
+        state = .authenticating
+        busy = true
+        let services = self.services
+        Task {
+            let outcome: Result<(AuthenticatedSession, Account), ProtocolError>
+            do throws(ProtocolError) {
+                let token = try JSONCoding.decode(RequestData<AuthParameters>.self, from: Array(frame)).data.token
+                let session = try await services.accounts.authenticate(token: token)
+                outcome = .success((session, try await services.accounts.account(of: session.userID)))
+            } catch {
+                outcome = .failure(error)
+            }
+            self.loop.execute { self.finishAuthentication(id, outcome) }
+        }
+    }
+
+    private func finishAuthentication(_ id: RequestID, _ outcome: Result<(AuthenticatedSession, Account), ProtocolError>) {
+        busy = false
+        guard case .authenticating = state else { return }
+        switch outcome {
+        case .success(let (session, account)):
+            authTimer?.cancel()
+            authTimer = nil
+            state = .authenticated(session)
+            services.hub.add(self, for: session.userID)
+            send(OperationCoding.success(id, AuthReply(user: account)))
+            processNext()
+        case .failure(let error):
+            state = .awaitingAuth
+            send(OperationCoding.failure(id, error))
+            socket?.close(code: CloseCodes.authFailed, reason: "authentication failed")
+        }
+    }
+
+    private func run(_ envelope: RequestFrame, _ frame: Data, _ session: AuthenticatedSession) {
+        guard let handler = services.operations[envelope.op] else {
+            send(OperationCoding.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
+            processNext()
+            return
+        }
+        busy = true
+        let request = OperationRequest(session: session, connection: self, frame: frame)
+        Task {
+            let text: String
+            do throws(ProtocolError) {
+                text = OperationCoding.success(envelope.id, try await handler(request))
+            } catch {
+                text = OperationCoding.failure(envelope.id, error)
+            }
+            self.loop.execute {
+                self.busy = false
+                self.send(text)
+                self.processNext()
+            }
+        }
+    }
+
+    private func send(_ text: String) {
+        socket?.send(text: text)
+    }
+
+    // MARK: From the hub (any thread)
+
+    /// Queues an already-encoded event frame.
+    func deliver(_ frame: ByteChunk) {
+        loop.execute { self.socket?.send(encodedFrame: frame) }
+    }
+
+    /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).
+    func closeIfSignedIn(with sessionID: String, code: WebSocketCloseCode, reason: String) {
+        loop.execute {
+            guard case .authenticated(let session) = self.state, session.sessionID == sessionID else { return }
+            self.socket?.close(code: code, reason: reason)
+        }
+    }
+}
+
+/// The `auth` operation's result.
+struct AuthReply: Encodable, Sendable {
+    var user: Account
+}
+
+/// Parley's own WebSocket close codes (the 4000–4999 range is for applications).
+enum CloseCodes {
+    /// No `auth` request arrived in time.
+    static let authTimeout = WebSocketCloseCode(4000)
+    /// `auth` failed, or the session was signed out.
+    static let authFailed = WebSocketCloseCode(4001)
+}
