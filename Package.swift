@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
+        .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -49,6 +50,12 @@ let package = Package(
         .target(
             name: "ParleySQL",
             dependencies: ["CSQLite"],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "ParleySQLite",
+            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL"],
             swiftSettings: strictSwift
         ),
         .target(
