@@ -89,6 +89,11 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "ParleySQLiteTests",
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "ParleyServerTests",
             dependencies: ["ParleyServer", "ParleyNet"],
             swiftSettings: strictSwift
