@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
+        .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -52,6 +53,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "ParleySQLite",
+            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL"],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "ParleyServer",
             dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
@@ -79,6 +86,11 @@ let package = Package(
         .testTarget(
             name: "ParleySQLTests",
             dependencies: ["ParleySQL"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleySQLiteTests",
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,64 @@
+import ParleyCore
+import ParleyProtocol
+import ParleySQL
+
+/// The queries of `StoreReader`, written once for both the readers' connections and the
+/// writer's (a write transaction reads its own uncommitted changes).
+///
+/// Every statement comes from the connection's statement cache, so each SQL text is parsed
+/// and planned once per connection, not once per call.
+protocol SQLiteStoreQuerying: StoreReader {
+    /// The connection to query; used only on the thread that owns it.
+    var connection: SQLiteConnection { get }
+}
+
+extension SQLiteStoreQuerying {
+    func user(id: UserID) throws -> StoredUser? {
+        try StoreError.mapping("user(id:)") {
+            try connection.queryFirst("SELECT \(StoredUser.selectColumns) FROM users WHERE id = ?",
+                                      id.rawValue, row: StoredUser.init(row:))
+        }
+    }
+
+    func user(username: String) throws -> StoredUser? {
+        try StoreError.mapping("user(username:)") {
+            try connection.queryFirst("SELECT \(StoredUser.selectColumns) FROM users WHERE username_key = ?",
+                                      StoredUser.key(for: username), row: StoredUser.init(row:))
+        }
+    }
+
+    func user(phone: String) throws -> StoredUser? {
+        try StoreError.mapping("user(phone:)") {
+            try connection.queryFirst("SELECT \(StoredUser.selectColumns) FROM users WHERE phone = ?",
+                                      phone, row: StoredUser.init(row:))
+        }
+    }
+
+    func session(tokenHash: [UInt8]) throws -> StoredSession? {
+        try StoreError.mapping("session(tokenHash:)") {
+            try connection.queryFirst("SELECT \(StoredSession.selectColumns) FROM sessions WHERE token_hash = ?",
+                                      tokenHash, row: StoredSession.init(row:))
+        }
+    }
+
+    func sessions(of userID: UserID) throws -> [StoredSession] {
+        try StoreError.mapping("sessions(of:)") {
+            try connection.query("SELECT \(StoredSession.selectColumns) FROM sessions WHERE user_id = ?",
+                                 userID.rawValue, row: StoredSession.init(row:))
+        }
+    }
+
+    func media(id: String) throws -> StoredMedia? {
+        try StoreError.mapping("media(id:)") {
+            try connection.queryFirst("SELECT \(StoredMedia.selectColumns) FROM media WHERE id = ?",
+                                      id, row: StoredMedia.init(row:))
+        }
+    }
+
+    func smsChallenge(phone: String) throws -> SMSChallenge? {
+        try StoreError.mapping("smsChallenge(phone:)") {
+            try connection.queryFirst("SELECT \(SMSChallenge.selectColumns) FROM sms_challenges WHERE phone = ?",
+                                      phone, row: SMSChallenge.init(row:))
+        }
+    }
+}

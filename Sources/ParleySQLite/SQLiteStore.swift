@@ -1,0 +1,200 @@
+public import ParleyCore
+import ParleySQL
+import Synchronization
+
+/// `Store` on one SQLite file: the default, durable store of `parley serve`.
+///
+/// **Threads.** No store work runs on the caller's thread, so event loops and the async
+/// runtime never block on SQLite. One writer thread with its own connection runs every
+/// `write`, with group commit: it takes all queued writes (up to 256), runs each in its own
+/// savepoint of one `BEGIN IMMEDIATE` transaction, commits once, and only then resumes the
+/// callers. `readers` threads, each with its own read-only connection, run the `read`s; in
+/// WAL mode they run beside the writer and never wait for it. Idle threads sleep.
+///
+/// **Durability.** With `.full` (the default), a `write` returns only after its commit is on
+/// disk: it survives the process being killed and the machine losing power.
+///
+/// **Ownership.** The threads hold the queues and their connections, never the store, so an
+/// abandoned store is still freed. Call `close()` when done: it lets queued work finish and
+/// then stops the threads and closes the database. Deinit does the same as a fallback (if the
+/// last reference goes away on one of the store's own threads, that thread is left to end on
+/// its own rather than joined by itself).
+///
+/// `init` opens and migrates the database on the calling thread: call it at start-up, not on
+/// an event loop.
+public final class SQLiteStore: Store {
+    /// How hard a commit pushes data to the disk (SQLite's `PRAGMA synchronous`, in WAL mode).
+    public enum Synchronous: Sendable {
+        /// Every commit is synced to disk before `write` returns: an acknowledged write
+        /// survives a crash of the process and a power cut. Group commit shares the one
+        /// fsync among a whole batch of writes.
+        case full
+        /// Commits are synced only at WAL checkpoints: an acknowledged write survives a crash
+        /// of the process, but a power cut or kernel crash can lose the last ones (the
+        /// database itself stays intact). Faster; only for data that may be lost.
+        case normal
+
+        var mode: SQLiteConnection.SynchronousMode {
+            switch self {
+            case .full: return .full
+            case .normal: return .normal
+            }
+        }
+    }
+
+    /// The store's threads while it is open.
+    private enum Lifecycle: Sendable {
+        case open(writer: StoreThread, readers: [StoreThread])
+        case closed
+    }
+
+    /// The database file.
+    public let path: String
+    private let writeQueue: JobQueue<WriteJob>
+    private let readQueue: JobQueue<ReadWorker.Job>
+    private let commits: CommitCounter
+    private let lifecycle: Mutex<Lifecycle>
+    /// The schema versions applied by this open (empty when the file was up to date).
+    let appliedMigrations: [Int]
+
+    /// How long a connection waits for another process's lock before failing. Within one
+    /// process only the writer writes, so this matters only when tools open the file too.
+    private static let busyTimeout = Duration.seconds(5)
+
+    /// Opens the database at `path`, creating the file if needed (its directory must exist),
+    /// brings its schema up to date and starts the threads.
+    ///
+    /// - Parameters:
+    ///   - readers: how many reader threads and connections; at least one.
+    ///   - synchronous: how hard commits are synced to disk; see `Synchronous`.
+    /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
+    ///   has a newer schema than this build knows.
+    public init(path: String, readers: Int = 2, synchronous: Synchronous = .full) throws {
+        let writerConnection: SQLiteConnection
+        var readerConnections: [SQLiteConnection] = []
+        do {
+            writerConnection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
+            writerConnection.busyTimeout = Self.busyTimeout
+            guard try writerConnection.setJournalMode(.wal) == .wal else {
+                throw StoreError.failure("open \(path): SQLite would not use WAL journal mode")
+            }
+            try writerConnection.setSynchronousMode(synchronous.mode)
+            try writerConnection.setForeignKeysEnabled(true)
+            appliedMigrations = try SQLiteStoreSchema.migrator.migrate(writerConnection)
+            // Read-only opens: a read can never write, whatever its closure tries.
+            for _ in 0..<max(1, readers) {
+                let connection = try SQLiteConnection(path: path, flags: [.readOnly])
+                connection.busyTimeout = Self.busyTimeout
+                readerConnections.append(connection)
+            }
+        } catch {
+            throw StoreError.translating(error, during: "open \(path)")
+        }
+
+        let writeQueue = JobQueue<WriteJob>()
+        let readQueue = JobQueue<ReadWorker.Job>()
+        let commits = CommitCounter()
+        var writerThread: StoreThread?
+        var readerThreads: [StoreThread] = []
+        do {
+            let writer = GroupCommitWriter(connection: writerConnection, queue: writeQueue, commits: commits)
+            writerThread = try StoreThread.start(name: "parley-sql-w") { writer.run() }
+            for (index, connection) in readerConnections.enumerated() {
+                let worker = ReadWorker(connection: connection, queue: readQueue)
+                readerThreads.append(try StoreThread.start(name: "parley-sql-r\(index)") { worker.run() })
+            }
+        } catch {
+            writeQueue.close()
+            readQueue.close()
+            for thread in readerThreads { thread.join() }
+            writerThread?.join()
+            throw error
+        }
+        guard let writerThread else {
+            throw StoreError.failure("open \(path): the writer thread did not start")
+        }
+
+        self.path = path
+        self.writeQueue = writeQueue
+        self.readQueue = readQueue
+        self.commits = commits
+        lifecycle = Mutex(.open(writer: writerThread, readers: readerThreads))
+    }
+
+    deinit {
+        if case .open(let writer, let readers) = lifecycle.withLock({ $0 }) {
+            shutDown(writer: writer, readers: readers)
+        }
+    }
+
+    /// Runs `body` on a reader thread, in a read transaction: every query in it sees the
+    /// database as of one commit.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let accepted = readQueue.enqueue { connection in
+                continuation.resume(with: Result {
+                    try StoreError.mapping("read") {
+                        try connection.transaction(kind: .deferred) {
+                            try body(SQLiteStoreReader(connection: connection))
+                        }
+                    }
+                })
+            }
+            if !accepted {
+                continuation.resume(throwing: StoreError.failure("read: the store is closed"))
+            }
+        }
+    }
+
+    /// Runs `body` on the writer thread, in its own savepoint of the next batch, and returns
+    /// once the batch is committed (synced to disk with `.full`). If `body` throws, its own
+    /// changes are undone and its error rethrown; the rest of the batch is unaffected. If the
+    /// commit fails, every write of the batch whose `body` had succeeded fails with the
+    /// commit's error (its changes were not kept).
+    ///
+    /// A queued write cannot be cancelled: once `body` has run, its outcome is decided by
+    /// the commit, and the caller is told which.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            if !writeQueue.enqueue(WriteJob(body, continuation: continuation)) {
+                continuation.resume(throwing: StoreError.failure("write: the store is closed"))
+            }
+        }
+    }
+
+    /// Refuses new work, lets queued reads and writes finish, stops the threads and closes
+    /// the database. Blocks until then, so call it at shutdown, not on an event loop. Later
+    /// calls (and concurrent ones) return at once; reads and writes after it fail.
+    public func close() {
+        let threads = lifecycle.withLock { state -> (writer: StoreThread, readers: [StoreThread])? in
+            guard case .open(let writer, let readers) = state else { return nil }
+            state = .closed
+            return (writer, readers)
+        }
+        if let threads {
+            shutDown(writer: threads.writer, readers: threads.readers)
+        }
+    }
+
+    private func shutDown(writer: StoreThread, readers: [StoreThread]) {
+        readQueue.close()
+        writeQueue.close()
+        // Readers first, so the writer's connection is the last one closed: the last to close
+        // checkpoints the WAL into the database and removes it, which a read-only one cannot.
+        for thread in readers + [writer] {
+            if thread.isCurrent {
+                thread.detach()
+            } else {
+                thread.join()
+            }
+        }
+    }
+
+    // MARK: For tests
+
+    /// Transactions committed since opening.
+    var commitCount: Int { commits.count }
+
+    /// Writes queued and not yet taken by the writer.
+    var queuedWriteCount: Int { writeQueue.count }
+}

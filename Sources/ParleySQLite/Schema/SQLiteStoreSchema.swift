@@ -1,0 +1,70 @@
+import ParleySQL
+
+/// The store's schema history. Migrations are append-only: a released step is never edited,
+/// since databases in the field have already run it; changes come as new steps.
+///
+/// Conventions: `STRICT` tables, so a value of the wrong type is refused on the way in rather
+/// than discovered on the way out (needs SQLite 3.37); times are integer milliseconds since
+/// the epoch (UTC); user ids are `INTEGER`; public random ids are `TEXT`; hashes are `BLOB`.
+enum SQLiteStoreSchema {
+    /// Every step, in order.
+    static let migrator = SQLiteMigrator([
+        SQLiteMigration(version: 1, sql: accounts),
+    ])
+
+    /// Version 1: accounts, their sessions, uploaded media and outstanding SMS codes.
+    static let accounts = """
+        -- AUTOINCREMENT so that an id is never handed out twice, even after the highest row
+        -- is deleted: ids appear in messages, friend lists and other users' caches.
+        CREATE TABLE users (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            username      TEXT,
+            -- The username lowercased: unique without regard to case, and the lookup key.
+            username_key  TEXT UNIQUE,
+            password_hash TEXT,
+            phone         TEXT UNIQUE,
+            nickname      TEXT,
+            avatar        TEXT,
+            signature     TEXT,
+            age           INTEGER,
+            -- A JSON array of strings: round-trips any text, and SQLite's json_each can
+            -- search it when discover matches people by hobby.
+            hobbies       TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(hobbies)),
+            created_at    INTEGER NOT NULL,
+            CHECK ((username IS NULL) = (username_key IS NULL))
+        ) STRICT;
+
+        -- Deleting a user signs out every device.
+        CREATE TABLE sessions (
+            id           TEXT PRIMARY KEY,
+            user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            token_hash   BLOB NOT NULL UNIQUE,
+            created_at   INTEGER NOT NULL,
+            last_seen_at INTEGER NOT NULL,
+            user_agent   TEXT
+        ) STRICT;
+        CREATE INDEX sessions_by_user ON sessions (user_id);
+
+        -- No cascade: the image files must be removed before their records, so deleting a
+        -- user who still owns media is refused rather than leaving orphaned files behind.
+        CREATE TABLE media (
+            id         TEXT PRIMARY KEY,
+            owner_id   INTEGER NOT NULL REFERENCES users (id),
+            type       TEXT NOT NULL,
+            width      INTEGER NOT NULL,
+            height     INTEGER NOT NULL,
+            size       INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+        ) STRICT;
+        -- Also keeps the foreign-key check on deleting a user from scanning the whole table.
+        CREATE INDEX media_by_owner ON media (owner_id);
+
+        CREATE TABLE sms_challenges (
+            phone           TEXT PRIMARY KEY,
+            code_hash       BLOB NOT NULL,
+            sent_at         INTEGER NOT NULL,
+            expires_at      INTEGER NOT NULL,
+            failed_attempts INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        """
+}

@@ -1,0 +1,163 @@
+import ParleyCore
+import ParleyProtocol
+import ParleySQL
+@testable import ParleySQLite
+import Testing
+
+/// Sessions, media records and SMS challenges.
+@Suite struct SQLiteStoreSessionTests {
+    private func session(_ id: String, of user: UserID, token: UInt8, at time: Int64 = 1_000,
+                         agent: String? = nil) -> StoredSession {
+        StoredSession(id: id, userID: user, tokenHash: Array(repeating: token, count: 32), createdAt: time,
+                      lastSeenAt: time, userAgent: agent)
+    }
+
+    @Test func sessionsReadBackByTokenHashAndByUser() async throws {
+        try await withStore { store, _ in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let bob = try await store.write { try $0.insertUser(newUser("bob")) }
+            let phone = session("s-phone", of: mei.id, token: 1, agent: "Parley/1.0 (iPhone; 日本語) \"quoted\"")
+            let laptop = session("s-laptop", of: mei.id, token: 2, at: 2_000)
+            try await store.write { writer in
+                try writer.insertSession(phone)
+                try writer.insertSession(laptop)
+            }
+            #expect(try await store.read { try $0.session(tokenHash: phone.tokenHash) } == phone)
+            #expect(try await store.read { try $0.session(tokenHash: laptop.tokenHash) } == laptop)
+            #expect(try await store.read { try $0.session(tokenHash: Array(repeating: 9, count: 32)) } == nil)
+            #expect(try await store.read { try $0.session(tokenHash: []) } == nil)
+            let meis = try await store.read { try $0.sessions(of: mei.id) }
+            #expect(meis.sorted { $0.id < $1.id } == [laptop, phone])
+            #expect(try await store.read { try $0.sessions(of: bob.id) }.isEmpty)
+        }
+    }
+
+    @Test func aSessionIsDeletedOnlyByItsOwnUser() async throws {
+        try await withStore { store, _ in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let bob = try await store.write { try $0.insertUser(newUser("bob")) }
+            let phone = session("s-phone", of: mei.id, token: 1)
+            try await store.write { try $0.insertSession(phone) }
+
+            #expect(try await store.write { try $0.deleteSession(id: phone.id, userID: bob.id) } == false)
+            #expect(try await store.read { try $0.session(tokenHash: phone.tokenHash) } == phone)
+            #expect(try await store.write { try $0.deleteSession(id: phone.id, userID: mei.id) } == true)
+            #expect(try await store.read { try $0.session(tokenHash: phone.tokenHash) } == nil)
+            #expect(try await store.write { try $0.deleteSession(id: phone.id, userID: mei.id) } == false)
+            #expect(try await store.write { try $0.deleteSession(id: "never-existed", userID: mei.id) } == false)
+        }
+    }
+
+    @Test func touchingMovesLastSeenForwardOnly() async throws {
+        try await withStore { store, _ in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let phone = session("s-phone", of: mei.id, token: 1, at: 1_000)
+            try await store.write { try $0.insertSession(phone) }
+            try await store.write { try $0.touchSession(id: phone.id, at: 5_000) }
+            try await store.write { try $0.touchSession(id: phone.id, at: 3_000) }
+            try await store.write { try $0.touchSession(id: "never-existed", at: 9_000) }
+            let touched = try await store.read { try $0.session(tokenHash: phone.tokenHash) }
+            #expect(touched?.lastSeenAt == 5_000)
+            #expect(touched?.createdAt == 1_000)
+        }
+    }
+
+    @Test func sessionsNeedAnExistingUserAndAUniqueToken() async throws {
+        try await withStore { store, _ in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write { try $0.insertSession(self.session("s-orphan", of: UserID(9_999), token: 1)) }
+            }
+            guard case .failure = error else {
+                Issue.record("expected a failure, got \(String(describing: error))")
+                return
+            }
+            try await store.write { try $0.insertSession(self.session("s-one", of: mei.id, token: 7)) }
+            await #expect(throws: StoreError.self) {
+                try await store.write { try $0.insertSession(self.session("s-two", of: mei.id, token: 7)) }
+            }
+            #expect(try await store.read { try $0.sessions(of: mei.id) }.map(\.id) == ["s-one"])
+        }
+    }
+
+    @Test func deletingAUserDeletesTheirSessionsButIsRefusedWhileTheyOwnMedia() async throws {
+        try await withStore { store, directory in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let bob = try await store.write { try $0.insertUser(newUser("bob")) }
+            try await store.write { writer in
+                try writer.insertSession(self.session("s-mei", of: mei.id, token: 1))
+                try writer.insertSession(self.session("s-bob", of: bob.id, token: 2))
+                try writer.insertMedia(StoredMedia(id: "m-bob", ownerID: bob.id, type: .png, width: 1, height: 1,
+                                                   size: 10, createdAt: 1))
+            }
+            // The store has no way to delete users yet, so a plain connection stands in for it.
+            let admin = try SQLiteConnection(path: directory.file("parley.sqlite"))
+            admin.busyTimeout = .seconds(5)
+            try admin.setForeignKeysEnabled(true)
+            #expect(try admin.run("DELETE FROM users WHERE id = ?", mei.id.rawValue) == 1)
+            let refused = try #require(throws: SQLiteError.self) {
+                try admin.run("DELETE FROM users WHERE id = ?", bob.id.rawValue)
+            }
+            #expect(refused.isForeignKeyViolation)
+
+            #expect(try await store.read { try $0.sessions(of: mei.id) }.isEmpty)
+            #expect(try await store.read { try $0.sessions(of: bob.id) }.map(\.id) == ["s-bob"])
+
+            // Ids are never handed out again, even after the highest one is deleted.
+            #expect(try admin.run("DELETE FROM users WHERE id = ?", mei.id.rawValue) == 0)
+            try admin.run("DELETE FROM sessions")
+            try admin.run("DELETE FROM media")
+            try admin.run("DELETE FROM users")
+            let next = try await store.write { try $0.insertUser(newUser("carol")) }
+            #expect(next.id > bob.id)
+        }
+    }
+
+    @Test func mediaRecordsRoundTrip() async throws {
+        try await withStore { store, _ in
+            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
+            let records = ImageType.allCases.enumerated().map { index, type in
+                StoredMedia(id: "m-\(type.rawValue)", ownerID: mei.id, type: type, width: 640 + index,
+                            height: 480, size: 5_000_000 + index, createdAt: 1_700_000_000_123)
+            }
+            try await store.write { writer in
+                for record in records { try writer.insertMedia(record) }
+            }
+            for record in records {
+                #expect(try await store.read { try $0.media(id: record.id) } == record)
+            }
+            #expect(try await store.read { try $0.media(id: "m-missing") } == nil)
+            await #expect(throws: StoreError.self) {
+                try await store.write { try $0.insertMedia(StoredMedia(id: "m-orphan", ownerID: UserID(9_999), type: .gif,
+                                                                       width: 1, height: 1, size: 1, createdAt: 1)) }
+            }
+            await #expect(throws: StoreError.self) {
+                try await store.write { try $0.insertMedia(records[0]) }
+            }
+        }
+    }
+
+    @Test func smsChallengesAreSavedReplacedAndDeleted() async throws {
+        try await withStore { store, _ in
+            let first = SMSChallenge(phone: "+8613800000000", codeHash: [0, 1, 2, 255], sentAt: 1_000,
+                                     expiresAt: 301_000, failedAttempts: 0)
+            try await store.write { try $0.saveSMSChallenge(first) }
+            #expect(try await store.read { try $0.smsChallenge(phone: first.phone) } == first)
+
+            var guessed = first
+            guessed.failedAttempts = 2
+            try await store.write { [guessed] in try $0.saveSMSChallenge(guessed) }
+            #expect(try await store.read { try $0.smsChallenge(phone: first.phone) } == guessed)
+
+            let resent = SMSChallenge(phone: first.phone, codeHash: Array(repeating: 7, count: 32), sentAt: 90_000,
+                                      expiresAt: 390_000, failedAttempts: 0)
+            try await store.write { try $0.saveSMSChallenge(resent) }
+            #expect(try await store.read { try $0.smsChallenge(phone: first.phone) } == resent)
+
+            #expect(try await store.read { try $0.smsChallenge(phone: "+10000000000") } == nil)
+            try await store.write { try $0.deleteSMSChallenge(phone: first.phone) }
+            try await store.write { try $0.deleteSMSChallenge(phone: "+10000000000") }
+            #expect(try await store.read { try $0.smsChallenge(phone: first.phone) } == nil)
+        }
+    }
+}
