@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -1,7 +1,9 @@
 import CParleySystem
 import Foundation
+import ParleyCore
 public import ParleyNet
 import ParleyProtocol
+import ParleySQLite
 
 /// A running Parley server: event loops, the blocking pool, the HTTP/WebSocket server and
 /// everything behind it, started from a `ServerConfiguration` and stopped gracefully.
@@ -13,6 +15,8 @@ public final class ParleyServer: Sendable {
     /// The HTTP and WebSocket server.
     public let http: HTTPServer
     let pool: BlockingPool
+    let store: SQLiteStore
+    let services: ServerServices
     let logger: Logger
     let startedAt: UInt64
     /// Most connections held at once.
@@ -31,8 +35,10 @@ public final class ParleyServer: Sendable {
         let ceiling = max(16, descriptorLimit - reserve)
         connectionLimit = configuration.maxConnections > 0 ? min(configuration.maxConnections, ceiling) : ceiling
 
+        store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders)
         group = try EventLoopGroup(loopCount: configuration.loops)
         pool = BlockingPool(threadCount: configuration.blockingThreads)
+        services = try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
         let staticFiles = try? StaticFiles(root: configuration.webRoot)
         if staticFiles == nil {
             logger.warning("web client directory not found; only the API is served", ["web": .string(configuration.webRoot)])
@@ -51,7 +57,11 @@ public final class ParleyServer: Sendable {
                                               uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000))
             return HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
         })
-        let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { _, _ in nil }
+        AccountRoutes.add(to: &routes, services: services)
+        let services = self.services
+        let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { head, context in
+            head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
+        }
 
         let origins = configuration.allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let originPolicy: WebSocketOriginPolicy = origins.isEmpty ? .sameOrigin : origins.contains("*") ? .allowAny : .allowList(origins)
@@ -71,6 +81,7 @@ public final class ParleyServer: Sendable {
         } catch {
             group.shutdown()
             pool.shutdown()
+            store.close()
             throw error
         }
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
@@ -89,7 +100,37 @@ public final class ParleyServer: Sendable {
         let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
         group.shutdown()
         pool.shutdown()
+        store.close()
         logger.info("stopped", ["cutConnections": .int(cut)])
+    }
+
+    private static func makeServices(configuration: ServerConfiguration, store: SQLiteStore, pool: BlockingPool,
+                                     logger: Logger) throws -> ServerServices {
+        let blocking = PoolExecutor(pool: pool)
+        let secrets = SodiumSecrets()
+        let hasher = configuration.passwordCost == "minimum"
+            ? try PasswordHasher(opsLimit: PasswordHasher.minimumOpsLimit, memoryLimit: PasswordHasher.minimumMemoryLimit)
+            : PasswordHasher()
+        let sms: SMSSending
+        if configuration.smsSender == "webhook" {
+            guard let url = URL(string: configuration.smsWebhookURL), ["http", "https"].contains(url.scheme ?? "") else {
+                throw ConfigurationError.invalidValue(flag: "sms-webhook-url", value: configuration.smsWebhookURL,
+                                                      expected: "an http(s) URL when --sms-sender is webhook")
+            }
+            sms = WebhookSender(url: url, timeout: 10)
+        } else {
+            sms = FileOutboxSender(path: configuration.dataDirectory + "/sms-outbox.jsonl", blocking: blocking)
+        }
+        var rules = AccountRules()
+        rules.smsCodeLength = configuration.smsCodeLength
+        let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
+        let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
+                                      blocking: blocking, rules: rules, clock: clock)
+        let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
+                                 secrets: secrets, blocking: blocking, maxBytes: configuration.maxMediaBytes, clock: clock)
+        let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
+                                           maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection)
+        return ServerServices(accounts: accounts, media: media, hub: ConnectionHub(), limits: limits, logger: logger)
     }
 }
 

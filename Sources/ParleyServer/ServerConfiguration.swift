@@ -44,6 +44,24 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var allowedOrigins = ""
     /// Seconds a graceful shutdown waits for connections to finish.
     public var shutdownTimeoutSeconds = 5
+    /// How SMS codes are delivered: `file` (append to `<data>/sms-outbox.jsonl`, for
+    /// development) or `webhook` (POST to `smsWebhookURL`).
+    public var smsSender = "file"
+    /// The SMS gateway's URL for the `webhook` sender.
+    public var smsWebhookURL = ""
+    /// Digits in an SMS code (4–8).
+    public var smsCodeLength = 6
+    /// Largest image upload, in bytes.
+    public var maxMediaBytes = 5 * 1024 * 1024
+    /// Password hashing cost: `interactive` (argon2id, 64 MiB; use this) or `minimum` (fast and
+    /// weak: for tests and benchmarks only).
+    public var passwordCost = "interactive"
+    /// Seconds a new WebSocket may take to authenticate.
+    public var webSocketAuthTimeoutSeconds = 10
+    /// Requests one WebSocket may have waiting before it is closed (1008).
+    public var maxQueuedRequestsPerConnection = 256
+    /// Threads that answer database reads.
+    public var databaseReaders = 2
 
     public init() {}
 
@@ -77,6 +95,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("max-ws-message-bytes", \.maxWebSocketMessageBytes, 125...1 << 28, "largest WebSocket message"),
         text("allowed-origins", \.allowedOrigins, "browser origins allowed on WebSockets (comma-separated, * for any; empty = same origin)"),
         number("shutdown-timeout", \.shutdownTimeoutSeconds, 0...600, "seconds a graceful shutdown waits"),
+        choice("sms-sender", \.smsSender, ["file", "webhook"], "SMS delivery: file (<data>/sms-outbox.jsonl) or webhook"),
+        text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
+        number("sms-code-length", \.smsCodeLength, 4...8, "digits in an SMS code"),
+        number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload"),
+        choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
+        number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate"),
+        number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting"),
+        number("db-readers", \.databaseReaders, 1...64, "threads answering database reads"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
@@ -116,6 +142,18 @@ public struct ServerConfiguration: Sendable, Equatable {
         for option in options {
             let flag = "--\(option.flag)"
             lines.append("  \(flag.padding(to: 24)) \(option.environment.padding(to: 28)) \(option.help) [default: \(option.current(defaults))]")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The settings as a Markdown table, for `docs/operations.md`.
+    public static var markdownTable: String {
+        let defaults = ServerConfiguration()
+        var lines = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
+        for option in options {
+            let value = option.current(defaults)
+            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores" : value.isEmpty ? "(empty)" : "`\(value)`"
+            lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) |")
         }
         return lines.joined(separator: "\n")
     }

@@ -29,6 +29,10 @@ case "serve":
         print(ServerConfiguration.helpText)
         exit(0)
     }
+    if arguments == ["--settings-markdown"] {
+        print(ServerConfiguration.markdownTable)
+        exit(0)
+    }
     let configuration: ServerConfiguration
     do {
         configuration = try ServerConfiguration.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)

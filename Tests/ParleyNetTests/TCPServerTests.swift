@@ -71,6 +71,8 @@ final class RecordingHandler: ConnectionHandler {
         let client = try BlockingSocket(port: server.localAddress.port)
         try client.send("x")
         #expect(try client.receiveUntilClose().isEmpty)
+        // The handler hears of the close just after the socket is closed: wait for it.
+        _ = reasons.wait { !$0.isEmpty }
         #expect(reasons.value == [.idleTimeout])
         #expect(group.metrics.idleClosed == 1)
     }

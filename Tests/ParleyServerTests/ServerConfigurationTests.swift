@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ParleyServer
 
@@ -41,5 +42,17 @@ import Testing
             #expect(help.contains(option.environment))
         }
         #expect(help.contains("PARLEY_HOST") && help.contains("PARLEY_WEB") && help.contains("PARLEY_LOOPS"))
+    }
+}
+
+@Suite struct OperationsGuideTests {
+    /// Every setting must be documented where operators look.
+    @Test func operationsGuideListsEverySetting() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        for option in ServerConfiguration.options {
+            #expect(guide.contains("`--\(option.flag)`"), "docs/operations.md lacks --\(option.flag)")
+            #expect(guide.contains("`\(option.environment)`"), "docs/operations.md lacks \(option.environment)")
+        }
     }
 }

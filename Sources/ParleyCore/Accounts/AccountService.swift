@@ -115,7 +115,8 @@ public final class AccountService: Sendable {
         // The outcome of a wrong guess must be committed (the attempt counts), so failures are
         // returned from the transaction rather than thrown through it.
         let outcome: Result<AuthResult, ProtocolError> = try await write { [self] writer in
-            guard var challenge = try writer.smsChallenge(phone: phone) else {
+            // A used code stays on record with an empty hash, so the resend interval still counts.
+            guard var challenge = try writer.smsChallenge(phone: phone), !challenge.codeHash.isEmpty else {
                 return .failure(ProtocolError(.invalidCode, "no code was requested for this number, or it was used", field: "code"))
             }
             if challenge.expiresAt <= now {
@@ -133,7 +134,8 @@ public final class AccountService: Sendable {
                 }
                 return .failure(ProtocolError(.invalidCode, "wrong code", field: "code"))
             }
-            try writer.deleteSMSChallenge(phone: phone)
+            challenge.codeHash = []
+            try writer.saveSMSChallenge(challenge)
             if let user = try writer.user(phone: phone) {
                 return .success(try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer))
             }

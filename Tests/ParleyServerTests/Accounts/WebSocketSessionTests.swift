@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import ParleyServer
+
+@Suite(.serialized) struct WebSocketSessionTests {
+    @Test func authenticateThenOperate() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (token, id) = try await server.register("wsuser")
+        let socket = try await TestWebSocket(port: server.port)
+        let early = try await socket.call("me.get")
+        #expect((early["error"] as? [String: Any])?["code"] as? String == "auth_required")
+        let auth = try await socket.call("auth", ["token": token])
+        #expect(auth["ok"] as? Bool == true)
+        #expect(((auth["data"] as? [String: Any])?["user"] as? [String: Any])?["id"] as? String == id)
+        let me = try await socket.call("me.get")
+        #expect((me["data"] as? [String: Any])?["username"] as? String == "wsuser")
+        let unknown = try await socket.call("me.gte")
+        #expect((unknown["error"] as? [String: Any])?["code"] as? String == "unknown_operation")
+        let lookup = try await socket.call("user.get", ["username": "WSUSER"])
+        #expect((lookup["data"] as? [String: Any])?["id"] as? String == id)
+        let bad = try await socket.call("user.get", ["id": [1, 2]])
+        #expect((bad["error"] as? [String: Any])?["code"] as? String == "invalid_field")
+        socket.sendRaw("this is not json")
+        let garbage = try await socket.next { $0["ok"] as? Bool == false && $0["id"] is NSNull }
+        #expect((garbage["error"] as? [String: Any])?["code"] as? String == "bad_request")
+        // Numeric ids come back as numbers.
+        try socket.send(["id": 77, "op": "ping"])
+        let pong = try await socket.next { ($0["id"] as? Int) == 77 }
+        #expect(pong["ok"] as? Bool == true)
+    }
+
+    @Test func profileChangesReachTheOtherDevicesOnly() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (token, _) = try await server.register("twodevices")
+        let phone = try await TestWebSocket(port: server.port)
+        let laptop = try await TestWebSocket(port: server.port)
+        _ = try await phone.call("auth", ["token": token])
+        _ = try await laptop.call("auth", ["token": token])
+        let reply = try await phone.call("me.update", ["nickname": "New"])
+        #expect((reply["data"] as? [String: Any])?["nickname"] as? String == "New")
+        let event = try await laptop.next { $0["event"] as? String == "me.updated" }
+        #expect((event["data"] as? [String: Any])?["nickname"] as? String == "New")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!phone.pending.contains { $0["event"] as? String == "me.updated" })
+        // An HTTP change reaches every device.
+        _ = try await server.request("PATCH", "/v1/me", token: token, json: ["signature": "via http"])
+        for device in [phone, laptop] {
+            let pushed = try await device.next { $0["event"] as? String == "me.updated" }
+            #expect((pushed["data"] as? [String: Any])?["signature"] as? String == "via http")
+        }
+    }
+
+    @Test func badTokenClosesWith4001() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let socket = try await TestWebSocket(port: server.port)
+        let reply = try await socket.call("auth", ["token": "forged"])
+        #expect((reply["error"] as? [String: Any])?["code"] as? String == "unauthorized")
+        #expect(try await socket.closed() == 4001)
+    }
+
+    @Test func silentClientIsClosedWith4000() async throws {
+        let server = try TestServer { $0.webSocketAuthTimeoutSeconds = 1 }
+        defer { server.stop() }
+        let socket = try await TestWebSocket(port: server.port)
+        #expect(try await socket.closed(timeout: 5) == 4000)
+    }
+
+    @Test func signingOutClosesThatSessionsSockets() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (token, _) = try await server.register("leaver")
+        let socket = try await TestWebSocket(port: server.port)
+        _ = try await socket.call("auth", ["token": token])
+        #expect(try await server.request("POST", "/v1/auth/logout", token: token).status == 204)
+        #expect(try await socket.closed() == 4001)
+    }
+
+    @Test func foreignBrowserOriginIsRefused() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        await #expect(throws: TestFailure.self) { _ = try await TestWebSocket(port: server.port, origin: "https://evil.example") }
+        let same = try await TestWebSocket(port: server.port, origin: "http://127.0.0.1:\(server.port)")
+        let pong = try await same.call("ping")
+        #expect((pong["error"] as? [String: Any])?["code"] as? String == "auth_required")
+    }
+}
