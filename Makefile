@@ -12,8 +12,9 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv
+BENCH_PACKAGES := wrk
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps clean help
+.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help
 
 all: build
 
@@ -21,6 +22,7 @@ help:
 	@echo "make run    build in release mode and start parley serve on http://$(HOST):$(PORT)/"
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
+	@echo "make bench  release build, then short benchmarks (HTTP, WebSocket echo, idle connections)"
 
 # Installs whichever of the listed Debian packages are missing (apt-get, via sudo unless root).
 define apt_install
@@ -64,6 +66,35 @@ test-swift:
 
 test-e2e:
 	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) -m pytest -q Tests/e2e
+
+bench-deps: deps
+	$(call apt_install,$(BENCH_PACKAGES))
+
+# Short versions of the measurements in docs/benchmarks.md (about a minute and a half): wrk
+# against parley serve's /healthz, WebSocket echo latency with 1,000 clients, and 10,000 idle
+# WebSockets held by the echo server. Everything on loopback; both servers are stopped on exit.
+BENCH_RATE        ?= 10000
+BENCH_CONNECTIONS ?= 10000
+BENCH_BIN          = .build/release
+bench: bench-deps
+	$(SWIFT) build -c release --product parley
+	$(SWIFT) build -c release --product parley-bench
+	@set -e; bin=$(BENCH_BIN); work=$$(mktemp -d); results=$$work/results.tsv; \
+	http_port=$$($$bin/parley-bench free-port); ws_port=$$($$bin/parley-bench free-port); \
+	$$bin/parley serve --port $$http_port --data $$work/data --log-level warning & serve_pid=$$!; \
+	$$bin/parley-bench echo-server --port $$ws_port > $$work/echo.out & echo_pid=$$!; \
+	trap 'kill $$serve_pid $$echo_pid 2>/dev/null; wait $$serve_pid $$echo_pid 2>/dev/null; rm -rf $$work' EXIT; \
+	$$bin/parley-bench wait-port --port $$http_port --timeout 30; \
+	$$bin/parley-bench wait-port --port $$ws_port --timeout 30; \
+	echo "== HTTP: wrk against parley serve"; \
+	$$bin/parley-bench http --port $$http_port --path /healthz --threads 2 --connections 100 --duration 10 --results $$results; \
+	echo "== WebSocket echo: 1,000 clients"; \
+	$$bin/parley-bench ws-echo --port $$ws_port --connections 1000 --rate $(BENCH_RATE) --warmup 1 --duration 10 --loops 2 \
+		--server-pid $$echo_pid --results $$results; \
+	echo "== Idle WebSockets"; \
+	$$bin/parley-bench connections --port $$ws_port --server-pid $$echo_pid --count $(BENCH_CONNECTIONS) --processes 2 \
+		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
+	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
 
 clean:
 	rm -rf .build $(VENV)

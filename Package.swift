@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "parley", targets: ["parley"]),
+        .executable(name: "parley-bench", targets: ["parley-bench"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
@@ -66,6 +67,13 @@ let package = Package(
         .executableTarget(
             name: "parley",
             dependencies: ["ParleyNet", "ParleyServer"],
+            swiftSettings: strictSwift
+        ),
+        // Load generator and measurements (docs/benchmarks.md). ParleyNet only for now; it
+        // will add ParleyProtocol when it speaks Parley's native protocol.
+        .executableTarget(
+            name: "parley-bench",
+            dependencies: ["ParleyNet"],
             swiftSettings: strictSwift
         ),
         .testTarget(
