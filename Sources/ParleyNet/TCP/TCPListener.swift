@@ -56,8 +56,8 @@ final class TCPListener: Selectable, @unchecked Sendable {
                 }
             }
             if server.isShuttingDown || server.openConnections >= server.options.maxConnections {
-                closeDescriptor(accepted)
                 loop.metrics.refusedConnections.add(1, ordering: .relaxed)
+                closeDescriptor(accepted)
                 continue
             }
             _ = parley_setsockopt_int(accepted, Int32(IPPROTO_TCP), TCP_NODELAY, 1)

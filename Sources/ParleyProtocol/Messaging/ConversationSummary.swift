@@ -1,0 +1,90 @@
+/// One row of the sessions list (seed 000): a conversation, its last message and unread count.
+public struct ConversationSummary: Codable, Sendable, Equatable {
+    public var id: ConversationID
+    public var kind: ConversationKind
+    /// The other person, for a 1:1 conversation.
+    public var peer: UserProfile?
+    /// The group's or room's name.
+    public var name: String?
+    /// The group's or room's avatar.
+    public var avatar: String?
+    /// The newest message, if any.
+    public var lastMessage: Message?
+    /// The newest sequence number (0 when empty).
+    public var lastSeq: Int64
+    /// The last sequence number this user has read.
+    public var readSeq: Int64
+    /// Messages after `readSeq` (the user's own messages count as read).
+    public var unread: Int64
+    /// When the conversation last changed, ms since the epoch; the list is sorted on it.
+    public var lastActivityAt: Int64
+
+    public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
+                lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64) {
+        self.id = id
+        self.kind = kind
+        self.peer = peer
+        self.name = name
+        self.avatar = avatar
+        self.lastMessage = lastMessage
+        self.lastSeq = lastSeq
+        self.readSeq = readSeq
+        self.unread = unread
+        self.lastActivityAt = lastActivityAt
+    }
+}
+
+/// A group's public information.
+public struct GroupInfo: Codable, Sendable, Equatable {
+    public var id: ConversationID
+    public var name: String
+    public var avatar: String?
+    public var description: String?
+    public var ownerId: UserID
+    public var memberCount: Int
+    public var createdAt: Int64
+
+    public init(id: ConversationID, name: String, avatar: String?, description: String?, ownerId: UserID, memberCount: Int, createdAt: Int64) {
+        self.id = id
+        self.name = name
+        self.avatar = avatar
+        self.description = description
+        self.ownerId = ownerId
+        self.memberCount = memberCount
+        self.createdAt = createdAt
+    }
+}
+
+/// A room's public information.
+public struct RoomInfo: Codable, Sendable, Equatable {
+    public var id: ConversationID
+    public var name: String
+    public var avatar: String?
+    public var description: String?
+    /// People in the room now.
+    public var occupantCount: Int
+    public var createdAt: Int64
+
+    public init(id: ConversationID, name: String, avatar: String?, description: String?, occupantCount: Int, createdAt: Int64) {
+        self.id = id
+        self.name = name
+        self.avatar = avatar
+        self.description = description
+        self.occupantCount = occupantCount
+        self.createdAt = createdAt
+    }
+}
+
+/// A member of a group.
+public struct GroupMember: Codable, Sendable, Equatable {
+    public var user: UserProfile
+    /// `owner` or `member`.
+    public var role: String
+    public var joinedAt: Int64
+
+    public init(user: UserProfile, role: String, joinedAt: Int64) {
+        self.user = user
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}

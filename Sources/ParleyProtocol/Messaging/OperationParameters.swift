@@ -1,0 +1,299 @@
+// Parameter and result shapes of the messaging operations (docs/protocol.md). They are small
+// and only meaningful together, so they share this file.
+
+/// `friend.request`: by username or id, with an optional greeting.
+public struct FriendRequestParameters: Codable, Sendable {
+    public var username: String?
+    public var userId: UserID?
+    public var greeting: String?
+    public init(username: String? = nil, userId: UserID? = nil, greeting: String? = nil) {
+        self.username = username
+        self.userId = userId
+        self.greeting = greeting
+    }
+}
+
+/// `friend.request`'s result: the request sent, or the friendship when the other person had
+/// already asked.
+public struct FriendRequestOutcome: Codable, Sendable {
+    public var request: FriendRequest?
+    public var friend: Friend?
+    public init(request: FriendRequest? = nil, friend: Friend? = nil) {
+        self.request = request
+        self.friend = friend
+    }
+}
+
+/// Operations that name a request.
+public struct RequestReference: Codable, Sendable {
+    public var requestId: String
+    public init(requestId: String) { self.requestId = requestId }
+}
+
+/// Operations that name a user.
+public struct UserReference: Codable, Sendable {
+    public var userId: UserID
+    public init(userId: UserID) { self.userId = userId }
+}
+
+/// `friend.list`.
+public struct FriendList: Codable, Sendable {
+    public var friends: [Friend]
+    public init(friends: [Friend]) { self.friends = friends }
+}
+
+/// `friend.requests`.
+public struct FriendRequestList: Codable, Sendable {
+    public var incoming: [FriendRequest]
+    public var outgoing: [FriendRequest]
+    public init(incoming: [FriendRequest], outgoing: [FriendRequest]) {
+        self.incoming = incoming
+        self.outgoing = outgoing
+    }
+}
+
+/// A list of users (`block.list`, `room.occupants`).
+public struct UserList: Codable, Sendable {
+    public var users: [UserProfile]
+    public init(users: [UserProfile]) { self.users = users }
+}
+
+/// A page request: an opaque cursor from the previous page and a size.
+public struct PageParameters: Codable, Sendable {
+    public var cursor: String?
+    public var limit: Int?
+    public init(cursor: String? = nil, limit: Int? = nil) {
+        self.cursor = cursor
+        self.limit = limit
+    }
+}
+
+/// `discover.deck`.
+public struct DiscoverDeck: Codable, Sendable {
+    public var cards: [UserProfile]
+    public var nextCursor: String?
+    public init(cards: [UserProfile], nextCursor: String?) {
+        self.cards = cards
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `discover.like`.
+public struct LikeOutcome: Codable, Sendable {
+    public var matched: Bool
+    public var friend: Friend?
+    public init(matched: Bool, friend: Friend?) {
+        self.matched = matched
+        self.friend = friend
+    }
+}
+
+/// `discover.undo`: the card that comes back, if there was a swipe to undo.
+public struct UndoOutcome: Codable, Sendable {
+    public var card: UserProfile?
+    public init(card: UserProfile?) { self.card = card }
+}
+
+/// `group.create`, `room.create`.
+public struct CreateParameters: Codable, Sendable {
+    public var name: String
+    public var description: String?
+    public var avatar: String?
+    public init(name: String, description: String? = nil, avatar: String? = nil) {
+        self.name = name
+        self.description = description
+        self.avatar = avatar
+    }
+}
+
+/// `group.join`, `room.enter`: by name.
+public struct NameReference: Codable, Sendable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+/// Operations on one conversation.
+public struct ConversationReference: Codable, Sendable {
+    public var conversationId: ConversationID
+    public init(conversationId: ConversationID) { self.conversationId = conversationId }
+}
+
+/// `group.members`.
+public struct GroupMembersParameters: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var cursor: String?
+    public var limit: Int?
+    public init(conversationId: ConversationID, cursor: String? = nil, limit: Int? = nil) {
+        self.conversationId = conversationId
+        self.cursor = cursor
+        self.limit = limit
+    }
+}
+
+/// `group.members` result.
+public struct GroupMemberPage: Codable, Sendable {
+    public var members: [GroupMember]
+    public var nextCursor: String?
+    public init(members: [GroupMember], nextCursor: String?) {
+        self.members = members
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `group.update`: any of name, avatar, description (null clears avatar or description).
+public struct GroupUpdate: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var name: FieldPatch<String> = .unchanged
+    public var avatar: FieldPatch<String> = .unchanged
+    public var description: FieldPatch<String> = .unchanged
+
+    public init(conversationId: ConversationID, name: FieldPatch<String> = .unchanged, avatar: FieldPatch<String> = .unchanged,
+                description: FieldPatch<String> = .unchanged) {
+        self.conversationId = conversationId
+        self.name = name
+        self.avatar = avatar
+        self.description = description
+    }
+
+    private enum CodingKeys: String, CodingKey { case conversationId, name, avatar, description }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        conversationId = try container.decode(ConversationID.self, forKey: .conversationId)
+        name = try container.decodePatch(String.self, forKey: .name)
+        avatar = try container.decodePatch(String.self, forKey: .avatar)
+        description = try container.decodePatch(String.self, forKey: .description)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(conversationId, forKey: .conversationId)
+        try container.encodePatch(name, forKey: .name)
+        try container.encodePatch(avatar, forKey: .avatar)
+        try container.encodePatch(description, forKey: .description)
+    }
+}
+
+/// `group.remove`, `group.transfer`.
+public struct MemberReference: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var userId: UserID
+    public init(conversationId: ConversationID, userId: UserID) {
+        self.conversationId = conversationId
+        self.userId = userId
+    }
+}
+
+/// `room.create` and `room.enter` result: the room and its recent messages.
+public struct RoomEntry: Codable, Sendable {
+    public var room: RoomInfo
+    public var messages: [Message]
+    public init(room: RoomInfo, messages: [Message]) {
+        self.room = room
+        self.messages = messages
+    }
+}
+
+/// `message.send`.
+public struct SendParameters: Codable, Sendable {
+    public var conversationId: ConversationID
+    /// Chosen by the client, unique per sender (e.g. a UUID); a retry with the same value
+    /// returns the stored message instead of sending twice.
+    public var clientId: String
+    public var kind: MessageKind
+    public var text: String?
+    public var mediaId: String?
+    public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil) {
+        self.conversationId = conversationId
+        self.clientId = clientId
+        self.kind = kind
+        self.text = text
+        self.mediaId = mediaId
+    }
+}
+
+/// `message.history`: messages before `before` (exclusive; absent = the newest).
+public struct HistoryParameters: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var before: Int64?
+    public var limit: Int?
+    public init(conversationId: ConversationID, before: Int64? = nil, limit: Int? = nil) {
+        self.conversationId = conversationId
+        self.before = before
+        self.limit = limit
+    }
+}
+
+/// A page of messages, oldest first.
+public struct MessagePage: Codable, Sendable {
+    public var messages: [Message]
+    /// Whether older messages exist before the first one.
+    public var hasMore: Bool
+    public init(messages: [Message], hasMore: Bool) {
+        self.messages = messages
+        self.hasMore = hasMore
+    }
+}
+
+/// `conversation.list`.
+public struct ConversationList: Codable, Sendable {
+    public var conversations: [ConversationSummary]
+    public var totalUnread: Int64
+    public init(conversations: [ConversationSummary], totalUnread: Int64) {
+        self.conversations = conversations
+        self.totalUnread = totalUnread
+    }
+}
+
+/// `conversation.read`: everything up to `seq` is read.
+public struct ReadParameters: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var seq: Int64
+    public init(conversationId: ConversationID, seq: Int64) {
+        self.conversationId = conversationId
+        self.seq = seq
+    }
+}
+
+/// The `conversation.read` result and event: the new read marker and counts.
+public struct ReadState: Codable, Sendable, Equatable {
+    public var conversationId: ConversationID
+    public var readSeq: Int64
+    public var unread: Int64
+    public var totalUnread: Int64
+    public init(conversationId: ConversationID, readSeq: Int64, unread: Int64, totalUnread: Int64) {
+        self.conversationId = conversationId
+        self.readSeq = readSeq
+        self.unread = unread
+        self.totalUnread = totalUnread
+    }
+}
+
+/// `sync`: the newest sequence the client holds per conversation.
+public struct SyncParameters: Codable, Sendable {
+    /// Conversation id (decimal string) → the last sequence number the client has.
+    public var since: [String: Int64]
+    public init(since: [String: Int64]) { self.since = since }
+}
+
+/// `sync` result: everything the client missed.
+public struct SyncResult: Codable, Sendable {
+    /// Every conversation of the user (so the client also learns of new and changed ones).
+    public var conversations: [ConversationSummary]
+    /// Messages after the client's sequence in each conversation, oldest first per
+    /// conversation; at most `perConversationLimit` each.
+    public var messages: [Message]
+    /// Conversations with more missed messages than were sent: page them with `message.history`.
+    public var truncated: [ConversationID]
+    /// Friend requests waiting for this user.
+    public var friendRequests: [FriendRequest]
+    public var totalUnread: Int64
+    public init(conversations: [ConversationSummary], messages: [Message], truncated: [ConversationID],
+                friendRequests: [FriendRequest], totalUnread: Int64) {
+        self.conversations = conversations
+        self.messages = messages
+        self.truncated = truncated
+        self.friendRequests = friendRequests
+        self.totalUnread = totalUnread
+    }
+}
