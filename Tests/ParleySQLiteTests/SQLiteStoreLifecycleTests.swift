@@ -12,7 +12,7 @@ import Testing
         let path = directory.file("parley.sqlite")
 
         let first = try SQLiteStore(path: path)
-        #expect(first.appliedMigrations == [1])
+        #expect(first.appliedMigrations == [1, 2])
         let mei = try await first.write { writer -> StoredUser in
             var user = try writer.insertUser(newUser("Mei", phone: "+111"))
             user.hobbies = ["go", "tea, green"]
@@ -22,16 +22,48 @@ import Testing
         first.close()
 
         let inspector = try SQLiteConnection(path: path, flags: [.readOnly])
-        #expect(try inspector.userVersion() == 1)
+        #expect(try inspector.userVersion() == 2)
         #expect(try inspector.journalMode() == .wal)
         let tables = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
-        #expect(tables == ["media", "sessions", "sms_challenges", "sqlite_sequence", "users"])
+        #expect(tables == ["blocks", "conversations", "friend_requests", "friendships", "media", "members", "messages",
+                          "sessions", "sms_challenges", "sqlite_sequence", "swipes", "users"])
 
         let second = try SQLiteStore(path: path)
         defer { second.close() }
         #expect(second.appliedMigrations == [])
         #expect(try await second.read { try $0.user(username: "mei") } == mei)
-        #expect(try inspector.userVersion() == 1)
+        #expect(try inspector.userVersion() == 2)
+    }
+
+    @Test func aVersion1DatabaseIsMigratedToVersion2AndKeepsItsUsers() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("parley.sqlite")
+        // A file as the previous release left it: migration 1 only, with a user in it.
+        do {
+            let old = try SQLiteConnection(path: path)
+            let applied = try SQLiteMigrator([SQLiteMigration(version: 1, sql: SQLiteStoreSchema.accounts)]).migrate(old)
+            #expect(applied == [1])
+            try old.run("INSERT INTO users (username, username_key, password_hash, created_at) VALUES ('Mei', 'mei', 'h', 7)")
+        }
+
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        #expect(store.appliedMigrations == [2])
+        let mei = try #require(try await store.read { try $0.user(username: "mei") })
+        #expect(mei.username == "Mei" && mei.passwordHash == "h" && mei.createdAt == 7)
+        #expect(try SQLiteConnection(path: path, flags: [.readOnly]).userVersion() == 2)
+
+        // And the new tables work with the old rows.
+        let bob = try await store.write { try $0.insertUser(newUser("bob")) }
+        let chat = try await store.write { writer in
+            try writer.insertConversation(NewConversation(kind: .user, userA: mei.id, userB: bob.id, createdAt: 8))
+        }
+        let sent = try await store.write { writer in
+            try writer.appendMessage(NewMessage(conversationID: chat.id, sender: mei.id, clientID: "c1", kind: .text,
+                                                text: "hi", createdAt: 9))
+        }
+        #expect(sent.seq == 1)
     }
 
     @Test func aDatabaseFromANewerBuildIsRefused() throws {

@@ -10,6 +10,7 @@ enum SQLiteStoreSchema {
     /// Every step, in order.
     static let migrator = SQLiteMigrator([
         SQLiteMigration(version: 1, sql: accounts),
+        SQLiteMigration(version: 2, sql: messaging),
     ])
 
     /// Version 1: accounts, their sessions, uploaded media and outstanding SMS codes.
