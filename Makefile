@@ -96,5 +96,9 @@ bench: bench-deps
 		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
 
+# Regenerates the settings table in docs/operations.md from the code.
+docs: build
+	python3 scripts/update-settings-doc.py
+
 clean:
 	rm -rf .build $(VENV)

@@ -28,6 +28,14 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
     case authRequired = "auth_required"                // WebSocket: first frame must be `auth`
+    // Messaging
+    case notMember = "not_member"                      // not in the group, 1:1 conversation or room
+    case notOwner = "not_owner"                        // only the group's owner may do this
+    case notFriends = "not_friends"                    // 1:1 messages need a friendship
+    case blocked = "blocked"                           // one of the two blocked the other
+    case alreadyFriends = "already_friends"
+    case nameTaken = "name_taken"                      // a group or room has this name
+    case invalidName = "invalid_name"
     // Server
     case smsDeliveryFailed = "sms_delivery_failed"
     case internalError = "internal_error"
@@ -37,12 +45,12 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     public var httpStatus: Int {
         switch self {
         case .badRequest, .invalidField, .missingField, .unknownOperation, .invalidUsername,
-             .invalidPassword, .invalidPhone, .authRequired: return 400
+             .invalidPassword, .invalidPhone, .authRequired, .invalidName: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
-        case .forbidden: return 403
+        case .forbidden, .notMember, .notOwner, .notFriends, .blocked: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .usernameTaken, .usernameAlreadySet: return 409
+        case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken: return 409
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
         case .upgradeRequired: return 426

@@ -129,8 +129,15 @@ public final class ParleyServer: Sendable {
         let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
                                  secrets: secrets, blocking: blocking, maxBytes: configuration.maxMediaBytes, clock: clock)
         let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
-                                           maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection)
-        return ServerServices(accounts: accounts, media: media, hub: ConnectionHub(), limits: limits, logger: logger)
+                                           maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection,
+                                           requestsPerSecond: Double(configuration.webSocketRequestsPerSecond),
+                                           requestBurst: Double(configuration.webSocketRequestBurst))
+        let hub = ConnectionHub()
+        var messagingRules = MessagingRules()
+        messagingRules.maxTextLength = configuration.maxTextLength
+        let messaging = MessagingContext(store: store, blocking: blocking, delivery: hub, secrets: secrets,
+                                         rules: messagingRules, clock: clock)
+        return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)
     }
 }
 

@@ -62,6 +62,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxQueuedRequestsPerConnection = 256
     /// Threads that answer database reads.
     public var databaseReaders = 2
+    /// Requests a second one WebSocket may make on average (floods get `rate_limited`).
+    public var webSocketRequestsPerSecond = 100
+    /// Requests one WebSocket may make in a burst above that rate.
+    public var webSocketRequestBurst = 200
+    /// Characters in a text message.
+    public var maxTextLength = 4000
 
     public init() {}
 
@@ -103,6 +109,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate"),
         number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting"),
         number("db-readers", \.databaseReaders, 1...64, "threads answering database reads"),
+        number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average"),
+        number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst"),
+        number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.

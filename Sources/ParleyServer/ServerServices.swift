@@ -9,22 +9,36 @@ final class ServerServices: Sendable {
         var webSocketAuthTimeout: Duration
         /// Requests one WebSocket may have waiting; more close it with 1008.
         var maxQueuedRequestsPerConnection: Int
+        /// Requests a second one WebSocket may make on average, and in a burst.
+        var requestsPerSecond: Double
+        var requestBurst: Double
     }
 
     let accounts: AccountService
     let media: MediaService
+    let social: SocialService
+    let conversations: ConversationService
+    let groups: GroupService
+    let rooms: RoomService
+    let presence: PresenceService
     let hub: ConnectionHub
     let limits: Limits
     let logger: Logger
-    /// WebSocket operations by name; filled once by `Operations.table`.
+    /// WebSocket operations by name.
     let operations: [String: OperationHandler]
 
-    init(accounts: AccountService, media: MediaService, hub: ConnectionHub, limits: Limits, logger: Logger) {
+    init(accounts: AccountService, media: MediaService, messaging: MessagingContext, hub: ConnectionHub, limits: Limits, logger: Logger) {
         self.accounts = accounts
         self.media = media
+        social = SocialService(context: messaging)
+        conversations = ConversationService(context: messaging)
+        groups = GroupService(context: messaging)
+        rooms = RoomService(context: messaging)
+        presence = PresenceService(context: messaging, rooms: rooms)
         self.hub = hub
         self.limits = limits
         self.logger = logger
-        operations = Operations.table(accounts: accounts, hub: hub)
+        operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
+                                      rooms: rooms, hub: hub)
     }
 }

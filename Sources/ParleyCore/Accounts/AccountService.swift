@@ -3,11 +3,10 @@ public import ParleyProtocol
 /// Registration, sign-in (password and SMS code), sessions and profiles: every rule of
 /// accounts in one place. Transport-free: the server decodes requests and calls these.
 public final class AccountService: Sendable {
-    let store: Store
+    let gateway: StoreGateway
     let passwords: PasswordHashing
     let secrets: SecretGenerating
     let sms: SMSSending
-    let blocking: BlockingExecutor
     let clock: WallClock
     let validator: AccountValidator
     private let smsPerAddress: SlidingWindowLimiter
@@ -19,11 +18,10 @@ public final class AccountService: Sendable {
 
     public init(store: Store, passwords: PasswordHashing, secrets: SecretGenerating, sms: SMSSending,
                 blocking: BlockingExecutor, rules: AccountRules = AccountRules(), clock: @escaping WallClock) {
-        self.store = store
+        gateway = StoreGateway(store: store, blocking: blocking)
         self.passwords = passwords
         self.secrets = secrets
         self.sms = sms
-        self.blocking = blocking
         self.clock = clock
         validator = AccountValidator(rules: rules)
         smsPerAddress = SlidingWindowLimiter(limit: rules.smsMaxPerAddressPerHour, windowSeconds: 3600)
@@ -249,32 +247,15 @@ public final class AccountService: Sendable {
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws(ProtocolError) -> T {
-        do {
-            return try await store.read(body)
-        } catch {
-            throw Self.translate(error)
-        }
+        try await gateway.read(body)
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws(ProtocolError) -> T {
-        do {
-            return try await store.write(body)
-        } catch {
-            throw Self.translate(error)
-        }
+        try await gateway.write(body)
     }
 
     private func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
-        do {
-            return try await blocking.run(work)
-        } catch {
-            throw Self.translate(error)
-        }
-    }
-
-    static func translate(_ error: any Error) -> ProtocolError {
-        if let error = error as? ProtocolError { return error }
-        return ProtocolError(.internalError, "the server could not complete the request")
+        try await gateway.runBlocking(work)
     }
 }
 

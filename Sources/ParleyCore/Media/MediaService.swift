@@ -46,7 +46,7 @@ public final class MediaService: Sendable {
             try await blocking.run { [files] in try files.save(id: media.id, bytes: bytes) }
             try await store.write { writer in try writer.insertMedia(media) }
         } catch {
-            throw AccountService.translate(error)
+            throw StoreGateway.translate(error)
         }
         return media.info
     }
@@ -62,7 +62,7 @@ public final class MediaService: Sendable {
                   let bytes = try await blocking.run({ [files] in try files.load(id: id) }) else { throw notFound }
             return (media, bytes)
         } catch {
-            throw AccountService.translate(error)
+            throw StoreGateway.translate(error)
         }
     }
 }

@@ -36,7 +36,7 @@ public final class EventLoop: @unchecked Sendable {
     private var generations: [UInt32] = []
     private var endOfTurn: [EndOfTurnWork] = []
     /// The time at the start of the current turn; cheap for handlers that stamp activity.
-    private(set) var now: UInt64 = MonotonicClock.now()
+    public private(set) var now: UInt64 = MonotonicClock.now()
     /// Scratch space for reads on this loop, shared by every connection on it, so that an idle
     /// connection holds no read buffer of its own.
     let readBuffer: UnsafeMutableRawBufferPointer

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import Synchronization
 import ParleyNet
 import ParleyProtocol
 
@@ -20,7 +21,10 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     }
 
     let loop: EventLoop
+    /// Identifies this connection to the core (to leave it out of its own echoes).
+    let token: ConnectionToken
     private let services: ServerServices
+    private var bucket: TokenBucket
     private var socket: WebSocketConnection?
     private var state: State = .awaitingAuth
     private var authTimer: ScheduledTimer?
@@ -28,9 +32,13 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     private var queue: [Data] = []
     private var busy = false
 
+    private static let nextToken = Atomic<UInt64>(0)
+
     init(loop: EventLoop, services: ServerServices) {
         self.loop = loop
         self.services = services
+        token = ConnectionToken(Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
+        bucket = TokenBucket(rate: services.limits.requestsPerSecond, burst: services.limits.requestBurst, now: MonotonicClock.now())
     }
 
     // MARK: WebSocketDelegate
@@ -48,6 +56,13 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
             socket.close(code: .policyViolation, reason: "too many requests in flight")
             return
         }
+        guard bucket.take(now: loop.now) else {
+            // Refused without being read further; the id is read only to answer it.
+            let id = (try? JSONDecoder().decode(RequestFrame.self, from: Data(text.utf8)))?.id
+            send(OperationCoding.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",
+                                                           retryAfterSeconds: 1)))
+            return
+        }
         queue.append(Data(text.utf8))
         processNext()
     }
@@ -57,8 +72,9 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     }
 
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
-        if case .authenticated(let session) = state {
-            services.hub.remove(self, for: session.userID)
+        if case .authenticated(let session) = state, services.hub.remove(self, for: session.userID) {
+            let presence = services.presence
+            Task { await presence.wentOffline(session.userID) }
         }
         state = .closed
         authTimer?.cancel()
@@ -123,7 +139,10 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
             authTimer?.cancel()
             authTimer = nil
             state = .authenticated(session)
-            services.hub.add(self, for: session.userID)
+            if services.hub.add(self, for: session.userID) {
+                let presence = services.presence
+                Task { await presence.cameOnline(session.userID) }
+            }
             send(OperationCoding.success(id, AuthReply(user: account)))
             processNext()
         case .failure(let error):

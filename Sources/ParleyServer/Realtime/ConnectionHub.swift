@@ -1,22 +1,32 @@
+import ParleyCore
 import ParleyNet
 import ParleyProtocol
 import Synchronization
 
-/// Every authenticated WebSocket, by user, so that events reach all of a user's devices.
-/// Events are encoded once into one WebSocket frame that every recipient's connection
-/// queues as the same bytes.
-final class ConnectionHub: Sendable {
+/// Every authenticated WebSocket, by user: the core's `Delivery`. An event is encoded once
+/// into one WebSocket frame, and every recipient connection queues those same bytes.
+final class ConnectionHub: Delivery {
     private let byUser = Mutex<[UserID: [ObjectIdentifier: ClientSession]]>([:])
     private let encoder = WebSocketFrameEncoder(role: .server)
 
-    func add(_ session: ClientSession, for user: UserID) {
-        byUser.withLock { $0[user, default: [:]][ObjectIdentifier(session)] = session }
+    /// Registers a signed-in connection; true if it is the user's first (they came online).
+    func add(_ session: ClientSession, for user: UserID) -> Bool {
+        byUser.withLock { table in
+            let first = table[user]?.isEmpty ?? true
+            table[user, default: [:]][ObjectIdentifier(session)] = session
+            return first
+        }
     }
 
-    func remove(_ session: ClientSession, for user: UserID) {
+    /// Forgets a connection; true if it was the user's last (they went offline).
+    func remove(_ session: ClientSession, for user: UserID) -> Bool {
         byUser.withLock { table in
-            table[user]?[ObjectIdentifier(session)] = nil
-            if table[user]?.isEmpty == true { table[user] = nil }
+            guard table[user]?.removeValue(forKey: ObjectIdentifier(session)) != nil else { return false }
+            if table[user]?.isEmpty == true {
+                table[user] = nil
+                return true
+            }
+            return false
         }
     }
 
@@ -28,12 +38,21 @@ final class ConnectionHub: Sendable {
     /// Number of users with at least one connection.
     var onlineUsers: Int { byUser.withLock { $0.count } }
 
-    /// Sends an event to every connection of `user` (but `excluding`, if given).
-    func push<Payload: Encodable & Sendable>(_ event: String, _ payload: Payload, to user: UserID, excluding: ClientSession? = nil) {
-        let targets = sessions(of: user).filter { $0 !== excluding }
+    func isOnline(_ user: UserID) -> Bool {
+        byUser.withLock { $0[user] != nil }
+    }
+
+    func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
+        let targets = byUser.withLock { table in users.flatMap { table[$0].map { Array($0.values) } ?? [] } }
+            .filter { $0.token != excluding }
         guard !targets.isEmpty, let text = OperationCoding.event(event, payload) else { return }
         let frame = encoder.text(text)
         for session in targets { session.deliver(frame) }
+    }
+
+    /// Sends an event to every connection of `user` (but `excluding`, if given).
+    func push<Payload: Encodable & Sendable>(_ event: String, _ payload: Payload, to user: UserID, excluding: ClientSession? = nil) {
+        deliver(event: event, payload: payload, to: [user], excluding: excluding?.token)
     }
 
     /// Closes every WebSocket that signed in with the sign-in session `sessionID`.

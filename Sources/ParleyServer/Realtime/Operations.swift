@@ -4,16 +4,19 @@ import ParleyProtocol
 
 /// The WebSocket operations of `docs/protocol.md`, by name.
 enum Operations {
-    static func table(accounts: AccountService, hub: ConnectionHub) -> [String: OperationHandler] {
+    static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
+                      groups: GroupService, rooms: RoomService, hub: ConnectionHub) -> [String: OperationHandler] {
         [
             "ping": { _ in Pong(time: Int64(Date().timeIntervalSince1970 * 1000)) },
+
+            // Profiles
             "me.get": { request throws(ProtocolError) in
                 try await accounts.account(of: request.session.userID)
             },
             "me.update": { request throws(ProtocolError) in
                 let update = try request.parameters(ProfileUpdate.self)
                 let account = try await accounts.updateProfile(of: request.session.userID, with: update)
-                hub.push("me.updated", account, to: request.session.userID, excluding: request.connection)
+                hub.push(EventName.meUpdated, account, to: request.session.userID, excluding: request.connection)
                 return account
             },
             "user.get": { request throws(ProtocolError) in
@@ -21,6 +24,107 @@ enum Operations {
                 if let id = lookup.id { return try await accounts.profile(id: id) }
                 if let username = lookup.username { return try await accounts.profile(username: username) }
                 throw ProtocolError(.missingField, "give an id or a username", field: "id")
+            },
+
+            // Friends and blocks
+            "friend.request": { request throws(ProtocolError) in
+                try await social.requestFriend(from: request.session.userID, try request.parameters(FriendRequestParameters.self),
+                                               connection: request.connection.token)
+            },
+            "friend.accept": { request throws(ProtocolError) in
+                try await social.accept(try request.parameters(RequestReference.self).requestId, by: request.session.userID)
+            },
+            "friend.decline": { request throws(ProtocolError) in
+                try await social.decline(try request.parameters(RequestReference.self).requestId, by: request.session.userID)
+                return EmptyPayload()
+            },
+            "friend.list": { request throws(ProtocolError) in try await social.friends(of: request.session.userID) },
+            "friend.requests": { request throws(ProtocolError) in try await social.requests(of: request.session.userID) },
+            "friend.remove": { request throws(ProtocolError) in
+                try await social.removeFriend(try request.parameters(UserReference.self).userId, by: request.session.userID)
+                return EmptyPayload()
+            },
+            "block.add": { request throws(ProtocolError) in
+                try await social.block(try request.parameters(UserReference.self).userId, by: request.session.userID)
+                return EmptyPayload()
+            },
+            "block.remove": { request throws(ProtocolError) in
+                try await social.unblock(try request.parameters(UserReference.self).userId, by: request.session.userID)
+                return EmptyPayload()
+            },
+            "block.list": { request throws(ProtocolError) in try await social.blocked(by: request.session.userID) },
+
+            // Discover
+            "discover.deck": { request throws(ProtocolError) in
+                try await social.deck(for: request.session.userID, try request.parameters(PageParameters.self))
+            },
+            "discover.like": { request throws(ProtocolError) in
+                try await social.like(try request.parameters(UserReference.self).userId, by: request.session.userID)
+            },
+            "discover.pass": { request throws(ProtocolError) in
+                try await social.pass(try request.parameters(UserReference.self).userId, by: request.session.userID)
+                return EmptyPayload()
+            },
+            "discover.undo": { request throws(ProtocolError) in try await social.undo(by: request.session.userID) },
+
+            // Groups
+            "group.create": { request throws(ProtocolError) in
+                try await groups.create(by: request.session.userID, try request.parameters(CreateParameters.self))
+            },
+            "group.join": { request throws(ProtocolError) in
+                try await groups.join(by: request.session.userID, try request.parameters(NameReference.self))
+            },
+            "group.leave": { request throws(ProtocolError) in
+                try await groups.leave(by: request.session.userID, try request.parameters(ConversationReference.self))
+                return EmptyPayload()
+            },
+            "group.get": { request throws(ProtocolError) in
+                try await groups.info(for: request.session.userID, try request.parameters(ConversationReference.self))
+            },
+            "group.members": { request throws(ProtocolError) in
+                try await groups.members(for: request.session.userID, try request.parameters(GroupMembersParameters.self))
+            },
+            "group.update": { request throws(ProtocolError) in
+                try await groups.update(by: request.session.userID, try request.parameters(GroupUpdate.self))
+            },
+            "group.remove": { request throws(ProtocolError) in
+                try await groups.remove(by: request.session.userID, try request.parameters(MemberReference.self))
+                return EmptyPayload()
+            },
+            "group.transfer": { request throws(ProtocolError) in
+                try await groups.transfer(by: request.session.userID, try request.parameters(MemberReference.self))
+            },
+
+            // Rooms
+            "room.create": { request throws(ProtocolError) in
+                try await rooms.create(by: request.session.userID, try request.parameters(CreateParameters.self))
+            },
+            "room.enter": { request throws(ProtocolError) in
+                try await rooms.enter(by: request.session.userID, try request.parameters(NameReference.self))
+            },
+            "room.leave": { request throws(ProtocolError) in
+                try await rooms.leave(by: request.session.userID, try request.parameters(ConversationReference.self))
+                return EmptyPayload()
+            },
+            "room.occupants": { request throws(ProtocolError) in
+                try await rooms.occupants(for: request.session.userID, try request.parameters(ConversationReference.self))
+            },
+
+            // Messages and conversations
+            "message.send": { request throws(ProtocolError) in
+                try await conversations.send(from: request.session.userID, try request.parameters(SendParameters.self),
+                                             connection: request.connection.token)
+            },
+            "message.history": { request throws(ProtocolError) in
+                try await conversations.history(for: request.session.userID, try request.parameters(HistoryParameters.self))
+            },
+            "conversation.list": { request throws(ProtocolError) in try await conversations.list(for: request.session.userID) },
+            "conversation.read": { request throws(ProtocolError) in
+                try await conversations.markRead(for: request.session.userID, try request.parameters(ReadParameters.self),
+                                                 connection: request.connection.token)
+            },
+            "sync": { request throws(ProtocolError) in
+                try await conversations.sync(for: request.session.userID, try request.parameters(SyncParameters.self))
             },
         ]
     }

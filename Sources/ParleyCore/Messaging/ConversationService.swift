@@ -1,0 +1,155 @@
+public import ParleyProtocol
+
+/// Messages, history, the sessions list with unread counts, read markers and sync.
+public final class ConversationService: Sendable {
+    let context: MessagingContext
+
+    public init(context: MessagingContext) {
+        self.context = context
+    }
+
+    /// Stores a message and delivers it. The result comes back only after the message is
+    /// durably stored. A retry with the same client id returns the stored message and
+    /// delivers nothing again.
+    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> Message {
+        let rules = context.rules
+        guard !parameters.clientId.isEmpty, parameters.clientId.count <= rules.maxClientIDLength else {
+            throw ProtocolError(.invalidField, "a client id has 1 to \(rules.maxClientIDLength) characters", field: "clientId")
+        }
+        switch parameters.kind {
+        case .text:
+            guard let text = parameters.text, !text.allSatisfy(\.isWhitespace) else {
+                throw ProtocolError(.invalidField, "a text message needs text", field: "text")
+            }
+            guard text.count <= rules.maxTextLength else {
+                throw ProtocolError(.invalidField, "a text message has at most \(rules.maxTextLength) characters", field: "text")
+            }
+        case .image:
+            guard parameters.mediaId?.isEmpty == false else {
+                throw ProtocolError(.missingField, "an image message needs a mediaId", field: "mediaId")
+            }
+        case .system:
+            throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
+        }
+        let now = context.clock()
+        let rooms = context.rooms
+        let (message, members, kind, isNew): (Message, [UserID], ConversationKind, Bool) = try await context.gateway.write { writer in
+            let conversation = try ConversationAccess.postable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
+            if let existing = try writer.message(sender: user, clientID: parameters.clientId) {
+                guard existing.conversationId == parameters.conversationId else {
+                    throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
+                }
+                return (existing, [], conversation.kind, false)
+            }
+            var image: ImageAttachment?
+            if parameters.kind == .image, let mediaID = parameters.mediaId {
+                guard let media = try writer.media(id: mediaID), media.ownerID == user else {
+                    throw ProtocolError(.invalidField, "no image of yours with that mediaId", field: "mediaId")
+                }
+                image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
+            }
+            let message = try writer.appendMessage(NewMessage(
+                conversationID: conversation.id, sender: user, clientID: parameters.clientId, kind: parameters.kind,
+                text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now))
+            if conversation.kind != .room {
+                _ = try writer.markRead(conversation: conversation.id, user: user, upTo: message.seq)
+            }
+            let members = conversation.kind == .room ? [] : try writer.memberIDs(of: conversation.id)
+            return (message, members, conversation.kind, true)
+        }
+        if isNew {
+            context.announce([message], to: members, kind: kind, excluding: connection)
+        }
+        return message
+    }
+
+    /// A page of history, oldest first, before `before` (or the newest).
+    public func history(for user: UserID, _ parameters: HistoryParameters) async throws(ProtocolError) -> MessagePage {
+        let limit = min(max(parameters.limit ?? context.rules.defaultHistoryPage, 1), context.rules.maxHistoryPage)
+        let rooms = context.rooms
+        return try await context.gateway.read { reader in
+            _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
+            let messages = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit)
+            return MessagePage(messages: messages, hasMore: (messages.first?.seq ?? 1) > 1)
+        }
+    }
+
+    /// The sessions list: every 1:1 and group conversation, newest first, and rooms the user
+    /// is in now; with unread counts and their total.
+    public func list(for user: UserID) async throws(ProtocolError) -> ConversationList {
+        let rooms = context.rooms
+        let roomIDs = rooms.rooms(of: user)
+        let summaries = try await context.gateway.read { reader in
+            try Self.summaries(for: user, reader: reader) + roomIDs.compactMap { id in
+                try reader.conversation(id: id).map { room in
+                    ConversationSummary(id: room.id, kind: .room, name: room.name, avatar: room.avatar,
+                                        lastMessage: try reader.message(in: room.id, seq: room.lastSeq),
+                                        lastSeq: room.lastSeq, readSeq: room.lastSeq, unread: 0, lastActivityAt: room.lastActivityAt)
+                }
+            }
+        }
+        let ordered = summaries.sorted { $0.lastActivityAt != $1.lastActivityAt ? $0.lastActivityAt > $1.lastActivityAt : $0.id > $1.id }
+        return ConversationList(conversations: ordered, totalUnread: ordered.reduce(0) { $0 + $1.unread })
+    }
+
+    static func summaries(for user: UserID, reader: StoreReader) throws -> [ConversationSummary] {
+        let inbox = try reader.inbox(of: user)
+        let peerIDs = inbox.compactMap { entry -> UserID? in
+            guard entry.conversation.kind == .user, let a = entry.conversation.userA, let b = entry.conversation.userB else { return nil }
+            return a == user ? b : a
+        }
+        let peers = Dictionary(try MessagingContext.profiles(peerIDs, reader: reader).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return inbox.map { entry in
+            let conversation = entry.conversation
+            var peer: UserProfile?
+            if conversation.kind == .user, let a = conversation.userA, let b = conversation.userB {
+                peer = peers[a == user ? b : a]
+            }
+            return ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
+                                       avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
+                                       readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
+                                       lastActivityAt: conversation.lastActivityAt)
+        }
+    }
+
+    /// Marks everything up to `seq` read; the user's other devices hear of it.
+    public func markRead(for user: UserID, _ parameters: ReadParameters, connection: ConnectionToken?) async throws(ProtocolError) -> ReadState {
+        let rooms = context.rooms
+        let state = try await context.gateway.write { writer in
+            let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
+            guard conversation.kind != .room else {
+                return ReadState(conversationId: conversation.id, readSeq: conversation.lastSeq, unread: 0,
+                                 totalUnread: try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread })
+            }
+            let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
+            let total = try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread }
+            return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker), totalUnread: total)
+        }
+        context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
+        return state
+    }
+
+    /// What a (re)connecting client missed: every conversation, the messages after the
+    /// client's last sequence in each (the newest ones when too many), pending requests.
+    public func sync(for user: UserID, _ parameters: SyncParameters) async throws(ProtocolError) -> SyncResult {
+        let limit = context.rules.syncMessagesPerConversation
+        return try await context.gateway.read { reader in
+            let summaries = try Self.summaries(for: user, reader: reader)
+            var messages: [Message] = []
+            var truncated: [ConversationID] = []
+            for summary in summaries {
+                let known = max(0, parameters.since[summary.id.description] ?? 0)
+                guard summary.lastSeq > known else { continue }
+                if summary.lastSeq - known > Int64(limit) {
+                    truncated.append(summary.id)
+                    messages += try reader.messages(in: summary.id, before: nil, limit: limit)
+                } else {
+                    messages += try reader.messages(in: summary.id, after: known, limit: limit)
+                }
+            }
+            let requests = try SocialService.describe(try reader.friendRequests(to: user), reader: reader)
+            return SyncResult(conversations: summaries, messages: messages, truncated: truncated, friendRequests: requests,
+                              totalUnread: summaries.reduce(0) { $0 + $1.unread })
+        }
+    }
+}

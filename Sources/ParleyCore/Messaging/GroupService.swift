@@ -1,0 +1,191 @@
+public import ParleyProtocol
+
+/// Groups: lasting membership, a unique name, info any member may edit (each edit a system
+/// notification), an owner who may remove members and hand over ownership.
+public final class GroupService: Sendable {
+    let context: MessagingContext
+
+    public init(context: MessagingContext) {
+        self.context = context
+    }
+
+    /// Creates a group owned by `user`.
+    public func create(by user: UserID, _ parameters: CreateParameters) async throws(ProtocolError) -> GroupInfo {
+        let name = try context.validName(parameters.name)
+        try context.validDescription(parameters.description)
+        if let avatar = parameters.avatar { try AccountValidator(rules: AccountRules()).validateAvatar(avatar) }
+        let now = context.clock()
+        let (info, message) = try await context.gateway.write { writer in
+            if try writer.conversation(kind: .group, name: name) != nil {
+                throw ProtocolError(.nameTaken, "a group named '\(name)' exists", field: "name")
+            }
+            let group = try writer.insertConversation(NewConversation(kind: .group, name: name, avatar: parameters.avatar,
+                                                                      description: parameters.description, ownerID: user, createdAt: now))
+            try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .owner, joinedAt: now, readSeq: 0))
+            let message = try Self.notice(.groupCreated, in: group.id, actor: user, name: name, now: now, writer: writer)
+            _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
+            return (try Self.info(group.id, reader: writer), message)
+        }
+        context.announce([message], to: [user], kind: .group, excluding: nil)
+        return info
+    }
+
+    /// Joins a group by name (joining twice is harmless).
+    public func join(by user: UserID, _ parameters: NameReference) async throws(ProtocolError) -> GroupInfo {
+        let now = context.clock()
+        let (info, message, members) = try await context.gateway.write { writer in
+            guard let group = try writer.conversation(kind: .group, name: parameters.name.trimmingCharacters(in: " ")) else {
+                throw ProtocolError(.notFound, "no group named '\(parameters.name)'")
+            }
+            if try writer.member(of: group.id, user: user) != nil {
+                return (try Self.info(group.id, reader: writer), nil as Message?, [UserID]())
+            }
+            // A newcomer sees the whole history, unread from where they joined.
+            try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .member, joinedAt: now, readSeq: group.lastSeq))
+            let message = try Self.notice(.memberJoined, in: group.id, actor: user, now: now, writer: writer)
+            _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
+            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+        }
+        if let message { context.announce([message], to: members, kind: .group, excluding: nil) }
+        return info
+    }
+
+    /// Leaves a group. An owner who leaves hands the group to the longest-standing member.
+    public func leave(by user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) {
+        let now = context.clock()
+        let (messages, members) = try await context.gateway.write { writer in
+            var (group, member) = try ConversationAccess.group(parameters.conversationId, member: user, reader: writer)
+            try writer.deleteMember(of: group.id, user: user)
+            var messages = [try Self.notice(.memberLeft, in: group.id, actor: user, now: now, writer: writer)]
+            if member.role == .owner, let heir = try writer.members(of: group.id, after: nil, limit: Int.max)
+                .min(by: { ($0.joinedAt, $0.userID) < ($1.joinedAt, $1.userID) }) {
+                member = heir
+                member.role = .owner
+                try writer.saveMember(member)
+                group.ownerID = heir.userID
+                try writer.updateConversation(group)
+                messages.append(try Self.notice(.ownerChanged, in: group.id, actor: user, target: heir.userID, now: now, writer: writer))
+            }
+            return (messages, try writer.memberIDs(of: group.id) + [user])
+        }
+        context.announce(messages, to: members, kind: .group, excluding: nil)
+    }
+
+    /// A page of members (ascending user id).
+    public func members(for user: UserID, _ parameters: GroupMembersParameters) async throws(ProtocolError) -> GroupMemberPage {
+        let limit = min(max(parameters.limit ?? 100, 1), context.rules.maxMemberPage)
+        var cursor: UserID?
+        if let text = parameters.cursor {
+            guard let parsed = UserID(string: text) else { throw ProtocolError(.invalidField, "unknown cursor", field: "cursor") }
+            cursor = parsed
+        }
+        let after = cursor
+        return try await context.gateway.read { reader in
+            _ = try ConversationAccess.group(parameters.conversationId, member: user, reader: reader)
+            let members = try reader.members(of: parameters.conversationId, after: after, limit: limit)
+            let profiles = Dictionary(try MessagingContext.profiles(members.map(\.userID), reader: reader).map { ($0.id, $0) },
+                                      uniquingKeysWith: { a, _ in a })
+            return GroupMemberPage(
+                members: members.compactMap { member in
+                    profiles[member.userID].map { GroupMember(user: $0, role: member.role.rawValue, joinedAt: member.joinedAt) }
+                },
+                nextCursor: members.count == limit ? members.last?.userID.description : nil)
+        }
+    }
+
+    /// The group's information, for members.
+    public func info(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> GroupInfo {
+        try await context.gateway.read { reader in
+            _ = try ConversationAccess.group(parameters.conversationId, member: user, reader: reader)
+            return try Self.info(parameters.conversationId, reader: reader)
+        }
+    }
+
+    /// Changes name, avatar or description; any member may (seed 000), and everyone in the
+    /// group sees a system notification saying what changed.
+    public func update(by user: UserID, _ update: GroupUpdate) async throws(ProtocolError) -> GroupInfo {
+        var newName: String?
+        if case .set(let raw) = update.name { newName = try context.validName(raw) }
+        if update.name == .clear { throw ProtocolError(.invalidName, "a group needs a name", field: "name") }
+        if case .set(let description) = update.description { try context.validDescription(description) }
+        if case .set(let avatar) = update.avatar { try AccountValidator(rules: AccountRules()).validateAvatar(avatar) }
+        let now = context.clock()
+        let name = newName
+        let (info, message, members) = try await context.gateway.write { writer in
+            var (group, _) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            var fields: [String] = []
+            if let name, name != group.name {
+                if let other = try writer.conversation(kind: .group, name: name), other.id != group.id {
+                    throw ProtocolError(.nameTaken, "a group named '\(name)' exists", field: "name")
+                }
+                group.name = name
+                fields.append("name")
+            }
+            let avatar = update.avatar.applied(to: group.avatar)
+            if avatar != group.avatar { group.avatar = avatar; fields.append("avatar") }
+            let description = update.description.applied(to: group.description)
+            if description != group.description { group.description = description; fields.append("description") }
+            guard !fields.isEmpty else { return (try Self.info(group.id, reader: writer), nil as Message?, [UserID]()) }
+            try writer.updateConversation(group)
+            let message = try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields,
+                                          name: fields.contains("name") ? group.name : nil, now: now, writer: writer)
+            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+        }
+        if let message { context.announce([message], to: members, kind: .group, excluding: nil) }
+        return info
+    }
+
+    /// The owner removes a member.
+    public func remove(by user: UserID, _ parameters: MemberReference) async throws(ProtocolError) {
+        let now = context.clock()
+        let (message, members) = try await context.gateway.write { writer in
+            let group = try ConversationAccess.group(parameters.conversationId, owner: user, reader: writer)
+            guard parameters.userId != user else { throw ProtocolError(.invalidField, "leave the group instead", field: "userId") }
+            guard try writer.member(of: group.id, user: parameters.userId) != nil else {
+                throw ProtocolError(.notFound, "that user is not a member")
+            }
+            try writer.deleteMember(of: group.id, user: parameters.userId)
+            let message = try Self.notice(.memberRemoved, in: group.id, actor: user, target: parameters.userId, now: now, writer: writer)
+            return (message, try writer.memberIDs(of: group.id) + [parameters.userId])
+        }
+        context.announce([message], to: members, kind: .group, excluding: nil)
+    }
+
+    /// The owner hands the group to another member.
+    public func transfer(by user: UserID, _ parameters: MemberReference) async throws(ProtocolError) -> GroupInfo {
+        let now = context.clock()
+        let (info, message, members) = try await context.gateway.write { writer in
+            var group = try ConversationAccess.group(parameters.conversationId, owner: user, reader: writer)
+            guard parameters.userId != user else { throw ProtocolError(.invalidField, "you own the group already", field: "userId") }
+            guard var heir = try writer.member(of: group.id, user: parameters.userId),
+                  var owner = try writer.member(of: group.id, user: user) else {
+                throw ProtocolError(.notFound, "that user is not a member")
+            }
+            heir.role = .owner
+            owner.role = .member
+            try writer.saveMember(heir)
+            try writer.saveMember(owner)
+            group.ownerID = heir.userID
+            try writer.updateConversation(group)
+            let message = try Self.notice(.ownerChanged, in: group.id, actor: user, target: heir.userID, now: now, writer: writer)
+            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+        }
+        context.announce([message], to: members, kind: .group, excluding: nil)
+        return info
+    }
+
+    static func info(_ id: ConversationID, reader: StoreReader) throws -> GroupInfo {
+        guard let group = try reader.conversation(id: id), let name = group.name, let owner = group.ownerID else {
+            throw ProtocolError(.notFound, "no such group")
+        }
+        return GroupInfo(id: id, name: name, avatar: group.avatar, description: group.description, ownerId: owner,
+                         memberCount: try reader.memberCount(of: id), createdAt: group.createdAt)
+    }
+
+    static func notice(_ type: SystemNoticeType, in conversation: ConversationID, actor: UserID, target: UserID? = nil,
+                       fields: [String]? = nil, name: String? = nil, now: Int64, writer: StoreWriter) throws -> Message {
+        try writer.appendMessage(NewMessage(conversationID: conversation, sender: nil, clientID: nil, kind: .system,
+                                            system: SystemNotice(type: type, actor: actor, target: target, fields: fields, name: name),
+                                            createdAt: now))
+    }
+}

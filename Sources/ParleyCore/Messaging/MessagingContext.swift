@@ -1,0 +1,70 @@
+import ParleyProtocol
+
+/// What every messaging service shares: the store, the way to clients, the clock and the
+/// rules. One instance per server.
+public final class MessagingContext: Sendable {
+    let gateway: StoreGateway
+    let delivery: Delivery
+    let clock: WallClock
+    let rules: MessagingRules
+    let secrets: SecretGenerating
+    /// Who is in which room right now.
+    let rooms = RoomOccupancy()
+
+    public init(store: Store, blocking: BlockingExecutor, delivery: Delivery, secrets: SecretGenerating,
+                rules: MessagingRules = MessagingRules(), clock: @escaping WallClock) {
+        gateway = StoreGateway(store: store, blocking: blocking)
+        self.delivery = delivery
+        self.secrets = secrets
+        self.rules = rules
+        self.clock = clock
+    }
+
+    /// Sends new messages to whoever should see them: the stored members, or a room's
+    /// occupants, except the connection that sent them.
+    func announce(_ messages: [Message], to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) {
+        for message in messages {
+            let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
+            delivery.deliver(event: EventName.messageNew, payload: message, to: recipients, excluding: excluding)
+        }
+    }
+
+    /// Public profiles for ids, in the order asked; unknown ids are skipped.
+    static func profiles(_ ids: [UserID], reader: StoreReader) throws -> [UserProfile] {
+        let users = try reader.users(ids: ids)
+        let byID = Dictionary(users.map { ($0.id, $0.profile) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// A user's public profile, or `not_found`.
+    static func profile(_ id: UserID, reader: StoreReader) throws -> UserProfile {
+        guard let user = try reader.user(id: id) else { throw ProtocolError(.notFound, "no user with id \(id)") }
+        return user.profile
+    }
+
+    /// Validates a group or room name and returns it trimmed.
+    func validName(_ raw: String) throws(ProtocolError) -> String {
+        let name = raw.trimmingCharacters(in: " ")
+        guard rules.nameLength.contains(name.count),
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ProtocolError(.invalidName, "a name has \(rules.nameLength.lowerBound) to \(rules.nameLength.upperBound) characters and no control characters", field: "name")
+        }
+        return name
+    }
+
+    /// Validates an optional description.
+    func validDescription(_ description: String?) throws(ProtocolError) {
+        if let description, description.count > rules.maxDescriptionLength {
+            throw ProtocolError(.invalidField, "a description has at most \(rules.maxDescriptionLength) characters", field: "description")
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in character: Character) -> String {
+        var slice = Substring(self)
+        while slice.first == character { slice.removeFirst() }
+        while slice.last == character { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,24 @@
+/// Every messaging limit, named once; the server fills it from its configuration.
+public struct MessagingRules: Sendable, Equatable {
+    /// Characters in a text message.
+    public var maxTextLength = 4000
+    /// Characters in a client id.
+    public var maxClientIDLength = 64
+    /// Messages in one history page (and the default when a client asks for none).
+    public var maxHistoryPage = 100
+    public var defaultHistoryPage = 50
+    /// Messages a room newcomer receives.
+    public var roomRecentMessages = 50
+    /// Missed messages per conversation in one `sync`; more are marked truncated.
+    public var syncMessagesPerConversation = 100
+    /// Group and room names, in characters.
+    public var nameLength: ClosedRange<Int> = 2...32
+    public var maxDescriptionLength = 200
+    public var maxGreetingLength = 200
+    /// Cards in one discover page.
+    public var maxDeckPage = 50
+    /// Members in one member-list page.
+    public var maxMemberPage = 200
+
+    public init() {}
+}

@@ -1,0 +1,45 @@
+public import ParleyProtocol
+import Synchronization
+
+/// Online and offline, told to friends once per real change (the gateway calls these only
+/// when a user's first connection comes or last one goes), and rooms left on going offline.
+public final class PresenceService: Sendable {
+    let context: MessagingContext
+    let rooms: RoomService
+    /// The state each user's friends were last told. Announcements run as tasks that may
+    /// finish out of order, so each one tells the state as it is when it runs, and only if it
+    /// differs from the last one told: one event per real change, never a repeat.
+    private let announced = Mutex<[UserID: Bool]>([:])
+
+    public init(context: MessagingContext, rooms: RoomService) {
+        self.context = context
+        self.rooms = rooms
+    }
+
+    /// The user's first connection authenticated.
+    public func cameOnline(_ user: UserID) async {
+        await announce(user, online: true)
+    }
+
+    /// The user's last connection closed: they leave their rooms and friends see them go.
+    public func wentOffline(_ user: UserID) async {
+        await rooms.leaveAll(user)
+        await announce(user, online: false)
+    }
+
+    private func announce(_ user: UserID, online _: Bool) async {
+        guard let friends = try? await context.gateway.read({ reader in try reader.friendships(of: user).map(\.friendID) }) else { return }
+        let delivery = context.delivery
+        let online = delivery.isOnline(user)
+        let changed = announced.withLock { table in
+            guard table[user] != online else { return false }
+            table[user] = online
+            return true
+        }
+        guard changed else { return }
+        let listening = friends.filter { delivery.isOnline($0) }
+        guard !listening.isEmpty else { return }
+        delivery.deliver(event: EventName.presence, payload: Presence(userId: user, online: online, at: context.clock()),
+                         to: listening, excluding: nil)
+    }
+}

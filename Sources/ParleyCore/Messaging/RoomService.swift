@@ -1,0 +1,92 @@
+public import ParleyProtocol
+
+/// Rooms: entered and left; only occupants receive messages; a newcomer sees recent history;
+/// a room lives while someone is in it, and its name stays taken for good.
+public final class RoomService: Sendable {
+    let context: MessagingContext
+
+    public init(context: MessagingContext) {
+        self.context = context
+    }
+
+    /// Creates a room and enters it.
+    public func create(by user: UserID, _ parameters: CreateParameters) async throws(ProtocolError) -> RoomEntry {
+        let name = try context.validName(parameters.name)
+        try context.validDescription(parameters.description)
+        if let avatar = parameters.avatar { try AccountValidator(rules: AccountRules()).validateAvatar(avatar) }
+        let now = context.clock()
+        let room = try await context.gateway.write { writer in
+            if try writer.conversation(kind: .room, name: name) != nil {
+                throw ProtocolError(.nameTaken, "a room named '\(name)' exists", field: "name")
+            }
+            return try writer.insertConversation(NewConversation(kind: .room, name: name, avatar: parameters.avatar,
+                                                                 description: parameters.description, ownerID: user, createdAt: now))
+        }
+        return try await enter(user, room: room.id, notice: .roomCreated)
+    }
+
+    /// Enters a room by name; entering again returns the same view without a new notice.
+    public func enter(by user: UserID, _ parameters: NameReference) async throws(ProtocolError) -> RoomEntry {
+        let name = parameters.name.trimmingCharacters(in: " ")
+        guard let room = try await context.gateway.read({ reader in try reader.conversation(kind: .room, name: name) }) else {
+            throw ProtocolError(.notFound, "no room named '\(parameters.name)'")
+        }
+        return try await enter(user, room: room.id, notice: .roomEntered)
+    }
+
+    private func enter(_ user: UserID, room id: ConversationID, notice: SystemNoticeType) async throws(ProtocolError) -> RoomEntry {
+        let rooms = context.rooms
+        let entered = rooms.enter(id, user)
+        if entered {
+            let now = context.clock()
+            let name = notice == .roomCreated ? try await context.gateway.read({ reader in try reader.conversation(id: id)?.name }) : nil
+            let message = try await context.gateway.write { writer in
+                try writer.appendMessage(NewMessage(conversationID: id, sender: nil, clientID: nil, kind: .system,
+                                                    system: SystemNotice(type: notice, actor: user, name: name), createdAt: now))
+            }
+            context.announce([message], to: [], kind: .room, excluding: nil)
+        }
+        let recent = context.rules.roomRecentMessages
+        return try await context.gateway.read { reader in
+            guard let room = try reader.conversation(id: id), let name = room.name else { throw ProtocolError(.notFound, "no such room") }
+            return RoomEntry(room: RoomInfo(id: id, name: name, avatar: room.avatar, description: room.description,
+                                            occupantCount: rooms.count(of: id), createdAt: room.createdAt),
+                             messages: try reader.messages(in: id, before: nil, limit: recent))
+        }
+    }
+
+    /// Leaves a room.
+    public func leave(by user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) {
+        guard context.rooms.contains(parameters.conversationId, user) else {
+            throw ProtocolError(.notMember, "you are not in this room")
+        }
+        try await leave(user, room: parameters.conversationId)
+    }
+
+    /// Leaves every room; called when the user's last connection drops.
+    public func leaveAll(_ user: UserID) async {
+        for room in context.rooms.rooms(of: user) {
+            try? await leave(user, room: room)
+        }
+    }
+
+    private func leave(_ user: UserID, room: ConversationID) async throws(ProtocolError) {
+        guard context.rooms.leave(room, user) else { return }
+        let now = context.clock()
+        let message = try await context.gateway.write { writer in
+            try writer.appendMessage(NewMessage(conversationID: room, sender: nil, clientID: nil, kind: .system,
+                                                system: SystemNotice(type: .roomLeft, actor: user), createdAt: now))
+        }
+        // The leaver's other devices hear of it too.
+        context.delivery.deliver(event: EventName.messageNew, payload: message, to: context.rooms.occupants(of: room) + [user], excluding: nil)
+    }
+
+    /// Who is in the room now (for occupants).
+    public func occupants(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> UserList {
+        guard context.rooms.contains(parameters.conversationId, user) else {
+            throw ProtocolError(.notMember, "enter the room first")
+        }
+        let ids = context.rooms.occupants(of: parameters.conversationId)
+        return try await context.gateway.read { reader in UserList(users: try MessagingContext.profiles(ids, reader: reader)) }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import ParleyServer
+
+@Suite(.serialized) struct DirectChatTests {
+    @Test func friendsChatBothWays() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let sent = try await amy.call("friend.request", ["username": "BEN", "greeting": "hello from amy"])
+        let requestID = try unwrap((sent["request"] as? [String: Any])?["id"] as? String)
+        let incoming = try await ben.event("friend.request")
+        #expect(incoming["greeting"] as? String == "hello from amy")
+        #expect((incoming["from"] as? [String: Any])?["username"] as? String == "amy")
+        let friend = try await ben.call("friend.accept", ["requestId": requestID])
+        let conversation = try unwrap(friend["conversationId"] as? String)
+        let added = try await amy.event("friend.added")
+        #expect((added["user"] as? [String: Any])?["username"] as? String == "ben")
+        #expect(added["online"] as? Bool == true)
+        let notice = try await amy.event("message.new") { $0["kind"] as? String == "system" }
+        #expect((notice["system"] as? [String: Any])?["type"] as? String == "friend_added")
+
+        let first = try await amy.send(conversation, "hi ben :)")
+        #expect(first["seq"] as? Int == 2)
+        let received = try await ben.event("message.new") { $0["text"] as? String == "hi ben :)" }
+        #expect(received["id"] as? String == first["id"] as? String)
+        #expect(received["sender"] as? String == amy.id)
+        _ = try await ben.send(conversation, "hey amy")
+        let reply = try await amy.event("message.new") { $0["text"] as? String == "hey amy" }
+        #expect(reply["seq"] as? Int == 3)
+
+        let history = try await ben.call("message.history", ["conversationId": conversation])
+        let messages = try unwrap(history["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["seq"] as? Int } == [1, 2, 3])
+        #expect(history["hasMore"] as? Bool == false)
+        // Paging backwards.
+        let older = try await ben.call("message.history", ["conversationId": conversation, "before": 3, "limit": 1])
+        #expect((older["messages"] as? [[String: Any]])?.map { $0["seq"] as? Int } == [2])
+        #expect(older["hasMore"] as? Bool == true)
+    }
+
+    @Test func retriedSendGivesOneMessage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        let first = try await amy.send(conversation, "only once", clientId: "retry-1")
+        let second = try await amy.send(conversation, "only once", clientId: "retry-1")
+        #expect(first["id"] as? String == second["id"] as? String)
+        #expect(first["seq"] as? Int == second["seq"] as? Int)
+        _ = try await ben.event("message.new") { $0["text"] as? String == "only once" }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(ben.pendingEvents("message.new").filter { $0["text"] as? String == "only once" }.isEmpty)
+        let history = try await ben.call("message.history", ["conversationId": conversation])
+        #expect((history["messages"] as? [[String: Any]])?.filter { $0["text"] as? String == "only once" }.count == 1)
+    }
+
+    @Test func sendersOtherDevicesGetTheMessage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        let tablet = try await amy.anotherDevice()
+        _ = try await amy.send(conversation, "from the phone")
+        let echoed = try await tablet.next { ($0["data"] as? [String: Any])?["text"] as? String == "from the phone" }
+        #expect(echoed["event"] as? String == "message.new")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(amy.pendingEvents("message.new").filter { $0["text"] as? String == "from the phone" }.isEmpty)
+    }
+
+    @Test func unreadCountsAndReadMarkers() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        for i in 1...3 { _ = try await amy.send(conversation, "m\(i)") }
+        let list = try await ben.call("conversation.list")
+        let row = try unwrap((list["conversations"] as? [[String: Any]])?.first)
+        #expect(row["unread"] as? Int == 4)      // the friend notice and three messages
+        #expect(list["totalUnread"] as? Int == 4)
+        #expect((row["peer"] as? [String: Any])?["username"] as? String == "amy")
+        #expect((row["lastMessage"] as? [String: Any])?["text"] as? String == "m3")
+        // Amy's own messages are read for her.
+        #expect(((try await amy.call("conversation.list"))["conversations"] as? [[String: Any]])?.first?["unread"] as? Int == 0)
+        let laptop = try await ben.anotherDevice()
+        let read = try await ben.call("conversation.read", ["conversationId": conversation, "seq": 3])
+        #expect(read["unread"] as? Int == 1 && read["totalUnread"] as? Int == 1)
+        let pushed = try await laptop.next { $0["event"] as? String == "conversation.read" }
+        #expect((pushed["data"] as? [String: Any])?["readSeq"] as? Int == 3)
+        // Never backwards, never past the end.
+        #expect(try await ben.call("conversation.read", ["conversationId": conversation, "seq": 1])["readSeq"] as? Int == 3)
+        #expect(try await ben.call("conversation.read", ["conversationId": conversation, "seq": 99])["readSeq"] as? Int == 4)
+    }
+
+    @Test func blockingStopsMessagesAndRequests() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let carl = try await Chatter("carl", on: server)
+        let conversation = try await amy.befriend(ben)
+        try await amy.call("block.add", ["userId": ben.id])
+        #expect(try await ben.refused("message.send", ["conversationId": conversation, "clientId": "x", "kind": "text", "text": "hi"]) == "blocked")
+        #expect(try await amy.refused("message.send", ["conversationId": conversation, "clientId": "y", "kind": "text", "text": "hi"]) == "blocked")
+        _ = try await carl.call("friend.request", ["username": "amy"])
+        try await carl.call("block.add", ["userId": amy.id])
+        #expect(try await amy.refused("friend.request", ["username": "carl"]) == "blocked")
+        let blocked = try await amy.call("block.list")
+        #expect((blocked["users"] as? [[String: Any]])?.map { $0["username"] as? String } == ["ben"])
+        try await amy.call("block.remove", ["userId": ben.id])
+        _ = try await ben.send(conversation, "after unblock")
+    }
+
+    @Test func exFriendsCannotMessage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        try await amy.call("friend.remove", ["userId": ben.id])
+        _ = try await ben.event("friend.removed")
+        #expect(try await ben.refused("message.send", ["conversationId": conversation, "clientId": "z", "kind": "text", "text": "hi"]) == "not_friends")
+        // History stays readable; befriending again reuses the conversation.
+        #expect((try await ben.call("message.history", ["conversationId": conversation])["messages"] as? [Any])?.count == 1)
+        #expect(try await amy.befriend(ben) == conversation)
+    }
+
+    @Test func requestingBackMakesFriendsAtOnce() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        _ = try await amy.call("friend.request", ["userId": ben.id])
+        let outcome = try await ben.call("friend.request", ["username": "amy"])
+        #expect((outcome["friend"] as? [String: Any])?["conversationId"] is String)
+        #expect(try await amy.refused("friend.request", ["username": "ben"]) == "already_friends")
+        let requests = try await amy.call("friend.requests")
+        #expect((requests["incoming"] as? [Any])?.isEmpty == true && (requests["outgoing"] as? [Any])?.isEmpty == true)
+        let friends = try await amy.call("friend.list")
+        #expect((friends["friends"] as? [[String: Any]])?.count == 1)
+    }
+
+    @Test func imageMessagesCarryTheUpload() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        let upload = try await server.request("POST", "/v1/media", token: amy.token, raw: MediaAPITests.png(width: 40, height: 30))
+        let mediaID = try unwrap(upload.json["id"] as? String)
+        let message = try await amy.call("message.send", ["conversationId": conversation, "clientId": "img", "kind": "image", "mediaId": mediaID])
+        let image = try unwrap(message["image"] as? [String: Any])
+        #expect(image["width"] as? Int == 40 && image["url"] as? String == "/v1/media/\(mediaID)")
+        _ = try await ben.event("message.new") { $0["kind"] as? String == "image" }
+        // Someone else's upload cannot be sent as yours.
+        #expect(try await ben.refused("message.send", ["conversationId": conversation, "clientId": "img2", "kind": "image", "mediaId": mediaID]) == "invalid_field")
+    }
+
+    @Test func badMessagesAreRefusedWithTheirField() async throws {
+        let server = try TestServer { $0.maxTextLength = 10 }
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        let cases: [([String: Any], String)] = [
+            (["conversationId": conversation, "clientId": "a", "kind": "text", "text": "   "], "invalid_field"),
+            (["conversationId": conversation, "clientId": "b", "kind": "text", "text": "12345678901"], "invalid_field"),
+            (["conversationId": conversation, "clientId": "", "kind": "text", "text": "x"], "invalid_field"),
+            (["conversationId": conversation, "clientId": "c", "kind": "system", "text": "x"], "invalid_field"),
+            (["conversationId": conversation, "clientId": "d", "kind": "image"], "missing_field"),
+            (["conversationId": "999999", "clientId": "e", "kind": "text", "text": "x"], "not_found"),
+            (["conversationId": conversation, "kind": "text", "text": "x"], "missing_field"),
+        ]
+        for (data, code) in cases {
+            #expect(try await amy.refused("message.send", data) == code, "\(data)")
+        }
+        _ = try await amy.send(conversation, "1234567890")
+    }
+}
