@@ -68,7 +68,8 @@ public final class ParleyServer: Sendable {
         let httpConfiguration = HTTPServer.Configuration(
             limits: HTTPLimits(maxHeaderBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
                                maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes),
-            tcp: TCPServerOptions(maxConnections: connectionLimit, connection: TCPConnectionOptions(
+            tcp: TCPServerOptions(maxConnections: connectionLimit, maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+                                  connection: TCPConnectionOptions(
                 idleTimeout: .seconds(configuration.idleTimeoutSeconds),
                 maxQueuedBytes: configuration.maxQueuedBytesPerConnection,
                 writeStallTimeout: .seconds(configuration.writeStallTimeoutSeconds))),
@@ -123,6 +124,9 @@ public final class ParleyServer: Sendable {
         }
         var rules = AccountRules()
         rules.smsCodeLength = configuration.smsCodeLength
+        rules.loginFailuresPerAccount = configuration.loginFailuresPerAccount
+        rules.loginFailuresPerAddress = configuration.loginFailuresPerAddress
+        rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
                                       blocking: blocking, rules: rules, clock: clock)

@@ -68,6 +68,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webSocketRequestBurst = 200
     /// Characters in a text message.
     public var maxTextLength = 4000
+    /// Failed logins one username may have in 15 minutes before it must wait.
+    public var loginFailuresPerAccount = 10
+    /// Failed logins one client address may have in 15 minutes.
+    public var loginFailuresPerAddress = 100
+    /// Accounts one client address may register per hour.
+    public var registrationsPerAddress = 30
+    /// Connections one client address may hold at once; 0 turns the limit off.
+    public var maxConnectionsPerAddress = 4096
 
     public init() {}
 
@@ -112,6 +120,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst"),
         number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message"),
+        number("login-failures-per-account", \.loginFailuresPerAccount, 1...100_000, "failed logins per username per 15 minutes"),
+        number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes"),
+        number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour"),
+        number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.

@@ -144,3 +144,28 @@ final class RecordingHandler: ConnectionHandler {
         #expect(group.metrics.refusedConnections == 1)
     }
 }
+
+@Suite struct PerAddressLimitTests {
+    @Test func oneAddressGetsItsShareOthersStillGetIn() throws {
+        let group = try EventLoopGroup(loopCount: 2)
+        defer { group.shutdown() }
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
+                                   options: TCPServerOptions(maxConnectionsPerAddress: 3)) { _ in EchoHandler() }
+        defer { server.shutdown(timeout: .seconds(1)) }
+        var kept = try (0..<3).map { _ in try BlockingSocket(port: server.localAddress.port) }
+        for client in kept { try client.send("a"); _ = try client.receive(exactly: 1) }
+        let fourth = try BlockingSocket(port: server.localAddress.port)
+        #expect(try fourth.receiveUntilClose().isEmpty)
+        // Another loopback address is another client.
+        let other = try BlockingSocket(port: server.localAddress.port, source: "127.0.0.2")
+        try other.send("b")
+        #expect(try other.receive(exactly: 1) == [UInt8(ascii: "b")])
+        // A place frees up when a connection closes.
+        kept.removeFirst()
+        Thread_sleepMilliseconds(200)
+        let again = try BlockingSocket(port: server.localAddress.port)
+        try again.send("c")
+        #expect(try again.receive(exactly: 1) == [UInt8(ascii: "c")])
+        #expect(group.metrics.refusedConnections == 1)
+    }
+}

@@ -24,6 +24,13 @@ public struct AccountRules: Sendable, Equatable {
     public var smsMaxPerAddressPerHour = 20
     /// Country code for 11-digit national mobile numbers written without one (seed 002).
     public var smsDefaultCountryCode = "86"
+    /// Failed logins one username may have in `loginWindowSeconds` before it must wait.
+    public var loginFailuresPerAccount = 10
+    /// Failed logins one client address may have in `loginWindowSeconds`.
+    public var loginFailuresPerAddress = 100
+    public var loginWindowSeconds = 900
+    /// Accounts one client address may register per hour.
+    public var registrationsPerAddressPerHour = 30
     /// A session's last-seen time is written at most this often, in seconds.
     public var sessionTouchIntervalSeconds = 300
 

@@ -11,6 +11,9 @@ public final class AccountService: Sendable {
     let validator: AccountValidator
     private let smsPerAddress: SlidingWindowLimiter
     private let smsPerPhone: SlidingWindowLimiter
+    private let loginFailuresByAccount: SlidingWindowLimiter
+    private let loginFailuresByAddress: SlidingWindowLimiter
+    private let registrationsByAddress: SlidingWindowLimiter
     /// A hash computed for unknown usernames so a failed login takes as long either way.
     private let decoyHash: String?
 
@@ -26,18 +29,26 @@ public final class AccountService: Sendable {
         validator = AccountValidator(rules: rules)
         smsPerAddress = SlidingWindowLimiter(limit: rules.smsMaxPerAddressPerHour, windowSeconds: 3600)
         smsPerPhone = SlidingWindowLimiter(limit: rules.smsMaxPerPhonePerDay, windowSeconds: 86_400)
+        loginFailuresByAccount = SlidingWindowLimiter(limit: rules.loginFailuresPerAccount, windowSeconds: rules.loginWindowSeconds)
+        loginFailuresByAddress = SlidingWindowLimiter(limit: rules.loginFailuresPerAddress, windowSeconds: rules.loginWindowSeconds)
+        registrationsByAddress = SlidingWindowLimiter(limit: rules.registrationsPerAddressPerHour, windowSeconds: 3600)
         decoyHash = try? passwords.hash(secrets.token())
     }
 
     // MARK: Password accounts
 
     /// Creates an account and signs it in.
-    public func register(username: String, password: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+    public func register(username: String, password: String, userAgent: String?,
+                         clientAddress: String = "") async throws(ProtocolError) -> AuthResult {
         try validator.validateUsername(username)
         try validator.validatePassword(password)
+        // Only accounts actually created count against the address.
+        if let wait = registrationsByAddress.retryAfter(clientAddress, now: clock()) {
+            throw ProtocolError(.rateLimited, "too many accounts registered from this address; try later", retryAfterSeconds: wait)
+        }
         let hash = try await runBlocking { [passwords] in try passwords.hash(password) }
         let now = clock()
-        return try await write { [self] writer in
+        let result = try await write { [self] writer in
             if try writer.user(username: username) != nil {
                 throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
             }
@@ -49,19 +60,34 @@ public final class AccountService: Sendable {
             }
             return try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer)
         }
+        registrationsByAddress.record(clientAddress, now: now)
+        return result
     }
 
     /// Signs in with username and password. Unknown user and wrong password fail alike.
-    public func login(username: String, password: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+    /// Failures are counted per username and per client address; past their limits, every
+    /// attempt is refused with `rate_limited` until the window passes (no guessing).
+    public func login(username: String, password: String, userAgent: String?,
+                      clientAddress: String = "") async throws(ProtocolError) -> AuthResult {
         let invalid = ProtocolError(.invalidCredentials, "wrong username or password")
+        let accountKey = username.lowercased()
+        let started = clock()
+        if let wait = loginFailuresByAccount.retryAfter(accountKey, now: started) ?? loginFailuresByAddress.retryAfter(clientAddress, now: started) {
+            throw ProtocolError(.rateLimited, "too many failed sign-ins; wait before trying again", retryAfterSeconds: wait)
+        }
+        func failed() -> ProtocolError {
+            loginFailuresByAccount.record(accountKey, now: started)
+            loginFailuresByAddress.record(clientAddress, now: started)
+            return invalid
+        }
         guard validator.rules.passwordBytes.contains(password.utf8.count),
-              validator.rules.usernameLength.contains(username.unicodeScalars.count) else { throw invalid }
+              validator.rules.usernameLength.contains(username.unicodeScalars.count) else { throw failed() }
         let user = try await read { reader in try reader.user(username: username) }
         let hash = user?.passwordHash ?? decoyHash
         let matches = try await runBlocking { [passwords] in
             hash.map { passwords.verify(password, against: $0) } ?? false
         }
-        guard let user, user.passwordHash != nil, matches else { throw invalid }
+        guard let user, user.passwordHash != nil, matches else { throw failed() }
         let now = clock()
         return try await write { [self] writer in
             try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer)

@@ -19,19 +19,31 @@ public final class SlidingWindowLimiter: Sendable {
     /// Records an event for `key` at `now` if allowed. Returns nil when allowed, else the
     /// seconds until the key may try again.
     public func attempt(_ key: String, now: Int64) -> Int? {
+        if let wait = retryAfter(key, now: now) { return wait }
+        record(key, now: now)
+        return nil
+    }
+
+    /// The seconds until `key` may act again, or nil if it may now; records nothing.
+    public func retryAfter(_ key: String, now: Int64) -> Int? {
         state.withLock { table in
-            var times = table[key, default: []].filter { $0 > now - windowMillis }
-            if times.count >= limit {
-                table[key] = times
-                let oldest = times.first ?? now
-                return Int((oldest + windowMillis - now + 999) / 1000)
-            }
+            let times = (table[key] ?? []).filter { $0 > now - windowMillis }
+            guard times.count >= limit else { return nil }
+            let oldest = times[times.count - limit]
+            return max(1, Int((oldest + windowMillis - now + 999) / 1000))
+        }
+    }
+
+    /// Counts an event for `key` at `now` (e.g. a failed login).
+    public func record(_ key: String, now: Int64) {
+        state.withLock { table in
+            var times = (table[key] ?? []).filter { $0 > now - windowMillis }
             times.append(now)
+            if times.count > limit { times.removeFirst(times.count - limit) }
             if table[key] == nil && table.count >= maxKeys {
                 prune(&table, now: now)
             }
             table[key] = times
-            return nil
         }
     }
 

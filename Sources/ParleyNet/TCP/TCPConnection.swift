@@ -29,6 +29,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
     public var handler: ConnectionHandler?
     /// The server that accepted it, if any (for graceful shutdown and limits).
     weak var server: TCPServer?
+    /// The client address this connection counts against, when per-address limits apply.
+    var admittedAddress: String?
 
     private(set) var fd: Int32
     private(set) var state: State
@@ -414,6 +416,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         stallTimer?.cancel()
         stallTimer = nil
         loop.metrics.openConnections.subtract(1, ordering: .relaxed)
+        if let admittedAddress {
+            server?.releaseAddress(admittedAddress)
+            self.admittedAddress = nil
+        }
         let handler = self.handler
         self.handler = nil
         handler?.connection(self, didCloseWith: reason)

@@ -60,9 +60,20 @@ final class TCPListener: Selectable, @unchecked Sendable {
                 closeDescriptor(accepted)
                 continue
             }
+            var admittedAddress: String?
+            if server.options.maxConnectionsPerAddress > 0 {
+                let host = SocketAddress.peer(of: accepted)?.host ?? "unknown"
+                guard server.admit(address: host) else {
+                    loop.metrics.refusedConnections.add(1, ordering: .relaxed)
+                    closeDescriptor(accepted)
+                    continue
+                }
+                admittedAddress = host
+            }
             _ = parley_setsockopt_int(accepted, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             let connection = TCPConnection(fd: accepted, loop: loop, state: .open, options: server.options.connection)
             connection.server = server
+            connection.admittedAddress = admittedAddress
             connection.handler = server.handler(for: connection)
             do {
                 try connection.activate()

@@ -7,12 +7,16 @@ public struct TCPServerOptions: Sendable {
     public var backlog: Int32
     /// Refuse connections beyond this many open at once (across all loops).
     public var maxConnections: Int
+    /// Refuse a client address's connections beyond this many open at once (0: no limit).
+    public var maxConnectionsPerAddress: Int
     /// Options for every accepted connection.
     public var connection: TCPConnectionOptions
 
-    public init(backlog: Int32 = 1024, maxConnections: Int = .max, connection: TCPConnectionOptions = .init()) {
+    public init(backlog: Int32 = 1024, maxConnections: Int = .max, maxConnectionsPerAddress: Int = 0,
+                connection: TCPConnectionOptions = .init()) {
         self.backlog = backlog
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.connection = connection
     }
 }
@@ -34,6 +38,8 @@ public final class TCPServer: @unchecked Sendable {
     private let makeHandler: HandlerFactory
     private var listeners: [TCPListener] = []
     private let shuttingDown = Atomic<Bool>(false)
+    /// Open connections per client address, when `maxConnectionsPerAddress` is set.
+    private let perAddress = Mutex<[String: Int]>([:])
 
     /// Binds `address` on every loop of `group` and starts accepting.
     public init(group: EventLoopGroup, address: SocketAddress, options: TCPServerOptions = .init(),
@@ -89,6 +95,27 @@ public final class TCPServer: @unchecked Sendable {
     var openConnections: Int { group.metrics.openConnections }
 
     func handler(for connection: TCPConnection) -> ConnectionHandler { makeHandler(connection) }
+
+    /// Takes a place for a new connection from `address`; false when the address has its
+    /// share. Every true is matched by `releaseAddress` when the connection closes.
+    func admit(address: String) -> Bool {
+        let limit = options.maxConnectionsPerAddress
+        guard limit > 0 else { return true }
+        return perAddress.withLock { table in
+            let count = table[address, default: 0]
+            guard count < limit else { return false }
+            table[address] = count + 1
+            return true
+        }
+    }
+
+    func releaseAddress(_ address: String) {
+        guard options.maxConnectionsPerAddress > 0 else { return }
+        perAddress.withLock { table in
+            let count = (table[address] ?? 1) - 1
+            table[address] = count > 0 ? count : nil
+        }
+    }
 
     /// Whether a graceful shutdown has begun.
     public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }

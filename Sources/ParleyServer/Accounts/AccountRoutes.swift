@@ -19,14 +19,15 @@ enum AccountRoutes {
 
         routes.add(.post, "/v1/auth/register", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(Credentials.self)
-            let result = try await accounts.register(username: body.username, password: body.password, userAgent: request.userAgent)
+            let result = try await accounts.register(username: body.username, password: body.password, userAgent: request.userAgent,
+                                                    clientAddress: request.clientAddress)
             services.logger.info("registered", ["user": .string(result.user.profile.id.description)])
             return JSONCoding.response(.created, result)
         })
         routes.add(.post, "/v1/auth/login", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(Credentials.self)
             return JSONCoding.response(.ok, try await accounts.login(username: body.username, password: body.password,
-                                                                     userAgent: request.userAgent))
+                                                                     userAgent: request.userAgent, clientAddress: request.clientAddress))
         })
         routes.add(.post, "/v1/auth/sms/request", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(SMSCodeRequest.self)

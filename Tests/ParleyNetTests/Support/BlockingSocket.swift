@@ -7,10 +7,18 @@ import Glibc
 final class BlockingSocket {
     let fd: Int32
 
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 10) throws {
+    init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeoutSeconds: Int = 10) throws {
         let address = try SocketAddress(host: host, port: port)
         fd = socket(address.addressFamily, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SystemError(call: "socket", errno: parley_errno()) }
+        if let source {
+            let local = try SocketAddress(host: source, port: 0)
+            guard local.withSockAddr({ parley_bind(fd, $0, $1) }) == 0 else {
+                let code = parley_errno()
+                Glibc.close(fd)
+                throw SystemError(call: "bind", errno: code)
+            }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let rc = address.withSockAddr { parley_connect(fd, $0, $1) }

@@ -19,6 +19,9 @@ final class TestServer: @unchecked Sendable {
         configuration.loops = 2
         configuration.passwordCost = "minimum"
         configuration.webRoot = dataDirectory + "/no-web"
+        // Every test client comes from 127.0.0.1; tests of these limits set their own.
+        configuration.registrationsPerAddress = 1_000_000
+        configuration.loginFailuresPerAddress = 1_000_000
         adjust(&configuration)
         server = try ParleyServer(configuration: configuration, logger: Logger(label: "test", minimumLevel: .error))
     }
