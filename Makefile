@@ -14,7 +14,7 @@ BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv
 BENCH_PACKAGES := wrk
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help
+.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help docs test-sanitize
 
 all: build
 
