@@ -12,8 +12,7 @@ extension ParleyClient {
         switch name {
         case "message.new":
             guard let message = payload(Message.self) else { return }
-            checkForGap(before: message)
-            ingest([message])
+            receiveLive(message)
         case "conversation.read":
             guard let read = payload(ReadState.self) else { return }
             applyRead(read)
@@ -108,18 +107,35 @@ extension ParleyClient {
         if unknownConversation { scheduleConversationRefresh() }
     }
 
-    /// A live message that skips seqs means the ones between were missed (the protocol's gap
-    /// rule): fetch them.
-    private func checkForGap(before message: Message) {
-        guard let known = try? store.lastSeq(of: message.conversationId), known > 0, message.seq > known + 1 else { return }
-        let missing = Int(min(100, message.seq - known - 1))
-        let parameters = HistoryParameters(conversationId: message.conversationId, before: message.seq, limit: missing)
-        guard let generation = link?.generation else { return }
-        Task {
-            if case .success(let page) = await self.request("message.history", parameters, on: generation, as: MessagePage.self) {
-                self.ingest(page.messages)
-            }
+    /// A live message. Messages are reported in seq order per conversation: one that skips
+    /// seqs (the protocol's gap rule) waits, with any that follow it, until the missing ones
+    /// are fetched; while `sync` runs after a reconnect, live messages wait for its answer.
+    func receiveLive(_ message: Message) {
+        let conversation = message.conversationId
+        if catchingUp != nil || heldBack[conversation] != nil {
+            heldBack[conversation, default: []].append(message)
+            return
         }
+        guard let known = try? store.lastSeq(of: conversation), known > 0, message.seq > known + 1,
+              let generation = link?.generation else {
+            ingest([message])
+            return
+        }
+        heldBack[conversation] = [message]
+        let missing = Int(min(100, message.seq - known - 1))
+        let parameters = HistoryParameters(conversationId: conversation, before: message.seq, limit: missing)
+        Task {
+            let page = await self.request("message.history", parameters, on: generation, as: MessagePage.self)
+            // On failure the held messages go out anyway, late rather than never; the next
+            // sync brings what is still missing.
+            self.releaseHeldBack(conversation, with: (try? page.get().messages) ?? [])
+        }
+    }
+
+    /// Reports messages that waited for a gap to be filled (or for `sync`), in order.
+    func releaseHeldBack(_ conversation: ConversationID, with fetched: [Message]) {
+        let held = heldBack.removeValue(forKey: conversation) ?? []
+        ingest(fetched + held)
     }
 
     /// Refreshes the sessions list from the server soon (once, however many ask).

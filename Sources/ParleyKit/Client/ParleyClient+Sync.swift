@@ -12,13 +12,23 @@ extension ParleyClient {
         } catch {
             return error
         }
+        // Live messages that come while `sync` runs may be newer than what it returns; they
+        // wait, so that every conversation is reported in seq order.
+        catchingUp = generation
         let synced = await request("sync", SyncParameters(since: since), on: generation, as: SyncResult.self)
-        guard case .success(let sync) = synced else { return synced.failure }
+        catchingUp = nil
+        let waiting = heldBack
+        heldBack.removeAll()
+        guard case .success(let sync) = synced else {
+            for (_, messages) in waiting { ingest(messages) }
+            return synced.failure
+        }
         try? store.transaction {
             try store.replaceConversations(sync.conversations, includingRooms: false)
             try store.replaceFriendRequests(sync.friendRequests, incoming: true)
         }
         ingest(sync.messages)
+        for message in waiting.values.joined().sorted(by: { $0.seq < $1.seq }) { receiveLive(message) }
         emit(.conversationsChanged)
 
         let contacts = await request("friend.list", EmptyPayload(), on: generation, as: FriendList.self)

@@ -61,6 +61,10 @@ public actor ParleyClient {
     var flushRequested = false
     var acknowledgementWaiters: [String: [CheckedContinuation<Result<Message, ParleyError>, Never>]] = [:]
     var refreshScheduled = false
+    /// Live messages waiting for earlier ones, per conversation (see `receiveLive`).
+    var heldBack: [ConversationID: [Message]] = [:]
+    /// The link whose catch-up (`sync`) is running; live messages wait for it.
+    var catchingUp: Int?
     /// The last presence reported per friend, so repeats are not passed on (seed 001).
     var presence: [UserID: Bool] = [:]
 
