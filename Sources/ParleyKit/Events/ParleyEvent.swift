@@ -3,8 +3,10 @@ public import ParleyProtocol
 /// What the server pushed, after the client has stored it in its cache (so a view that
 /// reloads from the cache on an event sees the change), plus a few client-side changes.
 ///
-/// Messages are reported once per `(conversationId, seq)`, whether they came live, through
-/// `sync` after a reconnect, from history, or as the acknowledgement of this client's own send.
+/// Messages are reported once per `(conversationId, seq)` and in seq order per conversation,
+/// whether they came live, through `sync` after a reconnect, on entering a room, or as the
+/// acknowledgement of this client's own send. (Pages asked for with `history` are returned to
+/// the caller, not reported.)
 public enum ParleyEvent: Sendable, Equatable {
     /// A message this client had not seen, in any conversation (also its own, once the server
     /// has stored it).

@@ -2,7 +2,9 @@ import Foundation
 
 /// The languages ParleyKit words things in (system notices, day headers, connection states).
 public enum ParleyLanguage: String, Sendable, CaseIterable {
+    /// English.
     case english = "en"
+    /// Simplified Chinese.
     case chinese = "zh"
 
     /// Chinese when the user's preferred language (or, on a terminal, `LANG`) is Chinese;

@@ -25,10 +25,15 @@ public final class ContactsViewModel {
 
     /// The "+" menu's actions.
     public enum Action: Sendable, Equatable {
+        /// Ask someone to be friends, by username.
         case addFriend(username: String)
+        /// Create a group with this name (you own it).
         case createGroup(name: String)
+        /// Join a group by its name.
         case joinGroup(name: String)
+        /// Create a room with this name (you are in it).
         case createRoom(name: String)
+        /// Enter a room by its name.
         case enterRoom(name: String)
     }
 

@@ -3,7 +3,9 @@ public import ParleyProtocol
 /// One thing in a dialogue: a chat message (a bubble) or a system notification (centred and
 /// grey, apart from the bubbles).
 public enum DialogueItem: Identifiable, Equatable, Sendable {
+    /// A chat message from someone (or the reader).
     case message(Bubble)
+    /// A system notification.
     case notice(Notice)
 
     /// A chat message.

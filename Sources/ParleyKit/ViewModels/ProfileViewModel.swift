@@ -14,9 +14,11 @@ public final class ProfileViewModel {
     public private(set) var isSaving = false
     /// What went wrong last.
     public private(set) var lastError: ParleyError?
-    /// Edit-mode drafts.
+    /// The nickname being edited.
     public var nickname = ""
+    /// The avatar URL being edited (editable only in edit mode, as in the seed).
     public var avatar = ""
+    /// The signature being edited.
     public var signature = ""
     /// Set only while the account has no username yet (a phone sign-up).
     public var username = ""
