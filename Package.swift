@@ -116,6 +116,11 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "parleyTests",
+            dependencies: ["parley"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "ParleyServerTests",
             dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite"],
             swiftSettings: strictSwift

@@ -137,13 +137,21 @@ public final class ContactsViewModel {
                     lastResult = language.pick("Friend request sent", "好友请求已发送")
                 }
             case .createGroup(let name):
-                opened = try await client.createGroup(name: name.trimmed).id
+                let group = try await client.createGroup(name: name.trimmed)
+                opened = group.id
+                lastResult = language.pick("Group “\(group.name)” created", "已创建群聊“\(group.name)”")
             case .joinGroup(let name):
-                opened = try await client.joinGroup(name: name.trimmed).id
+                let group = try await client.joinGroup(name: name.trimmed)
+                opened = group.id
+                lastResult = language.pick("Joined “\(group.name)”", "已加入群聊“\(group.name)”")
             case .createRoom(let name):
-                opened = try await client.createRoom(name: name.trimmed).room.id
+                let room = try await client.createRoom(name: name.trimmed).room
+                opened = room.id
+                lastResult = language.pick("Room “\(room.name)” created", "已创建聊天室“\(room.name)”")
             case .enterRoom(let name):
-                opened = try await client.enterRoom(name: name.trimmed).room.id
+                let room = try await client.enterRoom(name: name.trimmed).room
+                opened = room.id
+                lastResult = language.pick("Entered “\(room.name)”", "已进入聊天室“\(room.name)”")
             }
             await reload()
             return opened

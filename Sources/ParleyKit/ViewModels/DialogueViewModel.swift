@@ -69,13 +69,14 @@ public final class DialogueViewModel {
     /// newest page from the server when online; marks the conversation read.
     public func open() async {
         isVisible = true
+        // Listen first: a change announced while the cache is being read must not be missed.
+        startObserving()
         me = await client.account?.profile.id
         await refreshTitle()
         merge((try? await client.cachedMessages(in: conversationId, limit: 50)) ?? [])
         hasMoreHistory = (messages.first?.seq ?? 1) > 1
         await reloadPending()
         rebuild()
-        startObserving()
         if client.connectionState.isOnline, let page = try? await client.history(in: conversationId, limit: 50) {
             // The newest page replaces a cache that may have a gap before it.
             if let first = page.messages.first, let last = messages.last, first.seq > last.seq + 1 { messages.removeAll() }
@@ -223,6 +224,13 @@ public final class DialogueViewModel {
             title = MessagePreview.title(of: summary)
             kind = summary.kind
             if let peer = summary.peer { profiles[peer.id] = peer }
+        } else if let group = try? await client.cachedGroup(conversationId) {
+            // Just joined: the sessions list has not caught up yet, the group's info has.
+            title = group.name
+            kind = .group
+        } else if let room = try? await client.cachedRooms().first(where: { $0.id == conversationId }) {
+            title = room.name
+            kind = .room
         }
     }
 

@@ -148,17 +148,27 @@ extension ChatApp {
     }
 
     private func helpLine(columns: Int) -> Line {
-        let text: String
+        // The longest wording that fits: every key must stay visible in 80 columns.
+        let variants: [String]
         if prompt != nil {
-            text = " Enter confirm · Esc cancel"
+            variants = [" Enter confirm · Esc cancel"]
         } else if focus == .dialogue && dialogue != nil {
-            text = " Enter send · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit"
+            variants = [" Enter send · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                        " Enter send · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
+                        " Enter send · Esc back · PgUp/PgDn · End · ^C quit"]
         } else if tab == .contacts {
-            text = " ↑↓ select · Enter open/accept · y/n request · Tab chats · a add friend · g/G group · r/R room · L logout · q quit"
+            variants = [" ↑↓ select · Enter open/accept · y/n request · Tab chats · a add friend · g/G group · r/R room · L logout · q quit",
+                        " ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
+                        " ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit"]
         } else {
-            text = " ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · L logout · q quit"
+            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · L logout · q quit",
+                        " ↑↓ Enter open · Tab contacts · a friend · g/G join/new group · r/R enter/new room · L logout · q quit",
+                        " ↑↓ Enter · Tab contacts · a friend · g/G group · r/R room · L logout · q quit",
+                        " ↑↓ Enter · Tab · a friend · g/G group · r/R room · q quit"]
         }
-        return Line(text, .reverse).fitted(to: columns, padStyle: .reverse)
+        // The last row: one column short, so that the terminal never scrolls.
+        let text = variants.first { DisplayWidth.width(of: $0) < columns } ?? variants[variants.count - 1]
+        return Line(text, .reverse).fitted(to: columns - 1, padStyle: .reverse)
     }
 
     // MARK: The list pane
