@@ -162,6 +162,13 @@ struct ParleyClientTests {
         #expect(try await reopened.cachedFriends().map { $0.user.username } == [bobName])
         #expect(await reopened.account?.profile.username != nil)
 
+        // What an app's first screen shows: the sessions list from the cache, and the banner.
+        let (rows, banner) = await Self.firstScreen(of: reopened)
+        #expect(rows.map(\.title).sorted() == [bobName, group.name].sorted())
+        #expect(rows.first { $0.id == conversation }?.preview == "see you later")
+        #expect(rows.first { $0.id == conversation }?.unread == 2)
+        #expect(banner != nil)
+
         // Requests made now wait a little, then fail clearly.
         try await KitHarness.eventually("not online") {
             if case .offline = reopened.connectionState { return true }
@@ -178,6 +185,14 @@ struct ParleyClientTests {
         await reopened.logout()
         #expect(try await reopened.cachedConversations().isEmpty)
         #expect(await reopened.isSignedIn == false)
+    }
+
+    @MainActor
+    static func firstScreen(of client: ParleyClient) async -> (rows: [SessionRow], banner: String?) {
+        let sessions = SessionsViewModel(client: client, language: .english)
+        await sessions.start()
+        defer { sessions.stop() }
+        return (sessions.rows, sessions.banner)
     }
 
     @Test("rooms are entered again after a reconnect, and presence is reported once per change")
