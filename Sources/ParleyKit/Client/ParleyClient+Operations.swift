@@ -240,15 +240,19 @@ extension ParleyClient {
     // MARK: Messages and the sessions list
 
     /// `message.history`: the page before `seq` (or the newest), oldest first. Offline, the
-    /// cache answers (its contiguous part). History pages are stored but not reported as
-    /// `.messageNew`: the caller has them.
+    /// cache answers (its contiguous part). Messages older than the cache's newest are stored
+    /// but not reported as `.messageNew` (the caller has them); newer ones are reported.
     public func history(in conversation: ConversationID, before seq: Int64? = nil, limit: Int = 50) async throws(ParleyError) -> MessagePage {
         guard state == .online else {
             let cached = try store.messages(in: conversation, before: seq, limit: limit)
             return MessagePage(messages: cached, hasMore: (cached.first?.seq ?? seq ?? 1) > 1)
         }
         let page: MessagePage = try await call("message.history", HistoryParameters(conversationId: conversation, before: seq, limit: limit))
-        ingest(page.messages, report: false)
+        // Older messages are the caller's; any newer than the cache held are news for every
+        // listener (the page can overtake a live event), so those are reported as usual.
+        let known = (try? store.lastSeq(of: conversation)) ?? 0
+        ingest(page.messages.filter { $0.seq <= known }, report: false)
+        ingest(page.messages.filter { $0.seq > known })
         return page
     }
 
