@@ -11,7 +11,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
-TEST_PACKAGES  := curl python3 python3-venv
+TEST_PACKAGES  := curl python3 python3-venv tmux
 BENCH_PACKAGES := wrk
 
 .PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help docs test-sanitize
@@ -38,7 +38,7 @@ deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
 test-deps: deps
-	@command -v curl >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
 	@$(PYTHON) -c 'import websockets, pytest' 2>/dev/null \

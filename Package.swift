@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "parley", targets: ["parley"]),
         .executable(name: "parley-bench", targets: ["parley-bench"]),
+        .library(name: "ParleyKit", targets: ["ParleyKit"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
@@ -64,9 +65,17 @@ let package = Package(
             dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
+        // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
+        // URLSessionWebSocketTask instead.
+        .target(
+            name: "ParleyKit",
+            dependencies: ["ParleyProtocol", "ParleySQL",
+                           .target(name: "ParleyNet", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "parley",
-            dependencies: ["ParleyNet", "ParleyServer"],
+            dependencies: ["ParleyNet", "ParleyServer", "ParleyKit", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         // Load generator and measurements (docs/benchmarks.md). ParleyNet only for now; it
@@ -99,6 +108,16 @@ let package = Package(
         .testTarget(
             name: "ParleySQLiteTests",
             dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyKitTests",
+            dependencies: ["ParleyKit", "ParleyProtocol", "ParleyServer", "ParleyNet"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "parleyTests",
+            dependencies: ["parley"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -2,8 +2,6 @@ import Foundation
 import ParleyNet
 import ParleyServer
 
-ShutdownSignal.blockInThisProcess()
-
 let usage = """
     parley \(ParleyVersion.current) — a self-hosted chat server
 
@@ -11,6 +9,7 @@ let usage = """
 
     commands:
       serve       start the server (parley serve --help lists its options)
+      chat        the terminal client (parley chat --help)
       version     print the version
 
     """
@@ -25,6 +24,9 @@ let command = arguments.isEmpty ? "--help" : arguments.removeFirst()
 
 switch command {
 case "serve":
+    // Before any thread exists, so that every thread inherits the mask; `chat` handles
+    // signals its own way.
+    ShutdownSignal.blockInThisProcess()
     if arguments.contains("--help") || arguments.contains("-h") {
         print(ServerConfiguration.helpText)
         exit(0)
@@ -53,6 +55,8 @@ case "serve":
     logger.info("signal received", ["signal": .int(Int(signal))])
     server.shutdown()
     exit(0)
+case "chat":
+    ChatCommand.run(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 case "version", "--version", "-v":
     print(ParleyVersion.current)
 case "--help", "-h", "help":

@@ -1,0 +1,158 @@
+import Foundation
+import ParleyProtocol
+
+// Server events: stored in the cache first, then passed on, so a view that reloads from the
+// cache when it hears of a change sees it.
+extension ParleyClient {
+    func handleEvent(_ name: String, _ data: Data) {
+        let decoder = JSONDecoder()
+        func payload<T: Decodable>(_ type: T.Type) -> T? {
+            try? decoder.decode(IncomingData<T>.self, from: data).data
+        }
+        switch name {
+        case "message.new":
+            guard let message = payload(Message.self) else { return }
+            receiveLive(message)
+        case "conversation.read":
+            guard let read = payload(ReadState.self) else { return }
+            applyRead(read)
+        case "friend.request":
+            guard let request = payload(FriendRequest.self) else { return }
+            try? store.setFriendRequest(request, incoming: request.to.id == me?.profile.id)
+            emit(.friendRequest(request))
+        case "friend.added":
+            guard let friend = payload(Friend.self) else { return }
+            befriended(friend)
+        case "friend.removed":
+            guard let removed = payload(FriendRemoved.self) else { return }
+            try? store.removeFriend(removed.userId)
+            presence[removed.userId] = nil
+            emit(.friendRemoved(removed.userId))
+        case "presence":
+            guard let update = payload(Presence.self) else { return }
+            applyPresence(update)
+        case "me.updated":
+            guard let account = payload(Account.self) else { return }
+            adoptAccount(account)
+        default:
+            // Within version 1, new events are additive: ignore the unknown.
+            return
+        }
+    }
+
+    /// Stores the signed-in account and reports a change.
+    func adoptAccount(_ account: Account) {
+        try? store.setAccount(account)
+        let changed = me != nil && me != account
+        me = account
+        if changed { emit(.meUpdated(account)) }
+    }
+
+    func befriended(_ friend: Friend) {
+        try? store.setFriend(friend)
+        try? store.removeFriendRequests(involving: friend.user.id)
+        presence[friend.user.id] = friend.online
+        emit(.friendAdded(friend))
+        // The pair's 1:1 conversation is new to the sessions list.
+        scheduleConversationRefresh()
+    }
+
+    func applyPresence(_ update: Presence) {
+        guard presence[update.userId] != update.online else { return }
+        presence[update.userId] = update.online
+        if var friend = try? store.friend(update.userId) {
+            friend.online = update.online
+            try? store.setFriend(friend)
+        }
+        emit(.presence(update))
+    }
+
+    func applyRead(_ read: ReadState) {
+        if var summary = try? store.conversation(read.conversationId) {
+            summary.readSeq = max(summary.readSeq, read.readSeq)
+            summary.unread = read.unread
+            try? store.setConversation(summary)
+        }
+        emit(.conversationRead(read))
+    }
+
+    /// Stores messages not seen before and reports each of those once, in (conversation,
+    /// seq) order. Own messages carrying an outbox client id take their entry out of the
+    /// outbox: the server has stored them.
+    func ingest(_ messages: [Message], report: Bool = true) {
+        guard !messages.isEmpty else { return }
+        let mine = me?.profile.id
+        let ordered = messages.sorted { ($0.conversationId, $0.seq) < ($1.conversationId, $1.seq) }
+        var fresh: [Message] = []
+        var acknowledged: [Message] = []
+        var unknownConversation = false
+        do {
+            try store.transaction {
+                for message in ordered {
+                    if try store.insertMessage(message, me: mine) { fresh.append(message) }
+                    if message.sender == mine, let clientId = message.clientId, try store.removeFromOutbox(clientId) {
+                        acknowledged.append(message)
+                    }
+                }
+                unknownConversation = try Set(fresh.map(\.conversationId)).contains { try store.conversation($0) == nil }
+            }
+        } catch {
+            return
+        }
+        if report { for message in fresh { emit(.messageNew(message)) } }
+        if !acknowledged.isEmpty {
+            for message in acknowledged { acknowledge(message) }
+            emit(.outboxChanged)
+        }
+        if unknownConversation { scheduleConversationRefresh() }
+    }
+
+    /// A live message. Messages are reported in seq order per conversation: one that skips
+    /// seqs (the protocol's gap rule) waits, with any that follow it, until the missing ones
+    /// are fetched; while `sync` runs after a reconnect, live messages wait for its answer.
+    func receiveLive(_ message: Message) {
+        let conversation = message.conversationId
+        if catchingUp != nil || heldBack[conversation] != nil {
+            heldBack[conversation, default: []].append(message)
+            return
+        }
+        guard let known = try? store.lastSeq(of: conversation), known > 0, message.seq > known + 1,
+              let generation = link?.generation else {
+            ingest([message])
+            return
+        }
+        heldBack[conversation] = [message]
+        let missing = Int(min(100, message.seq - known - 1))
+        let parameters = HistoryParameters(conversationId: conversation, before: message.seq, limit: missing)
+        Task {
+            let page = await self.request("message.history", parameters, on: generation, as: MessagePage.self)
+            // On failure the held messages go out anyway, late rather than never; the next
+            // sync brings what is still missing.
+            self.releaseHeldBack(conversation, with: (try? page.get().messages) ?? [])
+        }
+    }
+
+    /// Reports messages that waited for a gap to be filled (or for `sync`), in order.
+    func releaseHeldBack(_ conversation: ConversationID, with fetched: [Message]) {
+        let held = heldBack.removeValue(forKey: conversation) ?? []
+        ingest(fetched + held)
+    }
+
+    /// Refreshes the sessions list from the server soon (once, however many ask).
+    func scheduleConversationRefresh() {
+        guard !refreshScheduled, let generation = link?.generation else { return }
+        refreshScheduled = true
+        Task {
+            let list = await self.request("conversation.list", EmptyPayload(), on: generation, as: ConversationList.self)
+            self.finishConversationRefresh(list)
+        }
+    }
+
+    private func finishConversationRefresh(_ list: Result<ConversationList, ParleyError>) {
+        refreshScheduled = false
+        guard case .success(let list) = list else { return }
+        // Rooms are kept from `room.enter`: the server lists a room only once re-entered.
+        try? store.transaction { try store.replaceConversations(list.conversations.filter { $0.kind != .room }, includingRooms: false) }
+        emit(.conversationsChanged)
+    }
+}

@@ -1,0 +1,32 @@
+public import ParleyProtocol
+
+/// One line for a message where there is no room for a bubble: the sessions list, a
+/// notification, a terminal.
+public enum MessagePreview {
+    /// Text with emoji, "[Image]" for pictures, the notice's sentence for system messages.
+    public static func text(for message: Message, me: UserID? = nil, language: ParleyLanguage = .english,
+                            name: (UserID) -> String) -> String {
+        switch message.kind {
+        case .text:
+            return Emoticons.emojify(message.text ?? "")
+        case .image:
+            return language.pick("[Image]", "[图片]")
+        case .system:
+            guard let notice = message.system else { return "" }
+            return SystemNoticeText.text(for: notice, me: me, language: language, name: name)
+        }
+    }
+
+    /// The name a conversation goes by: the peer's display name for 1:1, else the group's or
+    /// room's name.
+    public static func title(of summary: ConversationSummary) -> String {
+        if let peer = summary.peer { return peer.displayName }
+        if let name = summary.name, !name.isEmpty { return name }
+        return "#\(summary.id)"
+    }
+
+    /// An unread badge: the count, or "99+" beyond 99 (UI.md); empty for none.
+    public static func badge(_ unread: Int64) -> String {
+        unread <= 0 ? "" : unread > 99 ? "99+" : String(unread)
+    }
+}

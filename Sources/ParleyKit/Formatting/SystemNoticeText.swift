@@ -1,0 +1,61 @@
+public import ParleyProtocol
+
+/// The wording of system notifications in the reader's language. The server sends only what
+/// happened (`type`, `actor`, `target`…); every client words it the same way.
+public enum SystemNoticeText {
+    /// The sentence for `notice`. `name` turns a user id into a display name; the reader
+    /// (`me`) is called "You".
+    public static func text(for notice: SystemNotice, me: UserID? = nil, language: ParleyLanguage = .english,
+                            name: (UserID) -> String) -> String {
+        func who(_ id: UserID?) -> String {
+            guard let id else { return language.pick("Someone", "有人") }
+            if id == me { return language.pick("You", "你") }
+            return name(id)
+        }
+        let actor = who(notice.actor)
+        let target = who(notice.target)
+        let title = notice.name.map { language.pick("“\($0)”", "“\($0)”") } ?? ""
+        switch notice.type {
+        case .friendAdded:
+            // Shown in the pair's own conversation, where "you two" needs no names.
+            return language.pick("You are now friends. Say hello!", "你们已经是好友了，打个招呼吧")
+        case .matched:
+            return language.pick("You liked each other. Say hi!", "你们互相喜欢，打个招呼吧")
+        case .groupCreated:
+            return language.pick("\(actor) created the group \(title)", "\(actor) 创建了群聊\(title)")
+        case .memberJoined:
+            return language.pick("\(actor) joined the group", "\(actor) 加入了群聊")
+        case .memberLeft:
+            return language.pick("\(actor) left the group", "\(actor) 退出了群聊")
+        case .memberRemoved:
+            return language.pick("\(actor) removed \(target) from the group", "\(actor) 将 \(target) 移出了群聊")
+        case .ownerChanged:
+            return language.pick("\(actor) made \(target) the group's owner", "\(actor) 将群主转让给了 \(target)")
+        case .infoChanged:
+            return infoChanged(actor: actor, fields: notice.fields ?? [], newName: notice.name, language: language)
+        case .roomCreated:
+            return language.pick("\(actor) created the room \(title)", "\(actor) 创建了聊天室\(title)")
+        case .roomEntered:
+            return language.pick("\(actor) entered the room", "\(actor) 进入了聊天室")
+        case .roomLeft:
+            return language.pick("\(actor) left the room", "\(actor) 离开了聊天室")
+        }
+    }
+
+    private static func infoChanged(actor: String, fields: [String], newName: String?, language: ParleyLanguage) -> String {
+        if fields == ["name"], let newName {
+            return language.pick("\(actor) renamed the group to “\(newName)”", "\(actor) 将群名称修改为“\(newName)”")
+        }
+        let english = ["name": "name", "avatar": "avatar", "description": "description"]
+        let chinese = ["name": "群名称", "avatar": "群头像", "description": "群介绍"]
+        let known = fields.filter { english[$0] != nil }
+        guard !known.isEmpty else { return language.pick("\(actor) changed the group's info", "\(actor) 修改了群资料") }
+        if language == .chinese {
+            return "\(actor) 修改了" + known.compactMap { chinese[$0] }.joined(separator: "、")
+                + (newName.map { "，新名称为“\($0)”" } ?? "")
+        }
+        let names = known.compactMap { english[$0] }
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "\(actor) changed the group's \(list)" + (newName.map { " (now “\($0)”)" } ?? "")
+    }
+}

@@ -1,0 +1,60 @@
+public import ParleyProtocol
+
+/// One thing in a dialogue: a chat message (a bubble) or a system notification (centred and
+/// grey, apart from the bubbles).
+public enum DialogueItem: Identifiable, Equatable, Sendable {
+    /// A chat message from someone (or the reader).
+    case message(Bubble)
+    /// A system notification.
+    case notice(Notice)
+
+    /// A chat message.
+    public struct Bubble: Identifiable, Equatable, Sendable {
+        /// The server's message id.
+        public var id: String
+        /// Its place in the conversation.
+        public var seq: Int64
+        /// Who sent it.
+        public var sender: UserID?
+        /// Their display name (`ID: <id>` until the profile is known).
+        public var senderName: String
+        /// Whether the reader sent it (right-aligned, accent colour).
+        public var isSelf: Bool
+        /// The text with smileys turned into emoji, or "[Image]".
+        public var text: String
+        /// The picture of an image message.
+        public var image: ImageAttachment?
+        /// The seed's label: `HH:mm:ss` under four hours old, else `yyyy-MM-dd HH:mm:ss`.
+        public var timeLabel: String
+        /// Server time, ms since the epoch.
+        public var createdAt: Int64
+    }
+
+    /// A system notification.
+    public struct Notice: Identifiable, Equatable, Sendable {
+        /// The server's message id.
+        public var id: String
+        /// Its place in the conversation.
+        public var seq: Int64
+        /// The sentence, in the reader's language.
+        public var text: String
+        /// As for bubbles.
+        public var timeLabel: String
+    }
+
+    /// The message id.
+    public var id: String {
+        switch self {
+        case .message(let bubble): return bubble.id
+        case .notice(let notice): return notice.id
+        }
+    }
+
+    /// The message's seq.
+    public var seq: Int64 {
+        switch self {
+        case .message(let bubble): return bubble.seq
+        case .notice(let notice): return notice.seq
+        }
+    }
+}

@@ -1,0 +1,25 @@
+public import ParleyProtocol
+
+/// One row of the sessions list, ready to show.
+public struct SessionRow: Identifiable, Equatable, Sendable {
+    /// The conversation.
+    public var id: ConversationID
+    /// 1:1, group or room.
+    public var kind: ConversationKind
+    /// The peer's display name, or the group's or room's name.
+    public var title: String
+    /// The last message in one line (emoji, "[Image]", a notice's sentence; "Name: …" in groups).
+    public var preview: String
+    /// When the last activity was: `HH:mm` today, "Yesterday", else the date.
+    public var timeLabel: String
+    /// Unread messages (shown in bold / as a badge).
+    public var unread: Int64
+    /// The badge text: the count, "99+", or empty.
+    public var badge: String
+    /// The peer's avatar, or the group's or room's.
+    public var avatar: String?
+    /// For 1:1 rows: whether the friend is online.
+    public var isOnline: Bool
+    /// Sort key, ms since the epoch.
+    public var lastActivityAt: Int64
+}

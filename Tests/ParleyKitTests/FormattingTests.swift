@@ -1,0 +1,117 @@
+import Foundation
+import ParleyKit
+import ParleyProtocol
+import Testing
+
+@Suite("Formatting: time labels, days, emoticons, notices")
+struct FormattingTests {
+    let utc = MessageTimeFormatter(timeZone: TimeZone(identifier: "UTC")!)
+    /// 2025-03-10 12:00:00 UTC.
+    let now = Date(timeIntervalSince1970: 1_741_608_000)
+
+    func ms(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
+
+    @Test("HH:mm:ss under four hours old, yyyy-MM-dd HH:mm:ss from four hours on")
+    func timeLabels() {
+        #expect(utc.label(for: ms(now.addingTimeInterval(-5)), now: now) == "11:59:55")
+        #expect(utc.label(for: ms(now.addingTimeInterval(-(4 * 3600 - 1))), now: now) == "08:00:01")
+        #expect(utc.label(for: ms(now.addingTimeInterval(-4 * 3600)), now: now) == "2025-03-10 08:00:00")
+        #expect(utc.label(for: ms(now.addingTimeInterval(-3 * 86400)), now: now) == "2025-03-07 12:00:00")
+        // A sender's clock a little ahead still reads as new.
+        #expect(utc.label(for: ms(now.addingTimeInterval(30)), now: now) == "12:00:30")
+    }
+
+    @Test("day titles and the sessions list's short labels")
+    func days() {
+        #expect(utc.dayTitle(for: ms(now.addingTimeInterval(-3600)), now: now) == "Today")
+        #expect(utc.dayTitle(for: ms(now.addingTimeInterval(-86400)), now: now, language: .chinese) == "昨天")
+        #expect(utc.dayTitle(for: ms(now.addingTimeInterval(-2 * 86400)), now: now) == "2025-03-08")
+        #expect(utc.shortLabel(for: ms(now.addingTimeInterval(-90)), now: now) == "11:58")
+        #expect(utc.shortLabel(for: ms(now.addingTimeInterval(-86400)), now: now) == "Yesterday")
+    }
+
+    @Test("dialogue layout: grouped by day, notices apart, self marked, duplicates dropped")
+    func layout() {
+        let me = UserID(1)
+        let other = UserID(2)
+        let conversation = ConversationID(7)
+        func message(_ seq: Int64, _ ago: TimeInterval, sender: UserID?, text: String? = nil, system: SystemNotice? = nil) -> Message {
+            Message(id: "m\(seq)", conversationId: conversation, seq: seq, sender: sender, clientId: nil,
+                    kind: system == nil ? .text : .system, text: text, system: system, createdAt: ms(now.addingTimeInterval(-ago)))
+        }
+        let messages = [
+            message(3, 3600, sender: other, text: "morning :)"),
+            message(1, 2 * 86400, sender: nil, system: SystemNotice(type: .friendAdded, actor: other, target: me)),
+            message(2, 2 * 86400 - 60, sender: me, text: "hi <3"),
+            message(3, 3600, sender: other, text: "morning :)"),
+            message(4, 60, sender: me, text: "see http://x.y/:)"),
+        ]
+        let layout = DialogueLayout(me: me, formatter: utc)
+        let sections = layout.sections(for: messages, now: now) { $0 == other ? "Mei" : "ID: \($0)" }
+        #expect(sections.map(\.title) == ["2025-03-08", "Today"])
+        #expect(sections.map { $0.items.map(\.seq) } == [[1, 2], [3, 4]])
+        guard case .notice(let notice) = sections[0].items[0] else {
+            Issue.record("the system message is not a notice")
+            return
+        }
+        #expect(notice.text == "You are now friends. Say hello!")
+        guard case .message(let mine) = sections[0].items[1], case .message(let theirs) = sections[1].items[0],
+              case .message(let link) = sections[1].items[1] else {
+            Issue.record("chat messages are not bubbles")
+            return
+        }
+        #expect(mine.isSelf && !theirs.isSelf)
+        #expect(mine.text == "hi ❤️")
+        #expect(mine.timeLabel == "2025-03-08 12:01:00")
+        #expect(theirs.senderName == "Mei")
+        #expect(theirs.text == "morning 🙂")
+        #expect(theirs.timeLabel == "11:00:00")
+        #expect(link.text == "see http://x.y/:)")
+    }
+
+    @Test("emoticons become emoji only where they are smileys")
+    func emoticons() {
+        #expect(Emoticons.emojify("hello :) and :( ;) :D :P <3") == "hello 🙂 and 🙁 😉 😄 😛 ❤️")
+        #expect(Emoticons.emojify("great:)") == "great🙂")
+        #expect(Emoticons.emojify(":-) XD") == "🙂 😆")
+        #expect(Emoticons.emojify("x<30 :Pizza XDR https://a.b/:P") == "x<30 :Pizza XDR https://a.b/:P")
+        #expect(Emoticons.emojify("plain text") == "plain text")
+    }
+
+    @Test("system notices are worded in English and Chinese, with 'You' for the reader")
+    func notices() {
+        let names: (UserID) -> String = { $0 == UserID(2) ? "Mei" : "Lin" }
+        let joined = SystemNotice(type: .memberJoined, actor: UserID(2))
+        #expect(SystemNoticeText.text(for: joined, name: names) == "Mei joined the group")
+        #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "Mei 加入了群聊")
+        let renamed = SystemNotice(type: .infoChanged, actor: UserID(1), fields: ["name"], name: "Tea")
+        #expect(SystemNoticeText.text(for: renamed, me: UserID(1), name: names) == "You renamed the group to “Tea”")
+        #expect(SystemNoticeText.text(for: renamed, me: UserID(1), language: .chinese, name: names) == "你 将群名称修改为“Tea”")
+        let changed = SystemNotice(type: .infoChanged, actor: UserID(3), fields: ["avatar", "description"])
+        #expect(SystemNoticeText.text(for: changed, name: names) == "Lin changed the group's avatar and description")
+        let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Mei 将 Lin 移出了群聊")
+        #expect(MessagePreview.badge(0) == "" && MessagePreview.badge(7) == "7" && MessagePreview.badge(120) == "99+")
+    }
+
+    @Test("reconnect delays grow exponentially, stay under the cap and carry jitter")
+    func backoff() {
+        let policy = ParleyClient.ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(8), multiplier: 2, jitter: 0.5)
+        #expect(policy.delay(afterFailures: 1, random: 0) == .seconds(1))
+        #expect(policy.delay(afterFailures: 3, random: 0) == .seconds(4))
+        #expect(policy.delay(afterFailures: 10, random: 0) == .seconds(8))
+        #expect(policy.delay(afterFailures: 10, random: 1) == .seconds(4))
+        let spread = Set((0..<20).map { _ in policy.delay(afterFailures: 4) })
+        #expect(spread.count > 1)
+        #expect(spread.allSatisfy { $0 >= .seconds(4) && $0 <= .seconds(8) })
+    }
+
+    @Test("the connection banner")
+    func banner() {
+        #expect(ConnectionState.online.bannerText() == nil)
+        #expect(ConnectionState.connecting(attempt: 2).bannerText() == "Connecting…")
+        let offline = ConnectionState.offline(reason: .connectionLost(code: 1006, reason: ""), retryIn: .seconds(5))
+        #expect(offline.bannerText() == "No connection — retrying in 5 s")
+        #expect(offline.bannerText(language: .chinese) == "网络连接已断开，5 秒后重试")
+    }
+}

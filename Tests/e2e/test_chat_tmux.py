@@ -1,0 +1,173 @@
+"""`parley chat` driven in tmux against a live server: sign in, open a conversation, send a
+message a second (WebSocket) client receives, see its reply, resize to one pane, lose the
+server and see the status line and the automatic recovery."""
+import asyncio
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+
+import pytest
+
+from api import call
+from client import Session
+from conftest import binary
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Tmux:
+    """One detached tmux session running a command, on a tmux server of its own (`-L`), so
+    that nothing else using tmux on the machine can disturb it or be disturbed."""
+
+    def __init__(self, command: list[str], width: int, height: int, env: dict[str, str]):
+        self.name = "parley-chat-" + uuid.uuid4().hex[:8]
+        exports = " ".join(f"{key}={value!r}" for key, value in env.items())
+        line = " ".join(repr(part) for part in command)
+        self.run("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), f"env {exports} {line}")
+        self.socket = self.run("display-message", "-p", "#{socket_path}").stdout.strip()
+
+    def run(self, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
+        return subprocess.run(["tmux", "-L", self.name, *arguments], check=check, capture_output=True, text=True)
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", self.name, *keys)
+
+    def text(self, *text: str) -> None:
+        """Types text literally (no key names)."""
+        self.run("send-keys", "-t", self.name, "-l", *text)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.name, check=False).stdout
+
+    def resize(self, width: int, height: int) -> None:
+        self.run("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
+
+    def close(self) -> None:
+        self.run("kill-server", check=False)
+        if self.socket and os.path.exists(self.socket):
+            os.unlink(self.socket)
+
+    async def wait_for(self, *needles: str, absent: tuple[str, ...] = (), timeout: float = 20) -> str:
+        """The screen once it shows every one of `needles` and none of `absent`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        screen = ""
+        while loop.time() < deadline:
+            screen = self.screen()
+            if all(needle in screen for needle in needles) and not any(gone in screen for gone in absent):
+                return screen
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"{needles} (without {absent}) not on screen after {timeout} s:\n{screen}")
+
+
+def register(url: str, name: str) -> dict:
+    reply = call(url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
+    assert reply.status == 201, reply.body
+    return reply.json
+
+
+async def befriend(port: int, alice: dict, bob: Session) -> str:
+    """Alice asks, Bob accepts; returns their conversation id."""
+    session = await Session.open(port, alice["token"])
+    asked = await session.call("friend.request", {"username": "bob"})
+    assert asked["ok"], asked
+    accepted = await bob.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+    assert accepted["ok"], accepted
+    await session.close()
+    return accepted["data"]["conversationId"]
+
+
+async def wait_for_event(session: Session, text: str, timeout: float = 20) -> dict:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        for event in session.events:
+            if event["event"] == "message.new" and event["data"].get("text") == text:
+                return event
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"bob never received {text!r}; events: {session.events}")
+
+
+def test_chat_in_tmux(parley):
+    server = parley()
+    alice = register(server.url, "alice")
+    register(server.url, "bob")
+    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
+    home = tempfile.mkdtemp(prefix="parley-chat-e2e-")
+    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+
+    async def scenario():
+        first = server
+        bob = await Session.open(first.port, bob_token)
+        conversation = await befriend(first.port, alice, bob)
+
+        # Sign in: the password form comes first.
+        await tmux.wait_for("Username", "Password")
+        tmux.text("alice")
+        tmux.keys("Tab")
+        tmux.text("password123")
+        tmux.keys("Enter")
+        screen = await tmux.wait_for("● online", "bob", "now friends")
+        assert "│" in screen, "two panes at 100 columns"
+
+        # Open the conversation and send.
+        tmux.keys("Enter")
+        await tmux.wait_for("Say something")
+        tmux.text("hello from the terminal :)")
+        tmux.keys("Enter")
+        event = await wait_for_event(bob, "hello from the terminal :)")
+        assert event["data"]["conversationId"] == conversation
+        await tmux.wait_for("hello from the terminal 🙂")
+
+        # Bob answers; the answer appears live, with CJK text measured by display width.
+        reply = await bob.call("message.send", {"conversationId": conversation, "clientId": uuid.uuid4().hex,
+                                                "kind": "text", "text": "reply from bob 你好"})
+        assert reply["ok"], reply
+        await tmux.wait_for("reply from bob 你好")
+
+        # Narrow window: one pane, the dialogue still readable.
+        tmux.resize(60, 20)
+        screen = await tmux.wait_for("reply from bob 你好", "● online", absent=("│",))
+        assert len(screen.splitlines()) <= 20
+        assert all(len(line) <= 60 for line in screen.splitlines())
+
+        # The server goes away: the status line says so; it comes back: the client recovers
+        # and a message written meanwhile goes out.
+        await bob.close()
+        port, data_dir = first.port, first.data_dir
+        first.stop()
+        await tmux.wait_for("No connection", timeout=20)
+        tmux.text("written while offline")
+        tmux.keys("Enter")
+        await tmux.wait_for("sending")
+        restarted = parley("--port", str(port), data_dir=data_dir)
+        assert restarted.port == port
+        await tmux.wait_for("● online", timeout=30)
+        bob = await Session.open(restarted.port, bob_token)
+        history = await bob.call("message.history", {"conversationId": conversation})
+        texts = [message.get("text") for message in history["data"]["messages"]]
+        for _ in range(100):
+            if "written while offline" in texts:
+                break
+            await asyncio.sleep(0.1)
+            history = await bob.call("message.history", {"conversationId": conversation})
+            texts = [message.get("text") for message in history["data"]["messages"]]
+        assert texts.count("written while offline") == 1, texts
+        await bob.close()
+
+        # Quit: the terminal is given back.
+        tmux.keys("Escape")
+        tmux.keys("q")
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
+    finally:
+        screen = tmux.screen()
+        tmux.close()
+        log = os.path.join(home, "chat.log")
+        if os.path.exists(log):
+            print(open(log).read()[-4000:])
+        print(screen)
