@@ -140,7 +140,11 @@ extension ParleyClient {
 
     /// Refreshes the sessions list from the server soon (once, however many ask).
     func scheduleConversationRefresh() {
-        guard !refreshScheduled, let generation = link?.generation else { return }
+        if refreshScheduled {
+            refreshAgain = true
+            return
+        }
+        guard let generation = link?.generation else { return }
         refreshScheduled = true
         Task {
             let list = await self.request("conversation.list", EmptyPayload(), on: generation, as: ConversationList.self)
@@ -150,9 +154,30 @@ extension ParleyClient {
 
     private func finishConversationRefresh(_ list: Result<ConversationList, ParleyError>) {
         refreshScheduled = false
+        defer {
+            if refreshAgain {
+                refreshAgain = false
+                scheduleConversationRefresh()
+            }
+        }
         guard case .success(let list) = list else { return }
         // Rooms are kept from `room.enter`: the server lists a room only once re-entered.
-        try? store.transaction { try store.replaceConversations(list.conversations.filter { $0.kind != .room }, includingRooms: false) }
+        try? store.transaction {
+            try store.replaceConversations(list.conversations.filter { $0.kind != .room }, includingRooms: false)
+            // The list was read on the server a moment ago; messages that arrived since then
+            // are newer than its rows, so the newest stored message wins.
+            for row in list.conversations where row.kind != .room {
+                guard var summary = try store.conversation(row.id),
+                      let newest = try store.messages(in: row.id, before: nil, limit: 1).last,
+                      newest.seq > summary.lastSeq else { continue }
+                summary.lastSeq = newest.seq
+                summary.lastMessage = newest
+                summary.lastActivityAt = max(summary.lastActivityAt, newest.createdAt)
+                if newest.sender == me?.profile.id { summary.readSeq = max(summary.readSeq, newest.seq) }
+                summary.unread = max(0, summary.lastSeq - summary.readSeq)
+                try store.setConversation(summary)
+            }
+        }
         emit(.conversationsChanged)
     }
 }

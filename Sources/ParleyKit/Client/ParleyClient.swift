@@ -61,6 +61,8 @@ public actor ParleyClient {
     var flushRequested = false
     var acknowledgementWaiters: [String: [CheckedContinuation<Result<Message, ParleyError>, Never>]] = [:]
     var refreshScheduled = false
+    /// Asked for again while a refresh was in flight: its answer may predate what came since.
+    var refreshAgain = false
     /// Live messages waiting for earlier ones, per conversation (see `receiveLive`).
     var heldBack: [ConversationID: [Message]] = [:]
     /// The link whose catch-up (`sync`) is running; live messages wait for it.
