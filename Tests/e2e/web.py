@@ -64,7 +64,8 @@ class Browser:
             "localStorage.setItem('parley.token', arguments[0]);"
             "localStorage.setItem('parley.account', JSON.stringify(arguments[1]));",
             session["token"], session["user"])
-        self.open(route)
+        self.js("history.replaceState(null, '', arguments[0])", route)
+        self.driver.refresh()
         self.wait(".shell")
 
     # ---- Finding and waiting ----

@@ -105,7 +105,8 @@ export function dialogueView() {
     let sub = '';
     if (conversation?.kind === 'user') {
       const friend = state.friends.get(conversation.peer?.id);
-      sub = friend ? (friend.online ? t('online') : t('offline')) : '';
+      // Presence is only known while connected.
+      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : t('offline')) : '';
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
@@ -427,6 +428,7 @@ export function dialogueView() {
     on('outbox', (changed) => { if (changed === id) render(); }),
     on('conversations', () => { if (id) paintHeader(); }),
     on('friends', () => { if (id) paintHeader(); }),
+    on('connection', () => { if (id) paintHeader(); }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('users', () => { if (id) paintHeader(); }),
     on('room-occupancy', (changed) => {

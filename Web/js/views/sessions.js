@@ -39,7 +39,7 @@ export function sessionsView() {
     const kind = conversation.kind;
     const src = kind === 'user' ? (state.users.get(conversation.peer?.id)?.avatar ?? conversation.peer?.avatar) : conversation.avatar;
     const unread = kind === 'room' ? 0 : (conversation.unread || 0);
-    const online = kind === 'user' && state.friends.get(conversation.peer?.id)?.online;
+    const online = kind === 'user' && state.connection.status === 'online' && state.friends.get(conversation.peer?.id)?.online;
     const time = listTime(conversation.lastMessage?.createdAt || conversation.lastActivityAt);
     const preview = previewText(conversation.lastMessage, conversation) || '\u00a0';
     const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind]);
@@ -73,7 +73,7 @@ export function sessionsView() {
     syncChildren(list, conversations.map(row));
   });
 
-  const offs = ['conversations', 'users', 'friends', 'synced'].map((topic) => on(topic, render));
+  const offs = ['conversations', 'users', 'friends', 'synced', 'connection'].map((topic) => on(topic, render));
   render();
   return {
     el,
