@@ -42,7 +42,9 @@ export function phoneView({ onSignedIn }) {
   }
 
   phone.input.addEventListener('input', () => {
-    const filtered = phone.input.value.replace(/[^\d+\s-]/g, '').replace(/(?!^)\+/g, '');
+    // Digits only (a leading + for international numbers); a mainland number stops at 11.
+    let filtered = phone.input.value.replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
+    filtered = filtered.startsWith('+') ? filtered.slice(0, 16) : filtered.slice(0, 11);
     if (filtered !== phone.input.value) phone.input.value = filtered;
     phoneError = '';
     phoneNote = '';
