@@ -84,3 +84,13 @@ export function syncChildren(parent, nodes) {
     if (parent.children[index] !== node) parent.insertBefore(node, parent.children[index] || null);
   });
 }
+
+/** Fills el with text, emoji wrapped in <span class="emoji"> for the colour emoji font. */
+export function setTextWithEmoji(el, text, split) {
+  el.replaceChildren();
+  for (const part of split(String(text ?? ''))) {
+    if (part.emoji) el.appendChild(h('span', { class: 'emoji', text: part.emoji }));
+    else el.appendChild(document.createTextNode(part.text));
+  }
+  return el;
+}

@@ -47,3 +47,22 @@ export function emojify(text) {
 /** A palette for the input bar's emoji picker. */
 export const PALETTE = ['🙂', '😄', '😂', '😉', '😊', '😍', '😘', '😎', '🤔', '😮', '😢', '😭', '😠', '😴', '🙄', '😅',
   '👍', '👏', '🙏', '💪', '👋', '🤝', '❤️', '💔', '🎉', '🔥', '✨', '🌸', '☕', '🍵', '🍜', '🍰', '⚽', '🎵', '🐱', '🐶'];
+
+// Emoji already in the text (typed or pasted), so they can be drawn with the colour emoji
+// font rather than whatever monochrome glyph a text font happens to have.
+const EMOJI_SEQUENCE = /(?:\p{Regional_Indicator}{2}|[#*0-9]\uFE0F\u20E3|\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)*)/gu;
+
+/** Splits text into [{text}|{emoji}] pieces around emoji characters. */
+export function splitEmoji(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(EMOJI_SEQUENCE)) {
+    // ©, ® and ™ are pictographic but read better as text.
+    if (/^[\u00a9\u00ae\u2122]$/.test(match[0])) continue;
+    if (match.index > last) parts.push({ text: text.slice(last, match.index) });
+    parts.push({ emoji: match[0] });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}

@@ -12,9 +12,15 @@ export function userName(id) {
   return displayName(user, id);
 }
 
-function who(id, { subject = true } = {}) {
-  if (state.me && id === state.me.id) return subject ? t('you') : t('you');
-  return userName(id);
+// Chinese sentences put no spaces around names, except to set a Latin name apart.
+function spaced(name) {
+  if (language() !== 'zh') return name;
+  const latin = /[A-Za-z0-9]/;
+  return `${latin.test(name[0]) ? ' ' : ''}${name}${latin.test(name[name.length - 1]) ? ' ' : ''}`;
+}
+
+function who(id) {
+  return spaced(state.me && id === state.me.id ? t('you') : userName(id));
 }
 
 function fieldList(fields) {
@@ -25,9 +31,13 @@ function fieldList(fields) {
 
 /** The sentence for a system message, in the reader's language. */
 export function systemText(message) {
+  return sentence(message).trim().replace(/\s{2,}/g, ' ');
+}
+
+function sentence(message) {
   const s = message.system || {};
-  const actor = s.actor ? who(s.actor) : t('someone');
-  const target = s.target ? who(s.target, { subject: false }) : t('someone');
+  const actor = s.actor ? who(s.actor) : spaced(t('someone'));
+  const target = s.target ? who(s.target) : spaced(t('someone'));
   const name = s.name || '';
   switch (s.type) {
     case 'friend_added':
@@ -52,6 +62,7 @@ export function systemText(message) {
     default: return t('sys_unknown');
   }
 }
+
 
 /** One line for a message in the sessions list. */
 export function previewText(message, conversation) {

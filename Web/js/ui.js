@@ -1,6 +1,7 @@
 // Shared pieces of the interface: avatars, badges, fields, buttons with spinners, modal
 // dialogs with a "processing…" layer, toasts, the lightbox and the connection banner.
-import { h, safeURL, uid } from './dom.js';
+import { h, safeURL, uid, setTextWithEmoji } from './dom.js';
+import { splitEmoji } from './emoticons.js';
 import { icon } from './icons.js';
 import { t } from './i18n.js';
 import { state, on, displayName } from './store.js';
@@ -76,8 +77,13 @@ export function userAvatar(id, size = 'md', cls = '') {
 
 export function userNameText(id, cls = '') {
   return live(h('span', { class: cls }), (el) => {
-    el.textContent = displayName(state.users.get(id), id);
+    setTextWithEmoji(el, displayName(state.users.get(id), id), splitEmoji);
   });
+}
+
+/** A span whose text shows emoji in colour. */
+export function emojiText(text, cls = '', tag = 'span') {
+  return setTextWithEmoji(h(tag, { class: cls }), text, splitEmoji);
 }
 
 // ---- Badges and spinners ----
@@ -103,16 +109,17 @@ export const spinner = (cls = '') => h('span', { class: `spinner ${cls}`.trim(),
 /** Puts a button into its waiting state (spinner, disabled, a label for screen readers). */
 export function setBusy(button, busy, busyText) {
   if (busy) {
-    if (!button.dataset.label) button.dataset.label = button.textContent;
+    if (!button.savedChildren) button.savedChildren = [...button.childNodes];
     button.disabled = true;
     button.classList.add('is-busy');
     button.setAttribute('aria-busy', 'true');
-    button.replaceChildren(spinner(), h('span', { text: busyText || button.dataset.label }));
+    const label = busyText || button.textContent.trim();
+    button.replaceChildren(spinner(), label ? h('span', { text: label }) : '');
   } else {
     button.classList.remove('is-busy');
     button.removeAttribute('aria-busy');
-    if (button.dataset.label !== undefined) button.textContent = button.dataset.label;
-    delete button.dataset.label;
+    if (button.savedChildren) button.replaceChildren(...button.savedChildren);
+    button.savedChildren = null;
     button.disabled = false;
   }
 }

@@ -3,7 +3,7 @@ import { h, rafThrottle, syncChildren } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, connectionBanner, iconButton, setBusy, toast } from '../ui.js';
+import { avatar, connectionBanner, iconButton, setBusy, toast, emojiText } from '../ui.js';
 import { openActionMenu } from './menu.js';
 import { acceptRequest, declineRequest } from '../client.js';
 import { go } from '../router.js';
@@ -32,8 +32,8 @@ export function contactsView() {
       h('span', { class: 'row-avatar' }, avatar({ src: current.avatar, name, seed: user.id }),
         online ? h('span', { class: 'presence-dot', 'aria-label': t('online') }) : null),
       h('span', { class: 'row-main' },
-        h('span', { class: 'row-name', text: name }),
-        sub ? h('span', { class: 'row-sub', text: sub }) : null),
+        emojiText(name, 'row-name'),
+        sub ? emojiText(sub, 'row-sub') : null),
     ];
     const content = href
       ? h('a', { class: `row ${cls}${active === href ? ' is-active' : ''}`, href, 'aria-current': active === href ? 'page' : null }, inner, trailing || icon('chevron', { size: 18, cls: 'row-chevron' }))
@@ -43,7 +43,7 @@ export function contactsView() {
 
   function requestRow(request) {
     const accept = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('accept') });
-    const decline = h('button', { type: 'button', class: 'btn btn-secondary btn-small', text: t('decline') });
+    const decline = iconButton('close', t('decline'), null, 'decline-btn');
     accept.addEventListener('click', async () => {
       setBusy(accept, true);
       decline.disabled = true;
@@ -80,8 +80,8 @@ export function contactsView() {
       h('a', { class: `row${active === href ? ' is-active' : ''}`, href, 'aria-current': active === href ? 'page' : null },
         h('span', { class: 'row-avatar' }, avatar({ src: conversation.avatar, name: conversation.name, seed: conversation.id, kind: conversation.kind })),
         h('span', { class: 'row-main' },
-          h('span', { class: 'row-name', text: conversation.name || `ID: ${conversation.id}` }),
-          info?.description ? h('span', { class: 'row-sub', text: info.description }) : null),
+          emojiText(conversation.name || `ID: ${conversation.id}`, 'row-name'),
+          info?.description ? emojiText(info.description, 'row-sub') : null),
         icon('chevron', { size: 18, cls: 'row-chevron' })));
   }
 

@@ -3,13 +3,13 @@
 // time labels, centred grey system notices, images with reserved size and a lightbox,
 // emoticons as emoji, older history loaded on scroll without moving the view, a "new
 // message" button, and the composer (Enter sends, Shift+Enter breaks the line).
-import { h, rafThrottle, syncChildren, safeURL, prefersReducedMotion, isDesktop } from '../dom.js';
+import { h, rafThrottle, syncChildren, safeURL, prefersReducedMotion, isDesktop, setTextWithEmoji } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, timeline, conversationTitle } from '../store.js';
 import { userAvatar, userNameText, live, connectionBanner, iconButton, openLightbox, toast, spinner } from '../ui.js';
 import { systemText } from '../format.js';
-import { splitEmoticons, PALETTE } from '../emoticons.js';
+import { splitEmoticons, splitEmoji, PALETTE } from '../emoticons.js';
 import { messageTime, fullTime, dayKey, dayHeader } from '../time.js';
 import { entriesFor } from '../outbox.js';
 import * as client from '../client.js';
@@ -25,7 +25,12 @@ export function renderRichText(container, text) {
   const addPlain = (plain) => {
     for (const part of splitEmoticons(plain)) {
       if (part.emoji) container.appendChild(h('span', { class: 'emoji', title: part.source, text: part.emoji }));
-      else container.appendChild(document.createTextNode(part.text));
+      else {
+        for (const piece of splitEmoji(part.text)) {
+          if (piece.emoji) container.appendChild(h('span', { class: 'emoji', text: piece.emoji }));
+          else container.appendChild(document.createTextNode(piece.text));
+        }
+      }
     }
   };
   for (const match of text.matchAll(URL_PATTERN)) {
@@ -101,7 +106,7 @@ export function dialogueView() {
   function paintHeader() {
     const conversation = state.conversations.get(id);
     const infoData = state.groupInfo.get(id);
-    title.textContent = conversation ? conversationTitle(conversation) : (infoData?.name || '…');
+    setTextWithEmoji(title, conversation ? conversationTitle(conversation) : (infoData?.name || '…'), splitEmoji);
     let sub = '';
     if (conversation?.kind === 'user') {
       const friend = state.friends.get(conversation.peer?.id);

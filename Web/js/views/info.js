@@ -5,7 +5,7 @@ import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner } from '../ui.js';
+import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner, emojiText } from '../ui.js';
 import { ymd } from '../time.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
@@ -60,7 +60,7 @@ export function infoView({ tab, detail }) {
     const heroCard = h('div', { class: 'hero card' },
       avatar({ src: user.avatar, name, seed: user.id, size: 'xl' }),
       h('div', { class: 'hero-text' },
-        h('h2', { class: 'hero-name', text: name }),
+        emojiText(name, 'hero-name', 'h2'),
         user.username ? h('p', { class: 'hero-handle', text: `@${user.username}` }) : null,
         h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${user.id}` }),
           friend ? h('span', { class: `presence-label${friend.online ? ' is-online' : ''}`, text: friend.online ? t('online') : t('offline') }) : null)));
@@ -139,10 +139,9 @@ export function infoView({ tab, detail }) {
     const heroCard = h('div', { class: 'hero card' },
       avatar({ src: info.avatar || c?.avatar, name, seed: conversationId, kind: k, size: 'xl' }),
       h('div', { class: 'hero-text' },
-        h('h2', { class: 'hero-name', text: name }),
-        h('p', { class: 'hero-handle' }, icon(k === 'group' ? 'group' : 'room', { size: 16 }), h('span', { text: ` ${t(k === 'group' ? 'groups' : 'rooms')}${countText ? ` · ${countText}` : ''}` })),
-        h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${conversationId}` })),
-        info.description ? h('p', { class: 'hero-signature', text: info.description }) : null));
+        emojiText(name, 'hero-name', 'h2'),
+        h('p', { class: 'hero-handle' }, icon(k === 'group' ? 'group' : 'room', { size: 16 }), h('span', { text: `${t(k === 'group' ? 'kind_group' : 'kind_room')}${countText ? ` · ${countText}` : ''}` })),
+        h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${conversationId}` }))));
 
     const parts = [heroCard];
     if (editing && k === 'group') {

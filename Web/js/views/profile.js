@@ -4,7 +4,7 @@ import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText, languageSetting, setLanguage } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, field, setBusy, connectionBanner, toast } from '../ui.js';
+import { avatar, field, setBusy, connectionBanner, toast, emojiText } from '../ui.js';
 import * as client from '../client.js';
 import { USERNAME_RULE } from './authframe.js';
 
@@ -35,10 +35,10 @@ export function profileView() {
     return h('div', { class: 'hero card' },
       avatar({ src, name: displayName(me, me.id), seed: me.id, size: 'xl' }),
       h('div', { class: 'hero-text' },
-        h('h2', { class: 'hero-name', text: displayName(me, me.id) }),
+        emojiText(displayName(me, me.id), 'hero-name', 'h2'),
         me.username ? h('p', { class: 'hero-handle', text: `@${me.username}` }) : null,
         h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${me.id}` })),
-        me.signature ? h('p', { class: 'hero-signature', text: me.signature }) : null));
+        me.signature ? emojiText(me.signature, 'hero-signature', 'p') : null));
   }
 
   function settingsCard() {

@@ -4,7 +4,7 @@ import { h, rafThrottle, syncChildren } from '../dom.js';
 import { icon } from '../icons.js';
 import { t } from '../i18n.js';
 import { state, on, sortedConversations, conversationTitle } from '../store.js';
-import { avatar, badge, connectionBanner, iconButton } from '../ui.js';
+import { avatar, badge, connectionBanner, iconButton, emojiText } from '../ui.js';
 import { previewText } from '../format.js';
 import { listTime } from '../time.js';
 import { openActionMenu } from './menu.js';
@@ -55,10 +55,10 @@ export function sessionsView() {
       online ? h('span', { class: 'presence-dot', 'aria-label': t('online') }) : null),
     h('span', { class: 'row-main' },
       h('span', { class: 'row-top' },
-        h('span', { class: 'row-title' }, kind !== 'user' ? icon(kind === 'group' ? 'group' : 'room', { size: 14, cls: 'row-kind' }) : null, h('span', { class: 'row-name', text: title })),
+        h('span', { class: 'row-title' }, kind !== 'user' ? icon(kind === 'group' ? 'group' : 'room', { size: 14, cls: 'row-kind' }) : null, emojiText(title, 'row-name')),
         h('span', { class: 'row-time', text: time })),
       h('span', { class: 'row-bottom' },
-        h('span', { class: 'row-sub', text: preview }),
+        emojiText(preview, 'row-sub'),
         badge(unread, 'row-badge'))));
     item.replaceChildren(link);
     return item;
