@@ -167,3 +167,66 @@ def test_two_people_chat_in_two_browsers(parley, browsers):
 
     assert alice.console_errors() == []
     assert bob.console_errors() == []
+
+
+def test_history_new_message_button_and_failed_sends(parley, browsers):
+    """Older history loads above without moving what the reader looks at; a message that
+    arrives while reading older ones brings up the "new message" button; a send the server
+    refuses gets a retry mark and says why."""
+    import os
+
+    from web import register
+
+    server = parley("--password-cost", "minimum", "--ws-rate", "1000", "--ws-burst", "1000", web_root=WEB_ROOT)
+    ann, bo = register(server.url, "ann"), register(server.url, "bob")
+    [asked] = ws(server.port, ann["token"], ("friend.request", {"username": "bob"}))
+    [friend] = ws(server.port, bo["token"], ("friend.accept", {"requestId": asked["request"]["id"]}))
+    chat = friend["conversationId"]
+    ws(server.port, bo["token"], *[("message.send", {"conversationId": chat, "clientId": os.urandom(8).hex(), "kind": "text",
+                                                     "text": f"message {i}"}) for i in range(1, 131)])
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann, route=f"#/chats/c/{chat}")
+    browser.wait_bubble("message 130")
+    assert "message 60" not in browser.bubble_texts()
+
+    # Scroll to the top: the page above arrives and the bubble we looked at stays put.
+    anchor_before = browser.js("""
+        const list = document.querySelector('.messages');
+        list.scrollTop = 0;
+        const first = [...document.querySelectorAll('.view--dialogue .msg .bubble-text')][0];
+        first.id = 'anchor';
+        return first.getBoundingClientRect().top;""")
+    browser.wait_bubble("message 60")
+    browser.wait_until(lambda: not browser.visible(".history-top .spinner"), 10, "loading to finish")
+    anchor_after = browser.js("return document.getElementById('anchor').getBoundingClientRect().top")
+    assert abs(anchor_after - anchor_before) <= 2, (anchor_before, anchor_after)
+    assert browser.js("return document.querySelector('.messages').scrollTop") > 0
+
+    # While reading old messages, a new one arrives: the button appears and jumps to it.
+    ws(server.port, bo["token"], ("message.send", {"conversationId": chat, "clientId": "late-1", "kind": "text", "text": "are you there?"}))
+    pill = browser.wait(".new-pill", text="New message")
+    pill.click()
+    browser.wait_gone(".new-pill")
+    browser.wait_until(lambda: browser.js(
+        "const m = document.querySelector('.messages'); return m.scrollHeight - m.scrollTop - m.clientHeight < 60"), 5, "the bottom")
+
+    # Keep scrolling up to the very first message.
+    for _ in range(6):
+        browser.js("document.querySelector('.messages').scrollTop = 0")
+        if "message 1" in browser.bubble_texts():
+            break
+        browser.wait_until(lambda: not browser.visible(".history-top .spinner"), 10, "loading to finish")
+    browser.wait_bubble("message 1")
+    browser.wait(".history-top", text="beginning")
+    texts = browser.bubble_texts()
+    assert texts == [f"message {i}" for i in range(1, 131)] + ["are you there?"]
+
+    # Bo ends the friendship; Ann's next message is refused and marked for retry.
+    ws(server.port, bo["token"], ("friend.remove", {"userId": ann["user"]["id"]}))
+    browser.send_message("hello?")
+    browser.wait(".msg[data-state=failed] .msg-retry")
+    assert "not friends" in browser.wait(".msg[data-state=failed] .msg-error").text
+    browser.screenshot("failed-send-phone")
+    browser.click(".msg-retry")
+    browser.wait(".msg[data-state=failed] .msg-retry")
+    assert browser.console_errors() == []

@@ -228,6 +228,7 @@ export function dialogueView() {
   function anchor() {
     const top = scroller.getBoundingClientRect().top;
     for (const child of list.children) {
+      if (child.classList.contains('day-header')) continue; // shared by a day: it moves with prepends
       const rect = child.getBoundingClientRect();
       if (rect.bottom > top) return { el: child, offset: rect.top };
     }
