@@ -87,6 +87,13 @@ def test_login_page_remembers_and_explains(parley, browsers):
     browser.fill("Username", "someone_else")
     browser.wait(".auth-avatar .avatar--placeholder")
 
+    # A token the server no longer knows: back to the login page, told why.
+    browser.js("localStorage.setItem('parley.token', 'not-a-real-token');"
+               "localStorage.setItem('parley.account', JSON.stringify({id: '1', username: 'mei', hobbies: [], createdAt: 0}));"
+               "history.replaceState(null, '', '#/chats');")
+    browser.driver.refresh()
+    browser.wait(".auth-notice", text="Your session has ended")
+
 
 def test_register_names_each_problem(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)

@@ -76,7 +76,6 @@ export function begin(token, account) {
     onState: (s) => {
       state.connection = s;
       emit('connection', s);
-      if (s.status === 'online') outbox.flush();
     },
     onUnauthorized: () => end({ revoke: false, reason: 'session_ended' }),
   });
@@ -149,7 +148,6 @@ async function onReady(account) {
     if (run !== readyRun) return;
     state.synced = true;
     emit('synced');
-    outbox.flush();
     // A dialogue open since before the drop: fill what it missed.
     const open = state.openConversation;
     if (open) {
@@ -159,6 +157,9 @@ async function onReady(account) {
   } catch (error) {
     // A dropped connection retries the whole sequence on the next connect.
     if (error.code !== 'network' && error.code !== 'timeout') console.warn('sync failed', error);
+  } finally {
+    // Sends go out once rooms are entered again (a room refuses messages from outside).
+    if (run === readyRun) outbox.flush();
   }
 }
 
