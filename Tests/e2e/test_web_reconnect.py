@@ -21,6 +21,12 @@ def test_kill_nine_mid_chat_then_restart_on_the_same_port(parley, browsers):
     right = browsers(server.url, size=DESKTOP)
     left.sign_in_with_token(ann)
     right.sign_in_with_token(ben)
+    # Ann is in a room too: after the restart the client enters it again by itself.
+    left.menu_action("create_room")
+    left.fill("Room name", "Kiln")
+    left.submit_modal()
+    left.wait(".view--dialogue .dialogue-title", text="Kiln")
+    left.click(".topbar-back")
     left.open_chat_titled("ben")
     right.open_chat_titled("ann")
     left.send_message("before the crash")
@@ -58,6 +64,16 @@ def test_kill_nine_mid_chat_then_restart_on_the_same_port(parley, browsers):
             assert texts.count(text) == 1, (text, texts)
         # The two sends made during the outage may land in either order.
         assert texts[:2] == expected[:2] and texts[-1] == expected[-1] and sorted(texts) == sorted(expected), texts
+
+    # Back in the room without doing anything: a message there goes through.
+    left.click(".topbar-back")
+    left.open_chat_titled("Kiln")
+    left.send_message("still in the kiln")
+    left.wait_bubble("still in the kiln")
+    left.wait_until(lambda: not left.visible(".msg-pending, .msg-retry"), 10, "the room message to be stored")
+    left.wait_system("You entered the room")
+    left.click(".topbar-back")
+    left.open_chat_titled("ben")
 
     # A reload of the page shows the same, once each.
     left.driver.refresh()

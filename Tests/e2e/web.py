@@ -161,6 +161,16 @@ class Browser:
     def wait_system(self, fragment: str, timeout: float = 10):
         return self.wait_until(lambda: any(fragment in t for t in self.system_texts()), timeout, f"a notice with {fragment!r}")
 
+    def menu_action(self, action: str):
+        """Opens the "+" menu of the visible list and picks an action; returns its dialog."""
+        self.click(".view--list:not([hidden]) .topbar-action")
+        self.click(f".menu-item[data-action={action}]")
+        return self.wait(f".modal[data-action={action}]")
+
+    def submit_modal(self):
+        self.click(".modal button[type=submit]")
+        self.wait_gone(".modal-backdrop")
+
     def open_chat_titled(self, title: str):
         self.click(".view--list:not([hidden]) a.row", text=title)
         self.wait(".view--dialogue .dialogue-title", text=title)
