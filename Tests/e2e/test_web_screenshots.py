@@ -231,6 +231,12 @@ def test_screenshots_of_every_page(parley, browsers):
         time.sleep(0.6)
         browser.wait(".swipe-card.is-top")
     browser.resize(*PHONE)
+    # ← passes, Backspace brings the card back.
+    first = browser.wait(".swipe-card.is-top .card-name").text
+    browser.press("\ue012")
+    browser.wait_until(lambda: browser.wait(".swipe-card.is-top .card-name").text != first, 5, "the next card")
+    browser.press("\ue003")
+    browser.wait(".swipe-card.is-top .card-name", text=first)
     # Swipe until Yuki is on top, then like her: she liked Mei first.
     for _ in range(4):
         if "Yuki" in browser.wait(".swipe-card.is-top").text:

@@ -23,6 +23,7 @@ export function discoverView() {
   let busy = false;
   let active = false;
   const history = [];      // swiped cards, for undo
+  let swipes = Promise.resolve();
 
   const stack = h('div', { class: 'card-stack', 'aria-live': 'polite' });
   const passButton = roundButton('close', t('pass'), 'round--pass', () => swipe(-1));
@@ -200,20 +201,26 @@ export function discoverView() {
     busy = false;
     paint();
     if (cards.length < 3) load();
-    try {
-      if (direction > 0) {
-        const result = await client.like(user.id);
-        history.push(user);
-        if (result.matched) showMatch(user, result.friend);
-      } else {
-        await client.pass(user.id);
-        history.push(user);
-      }
-    } catch (error) {
-      cards.unshift(user);
-      toast(errorText(error), 'error');
-    }
+    history.push(user);
     paint();
+    // Swipes reach the server in order, and an undo waits for the swipe it takes back.
+    const request = swipes.then(async () => {
+      try {
+        if (direction > 0) {
+          const result = await client.like(user.id);
+          if (result.matched) showMatch(user, result.friend);
+        } else {
+          await client.pass(user.id);
+        }
+      } catch (error) {
+        history.splice(history.lastIndexOf(user), 1);
+        cards.unshift(user);
+        toast(errorText(error), 'error');
+        paint();
+      }
+    });
+    swipes = request;
+    await request;
   }
 
   function paintButtons() {
@@ -231,6 +238,7 @@ export function discoverView() {
     busy = true;
     paintButtons();
     try {
+      await swipes;
       const result = await client.undoSwipe();
       history.pop();
       busy = false;
