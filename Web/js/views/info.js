@@ -32,7 +32,14 @@ export function infoView({ tab, detail }) {
     connectionBanner(),
     h('div', { class: 'scroll' }, content));
   title.id = 'info-title';
-  editButton.addEventListener('click', () => { editing = true; render(); });
+  let currentForm = null;
+  editButton.addEventListener('click', () => {
+    if (editing && currentForm) currentForm.requestSubmit();
+    else {
+      editing = true;
+      render();
+    }
+  });
 
   const conversation = () => (conversationId ? state.conversations.get(conversationId) : null);
   const kind = () => {
@@ -128,7 +135,9 @@ export function infoView({ tab, detail }) {
     }
     const name = info.name || c?.name || '';
     title.textContent = t('details');
-    editButton.hidden = !(k === 'group' && c && !editing);
+    editButton.hidden = !(k === 'group' && c);
+    editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
+    if (!editing) currentForm = null;
     if (!name) {
       content.replaceChildren(loadError ? h('p', { class: 'empty-text', text: errorText({ code: loadError }) }) : h('div', { class: 'loading-block' }, spinner()));
       return;
@@ -246,6 +255,7 @@ export function infoView({ tab, detail }) {
       }
     });
     requestAnimationFrame(() => name.input.focus());
+    currentForm = form;
     return form;
   }
 

@@ -26,8 +26,14 @@ export function profileView() {
     connectionBanner(),
     h('div', { class: 'scroll' }, content));
 
+  let currentForm = null;
+  // In edit mode the top bar's button saves, so it is in reach without scrolling.
   editButton.addEventListener('click', () => {
-    editing = !editing;
+    if (editing && currentForm) {
+      currentForm.requestSubmit();
+      return;
+    }
+    editing = true;
     render();
   });
 
@@ -154,14 +160,17 @@ export function profileView() {
       }
       setBusy(save, true, t('saving'));
       cancel.disabled = true;
+      editButton.disabled = true;
       try {
         await client.updateProfile(changes);
         editing = false;
+        editButton.disabled = false;
         toast(t('saved'));
         render();
       } catch (error) {
         setBusy(save, false);
         cancel.disabled = false;
+        editButton.disabled = false;
         const key = error.field && f[error.field] ? error.field : (error.code === 'username_taken' || error.code === 'invalid_username') && f.username ? 'username' : null;
         if (key) {
           f[key].setError(errorText(error));
@@ -171,6 +180,7 @@ export function profileView() {
         }
       }
     });
+    currentForm = form;
     content.replaceChildren(heroSlot, form);
     requestAnimationFrame(() => (f.username || f.nickname).input.focus());
   }
@@ -178,8 +188,8 @@ export function profileView() {
   function render() {
     const me = state.me;
     if (!me) return;
-    editButton.hidden = editing;
-    editButton.querySelector('span').textContent = t('edit');
+    if (!editing) currentForm = null;
+    editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
     if (editing) editMode(me);
     else viewMode(me);
   }
