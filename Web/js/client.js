@@ -579,6 +579,10 @@ function onMessage(m) {
     if (type === 'info_changed' && conversation.kind === 'group') {
       if (m.system.name) conversation.name = m.system.name;
       groupInfo(m.conversationId).catch(() => {});
+    } else if (type === 'member_removed' && m.system.target === state.me?.id) {
+      // Removed from the group: it leaves the list (the server stops sending its messages).
+      state.conversations.delete(m.conversationId);
+      state.groupInfo.delete(m.conversationId);
     } else if (['member_joined', 'member_left', 'member_removed', 'owner_changed'].includes(type)) {
       if (state.groupInfo.has(m.conversationId)) groupInfo(m.conversationId).catch(() => {});
     } else if (type === 'room_entered' || type === 'room_left') {
