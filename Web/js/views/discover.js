@@ -24,6 +24,7 @@ export function discoverView() {
   let active = false;
   const history = [];      // swiped cards, for undo
   let swipes = Promise.resolve();
+  let undoQueued = false;
 
   const stack = h('div', { class: 'card-stack', 'aria-live': 'polite' });
   const passButton = roundButton('close', t('pass'), 'round--pass', () => swipe(-1));
@@ -72,6 +73,8 @@ export function discoverView() {
   function paint() {
     const shown = cards.slice(0, VISIBLE);
     const nodes = shown.map(cardFor).reverse(); // the top card last, so it is drawn above
+    // A focused card that flies off must hand focus on, or keys would go to a detached node.
+    const hadFocus = stack.contains(document.activeElement);
     stack.replaceChildren(...nodes);
     shown.forEach((user, depth) => {
       const card = cardFor(user);
@@ -99,6 +102,7 @@ export function discoverView() {
     undoButton.disabled = !history.length || busy;
     const top = shown[0];
     if (top) attachDrag(cardFor(top), top);
+    if (hadFocus) (top ? cardFor(top) : likeButton).focus({ preventScroll: true });
   }
 
   async function load() {
@@ -200,6 +204,10 @@ export function discoverView() {
     built.delete(user.id);
     busy = false;
     paint();
+    if (undoQueued) {
+      undoQueued = false;
+      queueMicrotask(undo);
+    }
     if (cards.length < 3) load();
     history.push(user);
     paint();
@@ -234,7 +242,11 @@ export function discoverView() {
   }
 
   async function undo() {
-    if (busy || !history.length) return;
+    if (busy) {
+      undoQueued = true; // pressed while a card was flying: do it right after
+      return;
+    }
+    if (!history.length) return;
     busy = true;
     paintButtons();
     try {
