@@ -290,7 +290,9 @@ export function dialogueView() {
     for (const [key, entry] of rows) if (!entry.el.isConnected) rows.delete(key);
 
     skeleton.hidden = !(tl.loading && !tl.loaded);
-    emptyNote.hidden = !(tl.loaded && items.length === 0);
+    const failed = !tl.loaded && !tl.loading && tl.error && tl.error !== 'not_member';
+    emptyNote.hidden = !((tl.loaded && items.length === 0) || failed);
+    emptyNote.querySelector('p').textContent = failed ? errorText({ code: tl.error }) : t('no_messages');
     historyTop.replaceChildren();
     if (tl.loaded && tl.loading && items.length) historyTop.append(spinner('spinner--sm'), h('span', { text: t('loading_earlier') }));
     else if (tl.loaded && !tl.hasMore && items.length) historyTop.append(h('span', { text: t('beginning') }));
