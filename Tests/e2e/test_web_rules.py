@@ -37,3 +37,17 @@ def test_time_names_and_emoticons(parley, browsers):
     assert result["emoji"] == "🙂 🙁 😉 😄 😛 ❤️ 🙂 😆"
     assert result["untouched"] == "http://example.com/a:/b at 10:30, a:b, <30, EXDATE"
     assert result["chinese"] == "你好🙂"
+
+
+def test_the_browser_language_picks_chinese(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    browser = browsers(server.url, size=PHONE, language="zh-CN")
+    browser.open("#/login")
+    browser.wait(".auth-title", text="欢迎回来")
+    assert browser.js("return document.documentElement.lang") == "zh-CN"
+    assert browser.wait("form.auth-form button[type=submit]").text == "登录"
+    # The switch on the page overrides it, and is remembered.
+    browser.click(".auth-lang")
+    browser.wait(".auth-title", text="Welcome back")
+    browser.driver.refresh()
+    browser.wait(".auth-title", text="Welcome back")
