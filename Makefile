@@ -11,7 +11,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
-TEST_PACKAGES  := curl python3 python3-venv tmux
+TEST_PACKAGES  := curl python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk
 
 .PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help docs test-sanitize
@@ -39,9 +39,11 @@ deps:
 
 test-deps: deps
 	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:

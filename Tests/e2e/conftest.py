@@ -27,11 +27,12 @@ def free_port() -> int:
 
 
 class ParleyProcess:
-    """`parley serve` on a free port with its own data directory."""
+    """`parley serve` on a free port (or the given one, e.g. to restart where a killed server
+    listened) with its own data directory."""
 
-    def __init__(self, *extra: str, data_dir: str | None = None, web_root: str | None = None):
+    def __init__(self, *extra: str, data_dir: str | None = None, web_root: str | None = None, port: int = 0):
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="parley-e2e-")
-        args = [binary("parley", "PARLEY_BIN"), "serve", "--port", "0", "--data", self.data_dir, *extra]
+        args = [binary("parley", "PARLEY_BIN"), "serve", "--port", str(port), "--data", self.data_dir, *extra]
         if web_root:
             args += ["--web", web_root]
         self.log_path = pathlib.Path(self.data_dir) / "server.log"
@@ -125,3 +126,34 @@ def echo_server():
     yield server
     if server.process.poll() is None:
         server.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture
+def browsers(request):
+    """Starts headless Chromium windows for the web client; on failure each one leaves a
+    screenshot in Tests/e2e/output/ (failed-<test>-<n>.png)."""
+    from web import Browser, PHONE
+
+    opened = []
+
+    def start(url: str, size=PHONE, language: str = "en-US"):
+        browser = Browser(url, size=size, language=language)
+        opened.append(browser)
+        return browser
+
+    yield start
+    failed = getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
+    for index, browser in enumerate(opened):
+        if failed:
+            try:
+                browser.screenshot(f"failed-{request.node.name}-{index}")
+            except Exception:
+                pass
+        browser.quit()

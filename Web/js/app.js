@@ -1,0 +1,124 @@
+// Parley's web client: starts the session from the saved token (or shows the login page),
+// follows the hash route, and rebuilds the interface when the language changes.
+import { h } from './dom.js';
+import { t, applyDocumentLanguage, onLanguageChange } from './i18n.js';
+import { setToken } from './api.js';
+import { state, on } from './store.js';
+import * as client from './client.js';
+import { parse, go } from './router.js';
+import { messageTime, dayHeader } from './time.js';
+import { toast } from './ui.js';
+import { loginView } from './views/login.js';
+import { registerView } from './views/register.js';
+import { phoneView } from './views/phone.js';
+import { shellView } from './views/shell.js';
+
+const root = document.getElementById('app');
+let shell = null;
+let authPage = null;
+let authPageName = null;
+let pendingNotice = null;
+
+function signedIn(result) {
+  client.begin(result.token, result.user);
+  if (result.created && !result.user.username) {
+    go('#/me', { replace: true });
+    requestAnimationFrame(() => shell?.profile.startEditing());
+  } else {
+    go('#/chats', { replace: true });
+  }
+}
+
+function showAuth(name) {
+  if (shell) {
+    shell.destroy();
+    shell = null;
+  }
+  if (authPage && authPageName === name) return;
+  authPage?.destroy?.();
+  const make = { login: loginView, register: registerView, phone: phoneView }[name];
+  authPage = make({ onSignedIn: signedIn, notice: name === 'login' ? pendingNotice : null });
+  pendingNotice = null;
+  authPageName = name;
+  root.className = 'root root--auth';
+  root.replaceChildren(authPage.el);
+  requestAnimationFrame(() => authPage?.focus?.());
+}
+
+function showApp(route) {
+  if (authPage) {
+    authPage.destroy?.();
+    authPage = null;
+    authPageName = null;
+  }
+  if (!shell) {
+    shell = shellView();
+    root.className = 'root root--app';
+    root.replaceChildren(shell.el);
+  }
+  shell.route(route);
+}
+
+function render() {
+  const route = parse();
+  if (!client.signedIn()) {
+    if (route.page === 'app') {
+      history.replaceState(null, '', '#/login');
+      showAuth('login');
+    } else {
+      showAuth(route.page);
+    }
+    return;
+  }
+  if (route.page !== 'app') {
+    history.replaceState(null, '', '#/chats');
+    showApp(parse('#/chats'));
+    return;
+  }
+  showApp(route);
+}
+
+function rebuild() {
+  shell?.destroy();
+  shell = null;
+  authPage?.destroy?.();
+  authPage = null;
+  authPageName = null;
+  render();
+}
+
+// Time labels follow the clock: "HH:mm:ss" turns into a full date after four hours.
+setInterval(() => {
+  for (const el of document.querySelectorAll('[data-ts]')) el.textContent = messageTime(Number(el.dataset.ts));
+  for (const el of document.querySelectorAll('.day-header[data-day]')) el.firstChild.textContent = dayHeader(Number(el.dataset.day));
+}, 30000);
+
+on('session', ({ signedIn: isIn, reason }) => {
+  if (!isIn) {
+    if (reason) pendingNotice = t(reason);
+    history.replaceState(null, '', '#/login');
+    rebuild();
+  }
+});
+on('notice', (notice) => {
+  if (notice.kind === 'friend-request') {
+    const from = notice.request.from;
+    toast(`${from.nickname || from.username || `ID: ${from.id}`} · ${t('wants_friend')}`);
+  }
+});
+document.addEventListener('parley-retry', () => client.retryConnection());
+window.addEventListener('hashchange', render);
+onLanguageChange(() => rebuild());
+
+function boot() {
+  applyDocumentLanguage();
+  const saved = client.savedSession();
+  if (saved) {
+    setToken(saved.token);
+    client.begin(saved.token, saved.account);
+  }
+  root.removeAttribute('aria-live');
+  render();
+}
+
+boot();

@@ -1,0 +1,691 @@
+// The signed-in session: the WebSocket, what happens after every (re)connect (sync keyed by
+// each conversation's last seq, friends, rooms entered again, the outbox), live events, and
+// the operations the views call. Views never talk to the network directly.
+import { api, setToken } from './api.js';
+import { Connection, ConnectionError } from './connection.js';
+import * as outbox from './outbox.js';
+import {
+  state, emit, reset, rememberUser, timeline, addMessages, noteMessage, maxSeq, minSeq,
+} from './store.js';
+
+const TOKEN_KEY = 'parley.token';
+const ACCOUNT_KEY = 'parley.account';
+const LAST_USERNAME_KEY = 'parley.lastUsername';
+const AVATARS_KEY = 'parley.avatars';
+const HISTORY_PAGE = 50;
+
+let connection = null;
+let readyRun = 0;
+
+// ---- Remembered login (the login page shows the last user's avatar) ----
+
+function avatarBook() {
+  try {
+    return JSON.parse(localStorage.getItem(AVATARS_KEY) || '{}');
+  } catch {
+    return {};
+  }
+}
+
+export function lastUsername() {
+  return localStorage.getItem(LAST_USERNAME_KEY) || '';
+}
+
+/** The avatar this device last saw for a username, and the name to draw initials from. */
+export function rememberedAvatar(username) {
+  if (!username) return null;
+  return avatarBook()[username.toLowerCase()] || null;
+}
+
+function rememberLogin(account) {
+  if (!account || !account.username) return;
+  localStorage.setItem(LAST_USERNAME_KEY, account.username);
+  const book = avatarBook();
+  book[account.username.toLowerCase()] = { avatar: account.avatar || '', name: account.nickname || account.username, id: account.id };
+  localStorage.setItem(AVATARS_KEY, JSON.stringify(book));
+}
+
+// ---- Session lifecycle ----
+
+export function savedSession() {
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (!token) return null;
+  let account = null;
+  try {
+    account = JSON.parse(localStorage.getItem(ACCOUNT_KEY) || 'null');
+  } catch {
+    account = null;
+  }
+  return account ? { token, account } : null;
+}
+
+export const signedIn = () => !!connection;
+
+export function begin(token, account) {
+  localStorage.setItem(TOKEN_KEY, token);
+  setToken(token);
+  reset();
+  setMe(account);
+  loadRooms();
+  outbox.load(account.id);
+  outbox.configure({ call, upload: (file) => api.upload(file), sent: messageSent });
+  connection = new Connection({
+    token: () => token,
+    onEvent,
+    onReady,
+    onState: (s) => {
+      state.connection = s;
+      emit('connection', s);
+    },
+    onUnauthorized: () => end({ revoke: false, reason: 'session_ended' }),
+  });
+  connection.start();
+  emit('session', { signedIn: true });
+}
+
+export async function end({ revoke = true, reason = null } = {}) {
+  if (revoke) {
+    try {
+      await api.logout();
+    } catch {
+      /* the token dies with the local copy either way */
+    }
+  }
+  connection?.stop();
+  connection = null;
+  outbox.stop();
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(ACCOUNT_KEY);
+  setToken(null);
+  reset();
+  emit('session', { signedIn: false, reason });
+}
+
+export function retryConnection() {
+  connection?.retryNow();
+}
+
+/** A request on the WebSocket; rejects with {code: 'network'} while offline. */
+export function call(op, data = {}, options) {
+  if (!connection) return Promise.reject(new ConnectionError('network'));
+  return connection.call(op, data, options);
+}
+
+function setMe(account) {
+  state.me = { ...account };
+  localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+  rememberLogin(account);
+  rememberUser(publicProfile(account));
+  emit('me', state.me);
+}
+
+function publicProfile(account) {
+  const { phone, ...user } = account;
+  return user;
+}
+
+// ---- After every (re)connect ----
+
+async function onReady(account) {
+  const run = ++readyRun;
+  setMe(account);
+  try {
+    if (!state.synced && state.conversations.size === 0) {
+      const list = await call('conversation.list');
+      if (run !== readyRun) return;
+      applyConversationList(list.conversations);
+    }
+    const since = {};
+    for (const c of state.conversations.values()) {
+      if (c.kind === 'room') continue;
+      const tl = state.timelines.get(c.id);
+      since[c.id] = tl && tl.loaded ? maxSeq(tl) : (c.lastSeq || 0);
+    }
+    const result = await call('sync', { since });
+    if (run !== readyRun) return;
+    applySync(result);
+    await Promise.all([refreshFriends(), refreshRequests(), refreshBlocked(), reenterRooms()]);
+    if (run !== readyRun) return;
+    state.synced = true;
+    emit('synced');
+    // A dialogue open since before the drop: fill what it missed.
+    const open = state.openConversation;
+    if (open) {
+      const tl = timeline(open);
+      if (!tl.loaded) loadNewest(open);
+    }
+  } catch (error) {
+    // A dropped connection retries the whole sequence on the next connect.
+    if (error.code !== 'network' && error.code !== 'timeout') console.warn('sync failed', error);
+  } finally {
+    // Sends go out once rooms are entered again (a room refuses messages from outside).
+    if (run === readyRun) outbox.flush();
+  }
+}
+
+function applyConversationList(list) {
+  const next = new Map();
+  for (const summary of list) {
+    const known = state.conversations.get(summary.id);
+    next.set(summary.id, { ...known, ...summary });
+    if (summary.peer) rememberUser(summary.peer);
+    if (summary.kind === 'room' && summary.name) state.roomNames.add(summary.name);
+  }
+  // Rooms are not in sync's list; keep those we are in.
+  for (const [id, c] of state.conversations) {
+    if (c.kind === 'room' && !next.has(id) && state.roomNames.has(c.name)) next.set(id, c);
+  }
+  state.conversations = next;
+  emit('conversations');
+}
+
+function applySync(result) {
+  applyConversationList(result.conversations || []);
+  const truncated = new Set(result.truncated || []);
+  const byConversation = new Map();
+  for (const m of result.messages || []) {
+    if (!byConversation.has(m.conversationId)) byConversation.set(m.conversationId, []);
+    byConversation.get(m.conversationId).push(m);
+    if (state.me && m.sender === state.me.id && m.clientId) outbox.acknowledge(m.clientId);
+  }
+  for (const [id, messages] of byConversation) {
+    const tl = state.timelines.get(id);
+    if (!tl || !tl.loaded) continue;
+    addMessages(id, messages, { newest: truncated.has(id) });
+    if (truncated.has(id)) tl.hasMore = true;
+    emit('timeline', id);
+  }
+  state.incoming = result.friendRequests || [];
+  for (const r of state.incoming) rememberUser(r.from);
+  emit('requests');
+  const open = state.openConversation;
+  if (open && state.readingAtBottom) markRead(open);
+}
+
+export async function refreshConversations() {
+  const list = await call('conversation.list');
+  applyConversationList(list.conversations);
+}
+
+let refreshQueued = null;
+function scheduleConversationRefresh() {
+  if (refreshQueued) return;
+  refreshQueued = setTimeout(() => {
+    refreshQueued = null;
+    refreshConversations().catch(() => {});
+  }, 150);
+}
+
+// ---- Rooms ----
+
+function roomsKey() {
+  return state.me ? `parley.rooms.${state.me.id}` : null;
+}
+
+function loadRooms() {
+  try {
+    state.roomNames = new Set(JSON.parse(localStorage.getItem(roomsKey()) || '[]'));
+  } catch {
+    state.roomNames = new Set();
+  }
+}
+
+function saveRooms() {
+  if (roomsKey()) localStorage.setItem(roomsKey(), JSON.stringify([...state.roomNames]));
+}
+
+async function reenterRooms() {
+  for (const name of [...state.roomNames]) {
+    try {
+      applyRoomEntry(await call('room.enter', { name }));
+    } catch (error) {
+      if (error.code === 'not_found') {
+        state.roomNames.delete(name);
+        saveRooms();
+      } else {
+        throw error;
+      }
+    }
+  }
+}
+
+function applyRoomEntry({ room, messages }) {
+  state.groupInfo.set(room.id, room);
+  state.roomNames.add(room.name);
+  saveRooms();
+  const conversation = state.conversations.get(room.id) || { id: room.id, kind: 'room', lastSeq: 0, readSeq: 0, unread: 0 };
+  Object.assign(conversation, { name: room.name, avatar: room.avatar, kind: 'room', unread: 0 });
+  if (!conversation.lastActivityAt) conversation.lastActivityAt = Date.now();
+  state.conversations.set(room.id, conversation);
+  const tl = timeline(room.id);
+  const wasLoaded = tl.loaded;
+  addMessages(room.id, messages || [], { newest: true });
+  if (!wasLoaded) tl.hasMore = (messages || []).length >= HISTORY_PAGE;
+  tl.loaded = true;
+  tl.error = null;
+  if (minSeq(tl) <= 1) tl.hasMore = false;
+  for (const m of messages || []) {
+    noteMessage(conversation, m);
+    if (m.sender) ensureUser(m.sender);
+  }
+  emit('conversations');
+  emit('timeline', room.id);
+  emit('group', room.id);
+}
+
+export async function createRoom(name, description) {
+  const data = { name };
+  if (description) data.description = description;
+  const entry = await call('room.create', data);
+  applyRoomEntry(entry);
+  return entry.room;
+}
+
+export async function enterRoom(name) {
+  const entry = await call('room.enter', { name });
+  applyRoomEntry(entry);
+  return entry.room;
+}
+
+export async function leaveRoom(id) {
+  const conversation = state.conversations.get(id);
+  await call('room.leave', { conversationId: id });
+  if (conversation) state.roomNames.delete(conversation.name);
+  saveRooms();
+  state.conversations.delete(id);
+  state.timelines.delete(id);
+  emit('conversations');
+  emit('timeline', id);
+}
+
+export async function roomOccupants(id) {
+  const result = await call('room.occupants', { conversationId: id });
+  for (const u of result.users) rememberUser(u);
+  const info = state.groupInfo.get(id);
+  if (info) {
+    info.occupantCount = result.users.length;
+    emit('group', id);
+  }
+  return result.users;
+}
+
+// ---- Groups ----
+
+export async function createGroup(name, description) {
+  const data = { name };
+  if (description) data.description = description;
+  const info = await call('group.create', data);
+  state.groupInfo.set(info.id, info);
+  await refreshConversations();
+  return info;
+}
+
+export async function joinGroup(name) {
+  const info = await call('group.join', { name });
+  state.groupInfo.set(info.id, info);
+  await refreshConversations();
+  return info;
+}
+
+export async function groupInfo(id) {
+  const info = await call('group.get', { conversationId: id });
+  applyGroupInfo(info);
+  return info;
+}
+
+function applyGroupInfo(info) {
+  state.groupInfo.set(info.id, info);
+  const conversation = state.conversations.get(info.id);
+  if (conversation) {
+    conversation.name = info.name;
+    conversation.avatar = info.avatar;
+    emit('conversations');
+  }
+  emit('group', info.id);
+}
+
+export async function updateGroup(id, changes) {
+  const info = await call('group.update', { conversationId: id, ...changes });
+  applyGroupInfo(info);
+  return info;
+}
+
+export async function groupMembers(id) {
+  const members = [];
+  let cursor;
+  do {
+    const page = await call('group.members', cursor ? { conversationId: id, cursor, limit: 200 } : { conversationId: id, limit: 200 });
+    for (const m of page.members) rememberUser(m.user);
+    members.push(...page.members);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return members;
+}
+
+export async function leaveGroup(id) {
+  await call('group.leave', { conversationId: id });
+  state.conversations.delete(id);
+  state.timelines.delete(id);
+  state.groupInfo.delete(id);
+  emit('conversations');
+}
+
+// ---- Friends, requests, blocks ----
+
+export async function refreshFriends() {
+  const { friends } = await call('friend.list');
+  state.friends = new Map(friends.map((f) => [f.user.id, f]));
+  for (const f of friends) rememberUser(f.user);
+  emit('friends');
+}
+
+export async function refreshRequests() {
+  const { incoming, outgoing } = await call('friend.requests');
+  state.incoming = incoming;
+  state.outgoing = outgoing;
+  for (const r of [...incoming, ...outgoing]) {
+    rememberUser(r.from);
+    rememberUser(r.to);
+  }
+  emit('requests');
+}
+
+export async function refreshBlocked() {
+  const { users } = await call('block.list');
+  state.blocked = new Set(users.map((u) => u.id));
+  for (const u of users) rememberUser(u);
+  emit('friends');
+}
+
+function addFriend(friend) {
+  state.friends.set(friend.user.id, friend);
+  rememberUser(friend.user);
+  state.incoming = state.incoming.filter((r) => r.from.id !== friend.user.id);
+  state.outgoing = state.outgoing.filter((r) => r.to.id !== friend.user.id);
+  emit('friends');
+  emit('requests');
+  scheduleConversationRefresh();
+}
+
+/** Asks someone to be friends; resolves {request} or {friend} (they had asked already). */
+export async function requestFriend(target, greeting) {
+  const data = { ...target };
+  if (greeting) data.greeting = greeting;
+  const result = await call('friend.request', data);
+  if (result.friend) {
+    addFriend(result.friend);
+    await refreshConversations().catch(() => {});
+  } else if (result.request) {
+    rememberUser(result.request.to);
+    state.outgoing = [result.request, ...state.outgoing.filter((r) => r.id !== result.request.id)];
+    emit('requests');
+  }
+  return result;
+}
+
+export async function acceptRequest(requestId) {
+  const friend = await call('friend.accept', { requestId });
+  addFriend(friend);
+  await refreshConversations().catch(() => {});
+  return friend;
+}
+
+export async function declineRequest(requestId) {
+  await call('friend.decline', { requestId });
+  state.incoming = state.incoming.filter((r) => r.id !== requestId);
+  emit('requests');
+}
+
+export async function removeFriend(userId) {
+  await call('friend.remove', { userId });
+  state.friends.delete(userId);
+  emit('friends');
+}
+
+export async function block(userId) {
+  await call('block.add', { userId });
+  state.blocked.add(userId);
+  state.friends.delete(userId);
+  state.incoming = state.incoming.filter((r) => r.from.id !== userId);
+  state.outgoing = state.outgoing.filter((r) => r.to.id !== userId);
+  emit('friends');
+  emit('requests');
+}
+
+export async function unblock(userId) {
+  await call('block.remove', { userId });
+  state.blocked.delete(userId);
+  emit('friends');
+}
+
+// ---- Users ----
+
+const fetching = new Set();
+
+/** Makes sure a user's profile is known; fetches it in the background when not. */
+export function ensureUser(id) {
+  if (!id || state.users.has(id) || fetching.has(id)) return;
+  fetching.add(id);
+  call('user.get', { id })
+    .then((user) => rememberUser(user))
+    .catch(() => {})
+    .finally(() => fetching.delete(id));
+}
+
+export async function fetchUser(id) {
+  const user = await call('user.get', { id });
+  rememberUser(user);
+  return user;
+}
+
+// ---- Profile ----
+
+export async function updateProfile(changes) {
+  const account = await api.updateMe(changes);
+  setMe(account);
+  return account;
+}
+
+export const uploadImage = (file) => api.upload(file);
+
+// ---- Discover ----
+
+export const deck = (cursor) => call('discover.deck', cursor ? { cursor, limit: 20 } : { limit: 20 });
+export const pass = (userId) => call('discover.pass', { userId });
+export const undoSwipe = () => call('discover.undo', {});
+
+export async function like(userId) {
+  const result = await call('discover.like', { userId });
+  if (result.matched && result.friend) addFriend(result.friend);
+  return result;
+}
+
+// ---- Messages ----
+
+export async function loadNewest(id) {
+  const tl = timeline(id);
+  if (tl.loading) return;
+  tl.loading = true;
+  tl.error = null;
+  emit('timeline', id);
+  try {
+    const page = await call('message.history', { conversationId: id, limit: HISTORY_PAGE });
+    addMessages(id, page.messages, { newest: true });
+    if (!tl.loaded) tl.hasMore = page.hasMore;
+    tl.loaded = true;
+    if (minSeq(tl) <= 1) tl.hasMore = false;
+    for (const m of page.messages) if (m.sender) ensureUser(m.sender);
+    const conversation = state.conversations.get(id);
+    if (conversation) for (const m of page.messages) noteMessage(conversation, m);
+  } catch (error) {
+    tl.error = error.code;
+  } finally {
+    tl.loading = false;
+    emit('timeline', id);
+  }
+}
+
+export async function loadOlder(id) {
+  const tl = timeline(id);
+  if (tl.loading || !tl.hasMore || !tl.loaded || !tl.items.length) return;
+  tl.loading = true;
+  emit('timeline', id);
+  try {
+    const page = await call('message.history', { conversationId: id, before: minSeq(tl), limit: HISTORY_PAGE });
+    addMessages(id, page.messages);
+    tl.hasMore = page.hasMore && page.messages.length > 0;
+    if (minSeq(tl) <= 1) tl.hasMore = false;
+    for (const m of page.messages) if (m.sender) ensureUser(m.sender);
+  } catch {
+    /* scrolling up again retries */
+  } finally {
+    tl.loading = false;
+    emit('timeline', id);
+  }
+}
+
+async function fillGap(id, before) {
+  try {
+    const page = await call('message.history', { conversationId: id, before, limit: 100 });
+    if (addMessages(id, page.messages)) emit('timeline', id);
+  } catch {
+    /* the next sync fills it */
+  }
+}
+
+function onMessage(m) {
+  if (m.sender) ensureUser(m.sender);
+  if (state.me && m.sender === state.me.id && m.clientId) outbox.acknowledge(m.clientId);
+  const conversation = state.conversations.get(m.conversationId);
+  const tl = state.timelines.get(m.conversationId);
+  if (tl && tl.loaded) {
+    const top = maxSeq(tl);
+    addMessages(m.conversationId, [m]);
+    if (tl.items.length > 1 && m.seq > top + 1) fillGap(m.conversationId, m.seq);
+    emit('timeline', m.conversationId);
+  }
+  if (!conversation) {
+    scheduleConversationRefresh();
+    return;
+  }
+  const isNew = m.seq > (conversation.lastSeq || 0);
+  noteMessage(conversation, m);
+  if (isNew && m.sender && m.sender !== state.me?.id && conversation.kind !== 'room') {
+    if (isReading(m.conversationId)) markRead(m.conversationId);
+    else conversation.unread = (conversation.unread || 0) + 1;
+  }
+  if (m.kind === 'system' && m.system) {
+    const type = m.system.type;
+    if (type === 'info_changed' && conversation.kind === 'group') {
+      if (m.system.name) conversation.name = m.system.name;
+      groupInfo(m.conversationId).catch(() => {});
+    } else if (type === 'member_removed' && m.system.target === state.me?.id) {
+      // Removed from the group: it leaves the list (the server stops sending its messages).
+      state.conversations.delete(m.conversationId);
+      state.groupInfo.delete(m.conversationId);
+    } else if (['member_joined', 'member_left', 'member_removed', 'owner_changed'].includes(type)) {
+      if (state.groupInfo.has(m.conversationId)) groupInfo(m.conversationId).catch(() => {});
+    } else if (type === 'room_entered' || type === 'room_left') {
+      emit('room-occupancy', m.conversationId);
+    }
+  }
+  emit('conversations');
+}
+
+function messageSent(message) {
+  onMessage(message);
+}
+
+function isReading(id) {
+  return state.openConversation === id && state.readingAtBottom && document.visibilityState === 'visible';
+}
+
+const readTimers = new Map();
+
+/** Marks a conversation read up to its newest message (debounced a little). */
+export function markRead(id) {
+  const conversation = state.conversations.get(id);
+  if (!conversation || conversation.kind === 'room') return;
+  const seq = conversation.lastSeq || 0;
+  if (!seq || ((conversation.readSeq || 0) >= seq && !conversation.unread)) return;
+  if (conversation.unread) {
+    conversation.unread = 0;
+    emit('conversations');
+  }
+  clearTimeout(readTimers.get(id));
+  readTimers.set(id, setTimeout(() => {
+    readTimers.delete(id);
+    call('conversation.read', { conversationId: id, seq: conversation.lastSeq })
+      .then(applyRead)
+      .catch(() => { /* sync sets it right after reconnecting */ });
+  }, 250));
+}
+
+function applyRead(read) {
+  const conversation = state.conversations.get(read.conversationId);
+  if (!conversation) return;
+  conversation.readSeq = Math.max(conversation.readSeq || 0, read.readSeq);
+  conversation.unread = read.unread;
+  emit('conversations');
+}
+
+export function sendText(conversationId, text) {
+  return outbox.enqueue({ conversationId, kind: 'text', text });
+}
+
+export async function sendImage(conversationId, file) {
+  const preview = URL.createObjectURL(file);
+  let width = 0;
+  let height = 0;
+  try {
+    const bitmap = await createImageBitmap(file);
+    width = bitmap.width;
+    height = bitmap.height;
+    bitmap.close();
+  } catch {
+    /* not decodable here; the server decides */
+  }
+  return outbox.enqueue({ conversationId, kind: 'image', file, preview, image: { width, height } });
+}
+
+export const retrySend = (clientId) => outbox.retry(clientId);
+export const discardSend = (clientId) => outbox.discard(clientId);
+
+// ---- Events ----
+
+function onEvent(name, data) {
+  switch (name) {
+    case 'message.new':
+      onMessage(data);
+      break;
+    case 'conversation.read':
+      applyRead(data);
+      break;
+    case 'friend.request':
+      rememberUser(data.from);
+      state.incoming = [data, ...state.incoming.filter((r) => r.id !== data.id)];
+      emit('requests');
+      emit('notice', { kind: 'friend-request', request: data });
+      break;
+    case 'friend.added':
+      addFriend(data);
+      break;
+    case 'friend.removed':
+      state.friends.delete(data.userId);
+      emit('friends');
+      break;
+    case 'presence': {
+      const friend = state.friends.get(data.userId);
+      if (friend) {
+        friend.online = data.online;
+        emit('friends');
+      }
+      break;
+    }
+    case 'me.updated':
+      setMe(data);
+      break;
+    default:
+      break; // events this client does not know are ignored
+  }
+}

@@ -1,0 +1,77 @@
+// Words for things: user names, system notices in the reader's language, list previews.
+import { t, language } from './i18n.js';
+import { emojify } from './emoticons.js';
+import { state, displayName } from './store.js';
+import { ensureUser } from './client.js';
+
+/** A user's display name by id; unknown users read "ID: <id>" until their profile arrives. */
+export function userName(id) {
+  if (!id) return t('someone');
+  const user = state.users.get(id);
+  if (!user) ensureUser(id);
+  return displayName(user, id);
+}
+
+// Chinese sentences put no spaces around names, except to set a Latin name apart.
+function spaced(name) {
+  if (language() !== 'zh') return name;
+  const latin = /[A-Za-z0-9]/;
+  return `${latin.test(name[0]) ? ' ' : ''}${name}${latin.test(name[name.length - 1]) ? ' ' : ''}`;
+}
+
+function who(id) {
+  return spaced(state.me && id === state.me.id ? t('you') : userName(id));
+}
+
+function fieldList(fields) {
+  const words = fields.map((f) => t(`field_${f}`));
+  if (words.length <= 1) return words.join('');
+  return words.slice(0, -1).join(t('list_sep')) + t('list_and') + words[words.length - 1];
+}
+
+/** The sentence for a system message, in the reader's language. */
+export function systemText(message) {
+  return sentence(message).trim().replace(/\s{2,}/g, ' ');
+}
+
+function sentence(message) {
+  const s = message.system || {};
+  const actor = s.actor ? who(s.actor) : spaced(t('someone'));
+  const target = s.target ? who(s.target) : spaced(t('someone'));
+  const name = s.name || '';
+  switch (s.type) {
+    case 'friend_added':
+      return s.actor && state.me && s.actor === state.me.id ? t('sys_friend_added_self') : t('sys_friend_added', { actor });
+    case 'matched': return t('sys_matched');
+    case 'group_created': return t('sys_group_created', { actor, name });
+    case 'member_joined': return t('sys_member_joined', { actor });
+    case 'member_left': return t('sys_member_left', { actor });
+    case 'member_removed': return t('sys_member_removed', { actor, target });
+    case 'owner_changed': return t('sys_owner_changed', { actor, target });
+    case 'info_changed': {
+      const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
+      const others = fields.filter((f) => f !== 'name');
+      if (fields.includes('name') && name) {
+        return others.length ? t('sys_renamed_and', { actor, name, fields: fieldList(others) }) : t('sys_renamed', { actor, name });
+      }
+      return t('sys_info_changed', { actor, fields: fieldList(others.length ? others : fields) || t('details') });
+    }
+    case 'room_created': return t('sys_room_created', { actor, name });
+    case 'room_entered': return t('sys_room_entered', { actor });
+    case 'room_left': return t('sys_room_left', { actor });
+    default: return t('sys_unknown');
+  }
+}
+
+
+/** One line for a message in the sessions list. */
+export function previewText(message, conversation) {
+  if (!message) return '';
+  if (message.kind === 'system') return systemText(message);
+  const body = message.kind === 'image' ? t('image_preview') : emojify((message.text || '').replace(/\s+/g, ' '));
+  if (conversation && conversation.kind !== 'user' && message.sender) {
+    if (state.me && message.sender === state.me.id) return t('you_prefix') + body;
+    return `${userName(message.sender)}${language() === 'zh' ? '：' : ': '}${body}`;
+  }
+  return body;
+}

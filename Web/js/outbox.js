@@ -1,0 +1,148 @@
+// Sends that have not been acknowledged yet. Each has a client id chosen once, so sending
+// it again after a lost acknowledgement never doubles it (the server returns the stored
+// message). Entries survive reloads (localStorage) and are retried, in order, after every
+// (re)connect. A refusal by the server marks the entry failed; the user can retry it.
+import { state, emit } from './store.js';
+
+let hooks = { call: null, upload: null, sent: null };
+let userKey = null;
+let flushing = false;
+let again = false;
+let retryTimer = null;
+
+const RETRYABLE = new Set(['network', 'timeout', 'unavailable', 'internal_error']);
+
+export function configure(value) { hooks = value; }
+
+export function load(userId) {
+  userKey = `parley.outbox.${userId}`;
+  let saved = [];
+  try {
+    saved = JSON.parse(localStorage.getItem(userKey) || '[]');
+  } catch {
+    saved = [];
+  }
+  // An image whose upload never finished cannot be sent after a reload: the file is gone.
+  state.outbox = saved.filter((e) => e.kind === 'text' || e.mediaId).map((e) => ({ ...e, state: e.state === 'failed' ? 'failed' : 'pending' }));
+}
+
+function save() {
+  if (!userKey) return;
+  const stored = state.outbox
+    .filter((e) => e.kind === 'text' || e.mediaId)
+    .map(({ file, preview, ...rest }) => ({ ...rest, state: rest.state === 'failed' ? 'failed' : 'pending' }));
+  try {
+    localStorage.setItem(userKey, JSON.stringify(stored));
+  } catch {
+    /* storage full: the entries still live in memory */
+  }
+}
+
+export function newClientId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const entriesFor = (conversationId) => state.outbox.filter((e) => e.conversationId === conversationId);
+
+export function enqueue(entry) {
+  const full = { ...entry, clientId: newClientId(), createdAt: Date.now(), state: 'pending', error: null };
+  state.outbox.push(full);
+  save();
+  emit('outbox', full.conversationId);
+  flush();
+  return full;
+}
+
+export function retry(clientId) {
+  const entry = state.outbox.find((e) => e.clientId === clientId);
+  if (!entry) return;
+  entry.state = 'pending';
+  entry.error = null;
+  save();
+  emit('outbox', entry.conversationId);
+  flush();
+}
+
+export function discard(clientId) {
+  const entry = state.outbox.find((e) => e.clientId === clientId);
+  if (!entry) return;
+  state.outbox = state.outbox.filter((e) => e !== entry);
+  if (entry.preview) URL.revokeObjectURL(entry.preview);
+  save();
+  emit('outbox', entry.conversationId);
+}
+
+/** The server has this send (an acknowledgement, a live event or sync): drop it. */
+export function acknowledge(clientId) {
+  const entry = state.outbox.find((e) => e.clientId === clientId);
+  if (!entry) return null;
+  state.outbox = state.outbox.filter((e) => e !== entry);
+  save();
+  emit('outbox', entry.conversationId);
+  return entry;
+}
+
+/** Sends every pending entry in order; stops at the first network problem. */
+export async function flush() {
+  if (flushing) {
+    again = true;
+    return;
+  }
+  flushing = true;
+  try {
+    do {
+      again = false;
+      for (const entry of [...state.outbox]) {
+        if (entry.state !== 'pending' || !state.outbox.includes(entry)) continue;
+        if (state.connection.status !== 'online') return;
+        if (!(await sendOne(entry))) return;
+      }
+    } while (again);
+  } finally {
+    flushing = false;
+  }
+}
+
+async function sendOne(entry) {
+  entry.state = 'sending';
+  emit('outbox', entry.conversationId);
+  try {
+    if (entry.kind === 'image' && !entry.mediaId) {
+      const media = await hooks.upload(entry.file);
+      entry.mediaId = media.id;
+      entry.image = { mediaId: media.id, url: media.url, width: media.width, height: media.height };
+      save();
+    }
+    const data = entry.kind === 'text'
+      ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'text', text: entry.text }
+      : { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'image', mediaId: entry.mediaId };
+    const message = await hooks.call('message.send', data);
+    if (!state.outbox.includes(entry)) return true;
+    hooks.sent(message, entry);
+    acknowledge(entry.clientId);
+    return true;
+  } catch (error) {
+    if (!state.outbox.includes(entry)) return true;
+    const code = error.code || 'unknown';
+    if (RETRYABLE.has(code) || code === 'rate_limited') {
+      entry.state = 'pending';
+      emit('outbox', entry.conversationId);
+      const wait = code === 'rate_limited' ? (error.retryAfterSeconds || 1) * 1000 : 3000;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(flush, wait);
+      return false;
+    }
+    entry.state = 'failed';
+    entry.error = code;
+    save();
+    emit('outbox', entry.conversationId);
+    return true;
+  }
+}
+
+export function stop() {
+  clearTimeout(retryTimer);
+  userKey = null;
+}

@@ -1,0 +1,47 @@
+// Hash routes, so the static file server only ever serves index.html:
+//   #/login  #/register  #/phone
+//   #/chats  #/chats/c/<id>  #/chats/c/<id>/info  #/chats/u/<userId>
+//   #/contacts  #/contacts/u/<userId>  #/contacts/c/<id>  #/contacts/c/<id>/info
+//   #/discover  #/me
+
+const TABS = ['chats', 'contacts', 'discover', 'me'];
+const AUTH = ['login', 'register', 'phone'];
+
+export function parse(hash = location.hash) {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, kind, id, extra] = parts;
+  if (AUTH.includes(first)) return { page: first };
+  const tab = TABS.includes(first) ? first : 'chats';
+  let detail = null;
+  if ((tab === 'chats' || tab === 'contacts') && kind && id) {
+    if (kind === 'c') detail = { type: extra === 'info' ? 'info' : 'chat', id };
+    else if (kind === 'u') detail = { type: 'user', id };
+  }
+  return { page: 'app', tab, detail };
+}
+
+export function format(route) {
+  if (route.page !== 'app') return `#/${route.page}`;
+  let hash = `#/${route.tab}`;
+  if (route.detail) {
+    const d = route.detail;
+    hash += d.type === 'user' ? `/u/${encodeURIComponent(d.id)}` : `/c/${encodeURIComponent(d.id)}${d.type === 'info' ? '/info' : ''}`;
+  }
+  return hash;
+}
+
+export function go(hash, { replace = false } = {}) {
+  if (!hash.startsWith('#')) hash = `#/${hash.replace(/^\//, '')}`;
+  if (location.hash === hash) {
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    return;
+  }
+  if (replace) {
+    history.replaceState(null, '', hash);
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  } else {
+    location.hash = hash;
+  }
+}
+
+export const current = () => parse();

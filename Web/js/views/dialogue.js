@@ -1,0 +1,490 @@
+// The dialogue: header (back, name, details), messages as bubbles (self right in the accent
+// colour, others left in white with avatars and, in groups and rooms, names), day headers,
+// time labels, centred grey system notices, images with reserved size and a lightbox,
+// emoticons as emoji, older history loaded on scroll without moving the view, a "new
+// message" button, and the composer (Enter sends, Shift+Enter breaks the line).
+import { h, rafThrottle, syncChildren, safeURL, prefersReducedMotion, isDesktop, setTextWithEmoji } from '../dom.js';
+import { icon } from '../icons.js';
+import { t, errorText } from '../i18n.js';
+import { state, on, timeline, conversationTitle } from '../store.js';
+import { userAvatar, userNameText, live, connectionBanner, iconButton, openLightbox, toast, spinner } from '../ui.js';
+import { systemText } from '../format.js';
+import { splitEmoticons, splitEmoji, PALETTE } from '../emoticons.js';
+import { messageTime, fullTime, dayKey, dayHeader } from '../time.js';
+import { entriesFor } from '../outbox.js';
+import * as client from '../client.js';
+import { go } from '../router.js';
+
+const RUN_GAP = 5 * 60 * 1000;
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'“”‘’，。！？]+/gi;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** Text with clickable links and smileys shown as emoji. */
+export function renderRichText(container, text) {
+  let last = 0;
+  const addPlain = (plain) => {
+    for (const part of splitEmoticons(plain)) {
+      if (part.emoji) container.appendChild(h('span', { class: 'emoji', title: part.source, text: part.emoji }));
+      else {
+        for (const piece of splitEmoji(part.text)) {
+          if (piece.emoji) container.appendChild(h('span', { class: 'emoji', text: piece.emoji }));
+          else container.appendChild(document.createTextNode(piece.text));
+        }
+      }
+    }
+  };
+  for (const match of text.matchAll(URL_PATTERN)) {
+    let url = match[0];
+    const trailing = url.match(/[.,;:!?)\]]+$/);
+    if (trailing) url = url.slice(0, -trailing[0].length);
+    if (match.index > last) addPlain(text.slice(last, match.index));
+    const href = safeURL(url);
+    if (href) container.appendChild(h('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow', text: url }));
+    else addPlain(url);
+    last = match.index + url.length;
+  }
+  if (last < text.length) addPlain(text.slice(last));
+}
+
+const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}|\p{Emoji_Modifier})*\s*){1,3}$/u;
+const isEmojiOnly = (text) => {
+  const shown = splitEmoticons(text.trim()).map((p) => p.emoji || p.text).join('');
+  return shown.length > 0 && shown.length <= 24 && EMOJI_ONLY.test(shown);
+};
+
+function imageBox(image) {
+  const w = image?.width || 0;
+  const hgt = image?.height || 0;
+  const maxW = Math.min(260, Math.round(window.innerWidth * 0.6));
+  const maxH = 300;
+  if (!w || !hgt) return { width: Math.min(200, maxW), height: 150 };
+  const scale = Math.min(1, maxW / w, maxH / hgt);
+  return { width: Math.max(60, Math.round(w * scale)), height: Math.max(40, Math.round(hgt * scale)) };
+}
+
+export function dialogueView() {
+  let id = null;
+  let tab = 'chats';
+  let stick = true;
+  let newCount = 0;
+  let lastKey = null;
+  const rows = new Map();     // key → {el, state}
+  const days = new Map();     // day key → header element
+
+  const back = iconButton('back', t('back'), () => go(`#/${tab}`), 'topbar-back');
+  const title = h('h1', { class: 'topbar-title dialogue-title' });
+  const subtitle = h('p', { class: 'topbar-subtitle' });
+  const info = iconButton('more', t('details'), () => go(`#/${tab}/c/${encodeURIComponent(id)}/info`), 'topbar-action');
+  const header = h('header', { class: 'topbar topbar--dialogue' }, back, h('div', { class: 'topbar-heading' }, title, subtitle), info);
+
+  const historyTop = h('div', { class: 'history-top' });
+  const list = h('div', { class: 'message-list' });
+  const skeleton = h('div', { class: 'message-skeleton', 'aria-hidden': 'true' },
+    ['l', 'r', 'l', 'l', 'r'].map((side, i) => h('div', { class: `sk-bubble sk-bubble--${side} sk-w${i % 3}` })));
+  const emptyNote = h('div', { class: 'dialogue-empty', hidden: true }, icon('smile', { size: 32 }), h('p', { text: t('no_messages') }));
+  const scroller = h('div', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' }, historyTop, skeleton, emptyNote, list);
+  const pill = h('button', { type: 'button', class: 'new-pill', hidden: true }, icon('back', { size: 16, cls: 'new-pill-icon' }), h('span'));
+  const body = h('div', { class: 'dialogue-body' }, scroller, pill);
+
+  // The composer.
+  const fileInput = h('input', { type: 'file', accept: IMAGE_TYPES.join(','), class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
+  const imageButton = iconButton('image', t('send_image'), () => fileInput.click(), 'composer-btn');
+  const emojiButton = iconButton('smile', t('emoji'), () => toggleEmoji(), 'composer-btn');
+  emojiButton.setAttribute('aria-expanded', 'false');
+  const textarea = h('textarea', { class: 'composer-input', rows: 1, maxlength: 4000, placeholder: t('say_something'), 'aria-label': t('message_input'), enterkeyhint: 'send' });
+  const sendButton = h('button', { type: 'submit', class: 'send-btn', 'aria-label': t('send'), title: t('send'), disabled: true }, icon('send', { size: 20 }));
+  const emojiPanel = h('div', { class: 'emoji-panel', hidden: true, role: 'group', 'aria-label': t('emoji') },
+    PALETTE.map((emoji) => h('button', { type: 'button', class: 'emoji-choice', text: emoji, 'aria-label': emoji, onclick: () => insertText(emoji) })));
+  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, imageButton, emojiButton, textarea, sendButton);
+  const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
+  const outside = h('div', { class: 'not-member', hidden: true }, h('span', { text: t('not_in_room') }), enterAgain);
+  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), body, outside, composer);
+  title.id = 'dialogue-title';
+
+  // ---- Header ----
+
+  function paintHeader() {
+    const conversation = state.conversations.get(id);
+    const infoData = state.groupInfo.get(id);
+    setTextWithEmoji(title, conversation ? conversationTitle(conversation) : (infoData?.name || '…'), splitEmoji);
+    let sub = '';
+    if (conversation?.kind === 'user') {
+      const friend = state.friends.get(conversation.peer?.id);
+      // Presence is only known while connected.
+      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : t('offline')) : '';
+    } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
+      if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
+    } else if (conversation?.kind === 'room') {
+      if (infoData?.occupantCount != null) sub = t('occupants_n', { n: infoData.occupantCount });
+    }
+    subtitle.textContent = sub;
+    subtitle.hidden = !sub;
+    subtitle.classList.toggle('is-online', sub === t('online'));
+    const isRoomOutside = (conversation == null && (infoData && 'occupantCount' in infoData)) || timeline(id).error === 'not_member';
+    outside.hidden = !isRoomOutside;
+    composer.hidden = isRoomOutside;
+  }
+
+  enterAgain.addEventListener('click', async () => {
+    const name = state.groupInfo.get(id)?.name;
+    if (!name) return;
+    try {
+      await client.enterRoom(name);
+    } catch (error) {
+      toast(errorText(error), 'error');
+    }
+  });
+
+  // ---- Rows ----
+
+  function keyOf(message) {
+    return state.me && message.sender === state.me.id && message.clientId ? `c:${message.clientId}` : `s:${message.seq}`;
+  }
+
+  function buildRow(message, conversation) {
+    if (message.kind === 'system') {
+      const text = live(h('span', { class: 'msg-system-text' }), (span) => { span.textContent = systemText(message); });
+      return h('div', { class: 'msg msg--system', dataset: { seq: message.seq } }, text);
+    }
+    const mine = state.me && message.sender === state.me.id;
+    const showNames = conversation && conversation.kind !== 'user';
+    const bubble = h('div', { class: 'bubble' });
+    if (message.kind === 'image') {
+      const box = imageBox(message.image);
+      const img = h('img', { alt: t('image'), width: box.width, height: box.height, loading: 'lazy', decoding: 'async', draggable: 'false' });
+      img.style.width = `${box.width}px`;
+      img.style.height = `${box.height}px`;
+      const src = message.preview || safeURL(message.image?.url);
+      if (src) img.src = src;
+      img.addEventListener('error', () => img.classList.add('is-broken'), { once: true });
+      const open = h('button', { type: 'button', class: 'bubble-image', 'aria-label': t('open_image') }, img);
+      open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
+      bubble.classList.add('bubble--image');
+      bubble.appendChild(open);
+    } else {
+      const text = message.text || '';
+      if (isEmojiOnly(text)) bubble.classList.add('bubble--jumbo');
+      const p = h('p', { class: 'bubble-text' });
+      renderRichText(p, text);
+      bubble.appendChild(p);
+    }
+    bubble.title = fullTime(message.createdAt);
+    const status = h('span', { class: 'msg-status' });
+    const time = h('div', { class: 'msg-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
+    const side = mine ? userAvatar(state.me.id, 'sm') : userAvatar(message.sender, 'sm');
+    const row = h('div', { class: `msg ${mine ? 'msg--self' : 'msg--other'}` },
+      h('div', { class: 'msg-avatar' }, side),
+      h('div', { class: 'msg-body' },
+        showNames && !mine ? userNameText(message.sender, 'msg-sender') : null,
+        h('div', { class: 'msg-line' }, bubble, status),
+        h('p', { class: 'msg-error', hidden: true }),
+        time));
+    if (!mine && message.sender) {
+      row.querySelector('.msg-avatar').addEventListener('click', () => go(`#/${tab}/u/${encodeURIComponent(message.sender)}`));
+      row.querySelector('.msg-avatar').classList.add('is-clickable');
+    }
+    return row;
+  }
+
+  function paintStatus(entry, pending) {
+    const stateName = pending ? pending.state : 'sent';
+    if (entry.state === stateName && entry.error === (pending?.error || null)) return;
+    entry.state = stateName;
+    entry.error = pending?.error || null;
+    entry.el.dataset.state = stateName;
+    const status = entry.el.querySelector('.msg-status');
+    const errorLine = entry.el.querySelector('.msg-error');
+    if (!status) return;
+    status.replaceChildren();
+    if (stateName === 'pending' || stateName === 'sending') {
+      status.appendChild(h('span', { class: 'msg-pending', role: 'img', 'aria-label': t('pending'), title: t('pending') }, icon('clock', { size: 16 })));
+    } else if (stateName === 'failed') {
+      const retry = h('button', { type: 'button', class: 'msg-retry', 'aria-label': t('failed_retry'), title: t('failed_retry') }, icon('alert', { size: 20 }));
+      retry.addEventListener('click', () => client.retrySend(pending.clientId));
+      status.appendChild(retry);
+    }
+    if (errorLine) {
+      errorLine.hidden = stateName !== 'failed';
+      errorLine.textContent = stateName === 'failed' ? t('failed_reason', { reason: errorText({ code: pending.error }) }) : '';
+    }
+  }
+
+  function dayHeaderEl(ms) {
+    const key = dayKey(ms);
+    let header = days.get(key);
+    if (!header) {
+      header = h('div', { class: 'day-header', dataset: { day: ms } }, h('span', { text: dayHeader(ms) }));
+      days.set(key, header);
+    }
+    return header;
+  }
+
+  // ---- Rendering with a fixed anchor ----
+
+  function atBottom() {
+    return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+  }
+
+  function anchor() {
+    const top = scroller.getBoundingClientRect().top;
+    for (const child of list.children) {
+      if (child.classList.contains('day-header')) continue; // shared by a day: it moves with prepends
+      const rect = child.getBoundingClientRect();
+      if (rect.bottom > top) return { el: child, offset: rect.top };
+    }
+    return null;
+  }
+
+  const render = rafThrottle(() => renderNow());
+
+  function renderNow() {
+    if (!id) return;
+    const conversation = state.conversations.get(id);
+    const tl = timeline(id);
+    const me = state.me?.id;
+    const items = tl.items.map((message) => ({ key: keyOf(message), message, pending: null }));
+    const sent = new Set(tl.items.filter((m) => m.sender === me && m.clientId).map((m) => m.clientId));
+    for (const entry of entriesFor(id)) {
+      if (sent.has(entry.clientId)) continue;
+      items.push({
+        key: `c:${entry.clientId}`, pending: entry,
+        message: { kind: entry.kind, text: entry.text, image: entry.image, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId },
+      });
+    }
+
+    const wasAtBottom = stick;
+    const keep = wasAtBottom ? null : anchor();
+
+    const nodes = [];
+    let previous = null;
+    let previousDay = null;
+    const rowEntries = [];
+    for (const item of items) {
+      const m = item.message;
+      const day = dayKey(m.createdAt);
+      if (day !== previousDay) {
+        nodes.push(dayHeaderEl(m.createdAt));
+        previousDay = day;
+        previous = null;
+      }
+      let entry = rows.get(item.key);
+      if (!entry) {
+        entry = { el: buildRow(m, conversation), state: null, error: null };
+        entry.el.dataset.key = item.key;
+        rows.set(item.key, entry);
+      }
+      if (m.kind !== 'system') paintStatus(entry, item.pending);
+      const runStart = !previous || previous.kind === 'system' || m.kind === 'system' || previous.sender !== m.sender
+        || m.createdAt - previous.createdAt > RUN_GAP;
+      entry.el.classList.toggle('run-start', runStart);
+      if (rowEntries.length && runStart) rowEntries[rowEntries.length - 1].el.classList.add('run-end');
+      if (rowEntries.length && !runStart) rowEntries[rowEntries.length - 1].el.classList.remove('run-end');
+      rowEntries.push(entry);
+      nodes.push(entry.el);
+      previous = m;
+    }
+    if (rowEntries.length) rowEntries[rowEntries.length - 1].el.classList.add('run-end');
+    // Day headers are shared between rows of a day; the last of a day also ends a run.
+    for (let i = 0; i < nodes.length - 1; i++) if (nodes[i + 1].classList.contains('day-header')) nodes[i].classList.add('run-end');
+    syncChildren(list, nodes);
+    for (const [key, entry] of rows) if (!entry.el.isConnected) rows.delete(key);
+
+    skeleton.hidden = !(tl.loading && !tl.loaded);
+    const failed = !tl.loaded && !tl.loading && tl.error && tl.error !== 'not_member';
+    emptyNote.hidden = !((tl.loaded && items.length === 0) || failed);
+    emptyNote.querySelector('p').textContent = failed ? errorText({ code: tl.error }) : t('no_messages');
+    historyTop.replaceChildren();
+    if (tl.loaded && tl.loading && items.length) historyTop.append(spinner('spinner--sm'), h('span', { text: t('loading_earlier') }));
+    else if (tl.loaded && !tl.hasMore && items.length) historyTop.append(h('span', { text: t('beginning') }));
+
+    if (wasAtBottom) scroller.scrollTop = scroller.scrollHeight;
+    else if (keep && keep.el.isConnected) scroller.scrollTop += keep.el.getBoundingClientRect().top - keep.offset;
+
+    const newest = items[items.length - 1];
+    if (newest && lastKey && newest.key !== lastKey && !wasAtBottom) {
+      const fresh = items.slice(items.findIndex((i) => i.key === lastKey) + 1);
+      const fromOthers = fresh.filter((i) => i.message.sender !== me).length;
+      if (fromOthers) {
+        newCount += fromOthers;
+        paintPill();
+      }
+    }
+    lastKey = newest ? newest.key : null;
+    paintHeader();
+    afterScroll();
+    // Fill a short screen with older history.
+    if (tl.loaded && tl.hasMore && !tl.loading && scroller.scrollHeight <= scroller.clientHeight + 80) client.loadOlder(id);
+  }
+
+  function paintPill() {
+    pill.hidden = newCount === 0;
+    pill.querySelector('span').textContent = newCount === 1 ? t('new_message') : t('new_messages_n', { n: newCount });
+  }
+
+  function scrollToBottom(smooth) {
+    stick = true;
+    scroller.scrollTo({ top: scroller.scrollHeight, behavior: smooth && !prefersReducedMotion() ? 'smooth' : 'auto' });
+    newCount = 0;
+    paintPill();
+  }
+
+  pill.addEventListener('click', () => scrollToBottom(true));
+
+  function afterScroll() {
+    stick = atBottom();
+    state.readingAtBottom = stick;
+    if (stick && newCount) {
+      newCount = 0;
+      paintPill();
+    }
+    if (stick && id && document.visibilityState === 'visible') client.markRead(id);
+    const tl = timeline(id);
+    if (scroller.scrollTop < 400 && tl.loaded && tl.hasMore && !tl.loading) client.loadOlder(id);
+  }
+
+  scroller.addEventListener('scroll', afterScroll, { passive: true });
+  const onVisible = () => { if (document.visibilityState === 'visible' && id) afterScroll(); };
+  document.addEventListener('visibilitychange', onVisible);
+  const onResize = () => { if (stick) scroller.scrollTop = scroller.scrollHeight; };
+  window.addEventListener('resize', onResize);
+
+  // ---- Composer ----
+
+  function autosize() {
+    textarea.style.height = 'auto';
+    textarea.style.height = `${Math.min(textarea.scrollHeight, 140)}px`;
+    sendButton.disabled = !textarea.value.trim();
+  }
+
+  function insertText(text) {
+    const start = textarea.selectionStart ?? textarea.value.length;
+    const end = textarea.selectionEnd ?? textarea.value.length;
+    textarea.setRangeText(text, start, end, 'end');
+    autosize();
+    textarea.focus();
+  }
+
+  function toggleEmoji(force) {
+    const show = force ?? emojiPanel.hidden;
+    emojiPanel.hidden = !show;
+    emojiButton.setAttribute('aria-expanded', String(show));
+  }
+
+  function sendCurrent() {
+    const text = textarea.value;
+    if (!text.trim() || !id) return;
+    client.sendText(id, text.replace(/\s+$/, ''));
+    textarea.value = '';
+    autosize();
+    toggleEmoji(false);
+    scrollToBottom(false);
+    render();
+  }
+
+  textarea.addEventListener('input', autosize);
+  textarea.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && event.keyCode !== 229) {
+      event.preventDefault();
+      sendCurrent();
+    } else if (event.key === 'Escape' && !emojiPanel.hidden) {
+      event.stopPropagation();
+      toggleEmoji(false);
+    }
+  });
+  composer.addEventListener('submit', (event) => {
+    event.preventDefault();
+    sendCurrent();
+    textarea.focus();
+  });
+
+  async function sendFiles(files) {
+    for (const file of files) {
+      if (!IMAGE_TYPES.includes(file.type)) {
+        toast(t('err_unsupported_media_type'), 'error');
+        continue;
+      }
+      await client.sendImage(id, file);
+    }
+    scrollToBottom(false);
+    render();
+  }
+  fileInput.addEventListener('change', () => {
+    const files = [...fileInput.files];
+    fileInput.value = '';
+    sendFiles(files);
+  });
+  textarea.addEventListener('paste', (event) => {
+    const files = [...(event.clipboardData?.files || [])].filter((f) => f.type.startsWith('image/'));
+    if (files.length) {
+      event.preventDefault();
+      sendFiles(files);
+    }
+  });
+  body.addEventListener('dragover', (event) => { if (event.dataTransfer?.types.includes('Files')) event.preventDefault(); });
+  body.addEventListener('drop', (event) => {
+    const files = [...(event.dataTransfer?.files || [])];
+    if (files.length) {
+      event.preventDefault();
+      sendFiles(files);
+    }
+  });
+
+  // ---- Subscriptions ----
+
+  const offs = [
+    on('timeline', (changed) => { if (changed === id) render(); }),
+    on('outbox', (changed) => { if (changed === id) render(); }),
+    on('conversations', () => { if (id) paintHeader(); }),
+    on('friends', () => { if (id) paintHeader(); }),
+    on('connection', () => { if (id) paintHeader(); }),
+    on('group', (changed) => { if (changed === id) paintHeader(); }),
+    on('users', () => { if (id) paintHeader(); }),
+    on('room-occupancy', (changed) => {
+      if (changed === id && state.groupInfo.has(id)) client.roomOccupants(id).catch(() => {});
+    }),
+  ];
+
+  function reset() {
+    rows.clear();
+    days.clear();
+    list.replaceChildren();
+    newCount = 0;
+    lastKey = null;
+    stick = true;
+    paintPill();
+    textarea.value = '';
+    autosize();
+    toggleEmoji(false);
+  }
+
+  return {
+    el,
+    open(conversationId, fromTab) {
+      tab = fromTab;
+      if (conversationId !== id) {
+        reset();
+        id = conversationId;
+      }
+      state.openConversation = id;
+      const conversation = state.conversations.get(id);
+      if (conversation?.kind === 'group' && !state.groupInfo.has(id)) client.groupInfo(id).catch(() => {});
+      if (conversation?.kind === 'room') client.roomOccupants(id).catch(() => {});
+      const tl = timeline(id);
+      if (!tl.loaded && !tl.loading && state.connection.status === 'online') client.loadNewest(id);
+      paintHeader();
+      renderNow();
+      if (isDesktop()) requestAnimationFrame(() => textarea.focus({ preventScroll: true }));
+    },
+    close() {
+      if (state.openConversation === id) state.openConversation = null;
+      state.readingAtBottom = false;
+    },
+    refreshTitle: paintHeader,
+    destroy() {
+      offs.forEach((off) => off());
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('resize', onResize);
+    },
+  };
+}
+

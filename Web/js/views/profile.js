@@ -1,0 +1,207 @@
+// Me: id, username, nickname, avatar (upload or URL), signature, age and hobbies, with an
+// edit mode; the language switch; log out.
+import { h } from '../dom.js';
+import { icon } from '../icons.js';
+import { t, errorText, languageSetting, setLanguage } from '../i18n.js';
+import { state, on, displayName } from '../store.js';
+import { avatar, field, setBusy, connectionBanner, toast, emojiText } from '../ui.js';
+import * as client from '../client.js';
+import { USERNAME_RULE } from './authframe.js';
+
+export function hobbyChips(hobbies, cls = '') {
+  return h('ul', { class: `chips ${cls}`.trim(), role: 'list' }, (hobbies || []).map((hobby) => h('li', { class: 'chip', text: hobby })));
+}
+
+export function kvRow(label, value, { mono = false } = {}) {
+  const valueEl = value instanceof Node ? value : h('span', { class: `kv-value${mono ? ' is-mono' : ''}${value ? '' : ' is-empty'}`, text: value || t('not_set') });
+  return h('div', { class: 'kv' }, h('dt', { class: 'kv-label', text: label }), h('dd', { class: 'kv-data' }, valueEl));
+}
+
+export function profileView() {
+  let editing = false;
+  const editButton = h('button', { type: 'button', class: 'btn btn-ghost topbar-text-btn' }, icon('edit', { size: 18 }), h('span', { text: t('edit') }));
+  const content = h('div', { class: 'profile-page' });
+  const el = h('section', { class: 'view view--profile', 'aria-labelledby': 'me-title' },
+    h('header', { class: 'topbar' }, h('h1', { class: 'topbar-title', id: 'me-title', text: t('me_title') }), editButton),
+    connectionBanner(),
+    h('div', { class: 'scroll' }, content));
+
+  let currentForm = null;
+  // In edit mode the top bar's button saves, so it is in reach without scrolling.
+  editButton.addEventListener('click', () => {
+    if (editing && currentForm) {
+      currentForm.requestSubmit();
+      return;
+    }
+    editing = true;
+    render();
+  });
+
+  function hero(me, src = me.avatar) {
+    return h('div', { class: 'hero card' },
+      avatar({ src, name: displayName(me, me.id), seed: me.id, size: 'xl' }),
+      h('div', { class: 'hero-text' },
+        emojiText(displayName(me, me.id), 'hero-name', 'h2'),
+        me.username ? h('p', { class: 'hero-handle', text: `@${me.username}` }) : null,
+        h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${me.id}` })),
+        me.signature ? emojiText(me.signature, 'hero-signature', 'p') : null));
+  }
+
+  function settingsCard() {
+    const current = languageSetting();
+    const options = [['auto', t('lang_auto')], ['zh', '中文'], ['en', 'English']];
+    const group = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('language') },
+      options.map(([value, label]) => h('button', {
+        type: 'button', role: 'radio', class: `segment${current === value ? ' is-on' : ''}`,
+        'aria-checked': String(current === value), dataset: { lang: value }, text: label,
+        onclick: () => setLanguage(value),
+      })));
+    const logout = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block logout' }, icon('logout', { size: 18 }), h('span', { text: t('logout') }));
+    logout.addEventListener('click', async () => {
+      setBusy(logout, true, t('logging_out'));
+      await client.end();
+    });
+    return [
+      h('div', { class: 'card settings' }, h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('globe', { size: 20 }), h('span', { text: t('language') })), group)),
+      logout,
+    ];
+  }
+
+  function viewMode(me) {
+    const rows = h('dl', { class: 'card kv-list' },
+      kvRow(t('id'), me.id, { mono: true }),
+      kvRow(t('username'), me.username),
+      kvRow(t('nickname'), me.nickname),
+      kvRow(t('signature'), me.signature),
+      kvRow(t('age'), me.age ? String(me.age) : ''),
+      kvRow(t('hobbies'), me.hobbies && me.hobbies.length ? hobbyChips(me.hobbies) : ''),
+      me.phone ? kvRow(t('phone_field'), me.phone, { mono: true }) : null);
+    const notice = me.username ? null : h('div', { class: 'notice card' }, icon('info', { size: 20 }), h('p', { text: t('set_username_hint') }));
+    content.replaceChildren(hero(me), notice || '', rows, ...settingsCard());
+  }
+
+  function editMode(me) {
+    const f = {};
+    if (!me.username) f.username = field({ label: t('username'), maxlength: 32, icon: 'user', hint: t('username_once'), autocomplete: 'username' });
+    f.nickname = field({ label: t('nickname'), value: me.nickname || '', maxlength: 32, hint: t('hint_nickname') });
+    f.avatar = field({ label: t('avatar_url'), value: me.avatar || '', maxlength: 512, type: 'url', hint: t('hint_avatar_url'), placeholder: 'https://' });
+    f.signature = field({ label: t('signature'), value: me.signature || '', maxlength: 200, multiline: true, rows: 2, placeholder: t('signature_placeholder'), hint: t('hint_signature') });
+    f.age = field({ label: t('age'), value: me.age ? String(me.age) : '', type: 'number', inputmode: 'numeric', min: 1, max: 150, hint: t('hint_age') });
+    f.hobbies = field({ label: t('hobbies'), value: (me.hobbies || []).join(', '), maxlength: 300, hint: t('hobbies_hint') });
+    const fileInput = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
+    const upload = h('button', { type: 'button', class: 'btn btn-secondary upload-btn' }, icon('camera', { size: 18 }), h('span', { text: t('upload_avatar') }));
+    const heroSlot = h('div', {}, hero(me));
+    const refreshHero = () => heroSlot.replaceChildren(hero(me, f.avatar.input.value.trim()));
+    f.avatar.input.addEventListener('change', refreshHero);
+    upload.addEventListener('click', () => fileInput.click());
+    fileInput.addEventListener('change', async () => {
+      const file = fileInput.files[0];
+      fileInput.value = '';
+      if (!file) return;
+      setBusy(upload, true, t('uploading'));
+      try {
+        const media = await client.uploadImage(file);
+        f.avatar.input.value = media.url;
+        f.avatar.setHint(t('hint_avatar_url'));
+        refreshHero();
+      } catch (error) {
+        f.avatar.setError(errorText(error));
+      } finally {
+        setBusy(upload, false);
+      }
+    });
+    f.avatar.el.appendChild(h('div', { class: 'field-extra' }, upload, fileInput));
+
+    const save = h('button', { type: 'submit', class: 'btn btn-primary', text: t('save') });
+    const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: t('cancel'), onclick: () => { editing = false; render(); } });
+    const form = h('form', { class: 'card edit-form', novalidate: true, 'aria-label': t('edit_profile') },
+      Object.values(f).map((x) => x.el), h('div', { class: 'form-actions' }, cancel, save));
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      for (const x of Object.values(f)) x.setError('');
+      const changes = {};
+      let bad = null;
+      const flag = (key, text) => { f[key].setError(text); bad = bad || key; };
+      if (f.username) {
+        const name = f.username.input.value.trim();
+        if (name) {
+          if (!USERNAME_RULE.test(name)) flag('username', t('hint_username_rule'));
+          else changes.username = name;
+        }
+      }
+      const text = (key, limit) => {
+        const value = f[key].input.value.trim();
+        if (Array.from(value).length > limit) flag(key, t(`hint_${key}`));
+        if (value !== (me[key] || '')) changes[key] = value ? value : null;
+      };
+      text('nickname', 32);
+      text('signature', 200);
+      const avatarValue = f.avatar.input.value.trim();
+      if (avatarValue && !/^https?:\/\//i.test(avatarValue) && !avatarValue.startsWith('/v1/media/')) flag('avatar', t('hint_avatar_url'));
+      if (avatarValue !== (me.avatar || '')) changes.avatar = avatarValue || null;
+      const ageText = f.age.input.value.trim();
+      if (ageText) {
+        const age = Number(ageText);
+        if (!Number.isInteger(age) || age < 1 || age > 150) flag('age', t('hint_age'));
+        else if (age !== me.age) changes.age = age;
+      } else if (me.age) changes.age = null;
+      const hobbies = f.hobbies.input.value.split(/[,，、]/).map((x) => x.trim()).filter(Boolean);
+      if (hobbies.length > 10 || hobbies.some((x) => Array.from(x).length > 24)) flag('hobbies', t('hint_hobbies'));
+      if (JSON.stringify(hobbies) !== JSON.stringify(me.hobbies || [])) changes.hobbies = hobbies;
+      if (bad) {
+        f[bad].input.focus();
+        return;
+      }
+      if (!Object.keys(changes).length) {
+        editing = false;
+        render();
+        return;
+      }
+      setBusy(save, true, t('saving'));
+      cancel.disabled = true;
+      editButton.disabled = true;
+      try {
+        await client.updateProfile(changes);
+        editing = false;
+        editButton.disabled = false;
+        toast(t('saved'));
+        render();
+      } catch (error) {
+        setBusy(save, false);
+        cancel.disabled = false;
+        editButton.disabled = false;
+        const key = error.field && f[error.field] ? error.field : (error.code === 'username_taken' || error.code === 'invalid_username') && f.username ? 'username' : null;
+        if (key) {
+          f[key].setError(errorText(error));
+          f[key].input.focus();
+        } else {
+          toast(errorText(error), 'error');
+        }
+      }
+    });
+    currentForm = form;
+    content.replaceChildren(heroSlot, form);
+    requestAnimationFrame(() => (f.username || f.nickname).input.focus());
+  }
+
+  function render() {
+    const me = state.me;
+    if (!me) return;
+    if (!editing) currentForm = null;
+    editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
+    if (editing) editMode(me);
+    else viewMode(me);
+  }
+
+  const off = on('me', () => { if (!editing) render(); });
+  render();
+  return {
+    el,
+    startEditing() {
+      editing = true;
+      render();
+    },
+    destroy: off,
+  };
+}
