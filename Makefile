@@ -63,8 +63,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory test-swift test-e2e
 
+# One test at a time: many tests start servers whose request handlers run on Swift's shared
+# async threads (two on a 2-core machine), and tests that wait on blocking sockets would
+# otherwise hold those threads and stall the servers of tests running beside them.
 test-swift:
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 test-e2e:
 	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) -m pytest -q Tests/e2e
