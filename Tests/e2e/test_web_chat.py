@@ -126,6 +126,12 @@ def test_two_people_chat_in_two_browsers(parley, browsers):
     bob.send_message("Anyone here?")
     alice.wait_bubble("Anyone here?")
     bob.click(".view--dialogue .topbar-action")
+    # Anyone in a room may edit its details; everyone inside sees the notice.
+    bob.click(".view--info .topbar-text-btn")
+    bob.fill("Description", "Say hello on the way in")
+    bob.click(".view--info form button[type=submit]")
+    bob.wait(".view--info .kv-list", text="Say hello on the way in")
+    alice.wait_system("bob changed the room’s description")
     bob.click(".view--info .btn-danger-outline", text="Leave room")
     bob.wait(".view--list:not([hidden])")
     alice.wait_system("bob left the room")

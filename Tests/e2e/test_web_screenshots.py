@@ -186,7 +186,7 @@ def test_screenshots_of_every_page(parley, browsers):
     browser.shoot_both("16-room-dialogue", lambda b, size: b.wait(".msg-system-text", text="created the room"))
     browser.click(".view--dialogue .topbar-action")
     browser.wait(".view--info .person", text="Mei")
-    browser.shoot_both("17-room-info", lambda b, size: (b.wait(".view--info .note", text="set when it is created"), b.wait(".view--info .btn", text="Leave room")))
+    browser.shoot_both("17-room-info", lambda b, size: (b.wait(".view--info .topbar-text-btn", text="Edit"), b.wait(".view--info .btn", text="Leave room")))
 
     # Me.
     browser.route("#/me")

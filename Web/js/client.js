@@ -350,6 +350,12 @@ export async function updateGroup(id, changes) {
   return info;
 }
 
+export async function updateRoom(id, changes) {
+  const info = await call('room.update', { conversationId: id, ...changes });
+  applyGroupInfo(info);
+  return info;
+}
+
 export async function groupMembers(id) {
   const members = [];
   let cursor;
@@ -576,7 +582,10 @@ function onMessage(m) {
   }
   if (m.kind === 'system' && m.system) {
     const type = m.system.type;
-    if (type === 'info_changed' && conversation.kind === 'group') {
+    if (type === 'info_changed' && conversation.kind === 'room') {
+      if (m.system.name) conversation.name = m.system.name;
+      emit('conversations');
+    } else if (type === 'info_changed' && conversation.kind === 'group') {
       if (m.system.name) conversation.name = m.system.name;
       groupInfo(m.conversationId).catch(() => {});
     } else if (type === 'member_removed' && m.system.target === state.me?.id) {

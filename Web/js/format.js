@@ -51,10 +51,11 @@ function sentence(message) {
     case 'info_changed': {
       const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
       const others = fields.filter((f) => f !== 'name');
+      const room = state.conversations.get(message.conversationId)?.kind === 'room' ? 'room_' : '';
       if (fields.includes('name') && name) {
-        return others.length ? t('sys_renamed_and', { actor, name, fields: fieldList(others) }) : t('sys_renamed', { actor, name });
+        return others.length ? t(`sys_${room}renamed_and`, { actor, name, fields: fieldList(others) }) : t(`sys_${room}renamed`, { actor, name });
       }
-      return t('sys_info_changed', { actor, fields: fieldList(others.length ? others : fields) || t('details') });
+      return t(`sys_${room}info_changed`, { actor, fields: fieldList(others.length ? others : fields) || t('details') });
     }
     case 'room_created': return t('sys_room_created', { actor, name });
     case 'room_entered': return t('sys_room_entered', { actor });

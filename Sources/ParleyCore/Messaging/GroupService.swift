@@ -104,32 +104,12 @@ public final class GroupService: Sendable {
     /// Changes name, avatar or description; any member may (seed 000), and everyone in the
     /// group sees a system notification saying what changed.
     public func update(by user: UserID, _ update: GroupUpdate) async throws(ProtocolError) -> GroupInfo {
-        var newName: String?
-        if case .set(let raw) = update.name { newName = try context.validName(raw) }
-        if update.name == .clear { throw ProtocolError(.invalidName, "a group needs a name", field: "name") }
-        if case .set(let description) = update.description { try context.validDescription(description) }
-        if case .set(let avatar) = update.avatar { try AccountValidator(rules: AccountRules()).validateAvatar(avatar) }
+        let edit = try ConversationInfoEdit(update, context: context)
         let now = context.clock()
-        let name = newName
         let (info, message, members) = try await context.gateway.write { writer in
             var (group, _) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
-            var fields: [String] = []
-            if let name, name != group.name {
-                if let other = try writer.conversation(kind: .group, name: name), other.id != group.id {
-                    throw ProtocolError(.nameTaken, "a group named '\(name)' exists", field: "name")
-                }
-                group.name = name
-                fields.append("name")
-            }
-            let avatar = update.avatar.applied(to: group.avatar)
-            if avatar != group.avatar { group.avatar = avatar; fields.append("avatar") }
-            let description = update.description.applied(to: group.description)
-            if description != group.description { group.description = description; fields.append("description") }
-            guard !fields.isEmpty else { return (try Self.info(group.id, reader: writer), nil as Message?, [UserID]()) }
-            try writer.updateConversation(group)
-            let message = try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields,
-                                          name: fields.contains("name") ? group.name : nil, now: now, writer: writer)
-            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+            let message = try edit.apply(to: &group, by: user, now: now, writer: writer)
+            return (try Self.info(group.id, reader: writer), message, message == nil ? [] : try writer.memberIDs(of: group.id))
         }
         if let message { context.announce([message], to: members, kind: .group, excluding: nil) }
         return info

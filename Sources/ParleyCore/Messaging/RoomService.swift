@@ -81,6 +81,27 @@ public final class RoomService: Sendable {
         context.delivery.deliver(event: EventName.messageNew, payload: message, to: context.rooms.occupants(of: room) + [user], excluding: nil)
     }
 
+    /// Changes the room's name, avatar or description; anyone in the room may, and everyone
+    /// in it sees an `info_changed` system message.
+    public func update(by user: UserID, _ update: GroupUpdate) async throws(ProtocolError) -> RoomInfo {
+        let edit = try ConversationInfoEdit(update, context: context)
+        guard context.rooms.contains(update.conversationId, user) else {
+            throw ProtocolError(.notMember, "enter the room first")
+        }
+        let now = context.clock()
+        let rooms = context.rooms
+        let (room, message) = try await context.gateway.write { writer in
+            guard var room = try writer.conversation(id: update.conversationId), room.kind == .room else {
+                throw ProtocolError(.notFound, "no such room")
+            }
+            let message = try edit.apply(to: &room, by: user, now: now, writer: writer)
+            return (room, message)
+        }
+        if let message { context.announce([message], to: [], kind: .room, excluding: nil) }
+        return RoomInfo(id: room.id, name: room.name ?? "", avatar: room.avatar, description: room.description,
+                        occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+    }
+
     /// Who is in the room now (for occupants).
     public func occupants(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> UserList {
         guard context.rooms.contains(parameters.conversationId, user) else {

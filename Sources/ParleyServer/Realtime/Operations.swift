@@ -106,6 +106,9 @@ enum Operations {
                 try await rooms.leave(by: request.session.userID, try request.parameters(ConversationReference.self))
                 return EmptyPayload()
             },
+            "room.update": { request throws(ProtocolError) in
+                try await rooms.update(by: request.session.userID, try request.parameters(GroupUpdate.self))
+            },
             "room.occupants": { request throws(ProtocolError) in
                 try await rooms.occupants(for: request.session.userID, try request.parameters(ConversationReference.self))
             },

@@ -126,4 +126,25 @@ import Testing
         #expect(try await passer.refused("room.create", ["name": "Lobby"]) == "name_taken")
         #expect((try await passer.call("room.enter", ["name": "Lobby"])["room"] as? [String: Any])?["occupantCount"] as? Int == 1)
     }
+
+    @Test func occupantsEditTheRoomAndEveryoneInItSeesIt() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let host = try await Chatter("host", on: server)
+        let guest = try await Chatter("guest", on: server)
+        let outsider = try await Chatter("outsider", on: server)
+        let roomID = try unwrap((try await host.call("room.create", ["name": "Porch"])["room"] as? [String: Any])?["id"] as? String)
+        _ = try await guest.call("room.enter", ["name": "Porch"])
+        let updated = try await guest.call("room.update", ["conversationId": roomID, "name": "Veranda", "description": "evening talk"])
+        #expect(updated["name"] as? String == "Veranda")
+        #expect(updated["occupantCount"] as? Int == 2)
+        for person in [host, guest] {
+            let notice = try await person.event("message.new") { ($0["system"] as? [String: Any])?["type"] as? String == "info_changed" }
+            #expect((notice["system"] as? [String: Any])?["fields"] as? [String] == ["name", "description"])
+        }
+        #expect(try await outsider.refused("room.update", ["conversationId": roomID, "name": "Mine"]) == "not_member")
+        _ = try await outsider.call("room.create", ["name": "Attic"])
+        #expect(try await outsider.refused("room.update", ["conversationId": try unwrap(((try await outsider.call("room.enter", ["name": "Attic"]))["room"] as? [String: Any])?["id"] as? String), "name": "veranda"]) == "name_taken")
+        #expect(try await guest.refused("room.update", ["conversationId": roomID, "name": "x"]) == "invalid_name")
+    }
 }

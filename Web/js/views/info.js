@@ -1,5 +1,5 @@
 // Contact info: a user's profile (read-only, with add / remove friend and block), or a
-// group's or room's details. Any member may edit a group; everyone in it then sees a
+// group's or room's details. Any member may edit a group (anyone inside, a room); everyone in it then sees a
 // system notice. Members (groups) and occupants (rooms) are listed.
 import { h } from '../dom.js';
 import { icon } from '../icons.js';
@@ -135,7 +135,7 @@ export function infoView({ tab, detail }) {
     }
     const name = info.name || c?.name || '';
     title.textContent = t('details');
-    editButton.hidden = !(k === 'group' && c);
+    editButton.hidden = !((k === 'group' || k === 'room') && c);
     editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
     if (!editing) currentForm = null;
     if (!name) {
@@ -153,13 +153,12 @@ export function infoView({ tab, detail }) {
         h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${conversationId}` }))));
 
     const parts = [heroCard];
-    if (editing && k === 'group') {
-      parts.push(groupEditor(info));
+    if (editing && (k === 'group' || k === 'room')) {
+      parts.push(groupEditor(info, k));
     } else {
       parts.push(h('dl', { class: 'card kv-list' },
         kvRow(t('description'), info.description),
         info.createdAt ? kvRow(t('created_at'), ymd(new Date(info.createdAt))) : null));
-      if (k === 'room') parts.push(h('p', { class: 'note', text: t('room_readonly') }));
     }
     parts.push(peopleCard(k, info));
     const leave = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block' }, icon('logout', { size: 18 }), h('span', { text: t(k === 'group' ? 'leave_group' : 'leave_room') }));
@@ -195,8 +194,8 @@ export function infoView({ tab, detail }) {
     return h('section', { class: 'card people' }, heading, grid);
   }
 
-  function groupEditor(info) {
-    const name = field({ label: t('group_name'), value: info.name || '', maxlength: 32, hint: t('hint_name_rule') });
+  function groupEditor(info, k) {
+    const name = field({ label: t(k === 'room' ? 'room_name' : 'group_name'), value: info.name || '', maxlength: 32, hint: t('hint_name_rule') });
     const description = field({ label: t('description'), value: info.description || '', maxlength: 200, multiline: true, rows: 3 });
     const avatarUrl = field({ label: t('avatar_url'), value: info.avatar || '', maxlength: 512, type: 'url', placeholder: 'https://', hint: t('hint_avatar_url') });
     const fileInput = h('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
@@ -219,7 +218,7 @@ export function infoView({ tab, detail }) {
     const save = h('button', { type: 'submit', class: 'btn btn-primary', text: t('save') });
     const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: t('cancel'), onclick: () => { editing = false; render(); } });
     const form = h('form', { class: 'card edit-form', novalidate: true, 'aria-label': t('edit') },
-      h('p', { class: 'note', text: t('group_edit_note') }), name.el, description.el, avatarUrl.el, h('div', { class: 'form-actions' }, cancel, save));
+      h('p', { class: 'note', text: t(k === 'room' ? 'room_edit_note' : 'group_edit_note') }), name.el, description.el, avatarUrl.el, h('div', { class: 'form-actions' }, cancel, save));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const changes = {};
@@ -242,7 +241,8 @@ export function infoView({ tab, detail }) {
       setBusy(save, true, t('saving'));
       cancel.disabled = true;
       try {
-        await client.updateGroup(conversationId, changes);
+        if (k === 'room') await client.updateRoom(conversationId, changes);
+        else await client.updateGroup(conversationId, changes);
         editing = false;
         toast(t('saved'));
         render();
