@@ -169,3 +169,15 @@ final class RecordingHandler: ConnectionHandler {
         #expect(group.metrics.refusedConnections == 1)
     }
 }
+
+@Suite struct PortOwnershipTests {
+    @Test func aSecondServerCannotShareAFixedPort() throws {
+        let group = try EventLoopGroup(loopCount: 2)
+        defer { group.shutdown() }
+        let first = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0)) { _ in EchoHandler() }
+        defer { first.shutdown(timeout: .seconds(1)) }
+        #expect(throws: SystemError(call: "bind", errno: EADDRINUSE)) {
+            _ = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: first.localAddress.port)) { _ in EchoHandler() }
+        }
+    }
+}

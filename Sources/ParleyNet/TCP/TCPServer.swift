@@ -47,6 +47,9 @@ public final class TCPServer: @unchecked Sendable {
         self.group = group
         self.options = options
         self.makeHandler = makeHandler
+        // SO_REUSEPORT would let a second server of the same user share this port silently
+        // and split the traffic. A bind without it fails if anyone holds the port.
+        if address.port != 0 { try Self.checkPortIsFree(address) }
         var bound = address
         var sockets: [Int32] = []
         do throws(SystemError) {
@@ -73,6 +76,15 @@ public final class TCPServer: @unchecked Sendable {
             done.wait()
             if let error = result.withLock({ $0 }) { throw error }
         }
+    }
+
+    private static func checkPortIsFree(_ address: SocketAddress) throws(SystemError) {
+        let probe = try blockingSystemCall("socket") {
+            socket(address.addressFamily, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        defer { closeDescriptor(probe) }
+        _ = parley_setsockopt_int(probe, SOL_SOCKET, SO_REUSEADDR, 1)
+        try blockingSystemCall("bind") { address.withSockAddr { parley_bind(probe, $0, $1) } }
     }
 
     private static func listeningSocket(address: SocketAddress, backlog: Int32) throws(SystemError) -> Int32 {
