@@ -16,7 +16,7 @@ enum WebSocketEchoCommand: BenchCommand {
         --duration S        measured seconds per step (default 10)
         --warmup S          seconds sent before measuring, per step (default 1)
         --size B            message size in bytes, at least 26 (default 64)
-        --loops N           client event loops (default 1)
+        --loops N           client event loops (default 2)
         --source-ips A-B    bind client sockets to these loopback addresses, round-robin
         --window N          handshakes in flight per loop while connecting (default 100)
         --drain S           seconds to wait for late echoes after a step (default 2)
@@ -202,7 +202,7 @@ enum WebSocketEchoCommand: BenchCommand {
             duration: .seconds(try options.double("duration", default: 10, in: 0.1...3600)),
             warmup: .seconds(try options.double("warmup", default: 1, in: 0...600)),
             size: try options.int("size", default: 64, in: EchoLoad.headerSize...65_536),
-            loops: try options.int("loops", default: 1, in: 1...64),
+            loops: try options.int("loops", default: 2, in: 1...64),
             sources: sources,
             window: try options.int("window", default: 100, in: 1...100_000),
             drain: .seconds(try options.double("drain", default: 2, in: 0...600)),
