@@ -121,6 +121,11 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "parley-benchTests",
+            dependencies: ["parley-bench"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "ParleyServerTests",
             dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite"],
             swiftSettings: strictSwift

@@ -141,6 +141,14 @@ enum ConnectionsCommand: BenchCommand {
         }
         Console.line("")
         table.print(markdown: markdown)
+        if let slabBefore, let slabAfter {
+            let growth = KernelSlabStats.watchedCaches.compactMap { cache -> (String, Double)? in
+                let bytes = (slabAfter.bytesByCache[cache] ?? 0) - (slabBefore.bytesByCache[cache] ?? 0)
+                return bytes > 0 ? (cache, Double(bytes) / Double(max(1, openedAll))) : nil
+            }
+            Console.line("kernel slab growth per connection (both ends): "
+                + growth.sorted { $0.1 > $1.1 }.map { "\($0.0) \(Format.bytes($0.1))" }.joined(separator: ", "))
+        }
         for line in ErrorTally.lines(errors) { Console.line("  error: \(line)") }
 
         if let path = options.optionalString("results") {

@@ -16,11 +16,13 @@ enum WebSocketEchoCommand: BenchCommand {
         --duration S        measured seconds per step (default 10)
         --warmup S          seconds sent before measuring, per step (default 1)
         --size B            message size in bytes, at least 26 (default 64)
-        --loops N           client event loops (default 1)
+        --loops N           client event loops (default 2)
         --source-ips A-B    bind client sockets to these loopback addresses, round-robin
         --window N          handshakes in flight per loop while connecting (default 100)
         --drain S           seconds to wait for late echoes after a step (default 2)
-        --find-max          raise the rate by --step-factor each step until a step fails
+        --repeat N          run every rate N times; the median run (by p99) is the headline
+                            and a rate holds when most of its runs hold (default 1)
+        --find-max          raise the rate by --step-factor each step until a rate fails
         --p99-bound-ms MS   a step fails when p99 exceeds this (default 10)
         --step-factor F     rate multiplier between steps (default 1.5)
         --max-rate R        stop raising here (default 1000000)
@@ -29,7 +31,7 @@ enum WebSocketEchoCommand: BenchCommand {
         --markdown          print the table as Markdown
         """
     static let valueOptions: Set<String> = ["port", "host", "path", "connections", "rate", "duration", "warmup", "size",
-                                            "loops", "source-ips", "window", "drain", "p99-bound-ms", "step-factor",
+                                            "loops", "source-ips", "window", "drain", "repeat", "p99-bound-ms", "step-factor",
                                             "max-rate", "server-pid", "results"]
     static let switchOptions: Set<String> = ["find-max", "markdown"]
 
@@ -45,6 +47,7 @@ enum WebSocketEchoCommand: BenchCommand {
         var sources: [SocketAddress]
         var window: Int
         var drain: Duration
+        var repeats: Int
         var findMax: Bool
         var p99Bound: UInt64
         var stepFactor: Double
@@ -75,47 +78,28 @@ enum WebSocketEchoCommand: BenchCommand {
         for line in ErrorTally.lines(fleet.errors) { Console.line("  error: \(line)") }
         guard fleet.openNow > 0 else { throw BenchError.failed("no WebSocket opened") }
 
-        var table = ResultTable(headers: ["rate", "messages/s", "p50", "p90", "p99", "p99.9", "max", "errors",
-                                          "send lag p99", "server CPU", "bench CPU"])
+        var table = ResultTable(headers: EchoStepReport.headers)
         var rate = settings.rate
         var step = 0
-        var maxHeld: (rate: Double, achieved: Double)?
-        var lastResult: EchoStepResult?
-        var lastErrors = 0
+        var maxHeld: Double?
+        var headline: EchoStepReport?
+        var anyErrors = false
         while true {
-            step += 1
-            let closedBefore = fleet.closed
-            let cpuBefore = settings.serverPID.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
-            let ownBefore = try ProcessStats.read(pid: getpid()).cpuTicks
-            let started = ContinuousClock.now
-            let result = runStep(step, rate: rate, loads: loads, settings: settings)
-            let elapsed = ContinuousClock.now - started
-            let cpuAfter = settings.serverPID.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
-            let ownCPU = Double(try ProcessStats.read(pid: getpid()).cpuTicks - ownBefore)
-                / Double(ProcessStats.ticksPerSecond) / elapsed.seconds * 100
-            let seconds = settings.duration.seconds
-            let achieved = Double(result.receivedInWindow) / seconds
-            let lost = max(0, result.outstanding)
-            let errors = lost + result.badEchoes + result.unsendable + (fleet.closed - closedBefore) + (step == 1 ? connectErrors : 0)
-            var serverCPU = ""
-            if let cpuBefore, let cpuAfter {
-                let busy = Double(cpuAfter - cpuBefore) / Double(ProcessStats.ticksPerSecond)
-                serverCPU = Format.percent(busy / elapsed.seconds * 100)
+            var runs: [EchoStepReport] = []
+            for _ in 0..<settings.repeats {
+                step += 1
+                let report = try measureStep(step, rate: rate, loads: loads, fleet: fleet, settings: settings,
+                                             extraErrors: step == 1 ? connectErrors : 0)
+                runs.append(report)
+                table.add(report.cells)
+                Console.line("step \(step): " + report.summary)
             }
-            let p99 = result.latency.value(atQuantile: 0.99)
-            table.add([Format.rate(rate), Format.rate(achieved),
-                       Format.latency(nanoseconds: result.latency.value(atQuantile: 0.5)),
-                       Format.latency(nanoseconds: result.latency.value(atQuantile: 0.9)),
-                       Format.latency(nanoseconds: p99),
-                       Format.latency(nanoseconds: result.latency.value(atQuantile: 0.999)),
-                       Format.latency(nanoseconds: result.latency.max),
-                       Format.count(errors), Format.latency(nanoseconds: result.sendLag.value(atQuantile: 0.99)), serverCPU, Format.percent(ownCPU)])
-            Console.line("step \(step): rate \(Format.rate(rate))/s → \(Format.rate(achieved)) echoes/s, p99 \(Format.latency(nanoseconds: p99)), "
-                + "errors \(errors) (lost \(lost), bad \(result.badEchoes), unsendable \(result.unsendable))")
-            lastResult = result
-            lastErrors = errors
-            let held = p99 <= settings.p99Bound && achieved >= rate * 0.95 && errors == 0
-            if held { maxHeld = (rate, achieved) }
+            // The median run (by p99) stands for the rate; a rate holds when most of its runs
+            // do, so one stall of a shared machine neither makes nor breaks it.
+            headline = runs.sorted { $0.p99 < $1.p99 }[runs.count / 2]
+            anyErrors = anyErrors || runs.contains { $0.errors > 0 }
+            let held = runs.filter { $0.held(p99Bound: settings.p99Bound) }.count * 2 > runs.count
+            if held { maxHeld = rate }
             guard settings.findMax, held, rate * settings.stepFactor <= settings.maxRate, fleet.openNow > 0 else { break }
             rate *= settings.stepFactor
         }
@@ -127,7 +111,7 @@ enum WebSocketEchoCommand: BenchCommand {
         if settings.findMax {
             if let maxHeld {
                 Console.line("highest rate that held (p99 ≤ \(Format.latency(nanoseconds: settings.p99Bound)), ≥ 95 % echoed in time, no errors): "
-                    + "\(Format.rate(maxHeld.rate)) messages/s")
+                    + "\(Format.rate(maxHeld)) messages/s")
             } else {
                 Console.line("no rate held (p99 ≤ \(Format.latency(nanoseconds: settings.p99Bound)), ≥ 95 % echoed in time, no errors)")
             }
@@ -135,22 +119,43 @@ enum WebSocketEchoCommand: BenchCommand {
         let fleetErrors = fleet.errors
         for line in ErrorTally.lines(fleetErrors) { Console.line("  error: \(line)") }
 
-        if let log = settings.results, let lastResult {
+        if let log = settings.results, let headline {
             let scenario = "ws-echo \(Format.count(settings.connections)) conns, \(settings.size) B"
-            let last = settings.findMax ? "last step" : "at \(Format.rate(rate))/s"
-            try log.append(scenario: scenario, metric: "messages/s \(last)",
-                           value: Format.rate(Double(lastResult.receivedInWindow) / settings.duration.seconds))
+            let which = settings.findMax ? "last step" : "at \(Format.rate(rate))/s"
+            let latency = headline.result.latency
+            try log.append(scenario: scenario, metric: "messages/s \(which)", value: Format.rate(headline.achieved))
             try log.append(scenario: scenario, metric: "p50 / p99 / p99.9 / max",
-                           value: [0.5, 0.99, 0.999].map { Format.latency(nanoseconds: lastResult.latency.value(atQuantile: $0)) }
-                            .joined(separator: " / ") + " / " + Format.latency(nanoseconds: lastResult.latency.max))
-            try log.append(scenario: scenario, metric: "errors", value: Format.count(lastErrors))
+                           value: [0.5, 0.99, 0.999].map { Format.latency(nanoseconds: latency.value(atQuantile: $0)) }
+                            .joined(separator: " / ") + " / " + Format.latency(nanoseconds: latency.max))
+            try log.append(scenario: scenario, metric: "errors", value: Format.count(headline.errors))
             if settings.findMax {
                 try log.append(scenario: scenario, metric: "max rate held (p99 ≤ \(Format.latency(nanoseconds: settings.p99Bound)))",
-                               value: maxHeld.map { Format.rate($0.rate) } ?? "none")
+                               value: maxHeld.map { Format.rate($0) } ?? "none")
             }
         }
         fleet.closeAll()
-        return lastErrors == 0 ? 0 : 1
+        // Searching for the maximum ends with a step that failed by design; otherwise any
+        // error fails the run.
+        return (settings.findMax ? maxHeld != nil : !anyErrors) ? 0 : 1
+    }
+
+    /// Runs one step and measures the CPU both sides used meanwhile.
+    private static func measureStep(_ step: Int, rate: Double, loads: [EchoLoad], fleet: ClientFleet,
+                                    settings: Settings, extraErrors: Int) throws -> EchoStepReport {
+        let closedBefore = fleet.closed
+        let serverBefore = settings.serverPID.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+        let ownBefore = try ProcessStats.read(pid: getpid()).cpuTicks
+        let started = ContinuousClock.now
+        let result = runStep(step, rate: rate, loads: loads, settings: settings)
+        let elapsed = (ContinuousClock.now - started).seconds
+        let serverAfter = settings.serverPID.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+        let ownAfter = try ProcessStats.read(pid: getpid()).cpuTicks
+        let percent = { (ticks: Int) in Double(ticks) / Double(ProcessStats.ticksPerSecond) / elapsed * 100 }
+        var serverCPU: Double?
+        if let serverBefore, let serverAfter { serverCPU = percent(serverAfter - serverBefore) }
+        let errors = max(0, result.outstanding) + result.badEchoes + result.unsendable + (fleet.closed - closedBefore) + extraErrors
+        return EchoStepReport(rate: rate, result: result, achieved: Double(result.receivedInWindow) / settings.duration.seconds,
+                              errors: errors, serverCPU: serverCPU, benchCPU: percent(ownAfter - ownBefore))
     }
 
     /// One step: every loop sends its share from a common start; then waits for the
@@ -197,10 +202,11 @@ enum WebSocketEchoCommand: BenchCommand {
             duration: .seconds(try options.double("duration", default: 10, in: 0.1...3600)),
             warmup: .seconds(try options.double("warmup", default: 1, in: 0...600)),
             size: try options.int("size", default: 64, in: EchoLoad.headerSize...65_536),
-            loops: try options.int("loops", default: 1, in: 1...64),
+            loops: try options.int("loops", default: 2, in: 1...64),
             sources: sources,
             window: try options.int("window", default: 100, in: 1...100_000),
             drain: .seconds(try options.double("drain", default: 2, in: 0...600)),
+            repeats: try options.int("repeat", default: 1, in: 1...100),
             findMax: options.flag("find-max"),
             p99Bound: UInt64(try options.double("p99-bound-ms", default: 10, in: 0.001...600_000) * 1_000_000),
             stepFactor: try options.double("step-factor", default: 1.5, in: 1.01...100),
