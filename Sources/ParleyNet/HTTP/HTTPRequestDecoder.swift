@@ -73,6 +73,16 @@ public final class HTTPRequestDecoder {
         parser.deallocate()
     }
 
+    /// True after an upgrade, a failure, or a request that closes the connection: the
+    /// decoder parses no more input. A caller can tell from it whether the connection's
+    /// fate was decided by the decoder or is still up to the responses.
+    public var isFinished: Bool {
+        switch state {
+        case .closed, .upgraded, .failed: true
+        case .idle, .head, .body: false
+        }
+    }
+
     /// Parses `bytes`, which follow those of the previous feed.
     ///
     /// Returns the requests completed by these bytes and, if the stream ended here, how.
