@@ -14,7 +14,7 @@ BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv
 BENCH_PACKAGES := wrk
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help
+.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps fuzz fuzz-build clean help
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
 	@echo "make bench  release build, then short benchmarks (HTTP, WebSocket echo, idle connections)"
+	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
 
 # Installs whichever of the listed Debian packages are missing (apt-get, via sudo unless root).
 define apt_install
@@ -65,7 +66,8 @@ test-swift:
 	$(SWIFT) test --skip-build
 
 test-e2e:
-	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) -m pytest -q Tests/e2e
+	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley PARLEY_FUZZ_BIN=$$($(SWIFT) build --show-bin-path)/parley-fuzz \
+		$(PYTHON) -m pytest -q Tests/e2e
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
@@ -95,6 +97,39 @@ bench: bench-deps
 	$$bin/parley-bench connections --port $$ws_port --server-pid $$echo_pid --count $(BENCH_CONNECTIONS) --processes 2 \
 		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
+
+# Fuzzing (docs/fuzzing.md): parley-fuzz rebuilt as a libFuzzer driver with AddressSanitizer,
+# in its own scratch path so the normal build is untouched. Each target runs for FUZZ_SECONDS
+# on a scratch copy of its corpus (new inputs do not dirty the tree); crashes, hangs and
+# broken invariants land in Fuzz/crashes/ and fail the run. FUZZ_TARGETS picks a subset.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(notdir $(wildcard Fuzz/corpus/*))
+FUZZ_FLAGS   ?=
+# Release by default: about four times the executions per second of debug, and bounds and
+# overflow checks stay on (only `assert` goes). FUZZ_CONFIG=debug to fuzz with asserts.
+FUZZ_CONFIG  ?= release
+FUZZ_BUILD   := -c $(FUZZ_CONFIG) --product parley-fuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address \
+	-Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+fuzz-build: deps
+	$(SWIFT) build $(FUZZ_BUILD)
+
+fuzz: fuzz-build
+	@set -e; bin=$$($(SWIFT) build $(FUZZ_BUILD) --show-bin-path)/parley-fuzz; \
+	work=$$(mktemp -d); trap 'rm -rf $$work' EXIT; mkdir -p Fuzz/crashes; failed=""; \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target ($(FUZZ_SECONDS) s)"; \
+		cp -R Fuzz/corpus/$$target $$work/$$target; \
+		dict=""; [ -f Fuzz/dictionaries/$$target.dict ] && dict=-dict=Fuzz/dictionaries/$$target.dict; \
+		if SWIFT_BACKTRACE=enable=no PARLEY_FUZZ_TARGET=$$target $$bin $$work/$$target $$dict -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=Fuzz/crashes/$$target- $(FUZZ_FLAGS) \
+			> $$work/$$target.log 2>&1; then \
+			grep -E '^(Done|stat::new_units_added)' $$work/$$target.log || true; \
+		else \
+			failed="$$failed $$target"; tail -40 $$work/$$target.log; \
+		fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failures in:$$failed (inputs in Fuzz/crashes/)"; exit 1; fi; \
+	echo "fuzz: no crashes in $(FUZZ_TARGETS)"
 
 # Regenerates the settings table in docs/operations.md from the code.
 docs: build
