@@ -80,4 +80,10 @@ import Testing
         #expect(HTTPResponseHeadDecoder().feed(Array("HTTP/2.0 101 X\r\n\r\n".utf8)) == .failure(.versionNotSupported))
         #expect(HTTPResponseHeadDecoder().feed(Array("HTTP/1.1 101 X\r\nBad Name: v\r\n\r\n".utf8)) == .failure(.invalidHeaderName))
     }
+
+    /// Found by fuzzing: a control character as a value's first byte got past http_parser.
+    @Test func aControlCharacterStartingAValueFails() {
+        let bytes = Array("HTTP/1.1 101 X\r\nUpgrade: \u{0}websocket\r\n\r\n".utf8)
+        #expect(HTTPResponseHeadDecoder().feed(bytes) == .failure(.invalidHeaderValue))
+    }
 }

@@ -115,7 +115,7 @@ public final class HTTPResponseHeadDecoder {
             return refuse(.headerTooLarge)
         }
         if isName, let error = fields.appendName(piece) { return refuse(error) }
-        if isValue { fields.appendValue(piece) }
+        if isValue, let error = fields.appendValue(piece) { return refuse(error) }
         return 0
     }
 
