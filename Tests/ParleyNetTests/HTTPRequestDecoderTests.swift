@@ -332,6 +332,28 @@ import Testing
         #expect(http10.requests.map(\.head.uri) == ["/1"])
     }
 
+    /// Found with the fuzz harness: the decoder used http_parser's keep-alive rule, which
+    /// differs from `HTTPRequestHead.keepAlive` (what the server answers with) in corners.
+    @Test(arguments: [
+        // http_parser treats Proxy-Connection as Connection: it stopped reading while the
+        // server kept the connection open, so the second request was never answered.
+        ("GET /1 HTTP/1.1\r\nProxy-Connection: close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1", "/2"]),
+        ("GET /1 HTTP/1.0\r\nConnection: keep-alive\r\nProxy-Connection: close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1", "/2"]),
+        // `close` wins over HTTP/1.0's keep-alive (RFC 9112 §9.3), also in an odd list.
+        ("GET /1 HTTP/1.0\r\nConnection: keep-alive, close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1"]),
+        ("GET /1 HTTP/1.1\r\nConnection: ,close,\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1"]),
+    ])
+    func theDecoderStopsExactlyWhereTheServerCloses(_ text: String, _ uris: [String]) {
+        for (requests, terminal) in [decode(text), byteByByte(text)] {
+            #expect(requests.map(\.head.uri) == uris)
+            #expect(requests.dropLast().allSatisfy { $0.head.keepAlive })
+            #expect(terminal == nil)
+        }
+        let decoder = HTTPRequestDecoder()
+        let output = decoder.feed(Array(text.utf8))
+        #expect(decoder.isFinished == (output.requests.last?.head.keepAlive == false))
+    }
+
     // MARK: memory
 
     @Test func anIdleDecoderKeepsNoBuffers() {
