@@ -56,6 +56,21 @@ import Testing
         #expect(last == .failure(.headerTooLarge))
     }
 
+    /// Found by fuzzing: the version was judged before the size, so a head both too long
+    /// and of another version got 505 in one read but 431 byte by byte.
+    @Test func aTooLongHeadIs431WhateverElseIsWrongAndHoweverItArrives() {
+        let head = Array("HTTP/1.2 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
+        let limits = HTTPLimits(maxHeaderBytes: head.count - 1)
+        #expect(HTTPResponseHeadDecoder(limits: limits).feed(head) == .failure(.headerTooLarge))
+        let slow = HTTPResponseHeadDecoder(limits: limits)
+        var last = HTTPResponseHeadDecoder.Result.needMoreData
+        for byte in head where last == .needMoreData {
+            last = slow.feed([byte])
+        }
+        #expect(last == .failure(.headerTooLarge))
+        #expect(HTTPResponseHeadDecoder(limits: HTTPLimits(maxHeaderBytes: head.count)).feed(head) == .failure(.versionNotSupported))
+    }
+
     @Test func headerCountAtTheLimitPassesAndOneMoreFails() {
         func response(_ count: Int) -> [UInt8] {
             Array(("HTTP/1.1 200 OK\r\n" + (0..<count).map { "H\($0): v\r\n" }.joined() + "\r\n").utf8)
