@@ -4,7 +4,7 @@
 /// The cuts are derived from the input's own hash, not from a byte the parser would also
 /// read: the same input always splits the same way (so a saved crash replays), and the
 /// fuzzer still gets every byte for the parser.
-struct InputSplitter {
+enum InputSplitter {
     /// The split for `bytes`: pieces of 1 to `maxPiece` bytes that together are `bytes`.
     static func randomPieces(_ bytes: [UInt8], maxPiece: Int = 16) -> [ArraySlice<UInt8>] {
         var generator = SplitMix64(seed: fnv1a(bytes))
