@@ -14,7 +14,7 @@ BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps clean help docs test-sanitize
+.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps fuzz fuzz-build clean help docs test-sanitize
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
 	@echo "make bench  release build, then short benchmarks (HTTP, WebSocket echo, idle connections)"
+	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
 
 # Installs whichever of the listed Debian packages are missing (apt-get, via sudo unless root).
 define apt_install
@@ -70,7 +71,8 @@ test-swift:
 	$(SWIFT) test --skip-build --no-parallel
 
 test-e2e:
-	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) -m pytest -q Tests/e2e
+	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley PARLEY_FUZZ_BIN=$$($(SWIFT) build --show-bin-path)/parley-fuzz \
+		$(PYTHON) -m pytest -q Tests/e2e
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
@@ -101,12 +103,7 @@ bench: bench-deps
 		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
 
-# The Swift tests under AddressSanitizer (own build directory; a few minutes). A toolchain
-# bug in Foundation's Process is suppressed: see Tests/sanitizers/asan.supp.
-test-sanitize: test-deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/sanitizers/asan.supp:detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps fuzz fuzz-build clean help docs test-sanitize
 
 # Regenerates the settings table in docs/operations.md from the code.
 docs: build

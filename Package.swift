@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "parley", targets: ["parley"]),
         .executable(name: "parley-bench", targets: ["parley-bench"]),
         .library(name: "ParleyKit", targets: ["ParleyKit"]),
+        .executable(name: "parley-fuzz", targets: ["parley-fuzz"]),
         .library(name: "ParleyNet", targets: ["ParleyNet"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
@@ -83,6 +84,15 @@ let package = Package(
         .executableTarget(
             name: "parley-bench",
             dependencies: ["ParleyNet"],
+            swiftSettings: strictSwift
+        ),
+        // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs
+        // (`parley-fuzz <target> <files>`); `make fuzz` builds it with -DFUZZING and
+        // -sanitize=fuzzer, which turns it into a libFuzzer driver.
+        .executableTarget(
+            name: "parley-fuzz",
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore"],
+            path: "Fuzz/parley-fuzz",
             swiftSettings: strictSwift
         ),
         .testTarget(

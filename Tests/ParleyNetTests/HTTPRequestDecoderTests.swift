@@ -243,6 +243,26 @@ import Testing
         #expect(failure(decode("GET / HTTP/1.1\r\nA B: c\r\n\r\n").terminal) == .invalidHeaderName)
     }
 
+    /// Found by fuzzing: http_parser checks every byte of a value but the first, so a NUL
+    /// or another control there used to reach the application.
+    @Test(arguments: ["\u{0}keep-alive", "\u{1}x", "\u{7F}", "a\u{0}"])
+    func controlCharactersInAValueAre400(_ value: String) {
+        let text = "GET / HTTP/1.1\r\nHost: h\r\nX-A: \(value)\r\n\r\n"
+        for result in [decode(text), byteByByte(text)] {
+            #expect(result.requests.isEmpty)
+            #expect(failure(result.terminal)?.status == .badRequest, "\(value.debugDescription)")
+        }
+        if value.unicodeScalars.first.map({ $0.value < 0x20 || $0.value == 0x7F }) == true {
+            // Where http_parser looks, its own error comes first.
+            #expect(failure(decode(text).terminal) == .invalidHeaderValue)
+        }
+    }
+
+    @Test func tabsAndObsTextInAValueAreKept() {
+        let result = decode("GET / HTTP/1.1\r\nX-A: \ta\tb\u{E9}\r\n\r\n")
+        #expect(result.requests.first?.head.headers[first: "X-A"] == "a\tb\u{E9}")
+    }
+
     @Test func goodRequestsBeforeGarbageStillComeOut() {
         let output = HTTPRequestDecoder().feed(Array("GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\n@@@".utf8))
         #expect(output.requests.map(\.head.uri) == ["/1", "/2"])
@@ -310,6 +330,28 @@ import Testing
         #expect(terminal == nil)
         let http10 = decode("GET /1 HTTP/1.0\r\n\r\nGET /2 HTTP/1.0\r\n\r\n")
         #expect(http10.requests.map(\.head.uri) == ["/1"])
+    }
+
+    /// Found with the fuzz harness: the decoder used http_parser's keep-alive rule, which
+    /// differs from `HTTPRequestHead.keepAlive` (what the server answers with) in corners.
+    @Test(arguments: [
+        // http_parser treats Proxy-Connection as Connection: it stopped reading while the
+        // server kept the connection open, so the second request was never answered.
+        ("GET /1 HTTP/1.1\r\nProxy-Connection: close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1", "/2"]),
+        ("GET /1 HTTP/1.0\r\nConnection: keep-alive\r\nProxy-Connection: close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1", "/2"]),
+        // `close` wins over HTTP/1.0's keep-alive (RFC 9112 §9.3), also in an odd list.
+        ("GET /1 HTTP/1.0\r\nConnection: keep-alive, close\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1"]),
+        ("GET /1 HTTP/1.1\r\nConnection: ,close,\r\n\r\nGET /2 HTTP/1.1\r\n\r\n", ["/1"]),
+    ])
+    func theDecoderStopsExactlyWhereTheServerCloses(_ text: String, _ uris: [String]) {
+        for (requests, terminal) in [decode(text), byteByByte(text)] {
+            #expect(requests.map(\.head.uri) == uris)
+            #expect(requests.dropLast().allSatisfy { $0.head.keepAlive })
+            #expect(terminal == nil)
+        }
+        let decoder = HTTPRequestDecoder()
+        let output = decoder.feed(Array(text.utf8))
+        #expect(decoder.isFinished == (output.requests.last?.head.keepAlive == false))
     }
 
     // MARK: memory

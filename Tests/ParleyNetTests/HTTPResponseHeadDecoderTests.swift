@@ -56,6 +56,21 @@ import Testing
         #expect(last == .failure(.headerTooLarge))
     }
 
+    /// Found by fuzzing: the version was judged before the size, so a head both too long
+    /// and of another version got 505 in one read but 431 byte by byte.
+    @Test func aTooLongHeadIs431WhateverElseIsWrongAndHoweverItArrives() {
+        let head = Array("HTTP/1.2 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
+        let limits = HTTPLimits(maxHeaderBytes: head.count - 1)
+        #expect(HTTPResponseHeadDecoder(limits: limits).feed(head) == .failure(.headerTooLarge))
+        let slow = HTTPResponseHeadDecoder(limits: limits)
+        var last = HTTPResponseHeadDecoder.Result.needMoreData
+        for byte in head where last == .needMoreData {
+            last = slow.feed([byte])
+        }
+        #expect(last == .failure(.headerTooLarge))
+        #expect(HTTPResponseHeadDecoder(limits: HTTPLimits(maxHeaderBytes: head.count)).feed(head) == .failure(.versionNotSupported))
+    }
+
     @Test func headerCountAtTheLimitPassesAndOneMoreFails() {
         func response(_ count: Int) -> [UInt8] {
             Array(("HTTP/1.1 200 OK\r\n" + (0..<count).map { "H\($0): v\r\n" }.joined() + "\r\n").utf8)
@@ -79,5 +94,11 @@ import Testing
         #expect(garbage.feed(Array("HTTP/1.1 101 OK\r\n\r\n".utf8)) == .failure(error))
         #expect(HTTPResponseHeadDecoder().feed(Array("HTTP/2.0 101 X\r\n\r\n".utf8)) == .failure(.versionNotSupported))
         #expect(HTTPResponseHeadDecoder().feed(Array("HTTP/1.1 101 X\r\nBad Name: v\r\n\r\n".utf8)) == .failure(.invalidHeaderName))
+    }
+
+    /// Found by fuzzing: a control character as a value's first byte got past http_parser.
+    @Test func aControlCharacterStartingAValueFails() {
+        let bytes = Array("HTTP/1.1 101 X\r\nUpgrade: \u{0}websocket\r\n\r\n".utf8)
+        #expect(HTTPResponseHeadDecoder().feed(bytes) == .failure(.invalidHeaderValue))
     }
 }

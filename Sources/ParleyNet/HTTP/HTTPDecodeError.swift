@@ -28,6 +28,11 @@ public struct HTTPDecodeError: Error, Sendable, Hashable, CustomStringConvertibl
     /// http_parser lets these through; refusing them closes a request-smuggling door.
     public static let invalidHeaderName = HTTPDecodeError(status: .badRequest, reason: "invalid_header_name")
 
+    /// A header field value with a control character other than tab, e.g. NUL (400).
+    /// http_parser refuses them everywhere but in a value's first byte; RFC 9110 §5.5 calls
+    /// CR, LF and NUL in a value dangerous and has a recipient refuse or replace them.
+    public static let invalidHeaderValue = HTTPDecodeError(status: .badRequest, reason: "invalid_header_value")
+
     /// Malformed input (400) with a detail, e.g. `malformed("invalid_method")`.
     public static func malformed(_ detail: String) -> HTTPDecodeError {
         HTTPDecodeError(status: .badRequest, reason: detail)

@@ -32,10 +32,13 @@ struct HTTPHeaderAccumulator {
         return nil
     }
 
-    /// Adds a piece of the current field's value.
-    mutating func appendValue(_ piece: UnsafeRawBufferPointer) {
+    /// Adds a piece of the current field's value, or refuses it if it holds a control
+    /// character (http_parser checks every byte of a value but the first).
+    mutating func appendValue(_ piece: UnsafeRawBufferPointer) -> HTTPDecodeError? {
+        if piece.contains(where: Self.isControl) { return .invalidHeaderValue }
         phase = .inValue
         value.append(contentsOf: piece)
+        return nil
     }
 
     /// Ends the head: the fields collected so far, or why one of them is refused.
@@ -60,6 +63,11 @@ struct HTTPHeaderAccumulator {
         let text = String(decoding: value, as: UTF8.self)
         headers.add(name: String(decoding: name, as: UTF8.self), value: String(text.trimmingSpaces()))
         return nil
+    }
+
+    /// The bytes RFC 9110 §5.5 keeps out of a field value: controls other than tab.
+    static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
     }
 
     /// RFC 9110 `tchar`: the bytes a field name may hold.

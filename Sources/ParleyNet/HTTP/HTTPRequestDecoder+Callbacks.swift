@@ -72,7 +72,7 @@ extension HTTPRequestDecoder {
         if let end = piece.baseAddress, !headFits(upTo: end.assumingMemoryBound(to: CChar.self) + piece.count) {
             return refuse(.headerTooLarge)
         }
-        fields.appendValue(piece)
+        if let error = fields.appendValue(piece) { return refuse(error) }
         return true
     }
 

@@ -27,11 +27,15 @@ public final class HTTPRequestDecoder {
     }
 
     /// Why a callback paused the parser: at those points `feed` needs the exact stream
-    /// position, which only the return value of `http_parser_execute` tells.
+    /// position, which only the return value of `http_parser_execute` tells, or must act
+    /// on the parser outside a callback.
     enum PausePoint {
         case none
         case messageBegan
         case headersComplete
+        /// A message ended that http_parser alone would have closed the connection after,
+        /// but Parley keeps it open: the parser must start afresh to read the next one.
+        case messageCompleteKeptAlive
     }
 
     /// The limits this decoder enforces.
@@ -71,6 +75,16 @@ public final class HTTPRequestDecoder {
 
     deinit {
         parser.deallocate()
+    }
+
+    /// True after an upgrade, a failure, or a request that closes the connection: the
+    /// decoder parses no more input. A caller can tell from it whether the connection's
+    /// fate was decided by the decoder or is still up to the responses.
+    public var isFinished: Bool {
+        switch state {
+        case .closed, .upgraded, .failed: true
+        case .idle, .head, .body: false
+        }
     }
 
     /// Parses `bytes`, which follow those of the previous feed.
@@ -117,6 +131,10 @@ public final class HTTPRequestDecoder {
                         terminal = fail(error)
                         break feeding
                     }
+                case .messageCompleteKeptAlive:
+                    // http_parser has already moved to its dead state, in which any further
+                    // byte is an error; a fresh parser is exactly a parser between messages.
+                    http_parser_init(parser, HTTP_REQUEST)
                 case .none:
                     break
                 }
@@ -211,11 +229,21 @@ public final class HTTPRequestDecoder {
             return true
         }
         completed.append(request)
-        if http_should_keep_alive(parser) == 0 {
+        // Stop exactly where the server closes, which it decides from `head.keepAlive`
+        // (RFC 9112 §9.3). http_parser's own rule differs in corners: it counts
+        // `Proxy-Connection: close` (so it would stop while the server keeps the connection
+        // open and never answers what comes next), and lets HTTP/1.0's keep-alive win over
+        // `close` or misses `close` among empty list elements (so it would read requests
+        // the server then drops).
+        if !head.keepAlive {
             state = .closed
             http_parser_pause(parser, 1)
         } else {
             state = .idle
+            if http_should_keep_alive(parser) == 0 {
+                pausePoint = .messageCompleteKeptAlive
+                http_parser_pause(parser, 1)
+            }
         }
         return true
     }

@@ -34,7 +34,8 @@ public final class HTTPResponseHeadDecoder {
     var state = State.reading
     var pendingError: HTTPDecodeError?
     var fields: HTTPHeaderAccumulator
-    var headers: HTTPHeaders?
+    /// Set by `on_headers_complete`: the headers, or what is wrong with the head.
+    var completedHead: Swift.Result<HTTPHeaders, HTTPDecodeError>?
     private var position = 0
     var executeBase: UnsafePointer<CChar>?
     var executeBasePosition = 0
@@ -74,16 +75,22 @@ public final class HTTPResponseHeadDecoder {
         if let error = pendingError { return fail(error) }
         let errno = parser.pointee.http_errno
         if errno != HPE_OK.rawValue { return fail(HTTPDecodeError(parserErrno: errno)) }
-        guard let headers else {
-            if position > limits.maxHeaderBytes { return fail(.headerTooLarge) }
-            return .needMoreData
-        }
+        // The size first, then anything else wrong with a complete head (the request
+        // decoder's order): were the version judged first, a long head of another version
+        // would get 505 or 431 depending on whether it ended inside this read.
         // `on_headers_complete` asked http_parser to stop after the head, so `consumed`
         // ends exactly there.
         if position > limits.maxHeaderBytes { return fail(.headerTooLarge) }
-        state = .done
-        self.headers = nil
-        return .head(status: Int(parser.pointee.status_code), headers: headers, leftover: Array(bytes[consumed...]))
+        switch completedHead {
+        case nil:
+            return .needMoreData
+        case .failure(let error)?:
+            return fail(error)
+        case .success(let headers)?:
+            state = .done
+            completedHead = nil
+            return .head(status: Int(parser.pointee.status_code), headers: headers, leftover: Array(bytes[consumed...]))
+        }
     }
 
     /// Convenience for callers holding an array.
@@ -93,7 +100,7 @@ public final class HTTPResponseHeadDecoder {
 
     private func fail(_ error: HTTPDecodeError) -> Result {
         state = .failed(error)
-        headers = nil
+        completedHead = nil
         fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
         return .failure(error)
     }
@@ -115,19 +122,18 @@ public final class HTTPResponseHeadDecoder {
             return refuse(.headerTooLarge)
         }
         if isName, let error = fields.appendName(piece) { return refuse(error) }
-        if isValue { fields.appendValue(piece) }
+        if isValue, let error = fields.appendValue(piece) { return refuse(error) }
         return 0
     }
 
     private func headersComplete() -> Int32 {
-        guard parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 else {
-            return refuse(.versionNotSupported)
+        if parser.pointee.http_major == 1, parser.pointee.http_minor <= 1 {
+            completedHead = fields.finish()
+        } else {
+            completedHead = .failure(.versionNotSupported)
         }
-        switch fields.finish() {
-        case .success(let value): headers = value
-        case .failure(let error): return refuse(error)
-        }
-        // 2: no body and no further messages, so http_parser returns right after the head.
+        // 2: no body and no further messages, so http_parser returns right after the head,
+        // where `feed` judges it.
         return 2
     }
 
