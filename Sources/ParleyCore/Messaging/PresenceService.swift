@@ -18,16 +18,16 @@ public final class PresenceService: Sendable {
 
     /// The user's first connection authenticated.
     public func cameOnline(_ user: UserID) async {
-        await announce(user, online: true)
+        await announce(user)
     }
 
     /// The user's last connection closed: they leave their rooms and friends see them go.
     public func wentOffline(_ user: UserID) async {
         await rooms.leaveAll(user)
-        await announce(user, online: false)
+        await announce(user)
     }
 
-    private func announce(_ user: UserID, online _: Bool) async {
+    private func announce(_ user: UserID) async {
         guard let friends = try? await context.gateway.read({ reader in try reader.friendships(of: user).map(\.friendID) }) else { return }
         let delivery = context.delivery
         let online = delivery.isOnline(user)

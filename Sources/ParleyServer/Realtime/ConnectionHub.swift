@@ -35,9 +35,6 @@ final class ConnectionHub: Delivery {
         byUser.withLock { Array(($0[user] ?? [:]).values) }
     }
 
-    /// Number of users with at least one connection.
-    var onlineUsers: Int { byUser.withLock { $0.count } }
-
     func isOnline(_ user: UserID) -> Bool {
         byUser.withLock { $0[user] != nil }
     }
