@@ -36,9 +36,15 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // A mutex ThreadSanitizer can see (pthread-based; `Synchronization.Mutex` uses raw
+        // futexes), shared by every Swift target. Imports nothing of the project.
+        .target(
+            name: "ParleySync",
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleyNet",
-            dependencies: ["CParleySystem", "CHTTPParser"],
+            dependencies: ["ParleySync", "CParleySystem", "CHTTPParser"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -47,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyCore",
-            dependencies: ["ParleyProtocol"],
+            dependencies: ["ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -58,32 +64,32 @@ let package = Package(
         .target(
             name: "ParleySQLite",
             // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleySync", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
         // URLSessionWebSocketTask instead.
         .target(
             name: "ParleyKit",
-            dependencies: ["ParleyProtocol", "ParleySQL",
+            dependencies: ["ParleyProtocol", "ParleySQL", "ParleySync",
                            .target(name: "ParleyNet", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "parley",
-            dependencies: ["ParleyNet", "ParleyServer", "ParleyKit", "ParleyProtocol"],
+            dependencies: ["ParleyNet", "ParleyServer", "ParleyKit", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         // Load generator and measurements (docs/benchmarks.md). ParleyNet only for now; it
         // will add ParleyProtocol when it speaks Parley's native protocol.
         .executableTarget(
             name: "parley-bench",
-            dependencies: ["ParleyNet"],
+            dependencies: ["ParleyNet", "ParleySync"],
             swiftSettings: strictSwift
         ),
         // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs
@@ -96,8 +102,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "ParleySyncTests",
+            dependencies: ["ParleySync"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "ParleyNetTests",
-            dependencies: ["ParleyNet", "CParleySystem"],
+            dependencies: ["ParleyNet", "CParleySystem", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -107,12 +118,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCoreTests",
-            dependencies: ["ParleyCore", "ParleyProtocol"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleySQLTests",
-            dependencies: ["ParleySQL"],
+            dependencies: ["ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -122,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyKitTests",
-            dependencies: ["ParleyKit", "ParleyProtocol", "ParleyServer", "ParleyNet"],
+            dependencies: ["ParleyKit", "ParleyProtocol", "ParleyServer", "ParleyNet", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -137,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyServerTests",
-            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite"],
+            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync"],
             swiftSettings: strictSwift
         ),
     ],

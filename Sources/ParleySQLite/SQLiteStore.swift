@@ -1,6 +1,6 @@
 public import ParleyCore
 import ParleySQL
-import Synchronization
+import ParleySync
 
 /// `Store` on one SQLite file: the default, durable store of `parley serve`.
 ///
@@ -53,7 +53,7 @@ public final class SQLiteStore: Store {
     private let writeQueue: JobQueue<WriteJob>
     private let readQueue: JobQueue<ReadWorker.Job>
     private let commits: CommitCounter
-    private let lifecycle: Mutex<Lifecycle>
+    private let lifecycle: PThreadMutex<Lifecycle>
     /// The schema versions applied by this open (empty when the file was up to date).
     let appliedMigrations: [Int]
 
@@ -118,7 +118,7 @@ public final class SQLiteStore: Store {
         self.writeQueue = writeQueue
         self.readQueue = readQueue
         self.commits = commits
-        lifecycle = Mutex(.open(writer: writerThread, readers: readerThreads))
+        lifecycle = PThreadMutex(.open(writer: writerThread, readers: readerThreads))
     }
 
     deinit {

@@ -1,5 +1,5 @@
 public import ParleyProtocol
-import Synchronization
+import ParleySync
 
 /// Online and offline, told to friends once per real change (the gateway calls these only
 /// when a user's first connection comes or last one goes), and rooms left on going offline.
@@ -9,7 +9,7 @@ public final class PresenceService: Sendable {
     /// The state each user's friends were last told. Announcements run as tasks that may
     /// finish out of order, so each one tells the state as it is when it runs, and only if it
     /// differs from the last one told: one event per real change, never a repeat.
-    private let announced = Mutex<[UserID: Bool]>([:])
+    private let announced = PThreadMutex<[UserID: Bool]>([:])
 
     public init(context: MessagingContext, rooms: RoomService) {
         self.context = context

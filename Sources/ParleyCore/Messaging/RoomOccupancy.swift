@@ -1,10 +1,10 @@
 import ParleyProtocol
-import Synchronization
+import ParleySync
 
 /// Who is in which room now. Rooms live in memory: people enter and leave, and leave every
 /// room when their last connection drops.
 public final class RoomOccupancy: Sendable {
-    private let state = Mutex<[ConversationID: Set<UserID>]>([:])
+    private let state = PThreadMutex<[ConversationID: Set<UserID>]>([:])
 
     /// Adds `user`; returns false if they were in already.
     func enter(_ room: ConversationID, _ user: UserID) -> Bool {

@@ -1,4 +1,4 @@
-import Synchronization
+import ParleySync
 
 /// Counts events per key over a rolling window and says when a key has had its share.
 /// In memory: limits reset when the server restarts, which is acceptable for abuse control.
@@ -6,7 +6,7 @@ public final class SlidingWindowLimiter: Sendable {
     private let limit: Int
     private let windowMillis: Int64
     private let maxKeys: Int
-    private let state = Mutex<[String: [Int64]]>([:])
+    private let state = PThreadMutex<[String: [Int64]]>([:])
 
     /// At most `limit` events per key in any `windowSeconds`; at most `maxKeys` keys tracked
     /// (the oldest are dropped first) so memory stays bounded under attack.

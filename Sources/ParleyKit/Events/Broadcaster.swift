@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ParleySync
 
 /// Hands every value to each of its subscribers' `AsyncStream`s. An `AsyncStream` has a
 /// single consumer, and an app has several views that each want the events, so every
@@ -11,7 +11,7 @@ final class Broadcaster<Element: Sendable>: Sendable {
         var latest: Element?
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     private let replaysLatest: Bool
     private let bufferLimit: Int
 

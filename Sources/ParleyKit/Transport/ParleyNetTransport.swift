@@ -1,7 +1,7 @@
 #if canImport(ParleyNet)
 public import Foundation
 import ParleyNet
-import Synchronization
+import ParleySync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +13,7 @@ public final class ParleyNetTransport: WebSocketTransport {
     public static let shared = ParleyNetTransport()
 
     /// Created on first use, so that a process that never connects starts no thread.
-    private let group = Mutex<EventLoopGroup?>(nil)
+    private let group = PThreadMutex<EventLoopGroup?>(nil)
     /// How long the TCP connect plus the upgrade may take.
     public let connectTimeout: Duration
     /// Pings after this long without input, so that a server that vanished without a FIN

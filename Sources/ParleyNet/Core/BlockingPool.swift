@@ -1,5 +1,6 @@
 import CParleySystem
 import Synchronization
+import ParleySync
 
 /// A few threads for blocking work (disk, password hashing) so that event loops never block.
 /// Results are handed back on the loop that asked. Worker threads keep the pool alive until
@@ -7,16 +8,16 @@ import Synchronization
 public final class BlockingPool: Sendable {
     private typealias Job = @Sendable () -> Void
 
-    private let queue = Mutex<[Job]>([])
+    private let queue = PThreadMutex<[Job]>([])
     private let available = Semaphore()
     private let stopped = Atomic<Bool>(false)
     private let threadCount: Int
-    private let threads: Mutex<[pthread_t]>
+    private let threads: PThreadMutex<[pthread_t]>
 
     /// Starts `threadCount` worker threads.
     public init(threadCount: Int = 4, name: String = "parley-pool") {
         self.threadCount = max(1, threadCount)
-        threads = Mutex([])
+        threads = PThreadMutex([])
         for index in 0..<self.threadCount {
             let box = Unmanaged.passRetained(PoolThreadStart(pool: self, name: "\(name)-\(index)"))
             var handle = pthread_t()

@@ -1,5 +1,6 @@
 import CParleySystem
 import Synchronization
+import ParleySync
 
 /// Something an event loop watches: a socket, an eventfd, a signalfd.
 protocol Selectable: AnyObject {
@@ -18,14 +19,14 @@ protocol EndOfTurnWork: AnyObject {
 /// reach it through `execute(_:)`, which queues the task and wakes the loop through an eventfd.
 public final class EventLoop: @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every `var` below is read and written only on the
-    // loop's own thread, except `incoming` (behind a Mutex) and `wakeArmed` (atomic).
+    // loop's own thread, except `incoming` (behind a PThreadMutex) and `wakeArmed` (atomic).
 
     /// The loop's position in its group.
     public let index: Int
     let epollFD: Int32
     private let wakeFD: Int32
     private var thread: pthread_t?
-    private let incoming = Mutex<[@Sendable () -> Void]>([])
+    private let incoming = PThreadMutex<[@Sendable () -> Void]>([])
     private let wakeArmed = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     private let threadStarted = Atomic<Bool>(false)

@@ -1,4 +1,4 @@
-import Synchronization
+import ParleySync
 
 /// Small files kept in memory, each under the path and ETag it was read with.
 ///
@@ -14,7 +14,7 @@ final class StaticFileCache: Sendable {
     let capacity: Int
     /// The largest file kept.
     let maxFileBytes: Int
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
 
     init(capacity: Int, maxFileBytes: Int) {
         self.capacity = capacity

@@ -1,5 +1,6 @@
 import CParleySystem
 import Synchronization
+import ParleySync
 
 /// Settings of a listening server.
 public struct TCPServerOptions: Sendable {
@@ -39,7 +40,7 @@ public final class TCPServer: @unchecked Sendable {
     private var listeners: [TCPListener] = []
     private let shuttingDown = Atomic<Bool>(false)
     /// Open connections per client address, when `maxConnectionsPerAddress` is set.
-    private let perAddress = Mutex<[String: Int]>([:])
+    private let perAddress = PThreadMutex<[String: Int]>([:])
 
     /// Binds `address` on every loop of `group` and starts accepting.
     public init(group: EventLoopGroup, address: SocketAddress, options: TCPServerOptions = .init(),
@@ -67,7 +68,7 @@ public final class TCPServer: @unchecked Sendable {
         listeners = zip(group.loops, sockets).map { TCPListener(fd: $1, loop: $0) }
         for listener in listeners {
             listener.server = self
-            let result = Mutex<SystemError?>(nil)
+            let result = PThreadMutex<SystemError?>(nil)
             let done = Semaphore()
             listener.loop.execute {
                 do throws(SystemError) { try listener.start() } catch { result.withLock { $0 = error } }

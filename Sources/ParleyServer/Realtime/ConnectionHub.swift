@@ -1,12 +1,12 @@
 import ParleyCore
 import ParleyNet
 import ParleyProtocol
-import Synchronization
+import ParleySync
 
 /// Every authenticated WebSocket, by user: the core's `Delivery`. An event is encoded once
 /// into one WebSocket frame, and every recipient connection queues those same bytes.
 final class ConnectionHub: Delivery {
-    private let byUser = Mutex<[UserID: [ObjectIdentifier: ClientSession]]>([:])
+    private let byUser = PThreadMutex<[UserID: [ObjectIdentifier: ClientSession]]>([:])
     private let encoder = WebSocketFrameEncoder(role: .server)
 
     /// Registers a signed-in connection; true if it is the user's first (they came online).

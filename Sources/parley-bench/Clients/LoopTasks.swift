@@ -1,6 +1,6 @@
 import Dispatch
 import ParleyNet
-import Synchronization
+import ParleySync
 
 /// Runs a closure on each of several event loops and waits for all the answers: how the
 /// main thread reads state that lives on the loops without locking it.
@@ -8,7 +8,7 @@ enum LoopTasks {
     /// `body(item)` for each item on `loop(item)`, results in item order.
     static func gather<Item: Sendable, Result: Sendable>(_ items: [Item], loop: (Item) -> EventLoop,
                                                          _ body: @escaping @Sendable (Item) -> Result) -> [Result] {
-        let results = Mutex<[Int: Result]>([:])
+        let results = PThreadMutex<[Int: Result]>([:])
         let done = DispatchSemaphore(value: 0)
         for (index, item) in items.enumerated() {
             loop(item).execute {

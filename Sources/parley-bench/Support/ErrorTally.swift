@@ -1,9 +1,9 @@
-import Synchronization
+import ParleySync
 
 /// Counts errors by kind. Errors are never dropped silently: each is counted under its
 /// reason, and past a few dozen distinct reasons the rest are counted as "other".
 final class ErrorTally: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = PThreadMutex<[String: Int]>([:])
     private static let maxReasons = 32
 
     /// Counts one error of kind `reason`.

@@ -1,15 +1,15 @@
 import Foundation
-import Synchronization
+import ParleySync
 
 /// A trace of what the client saw (states, events, messages shown to the user), one line
 /// each, for debugging a full-screen program that cannot print: `PARLEY_CHAT_LOG=/tmp/chat.log`.
 final class ChatLog: Sendable {
-    private let handle: Mutex<FileHandle>
+    private let handle: PThreadMutex<FileHandle>
 
     init?(path: String) {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
-        self.handle = Mutex(handle)
+        self.handle = PThreadMutex(handle)
     }
 
     deinit {

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyKit
 import ParleyProtocol
-import Synchronization
+import ParleySync
 
 /// Builds clients for a test server and records what they report.
 enum KitHarness {
@@ -49,7 +49,7 @@ enum KitHarness {
 final class EventRecorder: Sendable {
     /// Shared with the recording task, which must not keep the recorder itself alive.
     private final class Log: Sendable {
-        let events = Mutex<[ParleyEvent]>([])
+        let events = PThreadMutex<[ParleyEvent]>([])
     }
 
     private let log = Log()

@@ -1,14 +1,14 @@
 import Foundation
 import ParleyNet
 import ParleyServer
-import Synchronization
+import ParleySync
 
 /// A real `ParleyServer` on a loopback port with its own temporary data directory, which can
 /// be stopped and started again on the same port and data (to test reconnecting clients).
 final class TestServer: Sendable {
     let dataDirectory: String
-    private let current = Mutex<ParleyServer?>(nil)
-    private let boundPort = Mutex<Int>(0)
+    private let current = PThreadMutex<ParleyServer?>(nil)
+    private let boundPort = PThreadMutex<Int>(0)
 
     var port: Int { boundPort.withLock { $0 } }
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }

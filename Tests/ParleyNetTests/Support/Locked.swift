@@ -1,10 +1,10 @@
 import Glibc
-import Synchronization
+import ParleySync
 
 /// A value shared between a test and event-loop callbacks.
 final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: PThreadMutex<Value>
+    init(_ value: Value) { mutex = PThreadMutex(value) }
     var value: Value { mutex.withLock { $0 } }
     func mutate<R: Sendable>(_ body: @Sendable (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 

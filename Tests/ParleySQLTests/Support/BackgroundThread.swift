@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import ParleySync
 
 /// Runs a closure on its own thread (not the test's cooperative pool, since the work blocks)
 /// and hands back its error when joined.
 final class BackgroundThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
-    private let failure = Mutex<(any Error)?>(nil)
+    private let failure = PThreadMutex<(any Error)?>(nil)
 
     init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in

@@ -3,20 +3,20 @@ import ParleyCore
 import ParleyNet
 import ParleyProtocol
 import ParleySQLite
-import Synchronization
+import ParleySync
 import Testing
 @testable import ParleyServer
 
 /// A clock tests move by hand.
 final class ManualClock: Sendable {
-    private let millis = Mutex<Int64>(1_800_000_000_000)
+    private let millis = PThreadMutex<Int64>(1_800_000_000_000)
     var now: Int64 { millis.withLock { $0 } }
     func advance(seconds: Int) { millis.withLock { $0 += Int64(seconds) * 1000 } }
 }
 
 /// Keeps the codes it is asked to send.
 final class CapturingSMS: SMSSending {
-    private let sent = Mutex<[(String, String)]>([])
+    private let sent = PThreadMutex<[(String, String)]>([])
     var last: (phone: String, code: String)? { sent.withLock { $0.last } }
     func send(phone: String, code: String) async throws { sent.withLock { $0.append((phone, code)) } }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import ParleyNet
-import Synchronization
+import ParleySync
 import Testing
 @testable import ParleyServer
 
 /// A stand-in SMS gateway: ParleyNet's HTTP server recording what is POSTed to it.
 final class GatewayResponder: HTTPResponder {
-    let bodies = Mutex<[String]>([])
+    let bodies = PThreadMutex<[String]>([])
     let status: HTTPStatus
     init(status: HTTPStatus) { self.status = status }
     func respond(to request: HTTPRequest, context: HTTPRequestContext) {

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyNet
-import Synchronization
+import ParleySync
 
 /// A WebSocket client for tests, on ParleyNet's client, with an async API: send JSON, wait
 /// for the next frame that matches.
@@ -13,7 +13,7 @@ final class TestWebSocket: WebSocketDelegate, @unchecked Sendable {
         var closeCode: UInt16?
         var failure: String?
     }
-    private let state = Mutex<State>(State())
+    private let state = PThreadMutex<State>(State())
     private var socket: WebSocketConnection?
     let loop: EventLoop
     private static let group = try! EventLoopGroup(loopCount: 1, name: "test-ws")
