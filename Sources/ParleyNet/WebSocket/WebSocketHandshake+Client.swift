@@ -6,15 +6,22 @@ extension WebSocketHandshake {
     /// `Sec-WebSocket-Protocol`). Keep the returned key to check the response.
     public static func clientRequest(path: String, host: String, origin: String? = nil,
                                      headers: HTTPHeaders = [:]) -> (head: HTTPRequestHead, key: String) {
-        var generator = SystemRandomNumberGenerator()
-        return clientRequest(path: path, host: host, origin: origin, headers: headers, using: &generator)
+        // `UInt8.random(in:)` rather than an `inout SystemRandomNumberGenerator`: that
+        // generator is an empty struct, and every thread's copy of it has one shared address,
+        // which ThreadSanitizer's exclusivity checks report as a race between event loops.
+        let nonce = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        return clientRequest(path: path, host: host, origin: origin, headers: headers, nonce: nonce)
     }
 
     /// The upgrade request, with the key drawn from `generator`.
     public static func clientRequest(path: String, host: String, origin: String? = nil, headers: HTTPHeaders = [:],
                                      using generator: inout some RandomNumberGenerator) -> (head: HTTPRequestHead, key: String) {
-        var nonce = [UInt8](repeating: 0, count: 16)
-        for i in nonce.indices { nonce[i] = generator.next() }
+        let nonce = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return clientRequest(path: path, host: host, origin: origin, headers: headers, nonce: nonce)
+    }
+
+    private static func clientRequest(path: String, host: String, origin: String?, headers: HTTPHeaders,
+                                      nonce: [UInt8]) -> (head: HTTPRequestHead, key: String) {
         let key = Base64.encode(nonce)
         var fields: HTTPHeaders = [
             "Host": host,

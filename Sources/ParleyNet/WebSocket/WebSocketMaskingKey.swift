@@ -17,8 +17,10 @@ public struct WebSocketMaskingKey: Sendable, Hashable {
     /// A fresh key from the system's secure generator; RFC 6455 requires keys that a
     /// script cannot predict.
     public static func random() -> WebSocketMaskingKey {
-        var generator = SystemRandomNumberGenerator()
-        return random(using: &generator)
+        // Not `random(using: &SystemRandomNumberGenerator())`: that generator is an empty
+        // struct whose copies on every thread share one address, which ThreadSanitizer's
+        // exclusivity checks report as a race between event loops.
+        WebSocketMaskingKey(rawValue: UInt32.random(in: .min ... .max))
     }
 
     /// A key drawn from `generator`.
