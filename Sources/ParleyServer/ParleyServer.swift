@@ -127,6 +127,8 @@ public final class ParleyServer: Sendable {
         rules.loginFailuresPerAccount = configuration.loginFailuresPerAccount
         rules.loginFailuresPerAddress = configuration.loginFailuresPerAddress
         rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
+        rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
+        rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
                                       blocking: blocking, rules: rules, clock: clock)
@@ -139,6 +141,9 @@ public final class ParleyServer: Sendable {
         let hub = ConnectionHub()
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
+        messagingRules.maxHistoryPage = configuration.maxHistoryPage
+        messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
+        messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: hub, secrets: secrets,
                                          rules: messagingRules, clock: clock)
         return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)

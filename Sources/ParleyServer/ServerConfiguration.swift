@@ -76,14 +76,26 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var registrationsPerAddress = 30
     /// Connections one client address may hold at once; 0 turns the limit off.
     public var maxConnectionsPerAddress = 4096
+    /// SMS codes one phone number may be sent in 24 hours.
+    public var smsPerPhonePerDay = 10
+    /// SMS code requests one client address may make per hour.
+    public var smsPerAddressPerHour = 20
+    /// Most messages in one `message.history` page (larger requests get this many).
+    public var maxHistoryPage = 100
+    /// Missed messages per conversation in one `sync`; older ones are left for history paging.
+    public var syncMessagesPerConversation = 100
 
     public init() {}
 
-    /// One setting: its flag, environment variable, help text and how to apply a value.
+    /// One setting: its flag, environment variable, help text, what happens when a client
+    /// reaches it (for limits), and how to apply a value.
     public struct Option: Sendable {
         public let flag: String
         public let environment: String
         public let help: String
+        /// For a limit, what a client that crosses it gets (status, error or close code);
+        /// empty for settings that are not limits.
+        public let whenExceeded: String
         let apply: @Sendable (inout ServerConfiguration, String) throws(ConfigurationError) -> Void
         let current: @Sendable (ServerConfiguration) -> String
     }
@@ -97,33 +109,37 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("loops", \.loops, 1...256, "event-loop threads (default: number of cores)"),
         number("blocking-threads", \.blockingThreads, 1...256, "threads for database and hashing work"),
         choice("log-level", \.logLevel, ["debug", "info", "warning", "error"], "lowest log level written"),
-        number("max-connections", \.maxConnections, 0...100_000_000, "most open connections; 0 = as many as descriptors allow"),
-        number("idle-timeout", \.idleTimeoutSeconds, 1...86_400, "seconds of silence before a connection is closed"),
-        number("write-stall-timeout", \.writeStallTimeoutSeconds, 1...3_600, "seconds a peer may leave our writes unread"),
-        number("max-queued-bytes", \.maxQueuedBytesPerConnection, 64 * 1024...1 << 30, "bytes queued to one peer before it is cut off"),
-        number("max-header-bytes", \.maxHeaderBytes, 1024...1 << 20, "largest HTTP request head"),
-        number("max-header-count", \.maxHeaderCount, 8...10_000, "most HTTP header fields"),
-        number("max-uri-length", \.maxURILength, 256...1 << 20, "longest request URI"),
-        number("max-body-bytes", \.maxBodyBytes, 1024...1 << 30, "largest HTTP request body"),
-        number("max-ws-frame-bytes", \.maxWebSocketFrameBytes, 125...1 << 26, "largest WebSocket frame"),
-        number("max-ws-message-bytes", \.maxWebSocketMessageBytes, 125...1 << 28, "largest WebSocket message"),
+        number("max-connections", \.maxConnections, 0...100_000_000, "most open connections; 0 = as many as descriptors allow", exceeded: "the new connection is accepted and closed at once, nothing sent (`parley_connections_refused_total`)"),
+        number("idle-timeout", \.idleTimeoutSeconds, 1...86_400, "seconds of silence before a connection is closed", exceeded: "the connection is closed (`parley_connections_closed_total{reason=\"idle\"}`)"),
+        number("write-stall-timeout", \.writeStallTimeoutSeconds, 1...3_600, "seconds a peer may leave our writes unread", exceeded: "the connection is cut off (`parley_connections_closed_total{reason=\"slow_peer\"}`)"),
+        number("max-queued-bytes", \.maxQueuedBytesPerConnection, 64 * 1024...1 << 30, "bytes queued to one peer before it is cut off", exceeded: "the connection is cut off at once (`parley_connections_closed_total{reason=\"slow_peer\"}`)"),
+        number("max-header-bytes", \.maxHeaderBytes, 1024...1 << 20, "largest HTTP request head", exceeded: "431 `headers_too_large`, connection closed"),
+        number("max-header-count", \.maxHeaderCount, 8...10_000, "most HTTP header fields", exceeded: "431 `headers_too_large`, connection closed"),
+        number("max-uri-length", \.maxURILength, 256...1 << 20, "longest request URI", exceeded: "414 `uri_too_long`, connection closed"),
+        number("max-body-bytes", \.maxBodyBytes, 1024...1 << 30, "largest HTTP request body", exceeded: "413 `payload_too_large`, connection closed"),
+        number("max-ws-frame-bytes", \.maxWebSocketFrameBytes, 125...1 << 26, "largest WebSocket frame", exceeded: "WebSocket closed with 1009"),
+        number("max-ws-message-bytes", \.maxWebSocketMessageBytes, 125...1 << 28, "largest WebSocket message", exceeded: "WebSocket closed with 1009"),
         text("allowed-origins", \.allowedOrigins, "browser origins allowed on WebSockets (comma-separated, * for any; empty = same origin)"),
         number("shutdown-timeout", \.shutdownTimeoutSeconds, 0...600, "seconds a graceful shutdown waits"),
         choice("sms-sender", \.smsSender, ["file", "webhook"], "SMS delivery: file (<data>/sms-outbox.jsonl) or webhook"),
         text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
         number("sms-code-length", \.smsCodeLength, 4...8, "digits in an SMS code"),
-        number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload"),
+        number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload", exceeded: "413 `payload_too_large`"),
         choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
-        number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate"),
-        number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting"),
+        number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate", exceeded: "WebSocket closed with 4000"),
+        number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting", exceeded: "WebSocket closed with 1008"),
         number("db-readers", \.databaseReaders, 1...64, "threads answering database reads"),
-        number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average"),
-        number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst"),
-        number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message"),
-        number("login-failures-per-account", \.loginFailuresPerAccount, 1...100_000, "failed logins per username per 15 minutes"),
-        number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes"),
-        number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour"),
-        number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit"),
+        number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
+        number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
+        number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message", exceeded: "`message.send` answered `invalid_field` (`text`)"),
+        number("login-failures-per-account", \.loginFailuresPerAccount, 1...100_000, "failed logins per username per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),
+        number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),
+        number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit", exceeded: "the new connection is accepted and closed at once, nothing sent (`parley_connections_refused_total`)"),
+        number("sms-per-phone-per-day", \.smsPerPhonePerDay, 1...10_000, "SMS codes one phone number may be sent per 24 hours", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
+        number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
@@ -170,11 +186,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The settings as a Markdown table, for `docs/operations.md`.
     public static var markdownTable: String {
         let defaults = ServerConfiguration()
-        var lines = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
+        var lines = ["| flag | environment | default | meaning | when exceeded |", "| --- | --- | --- | --- | --- |"]
         for option in options {
             let value = option.current(defaults)
             let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores" : value.isEmpty ? "(empty)" : "`\(value)`"
-            lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) |")
+            let exceeded = option.whenExceeded.isEmpty ? "—" : option.whenExceeded
+            lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) | \(exceeded) |")
         }
         return lines.joined(separator: "\n")
     }
@@ -186,15 +203,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     private static func text(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
-                             _ help: String, environment: String? = nil) -> Option {
-        Option(flag: flag, environment: environment ?? environmentName(flag), help: help,
+                             _ help: String, environment: String? = nil, exceeded: String = "") -> Option {
+        Option(flag: flag, environment: environment ?? environmentName(flag), help: help, whenExceeded: exceeded,
                apply: { configuration, value in configuration[keyPath: path] = value },
                current: { $0[keyPath: path] })
     }
 
     private static func number(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable,
-                               _ range: ClosedRange<Int>, _ help: String) -> Option {
-        Option(flag: flag, environment: environmentName(flag), help: help,
+                               _ range: ClosedRange<Int>, _ help: String, exceeded: String = "") -> Option {
+        Option(flag: flag, environment: environmentName(flag), help: help, whenExceeded: exceeded,
                apply: { configuration, value throws(ConfigurationError) in
                    guard let number = Int(value), range.contains(number) else {
                        throw .invalidValue(flag: flag, value: value, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -206,7 +223,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     private static func choice(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
                                _ allowed: [String], _ help: String) -> Option {
-        Option(flag: flag, environment: environmentName(flag), help: help,
+        Option(flag: flag, environment: environmentName(flag), help: help, whenExceeded: "",
                apply: { configuration, value throws(ConfigurationError) in
                    guard allowed.contains(value) else {
                        throw .invalidValue(flag: flag, value: value, expected: "one of \(allowed.joined(separator: ", "))")

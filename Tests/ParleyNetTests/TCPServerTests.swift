@@ -118,6 +118,36 @@ final class RecordingHandler: ConnectionHandler {
         #expect(reasons.value == [.slowPeer])
     }
 
+    /// Writes queued in one loop turn are all counted before any is flushed, so the bound is
+    /// exact: `maxQueuedBytes` stays open and every byte arrives; one more cuts the peer off.
+    @Test(arguments: [0, 1])
+    func queueExactlyAtItsBoundStaysOpenAndOneByteMoreCloses(extra: Int) throws {
+        let reasons = Locked<[ConnectionCloseReason]>([])
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let bound = 64 * 1024
+        let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: bound))
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
+            RecordingHandler(reasons: reasons) { connection in
+                for _ in 0..<4 { connection.write(ByteChunk([UInt8](repeating: 7, count: bound / 4))) }
+                if extra > 0 { connection.write(ByteChunk([UInt8](repeating: 7, count: extra))) }
+            }
+        }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        try client.send("x")
+        if extra == 0 {
+            #expect(try client.receive(exactly: bound).count == bound)
+            #expect(reasons.value.isEmpty)
+            #expect(group.metrics.slowPeersClosed == 0)
+        } else {
+            // Cut off before anything was flushed (a reset counts as nothing received).
+            #expect(((try? client.receiveUntilClose()) ?? []).isEmpty)
+            _ = reasons.wait { !$0.isEmpty }
+            #expect(reasons.value == [.slowPeer])
+        }
+    }
+
     @Test func shutdownClosesOpenConnectionsAndStopsAccepting() throws {
         let group = try EventLoopGroup(loopCount: 2)
         defer { group.shutdown() }

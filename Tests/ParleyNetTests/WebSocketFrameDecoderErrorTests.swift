@@ -92,6 +92,18 @@ import Testing
         #expect(errors(RawFrame.client(opcode: 0x8, [0x03, 0xE8, 0x61, 0xFF])) == [1007])
     }
 
+    /// Exactly at both limits decodes; one byte more is 1009.
+    @Test func frameAndMessageExactlyAtTheirLimitsPass() {
+        let limits = WebSocketLimits(maxFrameSize: 10, maxMessageSize: 15)
+        var decoder = WebSocketFrameDecoder(role: .server, limits: limits)
+        let frame = decoder.decode(RawFrame.client(opcode: 0x2, [UInt8](repeating: 1, count: 10)))
+        #expect(frame.map(\.errorCode) == [nil])
+        let message = decoder.decode(RawFrame.client(fin: false, opcode: 0x1, [UInt8](repeating: 0x61, count: 10))
+            + RawFrame.client(opcode: 0x0, [UInt8](repeating: 0x61, count: 5)))
+        #expect(message.map(\.errorCode) == [nil])
+        #expect(!decoder.isFinished)
+    }
+
     @Test func frameOverMaxFrameSizeIs1009() {
         let limits = WebSocketLimits(maxFrameSize: 10, maxMessageSize: 100)
         #expect(errors(RawFrame.client(opcode: 0x2, [UInt8](repeating: 0, count: 11)), limits: limits) == [1009])

@@ -46,13 +46,39 @@ import Testing
 }
 
 @Suite struct OperationsGuideTests {
+    static func guide() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+    }
+
     /// Every setting must be documented where operators look.
     @Test func operationsGuideListsEverySetting() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let guide = try Self.guide()
         for option in ServerConfiguration.options {
             #expect(guide.contains("`--\(option.flag)`"), "docs/operations.md lacks --\(option.flag)")
             #expect(guide.contains("`\(option.environment)`"), "docs/operations.md lacks \(option.environment)")
         }
+    }
+
+    /// The table between the settings markers is exactly what the option table generates
+    /// (defaults, meanings and what happens at each limit), so the guide cannot drift.
+    @Test func settingsTableMatchesTheOptionTable() throws {
+        let guide = try Self.guide()
+        let begin = try #require(guide.range(of: "<!-- settings:begin"))
+        let afterMarker = try #require(guide.range(of: "-->\n", range: begin.upperBound..<guide.endIndex))
+        let end = try #require(guide.range(of: "\n<!-- settings:end -->", range: afterMarker.upperBound..<guide.endIndex))
+        let documented = String(guide[afterMarker.upperBound..<end.lowerBound])
+        #expect(documented == ServerConfiguration.markdownTable,
+                "docs/operations.md is out of date: run python3 scripts/update-settings-doc.py")
+    }
+
+    /// A limit without a documented consequence is one operators cannot plan for.
+    @Test func everyLimitSaysWhatHappensWhenExceeded() {
+        let notLimits: Set = ["host", "port", "data", "web", "loops", "blocking-threads", "log-level", "allowed-origins",
+                              "shutdown-timeout", "sms-sender", "sms-webhook-url", "sms-code-length", "password-cost", "db-readers"]
+        for option in ServerConfiguration.options where !notLimits.contains(option.flag) {
+            #expect(!option.whenExceeded.isEmpty, "--\(option.flag) does not say what happens when it is exceeded")
+        }
+        #expect(ServerConfiguration.markdownTable.contains("| when exceeded |"))
     }
 }

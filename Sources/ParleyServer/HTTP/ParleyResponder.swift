@@ -19,6 +19,23 @@ final class ParleyResponder: HTTPResponder {
         "Cross-Origin-Opener-Policy": "same-origin",
     ]
 
+    /// Headers for every other response (API JSON, media, errors, refusals before routing):
+    /// none of them is a page, so a browser that opens one directly may run and load nothing,
+    /// must not guess another content type, and may not frame it.
+    static let otherSecurityHeaders: HTTPHeaders = [
+        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+    ]
+
+    /// `response` with `headers` set (replacing any of the same name).
+    static func secured(_ response: HTTPResponse, with headers: HTTPHeaders = otherSecurityHeaders) -> HTTPResponse {
+        var response = response
+        for field in headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        return response
+    }
+
     init(router: Router<RouteAction>, staticFiles: StaticFiles?, pool: BlockingPool,
          webSocket: @escaping @Sendable (HTTPRequestHead, HTTPRequestContext) -> WebSocketDelegate?) {
         self.router = router
@@ -33,7 +50,7 @@ final class ParleyResponder: HTTPResponder {
             let apiRequest = APIRequest(http: request, parameters: parameters, context: context)
             switch action {
             case .immediate(let handler):
-                context.respond(handler(apiRequest))
+                context.respond(Self.secured(handler(apiRequest)))
             case .task(let handler):
                 Task {
                     let response: HTTPResponse
@@ -42,13 +59,13 @@ final class ParleyResponder: HTTPResponder {
                     } catch {
                         response = JSONCoding.errorResponse(error)
                     }
-                    context.respond(response)
+                    context.respond(Self.secured(response))
                 }
             }
         case .methodNotAllowed(let allowed):
             var response = JSONCoding.errorResponse(ProtocolError(.methodNotAllowed, "\(request.head.method) is not allowed here"))
             response.headers.replaceOrAdd(name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))
-            context.respond(response)
+            context.respond(Self.secured(response))
         case .notFound:
             serveStatic(request, context: context)
         }
@@ -57,17 +74,16 @@ final class ParleyResponder: HTTPResponder {
     private func serveStatic(_ request: HTTPRequest, context: HTTPRequestContext) {
         let path = request.head.path
         guard let staticFiles, !path.hasPrefix("/v1/"), path != "/v1" else {
-            context.respond(JSONCoding.errorResponse(ProtocolError(.notFound, "no such resource")))
+            context.respond(Self.secured(JSONCoding.errorResponse(ProtocolError(.notFound, "no such resource"))))
             return
         }
         // Reading files may block: off the loop.
         pool.submit(on: context.loop, { staticFiles.response(for: request.head) }) { result in
-            guard case .success(var response) = result else {
-                context.respond(JSONCoding.errorResponse(ProtocolError(.internalError, "the file could not be read")))
+            guard case .success(let response) = result else {
+                context.respond(Self.secured(JSONCoding.errorResponse(ProtocolError(.internalError, "the file could not be read"))))
                 return
             }
-            for field in Self.pageSecurityHeaders { response.headers.replaceOrAdd(name: field.name, value: field.value) }
-            context.respond(response)
+            context.respond(Self.secured(response, with: Self.pageSecurityHeaders))
         }
     }
 
@@ -76,6 +92,6 @@ final class ParleyResponder: HTTPResponder {
     }
 
     func errorResponse(status: HTTPStatus, reason: String) -> HTTPResponse {
-        JSONCoding.errorResponse(JSONCoding.error(forStatus: status, reason: reason))
+        Self.secured(JSONCoding.errorResponse(JSONCoding.error(forStatus: status, reason: reason)))
     }
 }

@@ -31,13 +31,13 @@ final class CapturingSMS: SMSSending {
         let sms = CapturingSMS()
         let accounts: AccountService
 
-        init() throws {
+        init(rules: AccountRules = AccountRules()) throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             store = try SQLiteStore(path: directory + "/db.sqlite")
             let hasher = try PasswordHasher(opsLimit: PasswordHasher.minimumOpsLimit, memoryLimit: PasswordHasher.minimumMemoryLimit)
             let clock = self.clock
             accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: SodiumSecrets(), sms: sms,
-                                      blocking: PoolExecutor(pool: pool), clock: { clock.now })
+                                      blocking: PoolExecutor(pool: pool), rules: rules, clock: { clock.now })
         }
 
         deinit {
@@ -87,6 +87,24 @@ final class CapturingSMS: SMSSending {
             #expect(error.code == .rateLimited)
             #expect((error.retryAfterSeconds ?? 0) > 3600)
         }
+    }
+
+    /// `--sms-per-phone-per-day` at its boundary: the configured number of codes a day, not one more.
+    @Test func configuredDailyLimitPerPhone() async throws {
+        var rules = AccountRules()
+        rules.smsMaxPerPhonePerDay = 3
+        let fixture = try Fixture(rules: rules)
+        let phone = "+4915187654321"
+        for i in 0..<3 {
+            _ = try await fixture.accounts.requestSMSCode(phone: phone, clientAddress: "10.1.0.\(i)")
+            fixture.clock.advance(seconds: 60)
+        }
+        await #expect(throws: ProtocolError.self) {
+            _ = try await fixture.accounts.requestSMSCode(phone: phone, clientAddress: "10.1.1.1")
+        }
+        // The window slides: a day after the first code, one more may go.
+        fixture.clock.advance(seconds: 86_400 - 180)
+        _ = try await fixture.accounts.requestSMSCode(phone: phone, clientAddress: "10.1.1.2")
     }
 
     @Test func perAddressLimit() async throws {
