@@ -14,7 +14,7 @@ BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps fuzz fuzz-build clean help docs test-sanitize
+.PHONY: all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
 
 all: build
 
@@ -24,6 +24,8 @@ help:
 	@echo "make build  debug build"
 	@echo "make bench  release build, then short benchmarks (HTTP, WebSocket echo, idle connections)"
 	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
+	@echo "make test-sanitize  the Swift tests under AddressSanitizer, then ThreadSanitizer"
+	@echo "make soak   1,000 WebSocket clients against parley serve for SOAK_SECONDS (600)"
 
 # Installs whichever of the listed Debian packages are missing (apt-get, via sudo unless root).
 define apt_install
@@ -103,7 +105,79 @@ bench: bench-deps
 		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps bench bench-deps fuzz fuzz-build clean help docs test-sanitize
+
+# Fuzzing (docs/fuzzing.md): parley-fuzz rebuilt as a libFuzzer driver with AddressSanitizer,
+# in its own scratch path so the normal build is untouched. Each target runs for FUZZ_SECONDS
+# on a scratch copy of its corpus (new inputs do not dirty the tree); crashes, hangs and
+# broken invariants land in Fuzz/crashes/ and fail the run. FUZZ_TARGETS picks a subset.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(notdir $(wildcard Fuzz/corpus/*))
+FUZZ_FLAGS   ?=
+# Release by default: about four times the executions per second of debug, and bounds and
+# overflow checks stay on (only `assert` goes). FUZZ_CONFIG=debug to fuzz with asserts.
+FUZZ_CONFIG  ?= release
+FUZZ_BUILD   := -c $(FUZZ_CONFIG) --product parley-fuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address \
+	-Xswiftc -DFUZZING -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+fuzz-build: deps
+	$(SWIFT) build $(FUZZ_BUILD)
+
+fuzz: fuzz-build
+	@set -e; bin=$$($(SWIFT) build $(FUZZ_BUILD) --show-bin-path)/parley-fuzz; \
+	work=$$(mktemp -d); trap 'rm -rf $$work' EXIT; mkdir -p Fuzz/crashes; failed=""; \
+	for target in $(FUZZ_TARGETS); do \
+		echo "== $$target ($(FUZZ_SECONDS) s)"; \
+		cp -R Fuzz/corpus/$$target $$work/$$target; \
+		dict=""; [ -f Fuzz/dictionaries/$$target.dict ] && dict=-dict=Fuzz/dictionaries/$$target.dict; \
+		if SWIFT_BACKTRACE=enable=no PARLEY_FUZZ_TARGET=$$target $$bin $$work/$$target $$dict -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=Fuzz/crashes/$$target- $(FUZZ_FLAGS) \
+			> $$work/$$target.log 2>&1; then \
+			grep -E '^(Done|stat::new_units_added)' $$work/$$target.log || true; \
+		else \
+			failed="$$failed $$target"; tail -40 $$work/$$target.log; \
+		fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failures in:$$failed (inputs in Fuzz/crashes/)"; exit 1; fi; \
+	echo "fuzz: no crashes in $(FUZZ_TARGETS)"
+
+# The Swift tests under the sanitizers, each in its own build directory (the normal build is
+# untouched). AddressSanitizer first, over the whole suite; a toolchain bug in Foundation's
+# Process is suppressed (Tests/sanitizers/asan.supp). Then ThreadSanitizer, one test target at
+# a time, each bounded by TSAN_TIMEOUT seconds so a hang fails the run instead of stalling it;
+# races are fixed in the code, and only ones inside the Swift runtime or Foundation are
+# suppressed, each with its reason (Tests/sanitizers/tsan.supp). Locks are ParleySync's
+# PThreadMutex, which TSan sees (Synchronization.Mutex parks on raw futexes it cannot see).
+TSAN_TIMEOUT ?= 900
+TSAN_TARGETS ?= ParleySyncTests ParleyProtocolTests ParleyCoreTests ParleySQLTests ParleySQLiteTests ParleyNetTests \
+	ParleyServerTests ParleyKitTests parleyTests parley_benchTests
+test-sanitize: test-deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/sanitizers/asan.supp:detect_leaks=0 \
+		$(SWIFT) test --skip-build --no-parallel --sanitize=address --scratch-path .build/asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	@failed=""; for target in $(TSAN_TARGETS); do \
+		echo "== ThreadSanitizer: $$target (at most $(TSAN_TIMEOUT) s)"; \
+		TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/sanitizers/tsan.supp halt_on_error=0 second_deadlock_stack=1" \
+			timeout --kill-after=30 $(TSAN_TIMEOUT) $(SWIFT) test --skip-build --no-parallel --sanitize=thread \
+			--scratch-path .build/tsan --filter "^$$target\." > .build/tsan/$$target.log 2>&1; rc=$$?; \
+		races=$$(grep -c "WARNING: ThreadSanitizer" .build/tsan/$$target.log); \
+		if [ $$rc -ne 0 ] || [ $$races -ne 0 ]; then \
+			failed="$$failed $$target"; grep -E "✘|WARNING: ThreadSanitizer" .build/tsan/$$target.log | head -20; \
+			[ $$rc -eq 124 ] && echo "$$target: timed out after $(TSAN_TIMEOUT) s"; \
+			echo "$$target: exit $$rc, $$races race reports (full log: .build/tsan/$$target.log)"; \
+		else grep -E "Test run with" .build/tsan/$$target.log | tail -1; fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "test-sanitize: ThreadSanitizer failures in:$$failed"; exit 1; fi; \
+	echo "test-sanitize: AddressSanitizer and ThreadSanitizer clean"
+
+# A soak test (docs/operations.md, "Soak test"): 1,000 WebSocket clients against a release
+# `parley serve` for SOAK_SECONDS (600), with readers that never read and clients that drop
+# their connections abruptly; checks memory, latency, that nothing acknowledged is lost, and
+# that the server is still healthy. Not part of `make test`.
+SOAK_SECONDS ?= 600
+SOAK_CLIENTS ?= 1000
+soak: test-deps
+	$(SWIFT) build -c release --product parley
+	$(PYTHON) Tests/soak/soak.py --parley .build/release/parley --seconds $(SOAK_SECONDS) --clients $(SOAK_CLIENTS)
 
 # Regenerates the settings table in docs/operations.md from the code.
 docs: build
