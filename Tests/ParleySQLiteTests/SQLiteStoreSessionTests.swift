@@ -160,4 +160,21 @@ import Testing
             #expect(try await store.read { try $0.smsChallenge(phone: first.phone) } == nil)
         }
     }
+
+    @Test func smsSendsAreCountedPerNumberAndForgottenWhenOld() async throws {
+        try await withStore { store, _ in
+            let a = "+8613800000001", b = "+8613800000002"
+            try await store.write { try $0.recordSMSSend(phone: a, at: 1_000, forgetBefore: 0) }
+            try await store.write { try $0.recordSMSSend(phone: b, at: 2_000, forgetBefore: 0) }
+            try await store.write { try $0.recordSMSSend(phone: a, at: 3_000, forgetBefore: 0) }
+            #expect(try await store.read { try $0.smsSendTimes(phone: a, since: 0) } == [1_000, 3_000])
+            // `since` is exclusive.
+            #expect(try await store.read { try $0.smsSendTimes(phone: a, since: 1_000) } == [3_000])
+            #expect(try await store.read { try $0.smsSendTimes(phone: b, since: 0) } == [2_000])
+            // A new send forgets every number's sends at or before the cutoff.
+            try await store.write { try $0.recordSMSSend(phone: a, at: 9_000, forgetBefore: 2_000) }
+            #expect(try await store.read { try $0.smsSendTimes(phone: a, since: 0) } == [3_000, 9_000])
+            #expect(try await store.read { try $0.smsSendTimes(phone: b, since: 0) } == [])
+        }
+    }
 }

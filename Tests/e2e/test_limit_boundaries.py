@@ -268,3 +268,15 @@ def test_auth_timeout_closes_with_4000(parley):
     ws = RawWebSocket(server.port)
     assert ws.close_code() == 4000
     ws.close()
+
+
+def test_daily_sms_limit_per_number_survives_a_restart(parley):
+    server = parley("--sms-per-phone-per-day", "1")
+    phone = "+4915100000042"
+    assert call(server.url, "POST", "/v1/auth/sms/request", {"phone": phone}).status == 200
+    server.stop()
+    restarted = parley("--sms-per-phone-per-day", "1", data_dir=server.data_dir)
+    again = call(restarted.url, "POST", "/v1/auth/sms/request", {"phone": phone})
+    assert again.status == 429 and again.error_code == "rate_limited"
+    # The daily limit, not the 60-second resend interval, is what refuses it.
+    assert int(again.headers["Retry-After"]) > 3600

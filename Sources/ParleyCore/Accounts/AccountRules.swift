@@ -18,7 +18,8 @@ public struct AccountRules: Sendable, Equatable {
     public var smsMaxAttempts = 5
     /// Seconds between two codes for one phone number.
     public var smsResendIntervalSeconds = 60
-    /// Codes one phone number may be sent per day.
+    /// Codes one phone number may be sent per day (counted in the store, so a restart does
+    /// not reset it; the per-address and login limits are in memory).
     public var smsMaxPerPhonePerDay = 10
     /// Code requests one client address may make per hour.
     public var smsMaxPerAddressPerHour = 20

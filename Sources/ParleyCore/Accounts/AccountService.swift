@@ -10,7 +10,6 @@ public final class AccountService: Sendable {
     let clock: WallClock
     let validator: AccountValidator
     private let smsPerAddress: SlidingWindowLimiter
-    private let smsPerPhone: SlidingWindowLimiter
     private let loginFailuresByAccount: SlidingWindowLimiter
     private let loginFailuresByAddress: SlidingWindowLimiter
     private let registrationsByAddress: SlidingWindowLimiter
@@ -28,7 +27,6 @@ public final class AccountService: Sendable {
         self.clock = clock
         validator = AccountValidator(rules: rules)
         smsPerAddress = SlidingWindowLimiter(limit: rules.smsMaxPerAddressPerHour, windowSeconds: 3600)
-        smsPerPhone = SlidingWindowLimiter(limit: rules.smsMaxPerPhonePerDay, windowSeconds: 86_400)
         loginFailuresByAccount = SlidingWindowLimiter(limit: rules.loginFailuresPerAccount, windowSeconds: rules.loginWindowSeconds)
         loginFailuresByAddress = SlidingWindowLimiter(limit: rules.loginFailuresPerAddress, windowSeconds: rules.loginWindowSeconds)
         registrationsByAddress = SlidingWindowLimiter(limit: rules.registrationsPerAddressPerHour, windowSeconds: 3600)
@@ -96,13 +94,26 @@ public final class AccountService: Sendable {
 
     // MARK: Phone accounts
 
-    /// Sends a new code to `phone`, within the resend interval and the per-phone and
-    /// per-address limits.
+    /// Sends a new code to `phone`, within the per-phone daily limit, the resend interval and
+    /// the per-address limit (checked in that order, so the answer names the longest wait).
     public func requestSMSCode(phone input: String, clientAddress: String) async throws(ProtocolError) -> SMSCodeSent {
         let phone = try validator.normalizePhone(input)
         let rules = validator.rules
         let now = clock()
-        let existing = try await read { reader in try reader.smsChallenge(phone: phone) }
+        // The daily count per number is kept in the store (not in memory), so a restart does
+        // not reset it; it is checked again and recorded in the transaction that saves the
+        // new code, so concurrent requests cannot both take the last one.
+        let day: Int64 = 86_400_000
+        let perDay = rules.smsMaxPerPhonePerDay
+        @Sendable func dailyLimitError(_ sent: [Int64]) -> ProtocolError? {
+            guard sent.count >= perDay else { return nil }
+            let wait = max(1, Int((sent[sent.count - perDay] + day - now + 999) / 1000))
+            return ProtocolError(.rateLimited, "too many codes sent to this number today", retryAfterSeconds: wait)
+        }
+        let (existing, sent) = try await read { reader in
+            (try reader.smsChallenge(phone: phone), try reader.smsSendTimes(phone: phone, since: now - day))
+        }
+        if let error = dailyLimitError(sent) { throw error }
         if let existing {
             let wait = Int((existing.sentAt + Int64(rules.smsResendIntervalSeconds) * 1000 - now + 999) / 1000)
             if wait > 0 {
@@ -112,13 +123,14 @@ public final class AccountService: Sendable {
         if let wait = smsPerAddress.attempt("address:" + clientAddress, now: now) {
             throw ProtocolError(.rateLimited, "too many codes requested from this address", retryAfterSeconds: wait)
         }
-        if let wait = smsPerPhone.attempt("phone:" + phone, now: now) {
-            throw ProtocolError(.rateLimited, "too many codes sent to this number today", retryAfterSeconds: wait)
-        }
         let code = secrets.numericCode(digits: rules.smsCodeLength)
         let challenge = SMSChallenge(phone: phone, codeHash: secrets.hash(phone + ":" + code), sentAt: now,
                                      expiresAt: now + Int64(rules.smsCodeLifetimeSeconds) * 1000, failedAttempts: 0)
-        try await write { writer in try writer.saveSMSChallenge(challenge) }
+        try await write { writer in
+            if let error = dailyLimitError(try writer.smsSendTimes(phone: phone, since: now - day)) { throw error }
+            try writer.recordSMSSend(phone: phone, at: now, forgetBefore: now - day)
+            try writer.saveSMSChallenge(challenge)
+        }
         do {
             try await sms.send(phone: phone, code: code)
         } catch {

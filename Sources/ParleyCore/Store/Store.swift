@@ -21,6 +21,8 @@ public protocol StoreReader: MessagingReader {
     func sessions(of userID: UserID) throws -> [StoredSession]
     func media(id: String) throws -> StoredMedia?
     func smsChallenge(phone: String) throws -> SMSChallenge?
+    /// When codes were sent to `phone` after `since` (milliseconds), oldest first.
+    func smsSendTimes(phone: String, since: Int64) throws -> [Int64]
 }
 
 /// Changes, inside a transaction.
@@ -37,6 +39,9 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func insertMedia(_ media: StoredMedia) throws
     func saveSMSChallenge(_ challenge: SMSChallenge) throws
     func deleteSMSChallenge(phone: String) throws
+    /// Records that a code was sent to `phone` at `time`, and forgets every number's sends at
+    /// or before `forgetBefore` (they no longer count against any limit).
+    func recordSMSSend(phone: String, at time: Int64, forgetBefore: Int64) throws
 }
 
 /// A storage failure the core can act on.

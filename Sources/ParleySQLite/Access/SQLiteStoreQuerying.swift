@@ -61,4 +61,11 @@ extension SQLiteStoreQuerying {
                                       phone, row: SMSChallenge.init(row:))
         }
     }
+
+    func smsSendTimes(phone: String, since: Int64) throws -> [Int64] {
+        try StoreError.mapping("smsSendTimes(phone:since:)") {
+            try connection.query("SELECT sent_at FROM sms_sends WHERE phone = ? AND sent_at > ? ORDER BY sent_at",
+                                 phone, since) { try $0.int64(0) }
+        }
+    }
 }

@@ -91,6 +91,13 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
         }
     }
 
+    func recordSMSSend(phone: String, at time: Int64, forgetBefore: Int64) throws {
+        try StoreError.mapping("recordSMSSend") {
+            _ = try connection.run("DELETE FROM sms_sends WHERE sent_at <= ?", forgetBefore)
+            _ = try connection.run("INSERT INTO sms_sends (phone, sent_at) VALUES (?, ?)", phone, time)
+        }
+    }
+
     // MARK: Uniqueness
 
     /// Runs `change`, turning a refused duplicate into `StoreError.conflict` naming the

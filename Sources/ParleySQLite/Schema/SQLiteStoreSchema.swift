@@ -11,7 +11,20 @@ enum SQLiteStoreSchema {
     static let migrator = SQLiteMigrator([
         SQLiteMigration(version: 1, sql: accounts),
         SQLiteMigration(version: 2, sql: messaging),
+        SQLiteMigration(version: 3, sql: smsSends),
     ])
+
+    /// Version 3: when SMS codes were sent, per number, so the daily limit per number
+    /// survives a restart (an in-memory count would let a restart reset abuse limits). Rows
+    /// older than a day are deleted as new ones come.
+    static let smsSends = """
+        CREATE TABLE sms_sends (
+            phone   TEXT NOT NULL,
+            sent_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX sms_sends_by_phone ON sms_sends (phone, sent_at);
+        CREATE INDEX sms_sends_by_time ON sms_sends (sent_at);
+        """
 
     /// Version 1: accounts, their sessions, uploaded media and outstanding SMS codes.
     static let accounts = """

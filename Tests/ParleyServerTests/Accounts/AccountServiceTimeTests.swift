@@ -29,15 +29,28 @@ final class CapturingSMS: SMSSending {
         let pool = BlockingPool(threadCount: 2)
         let clock = ManualClock()
         let sms = CapturingSMS()
+        let rules: AccountRules
+        let passwords: SodiumPasswords
         let accounts: AccountService
 
         init(rules: AccountRules = AccountRules()) throws {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             store = try SQLiteStore(path: directory + "/db.sqlite")
             let hasher = try PasswordHasher(opsLimit: PasswordHasher.minimumOpsLimit, memoryLimit: PasswordHasher.minimumMemoryLimit)
-            let clock = self.clock
-            accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: SodiumSecrets(), sms: sms,
-                                      blocking: PoolExecutor(pool: pool), rules: rules, clock: { clock.now })
+            self.rules = rules
+            passwords = SodiumPasswords(hasher: hasher)
+            accounts = Self.accounts(store: store, passwords: passwords, sms: sms, pool: pool, rules: rules, clock: clock)
+        }
+
+        /// A fresh service on the same store: what a restart of the server leaves.
+        func makeAccounts() -> AccountService {
+            Self.accounts(store: store, passwords: passwords, sms: sms, pool: pool, rules: rules, clock: clock)
+        }
+
+        private static func accounts(store: SQLiteStore, passwords: SodiumPasswords, sms: CapturingSMS, pool: BlockingPool,
+                                     rules: AccountRules, clock: ManualClock) -> AccountService {
+            AccountService(store: store, passwords: passwords, secrets: SodiumSecrets(), sms: sms,
+                           blocking: PoolExecutor(pool: pool), rules: rules, clock: { clock.now })
         }
 
         deinit {
@@ -105,6 +118,27 @@ final class CapturingSMS: SMSSending {
         // The window slides: a day after the first code, one more may go.
         fixture.clock.advance(seconds: 86_400 - 180)
         _ = try await fixture.accounts.requestSMSCode(phone: phone, clientAddress: "10.1.1.2")
+    }
+
+    /// The daily count per number lives in the store: a new `AccountService` on the same store
+    /// (what a restart makes) still refuses, with the wait until the oldest send is a day old.
+    @Test func dailyLimitPerPhoneSurvivesARestart() async throws {
+        var rules = AccountRules()
+        rules.smsMaxPerPhonePerDay = 2
+        let fixture = try Fixture(rules: rules)
+        let phone = "+4915111223344"
+        for _ in 0..<2 {
+            _ = try await fixture.accounts.requestSMSCode(phone: phone, clientAddress: "10.2.0.1")
+            fixture.clock.advance(seconds: 60)
+        }
+        let restarted = fixture.makeAccounts()
+        do {
+            _ = try await restarted.requestSMSCode(phone: phone, clientAddress: "10.2.0.2")
+            Issue.record("a restart reset the daily limit")
+        } catch {
+            #expect(error.code == .rateLimited)
+            #expect(error.retryAfterSeconds == 86_400 - 120)
+        }
     }
 
     @Test func perAddressLimit() async throws {
