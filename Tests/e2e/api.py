@@ -35,3 +35,10 @@ def call(base: str, method: str, path: str, body=None, token: str | None = None,
             return Reply(response.status, response.headers, response.read())
     except urllib.error.HTTPError as error:
         return Reply(error.code, error.headers, error.read())
+
+
+def register(server, name: str) -> str:
+    """Registers `name` (password `password123`) on a running server; returns its token."""
+    reply = call(server.url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
+    assert reply.status == 201, reply.body
+    return reply.json["token"]

@@ -31,7 +31,7 @@ class RawWebSocket:
     def __init__(self, port: int, origin: str | None = None, source: str = "127.0.0.1", timeout: float = 20):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET /v1/ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
+        lines = ["GET /v1/ws HTTP/1.1", f"Host: 127.0.0.1:{port}", "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
         if origin:
             lines.append(f"Origin: {origin}")

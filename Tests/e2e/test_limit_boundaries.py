@@ -3,45 +3,11 @@ refused the way docs/operations.md's settings table says. Each test sets small l
 the same flags an operator would use."""
 import asyncio
 import socket
-import struct
-import zlib
 
-from api import call
+from api import call, register
 from client import Session
-from rawws import Closed, RawWebSocket, frame, request
-
-
-def register(server, name: str) -> str:
-    reply = call(server.url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
-    assert reply.status == 201, reply.body
-    return reply.json["token"]
-
-
-def raw_http(port: int, data: bytes, source: str = "127.0.0.1") -> bytes:
-    """Sends `data` on a new connection and returns everything until the server closes or
-    has answered one request."""
-    with socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(source, 0)) as sock:
-        sock.sendall(data)
-        received = b""
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            received += chunk
-            head, _, body = received.partition(b"\r\n\r\n")
-            if b"\r\n\r\n" in received and b"content-length:" in head.lower():
-                length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
-                                  if line.lower().startswith(b"content-length:")))
-                if len(body) >= length:
-                    break
-        return received
-
-
-def status(response: bytes) -> int:
-    return int(response.split(b" ", 2)[1]) if response else 0
+from rawhttp import png_of_size, raw_http, status
+from rawws import RawWebSocket, frame, request
 
 
 # MARK: HTTP
@@ -112,15 +78,6 @@ def test_connections_per_address_and_in_total_at_their_limits(parley):
     assert raw_http(total.port, keep_alive, source="127.0.0.4") == b""
     for sock in held:
         sock.close()
-
-
-def png_of_size(size: int) -> bytes:
-    """A 1×1 PNG padded with trailing bytes to exactly `size` bytes."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data))
-    image = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", 1, 1, 8, 6, 0, 0, 0))
-             + chunk(b"IDAT", zlib.compress(b"\x00\x00\x00\x00\x00")) + chunk(b"IEND", b""))
-    return image + b"\x00" * (size - len(image))
 
 
 def test_media_size_at_its_limit(parley):

@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from api import call
+from api import call, register
+from rawhttp import png_of_size, raw_http
 from rawws import RawWebSocket
-from test_limit_boundaries import png_of_size, raw_http, register
 
 
 def headers_of(response: bytes) -> dict[str, str]:
