@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
         .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
+        .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -30,6 +31,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         .systemLibrary(
             name: "CSodium",
@@ -62,8 +68,14 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(
+            name: "ParleyPostgres",
+            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
+            dependencies: ["ParleyCore", "ParleyProtocol", "CPostgres"],
+            swiftSettings: strictSwift
+        ),
+        .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
@@ -118,6 +130,14 @@ let package = Package(
         .testTarget(
             name: "ParleySQLiteTests",
             dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
+        // only PostgreSQL has: several stores ("nodes") on one database. Each test process
+        // starts its own PostgreSQL server in a temporary directory.
+        .testTarget(
+            name: "ParleyPostgresTests",
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleyCore", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(

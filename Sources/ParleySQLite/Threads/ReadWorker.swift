@@ -1,3 +1,4 @@
+import ParleyCore
 import ParleySQL
 
 /// The body of one reader thread: takes read jobs one at a time from the queue all readers

@@ -1,0 +1,159 @@
+internal import CPostgres
+import Glibc
+import ParleyCore
+
+/// One libpq connection. Every call blocks until the server answers, so a connection belongs
+/// to one of the store's own threads and is used only there (it is not `Sendable`).
+///
+/// Statements with parameters are prepared once per connection (`PQprepare`) and then run by
+/// name, so the server parses and plans each SQL text once, not once per call. Values are
+/// always bound as parameters (`$1`, `$2`, ...), never spliced into the SQL.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    /// Prepared statement names by SQL text; cleared when the connection is re-established,
+    /// since prepared statements live and die with the server session.
+    private var prepared: [String: String] = [:]
+    /// The last deadlock or serialization failure since `clearTransientFailure()`: the
+    /// transaction that saw one must be retried as a whole, whatever its callers did with
+    /// the error.
+    private(set) var transientFailure: PostgresError?
+
+    /// Connects with a libpq connection string (`postgres://user@host:port/db` or
+    /// `host=... dbname=...`).
+    init(connectionString: String) throws(PostgresError) {
+        guard let handle = PQconnectdb(connectionString) else {
+            throw PostgresError(sqlState: "", message: "libpq could not allocate a connection", constraint: nil)
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.connectionMessage(handle)
+            PQfinish(handle)
+            throw PostgresError(sqlState: "", message: "cannot connect to PostgreSQL: \(message)", constraint: nil)
+        }
+        self.handle = handle
+        // The default notice processor prints to stderr ("relation already exists, skipping");
+        // the store has nothing to learn from notices.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection to the server is up (as far as libpq knows).
+    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction is open (in progress or failed).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Whether the open transaction has failed: until it is rolled back (to a savepoint),
+    /// every statement in it is refused.
+    var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+
+    /// Drops the connection and makes a new one with the same settings.
+    func reconnect() throws(PostgresError) {
+        prepared.removeAll()
+        PQreset(handle)
+        guard isConnected else {
+            throw PostgresError(sqlState: "", message: "cannot reconnect to PostgreSQL: \(Self.connectionMessage(handle))", constraint: nil)
+        }
+    }
+
+    func clearTransientFailure() {
+        transientFailure = nil
+    }
+
+    /// Runs SQL without parameters through the simple protocol (several statements may be
+    /// separated by semicolons): transaction control and schema migrations.
+    @discardableResult
+    func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
+        try checked(PQexec(handle, sql))
+    }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, ...
+    func query(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> PostgresResult {
+        let name = try preparedName(for: sql, parameterCount: parameters.count)
+        // libpq copies the values into its output buffer before returning, so they need only
+        // live for the call.
+        var values: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        values.reserveCapacity(parameters.count)
+        defer { for value in values { free(value) } }
+        for parameter in parameters {
+            switch parameter {
+            case .null:
+                values.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            case .text(let text):
+                // Text-format values travel as C strings: an embedded NUL would cut the value
+                // short without a word. PostgreSQL cannot store NUL in text anyway.
+                guard !text.utf8.contains(0) else {
+                    throw PostgresError(sqlState: "22021", message: "text with a NUL character cannot be stored", constraint: nil)
+                }
+                values.append(strdup(text))
+                lengths.append(0)
+                formats.append(0)
+            case .bytes(let bytes):
+                let buffer = malloc(max(1, bytes.count))!.assumingMemoryBound(to: CChar.self)
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { memcpy(buffer, base, raw.count) }
+                }
+                values.append(buffer)
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            }
+        }
+        let raw = values.map { UnsafePointer($0) }
+        let result = raw.withUnsafeBufferPointer { valuePointers in
+            lengths.withUnsafeBufferPointer { lengthPointers in
+                formats.withUnsafeBufferPointer { formatPointers in
+                    PQexecPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
+                                   lengthPointers.baseAddress, formatPointers.baseAddress, 1)
+                }
+            }
+        }
+        return try checked(result)
+    }
+
+    /// The name of `sql` prepared on this connection, preparing it the first time.
+    private func preparedName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "parley_\(prepared.count)"
+        // Parameter types are left to the server to infer from each statement's context.
+        _ = try checked(PQprepare(handle, name, sql, Int32(parameterCount), nil))
+        prepared[sql] = name
+        return name
+    }
+
+    /// `result` if it reports success; otherwise its error (and the result is freed).
+    private func checked(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
+        guard let result else {
+            throw PostgresError(sqlState: "", message: Self.connectionMessage(handle), constraint: nil)
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
+            return PostgresResult(handle: result)
+        }
+        func field(_ code: Int32) -> String? {
+            PQresultErrorField(result, code).map { String(cString: $0) }
+        }
+        let error = PostgresError(sqlState: field(parley_pg_diag_sqlstate) ?? "",
+                                  message: field(parley_pg_diag_message) ?? Self.connectionMessage(handle),
+                                  constraint: field(parley_pg_diag_constraint))
+        PQclear(result)
+        if error.isTransient { transientFailure = error }
+        throw error
+    }
+
+    private static func connectionMessage(_ handle: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(handle) else { return "unknown libpq error" }
+        // libpq ends its messages with a newline.
+        var text = Substring(String(cString: message))
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}
