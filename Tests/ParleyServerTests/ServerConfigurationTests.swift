@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    @Test func theStoreIsSQLiteByDefaultOrAPostgresURIAndABadOneIsNotEchoed() throws {
+        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).store == "")
+        let uri = "postgres://parley:secret@db.example:5432/parley"
+        let configured = try ServerConfiguration.parse(arguments: ["--db-writers", "3", "--db-batch-limit", "64"],
+                                                       environment: ["PARLEY_STORE": uri])
+        #expect(configured.store == uri)
+        #expect(configured.databaseWriters == 3 && configured.databaseBatchLimit == 64)
+        #expect(try ServerConfiguration.parse(arguments: ["--store", "postgresql://h/db"], environment: [:]).store == "postgresql://h/db")
+        let refused = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.parse(arguments: ["--store", "mysql://root:secret@h/db"], environment: [:])
+        }
+        #expect(!refused.description.contains("secret"))
+        #expect(refused.description.contains("--store"))
+    }
+
     @Test func helpListsEveryFlagAndVariable() {
         let help = ServerConfiguration.helpText
         for option in ServerConfiguration.options {

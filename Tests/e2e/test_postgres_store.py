@@ -1,0 +1,121 @@
+"""`parley serve --store postgres://...`: the data lives in PostgreSQL, survives a restart
+(even with a fresh data directory), and two servers can share one database."""
+import asyncio
+
+import pytest
+
+from api import call
+from client import Session
+from postgres import PostgresServer, bin_directory
+
+pytestmark = pytest.mark.skipif(bin_directory() is None, reason="PostgreSQL binaries missing (make test-deps installs them)")
+
+FAST = ("--password-cost", "minimum", "--ws-rate", "100000", "--ws-burst", "100000")
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+def register(url: str, name: str) -> dict:
+    reply = call(url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
+    assert reply.status == 201, reply.body
+    return reply.json
+
+
+async def befriend(port: int, asker: dict, answerer: dict) -> str:
+    """Makes two users friends; returns their 1:1 conversation id."""
+    a = await Session.open(port, asker["token"])
+    b = await Session.open(port, answerer["token"])
+    request = await a.call("friend.request", {"username": answerer["user"]["username"], "greeting": "hi"})
+    assert request["ok"], request
+    accepted = await b.call("friend.accept", {"requestId": request["data"]["request"]["id"]})
+    assert accepted["ok"], accepted
+    await a.close()
+    await b.close()
+    return accepted["data"]["conversationId"]
+
+
+async def send(port: int, user: dict, conversation: str, texts: list[str]) -> list[int]:
+    session = await Session.open(port, user["token"])
+    seqs = []
+    for text in texts:
+        reply = await session.call("message.send", {"conversationId": conversation, "clientId": f"{text}-id",
+                                                    "kind": "text", "text": text})
+        assert reply["ok"], reply
+        seqs.append(reply["data"]["seq"])
+    await session.close()
+    return seqs
+
+
+async def history(port: int, token: str, conversation: str) -> list[dict]:
+    session = await Session.open(port, token)
+    page = await session.call("message.history", {"conversationId": conversation, "limit": 100})
+    assert page["ok"], page
+    await session.close()
+    return page["data"]["messages"]
+
+
+def test_a_chat_on_postgres_survives_a_restart_with_a_fresh_data_directory(parley, postgres):
+    database = postgres.create_database("restart")
+    server = parley("--store", database, *FAST)
+    ann = register(server.url, "Ann")
+    bob = register(server.url, "bob")
+    conversation = asyncio.run(befriend(server.port, ann, bob))
+    asyncio.run(send(server.port, ann, conversation, ["hello bob", "how are you? 🌸"]))
+    asyncio.run(send(server.port, bob, conversation, ["fine, thanks"]))
+    before = asyncio.run(history(server.port, ann["token"], conversation))
+    assert [m.get("text") for m in before if m["kind"] == "text"] == ["hello bob", "how are you? 🌸", "fine, thanks"]
+    assert server.stop() == 0
+
+    # A new data directory: everything must come from PostgreSQL.
+    restarted = parley("--store", database, *FAST)
+    assert restarted.data_dir != server.data_dir
+    login = call(restarted.url, "POST", "/v1/auth/login", {"username": "ANN", "password": "password123"})
+    assert login.status == 200, login.body
+    # The old token still works: sessions live in the database too.
+    after = asyncio.run(history(restarted.port, bob["token"], conversation))
+    assert after == before
+    assert [m["seq"] for m in after] == list(range(1, len(after) + 1))
+    taken = call(restarted.url, "POST", "/v1/auth/register", {"username": "ann", "password": "password123"})
+    assert taken.status == 409 and taken.error_code == "username_taken", taken.body
+
+    async def friends():
+        session = await Session.open(restarted.port, login.json["token"])
+        reply = await session.call("friend.list")
+        await session.close()
+        return reply["data"]["friends"]
+    assert [f["user"]["username"] for f in asyncio.run(friends())] == ["bob"]
+    # And the server logs which store it uses, never the connection string.
+    listening = [line for line in restarted.log_lines() if line.get("msg") == "listening"][0]
+    assert listening["store"] == "postgres"
+    assert database not in restarted.log_path.read_text()
+
+
+def test_two_servers_on_one_database_share_accounts_and_keep_sequences_gapless(parley, postgres):
+    database = postgres.create_database("shared")
+    first = parley("--store", database, *FAST)
+    second = parley("--store", database, *FAST)
+    ann = register(first.url, "ann")
+    bob = register(second.url, "bob")
+    conversation = asyncio.run(befriend(first.port, ann, bob))
+
+    async def both():
+        return await asyncio.gather(
+            send(first.port, ann, conversation, [f"a{i}" for i in range(30)]),
+            send(second.port, bob, conversation, [f"b{i}" for i in range(30)]))
+    sent = asyncio.run(both())
+    seqs = sorted(sent[0] + sent[1])
+    assert len(set(seqs)) == 60
+    stored = asyncio.run(history(second.port, ann["token"], conversation))
+    assert [m["seq"] for m in stored] == list(range(1, len(stored) + 1))
+    assert sorted(m["text"] for m in stored if m["kind"] == "text") == sorted([f"a{i}" for i in range(30)] + [f"b{i}" for i in range(30)])
+
+
+def test_a_bad_store_uri_is_refused_without_echoing_it(parley):
+    with pytest.raises(RuntimeError) as failure:
+        parley("--store", "mysql://user:secret@localhost/db")
+    assert "secret" not in str(failure.value)
