@@ -119,3 +119,31 @@ def test_a_bad_store_uri_is_refused_without_echoing_it(parley):
     with pytest.raises(RuntimeError) as failure:
         parley("--store", "mysql://user:secret@localhost/db")
     assert "secret" not in str(failure.value)
+
+
+def test_one_send_retried_through_two_servers_at_once_is_stored_once(parley, postgres):
+    database = postgres.create_database("retries")
+    servers = [parley("--store", database, *FAST), parley("--store", database, *FAST)]
+    ann = register(servers[0].url, "ann")
+    bob = register(servers[1].url, "bob")
+    conversation = asyncio.run(befriend(servers[0].port, ann, bob))
+
+    async def race():
+        sessions = [await Session.open(server.port, ann["token"]) for server in servers]
+        replies = []
+        for round_number in range(20):
+            data = {"conversationId": conversation, "clientId": f"retry-{round_number}", "kind": "text",
+                    "text": f"once {round_number}"}
+            replies.append(await asyncio.gather(*(session.call("message.send", data) for session in sessions)))
+        for session in sessions:
+            await session.close()
+        return replies
+    for pair in asyncio.run(race()):
+        assert all(reply["ok"] for reply in pair), pair
+        # Both servers answer with the one stored message.
+        assert pair[0]["data"]["id"] == pair[1]["data"]["id"]
+        assert pair[0]["data"]["seq"] == pair[1]["data"]["seq"]
+    stored = asyncio.run(history(servers[1].port, bob["token"], conversation))
+    texts = [m["text"] for m in stored if m["kind"] == "text"]
+    assert texts == [f"once {i}" for i in range(20)]
+    assert [m["seq"] for m in stored] == list(range(1, len(stored) + 1))
