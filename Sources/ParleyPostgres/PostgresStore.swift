@@ -17,6 +17,12 @@ import Synchronization
 /// loses a deadlock or serialization race to another transaction is retried as a whole, so
 /// `write` closures may run more than once and must only touch the store.
 ///
+/// **Round trips.** Transaction control rides along with the next statement (libpq's
+/// pipeline mode), so appending a message to a batch costs one round trip for the statement
+/// and nothing for the `BEGIN` and savepoints around it; the commit is shared by the batch.
+/// One writer (the default) is usually best: group commit already shares the commits, and
+/// writers of one server would only wait for each other's row locks.
+///
 /// **Connections.** A connection the server dropped is made again before the next batch or
 /// read; the work that was on it fails with the reason (a commit whose answer was lost is
 /// reported as failed).
@@ -47,7 +53,7 @@ public final class PostgresStore: Store {
     ///   - batchLimit: most writes committed in one transaction.
     /// - Throws: `StoreError.failure` if a connection cannot be made, or the database has a
     ///   newer schema than this build knows.
-    public init(connectionString: String, readers: Int = 2, writers: Int = 2, batchLimit: Int = 256) throws {
+    public init(connectionString: String, readers: Int = 2, writers: Int = 1, batchLimit: Int = 256) throws {
         var writerConnections: [PostgresConnection] = []
         var readerConnections: [PostgresConnection] = []
         do {
@@ -101,12 +107,16 @@ public final class PostgresStore: Store {
             let accepted = readQueue.enqueue { connection in
                 continuation.resume(with: Result {
                     try StoreError.mapping("read") {
-                        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                        // Travels with the first query: a read costs one round trip per query
+                        // and one for the commit.
+                        connection.discardDeferred()
+                        connection.deferCommand("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                         do {
                             let value = try body(PostgresStoreReader(connection: connection))
                             try connection.execute("COMMIT")
                             return value
                         } catch {
+                            connection.discardDeferred()
                             if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
                             throw error
                         }

@@ -67,7 +67,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// servers may share.
     public var store = ""
     /// PostgreSQL writer threads, each with its own connection (SQLite always has one writer).
-    public var databaseWriters = 2
+    public var databaseWriters = 1
     /// Most writes committed together in one transaction (group commit).
     public var databaseBatchLimit = 256
     /// Requests a second one WebSocket may make on average (floods get `rate_limited`).

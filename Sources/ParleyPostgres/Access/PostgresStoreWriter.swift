@@ -91,13 +91,19 @@ struct PostgresStoreWriter: PostgresStoreQuerying, StoreWriter {
     /// Runs `change` in a savepoint of its own: if it fails, only it is undone and the
     /// transaction stays usable, so the caller may catch the error (a conflict) and go on.
     ///
-    /// A savepoint that succeeded is left in place rather than released: it costs nothing
-    /// more, ends with the write's own savepoint or the commit, and saves a round trip on
-    /// every message appended. (PostgreSQL keeps same-named savepoints apart; rollbacks go
-    /// to the newest.)
+    /// The savepoint costs no round trip of its own: it travels with the change's statement.
+    /// One that succeeded is left in place rather than released: it ends with the write's
+    /// own savepoint or the commit, and releasing it would cost a round trip. (PostgreSQL
+    /// keeps same-named savepoints apart; a rollback goes to the newest.)
     @discardableResult
     func isolated<T>(_ operation: String, _ change: () throws -> T) throws -> T {
-        try StoreError.mapping(operation) { try connection.execute("SAVEPOINT parley_change") }
+        // In a failed transaction the savepoint would be refused, and the rollback below
+        // would go to an older one of the same name, undoing more than this change.
+        guard !connection.isInFailedTransaction else {
+            throw StoreError.failure("\(operation): an earlier statement failed the transaction")
+        }
+        // Sent with the change's statement, in the same round trip.
+        connection.deferCommand("SAVEPOINT parley_change")
         do {
             return try change()
         } catch {

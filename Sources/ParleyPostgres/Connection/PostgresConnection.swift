@@ -8,6 +8,10 @@ import ParleyCore
 /// Statements with parameters are prepared once per connection (`PQprepare`) and then run by
 /// name, so the server parses and plans each SQL text once, not once per call. Values are
 /// always bound as parameters (`$1`, `$2`, ...), never spliced into the SQL.
+///
+/// Round trips are what a store on a network database pays for, so commands whose answer
+/// nobody waits for (`SAVEPOINT`) can be deferred: they travel with the next statement, in
+/// one libpq pipeline, and cost no round trip of their own.
 final class PostgresConnection {
     private let handle: OpaquePointer
     /// Prepared statement names by SQL text; cleared when the connection is re-established,
@@ -17,6 +21,8 @@ final class PostgresConnection {
     /// transaction that saw one must be retried as a whole, whatever its callers did with
     /// the error.
     private(set) var transientFailure: PostgresError?
+    /// Parameterless commands to send ahead of the next statement (see `deferCommand`).
+    private var deferred: [String] = []
 
     /// Connects with a libpq connection string (`postgres://user@host:port/db` or
     /// `host=... dbname=...`).
@@ -55,6 +61,7 @@ final class PostgresConnection {
     /// Drops the connection and makes a new one with the same settings.
     func reconnect() throws(PostgresError) {
         prepared.removeAll()
+        deferred.removeAll()
         PQreset(handle)
         guard isConnected else {
             throw PostgresError(sqlState: "", message: "cannot reconnect to PostgreSQL: \(Self.connectionMessage(handle))", constraint: nil)
@@ -65,11 +72,26 @@ final class PostgresConnection {
         transientFailure = nil
     }
 
+    /// Queues a command without parameters (`SAVEPOINT x`) to go out with whatever is sent
+    /// next, in the same round trip. Its failure is reported by that next call, which then
+    /// does not run.
+    func deferCommand(_ sql: String) {
+        deferred.append(sql)
+    }
+
+    /// Forgets deferred commands not sent yet (when what they prepared is abandoned).
+    func discardDeferred() {
+        deferred.removeAll()
+    }
+
     /// Runs SQL without parameters through the simple protocol (several statements may be
-    /// separated by semicolons): transaction control and schema migrations.
+    /// separated by semicolons, and deferred commands go first): transaction control and
+    /// schema migrations. The result is the last statement's.
     @discardableResult
     func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
-        try checked(PQexec(handle, sql))
+        let text = deferred.isEmpty ? sql : (deferred + [sql]).joined(separator: "; ")
+        deferred.removeAll()
+        return try checked(PQexec(handle, text))
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ...
@@ -108,15 +130,77 @@ final class PostgresConnection {
             }
         }
         let raw = values.map { UnsafePointer($0) }
-        let result = raw.withUnsafeBufferPointer { valuePointers in
-            lengths.withUnsafeBufferPointer { lengthPointers in
-                formats.withUnsafeBufferPointer { formatPointers in
-                    PQexecPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
-                                   lengthPointers.baseAddress, formatPointers.baseAddress, 1)
+        return try raw.withUnsafeBufferPointer { valuePointers throws(PostgresError) in
+            try lengths.withUnsafeBufferPointer { lengthPointers throws(PostgresError) in
+                try formats.withUnsafeBufferPointer { formatPointers throws(PostgresError) in
+                    if deferred.isEmpty {
+                        return try checked(PQexecPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
+                                                          lengthPointers.baseAddress, formatPointers.baseAddress, 1))
+                    }
+                    return try pipelined { () -> Int32 in
+                        PQsendQueryPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
+                                            lengthPointers.baseAddress, formatPointers.baseAddress, 1)
+                    }
                 }
             }
         }
-        return try checked(result)
+    }
+
+    /// Sends the deferred commands and then the statement `send` queues, in one pipeline and
+    /// one round trip, and returns the statement's result. A deferred command that fails
+    /// makes the server skip the statement; its error is the one thrown.
+    private func pipelined(_ send: () -> Int32) throws(PostgresError) -> PostgresResult {
+        let commands = deferred
+        deferred.removeAll()
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError() }
+        var sent = true
+        for command in commands where sent {
+            sent = PQsendQueryParams(handle, command, 0, nil, nil, nil, nil, 0) == 1
+        }
+        sent = sent && send() == 1 && PQpipelineSync(handle) == 1
+        guard sent else {
+            // Nothing usable went out; the connection is in an unknown state.
+            let error = connectionError()
+            PQreset(handle)
+            prepared.removeAll()
+            throw error
+        }
+        // One result (then a NULL) per command and for the statement, then the sync point.
+        var firstError: PostgresError?
+        var statementResult: PostgresResult?
+        for index in 0...commands.count {
+            guard let result = PQgetResult(handle) else {
+                firstError = firstError ?? connectionError()
+                break
+            }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+                continue
+            }
+            do {
+                let checkedResult = try checked(result)
+                if index == commands.count { statementResult = checkedResult }
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        // Up to and including the sync point, so the connection is ready for the next call.
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if PQexitPipelineMode(handle) != 1 {
+            firstError = firstError ?? connectionError()
+        }
+        if let firstError { throw firstError }
+        guard let statementResult else { throw connectionError() }
+        return statementResult
+    }
+
+    private func connectionError() -> PostgresError {
+        PostgresError(sqlState: "", message: Self.connectionMessage(handle), constraint: nil)
     }
 
     /// The name of `sql` prepared on this connection, preparing it the first time.

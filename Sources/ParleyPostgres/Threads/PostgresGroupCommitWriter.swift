@@ -12,8 +12,9 @@ import ParleyCore
 ///
 /// **Retries.** Transactions of several writer threads, or several servers, can deadlock
 /// (one batch touches conversations A then B, another B then A); PostgreSQL then fails one
-/// of them. Such a failure says nothing about the writes themselves, so the whole batch is
-/// rolled back and run again, up to `maxAttempts` times. Write closures must therefore
+/// of them. Such a failure says nothing about the writes themselves, so the batch is rolled
+/// back and its writes run again, each in a transaction of its own, up to `maxAttempts`
+/// times each. Write closures must therefore
 /// leave everything but the store alone: they may run more than once (their caller still
 /// hears back once, from the run that was committed).
 final class PostgresGroupCommitWriter: @unchecked Sendable {
@@ -58,6 +59,13 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             case .finished:
                 return
             case .retry(let error):
+                if batch.count > 1 {
+                    // A big transaction that deadlocked is likely to deadlock again, and each
+                    // time costs the server's deadlock_timeout. Alone, each write holds few
+                    // locks for a short time, so the writes go one transaction each.
+                    for job in batch { commit([job]) }
+                    return
+                }
                 guard attempt < Self.maxAttempts else {
                     let failure = StoreError.postgres(error, during: "write (gave up after \(attempt) attempts)")
                     for job in batch { job.abandon(failure) }
@@ -82,13 +90,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             }
         }
         connection.clearTransientFailure()
-        do {
-            try connection.execute("BEGIN")
-        } catch {
-            let failure = StoreError.postgres(error, during: "begin write transaction")
-            for job in batch { job.abandon(failure) }
-            return .finished
-        }
+        connection.discardDeferred()
+        // Travels with the first statement of the batch.
+        connection.deferCommand("BEGIN")
         let writer = PostgresStoreWriter(connection: connection)
         return batch.count == 1 ? runAlone(batch[0], writer: writer) : runShared(batch, writer: writer)
     }
@@ -122,27 +126,24 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         var refused: [PostgresWriteJob.Finish] = []
         kept.reserveCapacity(batch.count)
         for (index, job) in batch.enumerated() {
-            do {
-                try connection.execute("SAVEPOINT parley_write")
-            } catch {
-                return abort(with: error, kept: kept, refused: refused, unstarted: batch[index...])
-            }
+            // Travels with the job's first statement. A job that succeeds leaves it in place
+            // (released at commit), which saves a round trip per job; a rollback below goes
+            // to the newest savepoint of the name, its own.
+            connection.deferCommand("SAVEPOINT parley_write")
             var (succeeded, finish) = job.perform(writer)
             if let transient = connection.transientFailure {
                 rollBack()
                 return .retry(transient)
             }
             if succeeded {
-                do {
-                    try connection.execute("RELEASE SAVEPOINT parley_write")
+                guard connection.isInFailedTransaction else {
                     kept.append(finish)
                     continue
-                } catch {
-                    // The closure swallowed an error that failed the transaction: undo its part
-                    // and tell it so; the rest of the batch goes on.
-                    let told = finish
-                    finish = { _ in told(StoreError.failure("write: an earlier statement failed the transaction; nothing was saved")) }
                 }
+                // The closure swallowed an error that failed the transaction: undo its part
+                // and tell it so; the rest of the batch goes on.
+                let told = finish
+                finish = { _ in told(StoreError.failure("write: an earlier statement failed the transaction; nothing was saved")) }
             }
             refused.append(finish)
             do {
@@ -194,6 +195,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     }
 
     private func rollBack() {
+        connection.discardDeferred()
         if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
     }
 }
