@@ -1,12 +1,16 @@
 """`parley serve --store postgres://...`: the data lives in PostgreSQL, survives a restart
 (even with a fresh data directory), and two servers can share one database."""
 import asyncio
+import os
+import random
+import signal
 
 import pytest
 
 from api import call
 from client import Session
 from postgres import PostgresServer, bin_directory
+from test_durability import burst, history as full_history, set_up
 
 pytestmark = pytest.mark.skipif(bin_directory() is None, reason="PostgreSQL binaries missing (make test-deps installs them)")
 
@@ -147,3 +151,33 @@ def test_one_send_retried_through_two_servers_at_once_is_stored_once(parley, pos
     texts = [m["text"] for m in stored if m["kind"] == "text"]
     assert texts == [f"once {i}" for i in range(20)]
     assert [m["seq"] for m in stored] == list(range(1, len(stored) + 1))
+
+
+def test_kill_nine_mid_burst_on_postgres_loses_and_doubles_nothing(parley, postgres):
+    """test_durability's check on PostgreSQL: a server killed mid-burst, restarted on the same
+    database, has every acknowledged message exactly once, with gapless sequences."""
+    database = postgres.create_database("durability")
+    options = ("--store", database, *FAST)
+    server = parley(*options)
+    users = [register(server.url, f"writer{i}") for i in range(4)]
+    group = asyncio.run(set_up(server.port, users))
+    acked: set = set()
+    rng = random.Random(11)
+    for round_number in range(3):
+        async def round_trip():
+            loop = asyncio.get_running_loop()
+            task = asyncio.create_task(burst(server.port, users, group, acked, loop.time() + 10))
+            await asyncio.sleep(rng.uniform(0.3, 1.0))
+            os.kill(server.process.pid, signal.SIGKILL)
+            await task
+        asyncio.run(round_trip())
+        server.process.wait()
+        server.log.close()
+        server = parley(*options)
+        messages = asyncio.run(full_history(server.port, users[0]["token"], group))
+        assert [m["seq"] for m in messages] == list(range(1, len(messages) + 1)), f"round {round_number}: gaps"
+        texts = [m.get("text") for m in messages if m["kind"] == "text"]
+        assert len(texts) == len(set(texts)), f"round {round_number}: a message was stored twice"
+        stored = {(m["text"], m["seq"]) for m in messages if m["kind"] == "text"}
+        assert not acked - stored, f"round {round_number}: acknowledged messages lost"
+    assert len(acked) > 30, "the bursts sent too little to mean anything"

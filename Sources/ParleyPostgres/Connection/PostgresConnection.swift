@@ -13,7 +13,9 @@ import ParleyCore
 /// nobody waits for (`SAVEPOINT`) can be deferred: they travel with the next statement, in
 /// one libpq pipeline, and cost no round trip of their own.
 final class PostgresConnection {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer
+    /// Kept for reconnecting; never logged (it may hold a password).
+    private let connectionString: String
     /// Prepared statement names by SQL text; cleared when the connection is re-established,
     /// since prepared statements live and die with the server session.
     private var prepared: [String: String] = [:]
@@ -23,22 +25,30 @@ final class PostgresConnection {
     private(set) var transientFailure: PostgresError?
     /// Parameterless commands to send ahead of the next statement (see `deferCommand`).
     private var deferred: [String] = []
+    /// Set when a pipeline broke off halfway: the session's state is unknown, so the
+    /// connection counts as lost until `reconnect()`.
+    private var isBroken = false
 
     /// Connects with a libpq connection string (`postgres://user@host:port/db` or
     /// `host=... dbname=...`).
     init(connectionString: String) throws(PostgresError) {
+        self.connectionString = connectionString
+        handle = try Self.connect(connectionString)
+    }
+
+    private static func connect(_ connectionString: String) throws(PostgresError) -> OpaquePointer {
         guard let handle = PQconnectdb(connectionString) else {
             throw PostgresError(sqlState: "", message: "libpq could not allocate a connection", constraint: nil)
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.connectionMessage(handle)
+            let message = connectionMessage(handle)
             PQfinish(handle)
             throw PostgresError(sqlState: "", message: "cannot connect to PostgreSQL: \(message)", constraint: nil)
         }
-        self.handle = handle
         // The default notice processor prints to stderr ("relation already exists, skipping");
         // the store has nothing to learn from notices.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        return handle
     }
 
     deinit {
@@ -46,7 +56,7 @@ final class PostgresConnection {
     }
 
     /// Whether the connection to the server is up (as far as libpq knows).
-    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isConnected: Bool { !isBroken && PQstatus(handle) == CONNECTION_OK }
 
     /// Whether a transaction is open (in progress or failed).
     var isInTransaction: Bool {
@@ -58,14 +68,18 @@ final class PostgresConnection {
     /// every statement in it is refused.
     var isInFailedTransaction: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
 
-    /// Drops the connection and makes a new one with the same settings.
+    /// Drops the connection and makes a new one with the same settings (a new libpq
+    /// connection, so nothing of the old one's state, such as an unfinished pipeline, is
+    /// carried over). Until it succeeds the old, broken connection stays, and every call on
+    /// it fails.
     func reconnect() throws(PostgresError) {
+        let fresh = try Self.connect(connectionString)
+        PQfinish(handle)
+        handle = fresh
+        isBroken = false
         prepared.removeAll()
         deferred.removeAll()
-        PQreset(handle)
-        guard isConnected else {
-            throw PostgresError(sqlState: "", message: "cannot reconnect to PostgreSQL: \(Self.connectionMessage(handle))", constraint: nil)
-        }
+        transientFailure = nil
     }
 
     func clearTransientFailure() {
@@ -89,6 +103,7 @@ final class PostgresConnection {
     /// schema migrations. The result is the last statement's.
     @discardableResult
     func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
+        guard !isBroken else { throw brokenError }
         let text = deferred.isEmpty ? sql : (deferred + [sql]).joined(separator: "; ")
         deferred.removeAll()
         return try checked(PQexec(handle, text))
@@ -96,6 +111,7 @@ final class PostgresConnection {
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ...
     func query(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> PostgresResult {
+        guard !isBroken else { throw brokenError }
         let name = try preparedName(for: sql, parameterCount: parameters.count)
         // libpq copies the values into its output buffer before returning, so they need only
         // live for the call.
@@ -159,17 +175,18 @@ final class PostgresConnection {
         }
         sent = sent && send() == 1 && PQpipelineSync(handle) == 1
         guard sent else {
-            // Nothing usable went out; the connection is in an unknown state.
-            let error = connectionError()
-            PQreset(handle)
-            prepared.removeAll()
-            throw error
+            // The connection broke while sending. It is left broken (every later call fails)
+            // until the store's thread reconnects between transactions, so that no later
+            // statement of this transaction can run, or seem to commit, on a new session.
+            isBroken = true
+            throw connectionError()
         }
         // One result (then a NULL) per command and for the statement, then the sync point.
         var firstError: PostgresError?
         var statementResult: PostgresResult?
         for index in 0...commands.count {
             guard let result = PQgetResult(handle) else {
+                isBroken = true
                 firstError = firstError ?? connectionError()
                 break
             }
@@ -192,11 +209,16 @@ final class PostgresConnection {
             if status == PGRES_PIPELINE_SYNC { break }
         }
         if PQexitPipelineMode(handle) != 1 {
+            isBroken = true
             firstError = firstError ?? connectionError()
         }
         if let firstError { throw firstError }
         guard let statementResult else { throw connectionError() }
         return statementResult
+    }
+
+    private var brokenError: PostgresError {
+        PostgresError(sqlState: "", message: "the connection to PostgreSQL was lost", constraint: nil)
     }
 
     private func connectionError() -> PostgresError {
