@@ -48,7 +48,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     private enum Outcome {
         /// Committed, or rolled back with every caller told why: the batch is done.
         case finished
-        /// Lost a deadlock or serialization race: run the whole batch again.
+        /// Lost a deadlock or serialization race: nothing was kept; run the writes again.
         case retry(PostgresError)
     }
 
