@@ -1,6 +1,8 @@
+import Foundation
 import ParleyCore
 @testable import ParleyPostgres
 import ParleyProtocol
+import Synchronization
 import Testing
 
 /// What only PostgreSQL has: several stores ("servers") on one database, at once.
@@ -54,6 +56,48 @@ struct PostgresStoreClusterTests {
                 #expect(try await nodes[0].read { try $0.conversation(id: conversation) }?.lastSeq == Int64(mine.count))
             }
             #expect(Set(sent.map(\.id)).count == sent.count)
+        }
+    }
+
+    /// Two nodes each append to one conversation and then, once the other has too, to the
+    /// other's: a certain deadlock. PostgreSQL fails one transaction; its write runs again
+    /// and both succeed, with gapless sequences.
+    @Test func aDeadlockBetweenTwoNodesIsRetriedAndBothWritesSucceed() async throws {
+        try await withPostgresDatabase { database in
+            let nodes = [try PostgresStore(connectionString: database, readers: 1, writers: 1),
+                         try PostgresStore(connectionString: database, readers: 1, writers: 1)]
+            defer { for node in nodes { node.close() } }
+            let people = try await insertUsers(nodes[0], ["ann", "bob", "cat"])
+            let first = try await insertDirectConversation(nodes[0], people[0].id, people[1].id).id
+            let second = try await insertDirectConversation(nodes[0], people[1].id, people[2].id).id
+            let holding = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+            let runs = RunCounter()
+
+            let results = try await withThrowingTaskGroup(of: [Message].self) { group in
+                for (index, node) in nodes.enumerated() {
+                    let order = index == 0 ? [first, second] : [second, first]
+                    group.addTask {
+                        try await node.write { writer in
+                            runs.increment()
+                            let mine = try writer.appendMessage(self.text(order[0], from: people[index].id, clientID: "one-\(index)"))
+                            // Wait (on the store's own thread) until the other node holds its row too;
+                            // a rerun finds the signal already given, or waits briefly.
+                            holding[index].signal()
+                            _ = holding[1 - index].wait(timeout: .now() + 2)
+                            holding[1 - index].signal()
+                            let theirs = try writer.appendMessage(self.text(order[1], from: people[index].id, clientID: "two-\(index)"))
+                            return [mine, theirs]
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Message]()) { $0 += $1 }
+            }
+            #expect(results.count == 4)
+            #expect(runs.value >= 3, "one of the two transactions was chosen as the deadlock victim and run again")
+            for conversation in [first, second] {
+                let stored = try await nodes[1].read { try $0.messages(in: conversation, after: 0, limit: 10) }
+                #expect(stored.map(\.seq) == [1, 2])
+            }
         }
     }
 
@@ -189,4 +233,11 @@ struct PostgresStoreClusterTests {
             #expect(try await store.read { try $0.user(username: "bob") } == bob)
         }
     }
+}
+
+/// Counts runs of a write closure, which may run more than once.
+private final class RunCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }
