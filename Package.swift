@@ -56,6 +56,13 @@ let package = Package(
             dependencies: ["ParleyProtocol"],
             swiftSettings: strictSwift
         ),
+        // What both stores share and nothing else needs: their threads and job queues, and the
+        // JSON coding of the columns that hold lists and message bodies.
+        .target(
+            name: "ParleyStoreSupport",
+            dependencies: ["ParleyCore", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleySQL",
             dependencies: ["CSQLite"],
@@ -64,13 +71,13 @@ let package = Package(
         .target(
             name: "ParleySQLite",
             // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleyStoreSupport"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "ParleyPostgres",
             // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
-            dependencies: ["ParleyCore", "ParleyProtocol", "CPostgres"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleyStoreSupport", "CPostgres"],
             swiftSettings: strictSwift
         ),
         .target(

@@ -1,5 +1,6 @@
 public import ParleyCore
 import Synchronization
+import ParleyStoreSupport
 
 /// `Store` on a PostgreSQL database, which several Parley servers may share.
 ///

@@ -1,6 +1,7 @@
 public import ParleyCore
 import ParleySQL
 import Synchronization
+import ParleyStoreSupport
 
 /// `Store` on one SQLite file: the default, durable store of `parley serve`.
 ///

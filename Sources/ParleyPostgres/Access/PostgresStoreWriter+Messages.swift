@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import ParleyStoreSupport
 
 // `MessagingWriter`: appending messages.
 extension PostgresStoreWriter {

@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import ParleyStoreSupport
 
 /// What a `write` closure gets: queries and changes on a writer thread's connection, inside
 /// the closure's own savepoint of the batch's transaction (read committed).

@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import ParleyStoreSupport
 
 extension Message {
     /// The `messages` columns that `init(row:at:)` reads, in its order.

@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import ParleyStoreSupport
 
 extension StoredUser {
     /// The `users` columns that `init(row:)` reads, in its order.

@@ -1,5 +1,6 @@
 import Glibc
 import ParleyCore
+import ParleyStoreSupport
 
 /// The body of one writer thread: takes queued writes (up to `batchLimit`) and commits them
 /// in one transaction, so that concurrent writers share one commit (one WAL flush on the

@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyStoreSupport
 
 /// The body of one reader thread: takes read jobs one at a time from the queue all readers
 /// share, and runs each on this thread's own connection.

@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleySQL
+import ParleyStoreSupport
 
 /// The body of the writer thread: takes every queued write (up to `batchLimit`) and commits
 /// them together, so that concurrent writers share one transaction and one fsync instead of

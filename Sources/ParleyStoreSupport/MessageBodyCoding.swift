@@ -1,4 +1,5 @@
 import FoundationEssentials
+package import ParleyCore
 package import ParleyProtocol
 
 /// How a message's structured parts are kept in one column by every store: a JSON object with the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+package import ParleyCore
 
 /// How a user's hobbies are kept in one column by every store: a JSON array of strings. JSON
 /// escapes whatever a hobby contains (commas, quotes, newlines), and both SQLite's and

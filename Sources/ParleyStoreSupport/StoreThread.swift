@@ -1,6 +1,7 @@
 import Glibc
 // Only for naming threads: the Glibc module does not export pthread_setname_np.
 import Foundation
+package import ParleyCore
 
 /// One of the store's own threads (the writer or a reader): a joinable POSIX thread running
 /// a closure. Store work blocks on disk and locks, so it gets threads of its own rather than
