@@ -1,6 +1,6 @@
 public import ParleyCore
-import Synchronization
 import ParleyStoreSupport
+import Synchronization
 
 /// `Store` on a PostgreSQL database, which several Parley servers may share.
 ///
@@ -15,8 +15,9 @@ import ParleyStoreSupport
 /// **Several servers.** Nothing is cached between transactions; every rule that must hold
 /// across servers is the database's: unique constraints (names, client ids) and the
 /// conversation row's lock for gapless sequence numbers (`appendMessage`). A batch that
-/// loses a deadlock or serialization race to another transaction is retried as a whole, so
-/// `write` closures may run more than once and must only touch the store.
+/// loses a deadlock or serialization race to another transaction is rolled back and its
+/// writes run again (each in a transaction of its own), so `write` closures may run more
+/// than once and must only touch the store.
 ///
 /// **Round trips.** Transaction control rides along with the next statement (libpq's
 /// pipeline mode), so appending a message to a batch costs one round trip for the statement
