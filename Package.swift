@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
         .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
+        .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -30,6 +31,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         .systemLibrary(
             name: "CSodium",
@@ -56,6 +62,13 @@ let package = Package(
             dependencies: ["ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
+        // What both stores share and nothing else needs: their threads and job queues, and the
+        // JSON coding of the columns that hold lists and message bodies.
+        .target(
+            name: "ParleyStoreSupport",
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleySQL",
             dependencies: ["CSQLite"],
@@ -64,12 +77,18 @@ let package = Package(
         .target(
             name: "ParleySQLite",
             // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleySync"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleyStoreSupport", "ParleySync"],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "ParleyPostgres",
+            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleyStoreSupport", "ParleySync", "CPostgres"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleySync", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleySync", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
@@ -129,6 +148,14 @@ let package = Package(
         .testTarget(
             name: "ParleySQLiteTests",
             dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
+        // only PostgreSQL has: several stores ("nodes") on one database. Each test process
+        // starts its own PostgreSQL server in a temporary directory.
+        .testTarget(
+            name: "ParleyPostgresTests",
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleyCore", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(

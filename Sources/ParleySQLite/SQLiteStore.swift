@@ -1,12 +1,13 @@
 public import ParleyCore
 import ParleySQL
+import ParleyStoreSupport
 import ParleySync
 
 /// `Store` on one SQLite file: the default, durable store of `parley serve`.
 ///
 /// **Threads.** No store work runs on the caller's thread, so event loops and the async
 /// runtime never block on SQLite. One writer thread with its own connection runs every
-/// `write`, with group commit: it takes all queued writes (up to 256), runs each in its own
+/// `write`, with group commit: it takes all queued writes (up to `batchLimit`), runs each in its own
 /// savepoint of one `BEGIN IMMEDIATE` transaction, commits once, and only then resumes the
 /// callers. `readers` threads, each with its own read-only connection, run the `read`s; in
 /// WAL mode they run beside the writer and never wait for it. Idle threads sleep.
@@ -67,9 +68,11 @@ public final class SQLiteStore: Store {
     /// - Parameters:
     ///   - readers: how many reader threads and connections; at least one.
     ///   - synchronous: how hard commits are synced to disk; see `Synchronous`.
+    ///   - batchLimit: most writes committed in one transaction.
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
-    public init(path: String, readers: Int = 2, synchronous: Synchronous = .full) throws {
+    public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
+                batchLimit: Int = 256) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
         do {
@@ -97,7 +100,8 @@ public final class SQLiteStore: Store {
         var writerThread: StoreThread?
         var readerThreads: [StoreThread] = []
         do {
-            let writer = GroupCommitWriter(connection: writerConnection, queue: writeQueue, commits: commits)
+            let writer = GroupCommitWriter(connection: writerConnection, queue: writeQueue, commits: commits,
+                                           batchLimit: batchLimit)
             writerThread = try StoreThread.start(name: "parley-sql-w") { writer.run() }
             for (index, connection) in readerConnections.enumerated() {
                 let worker = ReadWorker(connection: connection, queue: readQueue)

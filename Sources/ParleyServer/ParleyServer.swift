@@ -2,6 +2,7 @@ import CParleySystem
 import Foundation
 import ParleyCore
 public import ParleyNet
+import ParleyPostgres
 import ParleyProtocol
 import ParleySQLite
 
@@ -15,7 +16,10 @@ public final class ParleyServer: Sendable {
     /// The HTTP and WebSocket server.
     public let http: HTTPServer
     let pool: BlockingPool
-    let store: SQLiteStore
+    /// The data: SQLite's embedded file or a shared PostgreSQL database (`--store`).
+    let store: any Store
+    /// Stops the store's threads once queued work is done (the store's `close()`).
+    private let closeStore: @Sendable () -> Void
     let services: ServerServices
     let logger: Logger
     let startedAt: UInt64
@@ -35,7 +39,7 @@ public final class ParleyServer: Sendable {
         let ceiling = max(16, descriptorLimit - reserve)
         connectionLimit = configuration.maxConnections > 0 ? min(configuration.maxConnections, ceiling) : ceiling
 
-        store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders)
+        (store, closeStore) = try Self.openStore(configuration)
         group = try EventLoopGroup(loopCount: configuration.loops)
         pool = BlockingPool(threadCount: configuration.blockingThreads)
         services = try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
@@ -82,12 +86,14 @@ public final class ParleyServer: Sendable {
         } catch {
             group.shutdown()
             pool.shutdown()
-            store.close()
+            closeStore()
             throw error
         }
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
+                                  // Only the kind: a connection string may hold a password.
+                                  "store": .string(configuration.store.isEmpty ? "sqlite" : "postgres"),
                                   "version": .string(ParleyVersion.current)])
     }
 
@@ -101,11 +107,24 @@ public final class ParleyServer: Sendable {
         let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
         group.shutdown()
         pool.shutdown()
-        store.close()
+        closeStore()
         logger.info("stopped", ["cutConnections": .int(cut)])
     }
 
-    private static func makeServices(configuration: ServerConfiguration, store: SQLiteStore, pool: BlockingPool,
+    /// Opens the store `--store` names and migrates its schema: the SQLite file under the data
+    /// directory by default, or the PostgreSQL database of the URI.
+    private static func openStore(_ configuration: ServerConfiguration) throws -> (any Store, @Sendable () -> Void) {
+        if configuration.store.isEmpty {
+            let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
+                                        batchLimit: configuration.databaseBatchLimit)
+            return (store, { store.close() })
+        }
+        let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
+                                      writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
+        return (store, { store.close() })
+    }
+
+    private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool,
                                      logger: Logger) throws -> ServerServices {
         let blocking = PoolExecutor(pool: pool)
         let secrets = SodiumSecrets()

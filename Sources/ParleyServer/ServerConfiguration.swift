@@ -60,8 +60,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webSocketAuthTimeoutSeconds = 10
     /// Requests one WebSocket may have waiting before it is closed (1008).
     public var maxQueuedRequestsPerConnection = 256
-    /// Threads that answer database reads.
+    /// Threads that answer database reads (with PostgreSQL, each has its own connection).
     public var databaseReaders = 2
+    /// Where the data is kept: empty for the embedded SQLite file `<data>/parley.sqlite`, or a
+    /// PostgreSQL URI (`postgres://user@host:port/database`) for a database that several
+    /// servers may share.
+    public var store = ""
+    /// PostgreSQL writer threads, each with its own connection (SQLite always has one writer).
+    public var databaseWriters = 1
+    /// Most writes committed together in one transaction (group commit).
+    public var databaseBatchLimit = 256
     /// Requests a second one WebSocket may make on average (floods get `rate_limited`).
     public var webSocketRequestsPerSecond = 100
     /// Requests one WebSocket may make in a burst above that rate.
@@ -128,7 +136,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
         number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate", exceeded: "WebSocket closed with 4000"),
         number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting", exceeded: "WebSocket closed with 1008"),
-        number("db-readers", \.databaseReaders, 1...64, "threads answering database reads"),
+        storeOption(),
+        number("db-readers", \.databaseReaders, 1...64, "threads answering database reads (PostgreSQL: one connection each)"),
+        number("db-writers", \.databaseWriters, 1...64, "PostgreSQL writer threads, one connection each (SQLite has one writer)"),
+        number("db-batch-limit", \.databaseBatchLimit, 1...10_000, "most writes committed together in one transaction", exceeded: "further writes wait for the next transaction (nothing is refused)"),
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message", exceeded: "`message.send` answered `invalid_field` (`text`)"),
@@ -231,6 +242,21 @@ public struct ServerConfiguration: Sendable, Equatable {
                    configuration[keyPath: path] = value
                },
                current: { $0[keyPath: path] })
+    }
+
+    /// `--store`: empty, or a PostgreSQL URI. A refused value is not echoed back, since a
+    /// connection string may hold a password.
+    private static func storeOption() -> Option {
+        Option(flag: "store", environment: environmentName("store"),
+               help: "where data is kept: empty = SQLite file <data>/parley.sqlite; postgres://user@host:port/db = PostgreSQL", whenExceeded: "",
+               apply: { configuration, value throws(ConfigurationError) in
+                   guard value.isEmpty || value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+                       throw .invalidValue(flag: "store", value: "(not shown)",
+                                           expected: "empty (SQLite) or a postgres:// or postgresql:// URI")
+                   }
+                   configuration.store = value
+               },
+               current: { $0.store })
     }
 
     /// The web client shipped with Parley: `./Web` when started from the repository, else the

@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    @Test func theStoreIsSQLiteByDefaultOrAPostgresURIAndABadOneIsNotEchoed() throws {
+        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).store == "")
+        let uri = "postgres://parley:secret@db.example:5432/parley"
+        let configured = try ServerConfiguration.parse(arguments: ["--db-writers", "3", "--db-batch-limit", "64"],
+                                                       environment: ["PARLEY_STORE": uri])
+        #expect(configured.store == uri)
+        #expect(configured.databaseWriters == 3 && configured.databaseBatchLimit == 64)
+        #expect(try ServerConfiguration.parse(arguments: ["--store", "postgresql://h/db"], environment: [:]).store == "postgresql://h/db")
+        let refused = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.parse(arguments: ["--store", "mysql://root:secret@h/db"], environment: [:])
+        }
+        #expect(!refused.description.contains("secret"))
+        #expect(refused.description.contains("--store"))
+    }
+
     @Test func helpListsEveryFlagAndVariable() {
         let help = ServerConfiguration.helpText
         for option in ServerConfiguration.options {
@@ -75,7 +90,7 @@ import Testing
     /// A limit without a documented consequence is one operators cannot plan for.
     @Test func everyLimitSaysWhatHappensWhenExceeded() {
         let notLimits: Set = ["host", "port", "data", "web", "loops", "blocking-threads", "log-level", "allowed-origins",
-                              "shutdown-timeout", "sms-sender", "sms-webhook-url", "sms-code-length", "password-cost", "db-readers"]
+                              "shutdown-timeout", "sms-sender", "sms-webhook-url", "sms-code-length", "password-cost", "db-readers", "db-writers", "store"]
         for option in ServerConfiguration.options where !notLimits.contains(option.flag) {
             #expect(!option.whenExceeded.isEmpty, "--\(option.flag) does not say what happens when it is exceeded")
         }

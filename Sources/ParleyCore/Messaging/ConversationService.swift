@@ -48,9 +48,20 @@ public final class ConversationService: Sendable {
                 }
                 image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
             }
-            let message = try writer.appendMessage(NewMessage(
-                conversationID: conversation.id, sender: user, clientID: parameters.clientId, kind: parameters.kind,
-                text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now))
+            let message: Message
+            do {
+                message = try writer.appendMessage(NewMessage(
+                    conversationID: conversation.id, sender: user, clientID: parameters.clientId, kind: parameters.kind,
+                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now))
+            } catch StoreError.conflict("client_id") {
+                // The same send arrived through another server that shares the database and
+                // committed first (the check above could not see it yet): it is a retry.
+                guard let existing = try writer.message(sender: user, clientID: parameters.clientId),
+                      existing.conversationId == parameters.conversationId else {
+                    throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
+                }
+                return (existing, [], conversation.kind, false)
+            }
             if conversation.kind != .room {
                 _ = try writer.markRead(conversation: conversation.id, user: user, upTo: message.seq)
             }

@@ -2,7 +2,7 @@ import ParleyProtocol
 
 /// The core's way into the store and the blocking pool: every storage or blocking failure
 /// comes out as a `ProtocolError` (`internal_error` unless the closure threw a protocol
-/// error itself), so services speak one error type.
+/// error itself, or a name was taken), so services speak one error type.
 public struct StoreGateway: Sendable {
     let store: Store
     let blocking: BlockingExecutor
@@ -38,6 +38,14 @@ public struct StoreGateway: Sendable {
 
     static func translate(_ error: any Error) -> ProtocolError {
         if let error = error as? ProtocolError { return error }
+        // Services check names before inserting, but with several servers on one database
+        // another one can take the name between the check and the insert: the constraint's
+        // conflict is then the same answer the check would have given.
+        switch error as? StoreError {
+        case .conflict("name"): return ProtocolError(.nameTaken, "the name is taken", field: "name")
+        case .conflict("username"): return ProtocolError(.usernameTaken, "the username is taken", field: "username")
+        default: break
+        }
         return ProtocolError(.internalError, "the server could not complete the request")
     }
 }

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
+import ParleyStoreSupport
 
 // `MessagingWriter`: appending messages.
 extension SQLiteStoreWriter {

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
+import ParleyStoreSupport
 
 /// What a `write` closure gets: queries and changes on the writer thread's connection,
 /// inside the closure's own savepoint of the batch's transaction.

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
+import ParleyStoreSupport
 
 extension Message {
     /// The `messages` columns that `init(row:at:)` reads, in its order.

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
+import ParleyStoreSupport
 
 extension StoredUser {
     /// The `users` columns that `init(row:)` reads, in its order.

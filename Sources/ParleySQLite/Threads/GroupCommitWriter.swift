@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleySQL
+import ParleyStoreSupport
 
 /// The body of the writer thread: takes every queued write (up to `batchLimit`) and commits
 /// them together, so that concurrent writers share one transaction and one fsync instead of
@@ -12,23 +13,23 @@ final class GroupCommitWriter: Sendable {
     // Sendable so that the thread can be handed it. Invariant: after `init`, `connection`
     // is used only by the writer thread, inside `run()`.
 
-    /// Most writes per transaction: bounds how long one commit holds the write lock and how
-    /// long the first caller of a batch waits for the last.
-    static let batchLimit = 256
-
     private let connection: SQLiteConnection
     private let queue: JobQueue<WriteJob>
     private let commits: CommitCounter
+    /// Most writes per transaction: bounds how long one commit holds the write lock and how
+    /// long the first caller of a batch waits for the last.
+    private let batchLimit: Int
 
-    init(connection: SQLiteConnection, queue: JobQueue<WriteJob>, commits: CommitCounter) {
+    init(connection: SQLiteConnection, queue: JobQueue<WriteJob>, commits: CommitCounter, batchLimit: Int) {
         self.connection = connection
         self.queue = queue
         self.commits = commits
+        self.batchLimit = max(1, batchLimit)
     }
 
     /// Serves batches until the queue is closed and drained.
     func run() {
-        while let batch = queue.take(upTo: Self.batchLimit) {
+        while let batch = queue.take(upTo: batchLimit) {
             commit(batch[...])
         }
     }

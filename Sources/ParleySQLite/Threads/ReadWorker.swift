@@ -1,4 +1,6 @@
+import ParleyCore
 import ParleySQL
+import ParleyStoreSupport
 
 /// The body of one reader thread: takes read jobs one at a time from the queue all readers
 /// share, and runs each on this thread's own read-only connection. WAL lets every reader run

@@ -58,18 +58,3 @@ final class WriterGate: Sendable {
         release.signal()
     }
 }
-
-/// An error of the test's own, to see that the store hands it back unchanged.
-struct TestError: Error, Equatable {
-    let reason: String
-}
-
-/// Registers one user per name, in order (so their ids ascend in the same order).
-func insertUsers(_ store: SQLiteStore, _ names: [String]) async throws -> [StoredUser] {
-    try await store.write { writer in try names.map { try writer.insertUser(newUser($0)) } }
-}
-
-/// Opens the 1:1 conversation of `a` and `b`, as a friendship would.
-func insertDirectConversation(_ store: SQLiteStore, _ a: UserID, _ b: UserID, at time: Int64 = 1) async throws -> StoredConversation {
-    try await store.write { try $0.insertConversation(NewConversation(kind: .user, userA: a, userB: b, createdAt: time)) }
-}

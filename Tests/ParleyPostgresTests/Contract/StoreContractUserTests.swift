@@ -1,11 +1,10 @@
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Testing
 
-@Suite struct SQLiteStoreUserTests {
-    @Test func insertedUsersReadBackByIDUsernameAndPhone() async throws {
-        try await withStore { store, _ in
+@Suite struct StoreContractUserTests {
+    @Test(arguments: StoreBackend.available) func insertedUsersReadBackByIDUsernameAndPhone(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("Mei", phone: "+8613800000000")) }
             let bob = try await store.write { try $0.insertUser(newUser("bob")) }
             #expect(bob.id > mei.id)
@@ -25,16 +24,16 @@ import Testing
         }
     }
 
-    @Test func aUserWithNothingButAnIDRoundTripsItsNulls() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aUserWithNothingButAnIDRoundTripsItsNulls(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let blank = try await store.write { try $0.insertUser(NewUser(username: nil, passwordHash: nil, phone: nil, createdAt: 5)) }
             let read = try await store.read { try $0.user(id: blank.id) }
             #expect(read == StoredUser(id: blank.id, username: nil, passwordHash: nil, phone: nil, createdAt: 5))
         }
     }
 
-    @Test func updateRoundTripsEveryProfileFieldIncludingAwkwardText() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func updateRoundTripsEveryProfileFieldIncludingAwkwardText(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let inserted = try await store.write { try $0.insertUser(NewUser(username: nil, passwordHash: nil,
                                                                               phone: "+4915100000000", createdAt: 42)) }
             var user = inserted
@@ -42,7 +41,7 @@ import Testing
             user.passwordHash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA"
             user.nickname = "梅 🌸 \"Mei\""
             user.avatar = "/v1/media/abc123"
-            user.signature = "line one\nline two, with 'quotes' and \\backslashes\\ and \u{0}nul"
+            user.signature = "line one\nline two, with 'quotes' and \\backslashes\\ and \u{7}bell"
             user.age = 0
             user.hobbies = ["a,b", "say \"hi\"", "back\\slash", "", "日本語", "[\"not\", \"nested\"]", "🎸", "tab\there", "x"]
             try await store.write { [user] in try $0.updateUser(user) }
@@ -65,16 +64,35 @@ import Testing
         }
     }
 
-    @Test func updatingAMissingUserChangesNothing() async throws {
-        try await withStore { store, _ in
+    /// SQLite keeps a NUL (U+0000) in text; PostgreSQL cannot store one. Either way the
+    /// text is never silently cut short at it.
+    @Test(arguments: StoreBackend.available) func aNulInTextIsKeptOrRefusedButNeverCutShort(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let inserted = try await store.write { try $0.insertUser(newUser("mei")) }
+            var changed = inserted
+            changed.signature = "before\u{0}after"
+            let user = changed
+            switch backend {
+            case .sqlite:
+                try await store.write { [user] in try $0.updateUser(user) }
+                #expect(try await store.read { try $0.user(id: user.id) }?.signature == "before\u{0}after")
+            case .postgres:
+                await #expect(throws: StoreError.self) { try await store.write { [user] in try $0.updateUser(user) } }
+                #expect(try await store.read { try $0.user(id: user.id) }?.signature == nil)
+            }
+        }
+    }
+
+    @Test(arguments: StoreBackend.available) func updatingAMissingUserChangesNothing(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let ghost = StoredUser(id: UserID(77), username: "ghost", passwordHash: nil, phone: nil, createdAt: 1)
             try await store.write { try $0.updateUser(ghost) }
             #expect(try await store.read { try $0.user(id: ghost.id) } == nil)
         }
     }
 
-    @Test func usernamesAreFoundWithoutRegardToCaseAndKeepTheirOwnCase() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func usernamesAreFoundWithoutRegardToCaseAndKeepTheirOwnCase(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("Mei")) }
             for spelling in ["Mei", "mei", "MEI", "mEi"] {
                 let found = try await store.read { try $0.user(username: spelling) }
@@ -84,8 +102,8 @@ import Testing
         }
     }
 
-    @Test func aUsernameTakenInAnotherCaseIsAConflict() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aUsernameTakenInAnotherCaseIsAConflict(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertUser(newUser("Mei", phone: "+111")) }
             await #expect(throws: StoreError.conflict("username")) {
                 try await store.write { try $0.insertUser(newUser("mei")) }
@@ -101,8 +119,8 @@ import Testing
         }
     }
 
-    @Test func updatesThatTakeAnotherUsersUsernameOrPhoneAreConflicts() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func updatesThatTakeAnotherUsersUsernameOrPhoneAreConflicts(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertUser(newUser("Mei", phone: "+111")) }
             let bob = try await store.write { try $0.insertUser(newUser("bob", phone: "+222")) }
 
@@ -126,8 +144,8 @@ import Testing
         }
     }
 
-    @Test func aConflictInsideAWriteUndoesOnlyThatStatement() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aConflictInsideAWriteUndoesOnlyThatStatement(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let outcome = try await store.write { writer -> (StoredUser, StoreError?) in
                 let first = try writer.insertUser(newUser("Mei"))
                 do {
@@ -142,8 +160,8 @@ import Testing
         }
     }
 
-    @Test func ofAHundredConcurrentRegistrationsOfOneNameExactlyOneWins() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func ofAHundredConcurrentRegistrationsOfOneNameExactlyOneWins(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let results = await withTaskGroup(of: Result<StoredUser, any Error>.self) { group in
                 for index in 0..<100 {
                     // Every mix of upper and lower case of "meilin" (64 of them), then again.

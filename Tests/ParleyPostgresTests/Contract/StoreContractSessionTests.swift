@@ -1,19 +1,17 @@
 import ParleyCore
 import ParleyProtocol
-import ParleySQL
-@testable import ParleySQLite
 import Testing
 
 /// Sessions, media records and SMS challenges.
-@Suite struct SQLiteStoreSessionTests {
+@Suite struct StoreContractSessionTests {
     private func session(_ id: String, of user: UserID, token: UInt8, at time: Int64 = 1_000,
                          agent: String? = nil) -> StoredSession {
         StoredSession(id: id, userID: user, tokenHash: Array(repeating: token, count: 32), createdAt: time,
                       lastSeenAt: time, userAgent: agent)
     }
 
-    @Test func sessionsReadBackByTokenHashAndByUser() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func sessionsReadBackByTokenHashAndByUser(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let bob = try await store.write { try $0.insertUser(newUser("bob")) }
             let phone = session("s-phone", of: mei.id, token: 1, agent: "Parley/1.0 (iPhone; 日本語) \"quoted\"")
@@ -32,8 +30,8 @@ import Testing
         }
     }
 
-    @Test func aSessionIsDeletedOnlyByItsOwnUser() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aSessionIsDeletedOnlyByItsOwnUser(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let bob = try await store.write { try $0.insertUser(newUser("bob")) }
             let phone = session("s-phone", of: mei.id, token: 1)
@@ -48,8 +46,8 @@ import Testing
         }
     }
 
-    @Test func touchingMovesLastSeenForwardOnly() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func touchingMovesLastSeenForwardOnly(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let phone = session("s-phone", of: mei.id, token: 1, at: 1_000)
             try await store.write { try $0.insertSession(phone) }
@@ -62,8 +60,8 @@ import Testing
         }
     }
 
-    @Test func sessionsNeedAnExistingUserAndAUniqueToken() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func sessionsNeedAnExistingUserAndAUniqueToken(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let error = await #expect(throws: StoreError.self) {
                 try await store.write { try $0.insertSession(self.session("s-orphan", of: UserID(9_999), token: 1)) }
@@ -80,41 +78,8 @@ import Testing
         }
     }
 
-    @Test func deletingAUserDeletesTheirSessionsButIsRefusedWhileTheyOwnMedia() async throws {
-        try await withStore { store, directory in
-            let mei = try await store.write { try $0.insertUser(newUser("mei")) }
-            let bob = try await store.write { try $0.insertUser(newUser("bob")) }
-            try await store.write { writer in
-                try writer.insertSession(self.session("s-mei", of: mei.id, token: 1))
-                try writer.insertSession(self.session("s-bob", of: bob.id, token: 2))
-                try writer.insertMedia(StoredMedia(id: "m-bob", ownerID: bob.id, type: .png, width: 1, height: 1,
-                                                   size: 10, createdAt: 1))
-            }
-            // The store has no way to delete users yet, so a plain connection stands in for it.
-            let admin = try SQLiteConnection(path: directory.file("parley.sqlite"))
-            admin.busyTimeout = .seconds(5)
-            try admin.setForeignKeysEnabled(true)
-            #expect(try admin.run("DELETE FROM users WHERE id = ?", mei.id.rawValue) == 1)
-            let refused = try #require(throws: SQLiteError.self) {
-                try admin.run("DELETE FROM users WHERE id = ?", bob.id.rawValue)
-            }
-            #expect(refused.isForeignKeyViolation)
-
-            #expect(try await store.read { try $0.sessions(of: mei.id) }.isEmpty)
-            #expect(try await store.read { try $0.sessions(of: bob.id) }.map(\.id) == ["s-bob"])
-
-            // Ids are never handed out again, even after the highest one is deleted.
-            #expect(try admin.run("DELETE FROM users WHERE id = ?", mei.id.rawValue) == 0)
-            try admin.run("DELETE FROM sessions")
-            try admin.run("DELETE FROM media")
-            try admin.run("DELETE FROM users")
-            let next = try await store.write { try $0.insertUser(newUser("carol")) }
-            #expect(next.id > bob.id)
-        }
-    }
-
-    @Test func mediaRecordsRoundTrip() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func mediaRecordsRoundTrip(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let records = ImageType.allCases.enumerated().map { index, type in
                 StoredMedia(id: "m-\(type.rawValue)", ownerID: mei.id, type: type, width: 640 + index,
@@ -137,8 +102,8 @@ import Testing
         }
     }
 
-    @Test func smsChallengesAreSavedReplacedAndDeleted() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func smsChallengesAreSavedReplacedAndDeleted(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let first = SMSChallenge(phone: "+8613800000000", codeHash: [0, 1, 2, 255], sentAt: 1_000,
                                      expiresAt: 301_000, failedAttempts: 0)
             try await store.write { try $0.saveSMSChallenge(first) }
@@ -161,8 +126,8 @@ import Testing
         }
     }
 
-    @Test func smsSendsAreCountedPerNumberAndForgottenWhenOld() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func smsSendsAreCountedPerNumberAndForgottenWhenOld(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let a = "+8613800000001", b = "+8613800000002"
             try await store.write { try $0.recordSMSSend(phone: a, at: 1_000, forgetBefore: 0) }
             try await store.write { try $0.recordSMSSend(phone: b, at: 2_000, forgetBefore: 0) }

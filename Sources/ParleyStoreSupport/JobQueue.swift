@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Closing refuses new jobs but lets the consumers take the ones already queued, so that
 /// work a caller was promised is done before the threads stop.
-final class JobQueue<Job: Sendable>: @unchecked Sendable {
+package final class JobQueue<Job: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `jobs`, `head` and `isClosed` are read and written only while
     // `mutex` is held; the mutex and condition live at fixed heap addresses (as POSIX
     // requires) from init to deinit, and pthread calls on them are thread-safe.
@@ -18,7 +18,7 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
     private var head = 0
     private var isClosed = false
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -37,7 +37,7 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
     }
 
     /// Adds `job` and wakes one consumer; false (and the job is dropped) once closed.
-    func enqueue(_ job: Job) -> Bool {
+    package func enqueue(_ job: Job) -> Bool {
         let accepted = locked { () -> Bool in
             guard !isClosed else { return false }
             jobs.append(job)
@@ -49,7 +49,7 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
 
     /// Waits until at least one job is queued and takes up to `limit` of them, oldest first.
     /// Returns nil when the queue is closed and empty: the consumer should stop.
-    func take(upTo limit: Int) -> [Job]? {
+    package func take(upTo limit: Int) -> [Job]? {
         locked { () -> [Job]? in
             while head == jobs.count && !isClosed {
                 pthread_cond_wait(nonEmptyOrClosed, mutex)
@@ -65,13 +65,13 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
     }
 
     /// Jobs waiting to be taken (for tests and metrics; stale as soon as it returns).
-    var count: Int {
+    package var count: Int {
         locked { jobs.count - head }
     }
 
     /// Refuses further jobs and wakes every consumer, so each either takes what is left or,
     /// once nothing is, stops.
-    func close() {
+    package func close() {
         locked { isClosed = true }
         pthread_cond_broadcast(nonEmptyOrClosed)
     }

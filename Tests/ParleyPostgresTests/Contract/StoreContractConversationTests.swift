@@ -1,12 +1,11 @@
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Testing
 
 /// Conversations, members, read markers and the inbox.
-@Suite struct SQLiteStoreConversationTests {
-    @Test func groupsRoundTripAndAreFoundByNameWithoutRegardToCase() async throws {
-        try await withStore { store, _ in
+@Suite struct StoreContractConversationTests {
+    @Test(arguments: StoreBackend.available) func groupsRoundTripAndAreFoundByNameWithoutRegardToCase(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let owner = try await insertUsers(store, ["ann"])[0]
             let new = NewConversation(kind: .group, name: "Tea Club 🍵", avatar: "/v1/media/a1", description: "line\n\"two\"",
                                       ownerID: owner.id, createdAt: 100)
@@ -24,8 +23,8 @@ import Testing
         }
     }
 
-    @Test func namesAreUniquePerKindWithoutRegardToCaseSoAGroupAndARoomMayShareOne() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func namesAreUniquePerKindWithoutRegardToCaseSoAGroupAndARoomMayShareOne(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let owner = try await insertUsers(store, ["ann"])[0]
             let group = try await store.write { try $0.insertConversation(newGroup("Lobby", owner: owner.id, at: 1)) }
             let room = try await store.write { try $0.insertConversation(NewConversation(kind: .room, name: "LOBBY", createdAt: 2)) }
@@ -41,8 +40,8 @@ import Testing
         }
     }
 
-    @Test func aDirectConversationIsFoundEitherWayAndASecondOneForThePairIsAConflict() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aDirectConversationIsFoundEitherWayAndASecondOneForThePairIsAConflict(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy"])
             let (ann, bob, cy) = (people[0].id, people[1].id, people[2].id)
             // Given larger id first: stored smaller first.
@@ -60,8 +59,8 @@ import Testing
         }
     }
 
-    @Test func updateReplacesInfoAndOwnerAndRefusesAnotherGroupsName() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func updateReplacesInfoAndOwnerAndRefusesAnotherGroupsName(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob"])
             let (ann, bob) = (people[0].id, people[1].id)
             let (tea, chess) = try await store.write { writer in
@@ -107,8 +106,8 @@ import Testing
         }
     }
 
-    @Test func membersAreSavedReplacedPagedCountedAndDeleted() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func membersAreSavedReplacedPagedCountedAndDeleted(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy", "dee", "eve"])
             let group = try await store.write { try $0.insertConversation(newGroup("g", owner: people[0].id, at: 1)) }
             let members = people.enumerated().map { index, person in
@@ -143,8 +142,8 @@ import Testing
         }
     }
 
-    @Test func theReadMarkerOnlyMovesForwardAndNeverPastTheNewestMessage() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func theReadMarkerOnlyMovesForwardAndNeverPastTheNewestMessage(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob"])
             let (ann, bob) = (people[0].id, people[1].id)
             let chat = try await insertDirectConversation(store, ann, bob)
@@ -176,8 +175,8 @@ import Testing
         }
     }
 
-    @Test func theInboxListsOneToOneAndGroupConversationsNewestActivityFirstWithTheLastMessage() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func theInboxListsOneToOneAndGroupConversationsNewestActivityFirstWithTheLastMessage(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["me", "bob", "cy"])
             let (me, bob, cy) = (people[0].id, people[1].id, people[2].id)
             let (withBob, withCy, group, room, quiet, notMine) = try await store.write { writer in
@@ -219,8 +218,8 @@ import Testing
         }
     }
 
-    @Test func inboxTiesInActivityGoToTheNewerConversation() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func inboxTiesInActivityGoToTheNewerConversation(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["me", "bob"])
             let ids = try await store.write { writer in
                 try (0..<3).map { index -> ConversationID in

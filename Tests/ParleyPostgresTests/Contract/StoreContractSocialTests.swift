@@ -1,12 +1,11 @@
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Testing
 
 /// Users by id, friend requests, friendships, blocks, swipes and discover.
-@Suite struct SQLiteStoreSocialTests {
-    @Test func usersByIDReturnsThoseThatExistOnce() async throws {
-        try await withStore { store, _ in
+@Suite struct StoreContractSocialTests {
+    @Test(arguments: StoreBackend.available) func usersByIDReturnsThoseThatExistOnce(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy"])
             let found = try await store.read { try $0.users(ids: [people[2].id, UserID(9_999), people[0].id, people[2].id]) }
             #expect(found.sorted { $0.id < $1.id } == [people[0], people[2]])
@@ -14,8 +13,8 @@ import Testing
         }
     }
 
-    @Test func friendRequestsRoundTripAndListOldestFirst() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func friendRequestsRoundTripAndListOldestFirst(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy"])
             let (ann, bob, cy) = (people[0].id, people[1].id, people[2].id)
             let annToBob = StoredFriendRequest(id: "r1", fromID: ann, toID: bob, greeting: "hi 👋 \"bob\"", createdAt: 10)
@@ -38,8 +37,8 @@ import Testing
         }
     }
 
-    @Test func aSecondPendingRequestInTheSameDirectionIsAConflictButTheOtherDirectionIsNot() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aSecondPendingRequestInTheSameDirectionIsAConflictButTheOtherDirectionIsNot(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob"])
             let (ann, bob) = (people[0].id, people[1].id)
             try await store.write { try $0.insertFriendRequest(request("r1", ann, bob, at: 1)) }
@@ -53,8 +52,8 @@ import Testing
         }
     }
 
-    @Test func friendRequestsAreDeletedByIDOrBothWaysBetweenTwoPeople() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func friendRequestsAreDeletedByIDOrBothWaysBetweenTwoPeople(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy"])
             let (ann, bob, cy) = (people[0].id, people[1].id, people[2].id)
             try await store.write { writer in
@@ -72,8 +71,8 @@ import Testing
         }
     }
 
-    @Test func friendshipsKeepBothSidesOldestFirstAndAreRemovedTogether() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func friendshipsKeepBothSidesOldestFirstAndAreRemovedTogether(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy", "dee"])
             let (ann, bob, cy, dee) = (people[0].id, people[1].id, people[2].id, people[3].id)
             let annBob = try await insertDirectConversation(store, ann, bob)
@@ -104,8 +103,8 @@ import Testing
         }
     }
 
-    @Test func blocksAreOneWayListedOldestFirstAndABlockAgainKeepsTheFirst() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func blocksAreOneWayListedOldestFirstAndABlockAgainKeepsTheFirst(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy", "dee"])
             let (ann, bob, cy, dee) = (people[0].id, people[1].id, people[2].id, people[3].id)
             try await store.write { writer in
@@ -126,8 +125,8 @@ import Testing
         }
     }
 
-    @Test func theLastSwipeIsTheOneSavedLastAndUndoWalksBack() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func theLastSwipeIsTheOneSavedLastAndUndoWalksBack(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let people = try await insertUsers(store, ["ann", "bob", "cy", "dee"])
             let (ann, bob, cy, dee) = (people[0].id, people[1].id, people[2].id, people[3].id)
             #expect(try await store.read { try $0.lastSwipe(by: ann) } == nil)
@@ -161,8 +160,8 @@ import Testing
         }
     }
 
-    @Test func discoverLeavesOutSelfFriendsBlocksEitherWayAndSwipedPeople() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func discoverLeavesOutSelfFriendsBlocksEitherWayAndSwipedPeople(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let names = ["me", "friend", "iBlocked", "blocksMe", "liked", "passed", "likedMe", "fresh1", "fresh2", "fresh3"]
             let people = try await insertUsers(store, names)
             @Sendable func id(_ name: String) -> UserID { people[names.firstIndex(of: name) ?? 0].id }

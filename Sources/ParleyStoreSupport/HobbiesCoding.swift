@@ -1,12 +1,12 @@
 import FoundationEssentials
-import ParleyCore
+package import ParleyCore
 
-/// How a user's hobbies are kept in one `TEXT` column: a JSON array of strings. JSON escapes
-/// whatever a hobby contains (commas, quotes, newlines), and SQLite's JSON functions can
-/// read the column in queries.
-enum HobbiesCoding {
+/// How a user's hobbies are kept in one column by every store: a JSON array of strings. JSON
+/// escapes whatever a hobby contains (commas, quotes, newlines), and both SQLite's and
+/// PostgreSQL's JSON functions can read the column in queries.
+package enum HobbiesCoding {
     /// The column text for `hobbies`.
-    static func encode(_ hobbies: [String]) throws(StoreError) -> String {
+    package static func encode(_ hobbies: [String]) throws(StoreError) -> String {
         guard !hobbies.isEmpty else { return "[]" }
         do {
             return String(decoding: try JSONEncoder().encode(hobbies), as: UTF8.self)
@@ -17,7 +17,7 @@ enum HobbiesCoding {
 
     /// The hobbies in column text read from disk; a value that is not a JSON array of
     /// strings is an error, not an empty list, so that damage is noticed.
-    static func decode(_ text: String, userID: Int64) throws(StoreError) -> [String] {
+    package static func decode(_ text: String, userID: Int64) throws(StoreError) -> [String] {
         if text == "[]" { return [] }
         do {
             return try JSONDecoder().decode([String].self, from: Data(text.utf8))

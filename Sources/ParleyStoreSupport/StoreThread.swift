@@ -1,17 +1,17 @@
 import Glibc
 // Only for naming threads: the Glibc module does not export pthread_setname_np.
 import Foundation
-import ParleyCore
+package import ParleyCore
 
 /// One of the store's own threads (the writer or a reader): a joinable POSIX thread running
 /// a closure. Store work blocks on disk and locks, so it gets threads of its own rather than
 /// the async runtime's few cooperative ones or an event loop.
-struct StoreThread: Sendable {
+package struct StoreThread: Sendable {
     private let handle: pthread_t
 
     /// Starts a thread named `name` (as `top -H` and debuggers show it) running `body`.
     /// The closure, and whatever it captures, is released when it returns.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) -> StoreThread {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StoreError) -> StoreThread {
         let start = Unmanaged.passRetained(StoreThreadStart(name: name, body: body))
         var handle = pthread_t()
         let rc = pthread_create(&handle, nil, { raw in
@@ -28,15 +28,15 @@ struct StoreThread: Sendable {
     }
 
     /// Whether the calling thread is this one (joining it from itself would deadlock).
-    var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
+    package var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
 
     /// Waits for the thread to end.
-    func join() {
+    package func join() {
         pthread_join(handle, nil)
     }
 
     /// Lets the thread end on its own without anyone joining it.
-    func detach() {
+    package func detach() {
         pthread_detach(handle)
     }
 }

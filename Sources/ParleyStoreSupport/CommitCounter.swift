@@ -1,13 +1,15 @@
 import Synchronization
 
 /// The number of successful commits, for tests and metrics.
-final class CommitCounter: Sendable {
+package final class CommitCounter: Sendable {
+    package init() {}
+
     private let value = Atomic<Int>(0)
 
     /// Commits so far.
-    var count: Int { value.load(ordering: .relaxed) }
+    package var count: Int { value.load(ordering: .relaxed) }
 
-    func increment() {
+    package func increment() {
         value.add(1, ordering: .relaxed)
     }
 }

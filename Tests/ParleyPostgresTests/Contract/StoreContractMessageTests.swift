@@ -1,12 +1,11 @@
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Testing
 
 /// Appending messages (gapless sequences, idempotent client ids) and reading them back.
-@Suite struct SQLiteStoreMessageTests {
+@Suite struct StoreContractMessageTests {
     /// Two users and their 1:1 conversation.
-    private func chat(_ store: SQLiteStore) async throws -> (ann: UserID, bob: UserID, conversation: ConversationID) {
+    private func chat(_ store: any Store) async throws -> (ann: UserID, bob: UserID, conversation: ConversationID) {
         let people = try await insertUsers(store, ["ann", "bob"])
         let conversation = try await insertDirectConversation(store, people[0].id, people[1].id)
         return (people[0].id, people[1].id, conversation.id)
@@ -17,8 +16,8 @@ import Testing
         NewMessage(conversationID: conversation, sender: sender, clientID: clientID, kind: .text, text: text, createdAt: time)
     }
 
-    @Test func everyKindRoundTripsWithItsClientID() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func everyKindRoundTripsWithItsClientID(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, bob, conversation) = try await chat(store)
             let image = ImageAttachment(mediaId: "m1", url: "/v1/media/m1", width: 640, height: 480)
             let notice = SystemNotice(type: .infoChanged, actor: ann, target: bob, fields: ["name", "avatar"], name: "新しい \"名前\"")
@@ -53,8 +52,8 @@ import Testing
         }
     }
 
-    @Test func twoHundredConcurrentAppendsGetSequenceNumbersOneToTwoHundred() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func twoHundredConcurrentAppendsGetSequenceNumbersOneToTwoHundred(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, bob, conversation) = try await chat(store)
             let sent = try await withThrowingTaskGroup(of: Message.self) { group in
                 for index in 0..<200 {
@@ -76,8 +75,8 @@ import Testing
         }
     }
 
-    @Test func aReusedClientIDIsAConflictAndLeavesNoGap() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aReusedClientIDIsAConflictAndLeavesNoGap(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, bob, conversation) = try await chat(store)
             let first = try await store.write { try $0.appendMessage(self.text(conversation, from: ann, clientID: "same")) }
             await #expect(throws: StoreError.conflict("client_id")) {
@@ -109,8 +108,8 @@ import Testing
         }
     }
 
-    @Test func aFailedInsertCaughtByTheCallerLeavesNoGap() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aFailedInsertCaughtByTheCallerLeavesNoGap(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, _, conversation) = try await chat(store)
             let message = try await store.write { writer -> Message in
                 // An unknown sender: the foreign key refuses the row after the counter moved.
@@ -126,8 +125,8 @@ import Testing
         }
     }
 
-    @Test func aWriteThatFailsInTheSameBatchDoesNotUseUpASequenceNumber() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aWriteThatFailsInTheSameBatchDoesNotUseUpASequenceNumber(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, bob, conversation) = try await chat(store)
             let (gate, held) = try await WriterGate.hold(store)
             let before = store.commitCount
@@ -158,8 +157,8 @@ import Testing
         }
     }
 
-    @Test func pagesStopAtTheirBoundariesAndComeOldestFirst() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func pagesStopAtTheirBoundariesAndComeOldestFirst(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, _, conversation) = try await chat(store)
             let other = try await insertDirectConversation(store, ann, try await insertUsers(store, ["cy"])[0].id)
             try await store.write { writer in
@@ -194,8 +193,8 @@ import Testing
         }
     }
 
-    @Test func lastActivityFollowsNewMessagesButNeverMovesBack() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func lastActivityFollowsNewMessagesButNeverMovesBack(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (ann, _, conversation) = try await chat(store)
             _ = try await store.write { try $0.appendMessage(self.text(conversation, from: ann, clientID: "a", at: 500)) }
             #expect(try await store.read { try $0.conversation(id: conversation) }?.lastActivityAt == 500)

@@ -1,12 +1,11 @@
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Testing
 
 /// Group commit, savepoint isolation, and what readers see.
-@Suite struct SQLiteStoreBatchingTests {
-    @Test func concurrentWritesShareCommitsAndEachCallerGetsItsOwnResult() async throws {
-        try await withStore { store, _ in
+@Suite struct StoreContractBatchingTests {
+    @Test(arguments: StoreBackend.available) func concurrentWritesShareCommitsAndEachCallerGetsItsOwnResult(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (gate, held) = try await WriterGate.hold(store)
             let before = store.commitCount
             async let users = withThrowingTaskGroup(of: (Int, StoredUser).self) { group in
@@ -32,8 +31,8 @@ import Testing
         }
     }
 
-    @Test func aWriteThatThrowsUndoesOnlyItsOwnChangesInASharedBatch() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aWriteThatThrowsUndoesOnlyItsOwnChangesInASharedBatch(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (gate, held) = try await WriterGate.hold(store) { writer in
                 _ = try writer.insertUser(newUser("held"))
             }
@@ -63,8 +62,8 @@ import Testing
         }
     }
 
-    @Test func readersSeeOnlyCommittedWritesAndNeverWaitForTheWriter() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func readersSeeOnlyCommittedWritesAndNeverWaitForTheWriter(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             // The writer holds an uncommitted insert (and the write lock) while we read.
             let (gate, held) = try await WriterGate.hold(store) { writer in
                 _ = try writer.insertUser(newUser("pending"))
@@ -76,8 +75,8 @@ import Testing
         }
     }
 
-    @Test func aWriteSeesItsOwnChangesBeforeCommitting() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aWriteSeesItsOwnChangesBeforeCommitting(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let seen = try await store.write { writer in
                 let user = try writer.insertUser(newUser("mei"))
                 return try writer.user(username: "MEI") == user
@@ -86,8 +85,8 @@ import Testing
         }
     }
 
-    @Test func errorsThrownByClosuresComeBackUnchanged() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func errorsThrownByClosuresComeBackUnchanged(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             await #expect(throws: TestError(reason: "read")) {
                 try await store.read { _ -> Int in throw TestError(reason: "read") }
             }
@@ -97,15 +96,15 @@ import Testing
         }
     }
 
-    @Test func aReadCannotWrite() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available) func aReadCannotWrite(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let isWriter = try await store.read { reader in reader is any StoreWriter }
             #expect(!isWriter)
         }
     }
 
-    @Test func manyReadsAndWritesInterleave() async throws {
-        try await withStore(readers: 3) { store, _ in
+    @Test(arguments: StoreBackend.available) func manyReadsAndWritesInterleave(_ backend: StoreBackend) async throws {
+        try await withStore(backend, readers: 3) { store in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<100 {
                     group.addTask {

@@ -1,0 +1,80 @@
+import ParleyCore
+import ParleyProtocol
+
+/// The queries of `StoreReader`, written once for both the readers' connections and the
+/// writers' (a write transaction reads its own uncommitted changes).
+protocol PostgresStoreQuerying: StoreReader {
+    /// The connection to query; used only on the thread that owns it.
+    var connection: PostgresConnection { get }
+}
+
+// Statement helpers: each runs one prepared statement with its parameters bound and
+// translates errors for the caller.
+extension PostgresStoreQuerying {
+    /// Every row of `sql`, mapped.
+    func query<T>(_ operation: String, _ sql: String, _ parameters: (any PostgresBindable)?...,
+                  row: (PostgresRow) throws -> T) throws -> [T] {
+        try StoreError.mapping(operation) {
+            try connection.query(sql, parameters.map { $0?.postgresValue ?? .null }).map(row)
+        }
+    }
+
+    /// The first row of `sql`, mapped; nil when there is none.
+    func queryFirst<T>(_ operation: String, _ sql: String, _ parameters: (any PostgresBindable)?...,
+                       row: (PostgresRow) throws -> T) throws -> T? {
+        try StoreError.mapping(operation) {
+            let result = try connection.query(sql, parameters.map { $0?.postgresValue ?? .null })
+            return result.rowCount > 0 ? try row(result.row(0)) : nil
+        }
+    }
+
+    /// Runs a change; returns the rows it affected.
+    @discardableResult
+    func run(_ operation: String, _ sql: String, _ parameters: (any PostgresBindable)?...) throws -> Int {
+        try StoreError.mapping(operation) {
+            try connection.query(sql, parameters.map { $0?.postgresValue ?? .null }).affectedRows
+        }
+    }
+}
+
+extension PostgresStoreQuerying {
+    func user(id: UserID) throws -> StoredUser? {
+        try queryFirst("user(id:)", "SELECT \(StoredUser.selectColumns) FROM users WHERE id = $1",
+                       id.rawValue, row: StoredUser.init(row:))
+    }
+
+    func user(username: String) throws -> StoredUser? {
+        try queryFirst("user(username:)", "SELECT \(StoredUser.selectColumns) FROM users WHERE username_key = $1",
+                       StoredUser.key(for: username), row: StoredUser.init(row:))
+    }
+
+    func user(phone: String) throws -> StoredUser? {
+        try queryFirst("user(phone:)", "SELECT \(StoredUser.selectColumns) FROM users WHERE phone = $1",
+                       phone, row: StoredUser.init(row:))
+    }
+
+    func session(tokenHash: [UInt8]) throws -> StoredSession? {
+        try queryFirst("session(tokenHash:)", "SELECT \(StoredSession.selectColumns) FROM sessions WHERE token_hash = $1",
+                       tokenHash, row: StoredSession.init(row:))
+    }
+
+    func sessions(of userID: UserID) throws -> [StoredSession] {
+        try query("sessions(of:)", "SELECT \(StoredSession.selectColumns) FROM sessions WHERE user_id = $1",
+                  userID.rawValue, row: StoredSession.init(row:))
+    }
+
+    func media(id: String) throws -> StoredMedia? {
+        try queryFirst("media(id:)", "SELECT \(StoredMedia.selectColumns) FROM media WHERE id = $1",
+                       id, row: StoredMedia.init(row:))
+    }
+
+    func smsChallenge(phone: String) throws -> SMSChallenge? {
+        try queryFirst("smsChallenge(phone:)", "SELECT \(SMSChallenge.selectColumns) FROM sms_challenges WHERE phone = $1",
+                       phone, row: SMSChallenge.init(row:))
+    }
+
+    func smsSendTimes(phone: String, since: Int64) throws -> [Int64] {
+        try query("smsSendTimes(phone:since:)", "SELECT sent_at FROM sms_sends WHERE phone = $1 AND sent_at > $2 ORDER BY sent_at",
+                  phone, since) { try $0.int64(0) }
+    }
+}

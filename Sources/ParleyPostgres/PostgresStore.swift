@@ -1,0 +1,182 @@
+public import ParleyCore
+import ParleyStoreSupport
+import ParleySync
+
+/// `Store` on a PostgreSQL database, which several Parley servers may share.
+///
+/// **Threads.** libpq blocks, so no store work runs on the caller's thread: event loops and
+/// the async runtime never wait on the database. `writers` threads, each with its own
+/// connection, run the `write`s with group commit: each takes the queued writes (up to
+/// `batchLimit`), runs each in its own savepoint of one transaction, commits once, and only
+/// then resumes the callers. `readers` threads, each with its own connection, run the
+/// `read`s, each in a read-only repeatable-read transaction (one consistent snapshot). Idle
+/// threads sleep.
+///
+/// **Several servers.** Nothing is cached between transactions; every rule that must hold
+/// across servers is the database's: unique constraints (names, client ids) and the
+/// conversation row's lock for gapless sequence numbers (`appendMessage`). A batch that
+/// loses a deadlock or serialization race to another transaction is rolled back and its
+/// writes run again (each in a transaction of its own), so `write` closures may run more
+/// than once and must only touch the store.
+///
+/// **Round trips.** Transaction control rides along with the next statement (libpq's
+/// pipeline mode), so appending a message to a batch costs one round trip for the statement
+/// and nothing for the `BEGIN` and savepoints around it; the commit is shared by the batch.
+/// One writer (the default) is usually best: group commit already shares the commits, and
+/// writers of one server would only wait for each other's row locks.
+///
+/// **Connections.** A connection the server dropped is made again before the next batch or
+/// read; the work that was on it fails with the reason (a commit whose answer was lost is
+/// reported as failed).
+///
+/// `init` connects and migrates the schema on the calling thread: call it at start-up, not on
+/// an event loop. Call `close()` when done; deinit does the same as a fallback.
+public final class PostgresStore: Store {
+    /// The store's threads while it is open.
+    private enum Lifecycle: Sendable {
+        case open([StoreThread])
+        case closed
+    }
+
+    private let writeQueue: JobQueue<PostgresWriteJob>
+    private let readQueue: JobQueue<PostgresReadWorker.Job>
+    private let commits: CommitCounter
+    private let lifecycle: PThreadMutex<Lifecycle>
+    /// The schema versions applied by this open (empty when the database was up to date).
+    let appliedMigrations: [Int]
+
+    /// Connects to the database `connectionString` names (a libpq URI such as
+    /// `postgres://parley@db.example:5432/parley`, or `key=value` pairs), brings its schema
+    /// up to date and starts the threads. The database must exist; the tables are created.
+    ///
+    /// - Parameters:
+    ///   - readers: reader threads and connections; at least one.
+    ///   - writers: writer threads and connections; at least one.
+    ///   - batchLimit: most writes committed in one transaction.
+    /// - Throws: `StoreError.failure` if a connection cannot be made, or the database has a
+    ///   newer schema than this build knows.
+    public init(connectionString: String, readers: Int = 2, writers: Int = 1, batchLimit: Int = 256) throws {
+        var writerConnections: [PostgresConnection] = []
+        var readerConnections: [PostgresConnection] = []
+        do {
+            for _ in 0..<max(1, writers) {
+                writerConnections.append(try PostgresConnection(connectionString: connectionString))
+            }
+            appliedMigrations = try PostgresStoreSchema.migrator.migrate(writerConnections[0])
+            for _ in 0..<max(1, readers) {
+                readerConnections.append(try PostgresConnection(connectionString: connectionString))
+            }
+        } catch {
+            throw StoreError.translating(error, during: "open PostgreSQL store")
+        }
+
+        let writeQueue = JobQueue<PostgresWriteJob>()
+        let readQueue = JobQueue<PostgresReadWorker.Job>()
+        let commits = CommitCounter()
+        var threads: [StoreThread] = []
+        do {
+            for (index, connection) in writerConnections.enumerated() {
+                let writer = PostgresGroupCommitWriter(connection: connection, queue: writeQueue, commits: commits,
+                                                       batchLimit: batchLimit)
+                threads.append(try StoreThread.start(name: "parley-pg-w\(index)") { writer.run() })
+            }
+            for (index, connection) in readerConnections.enumerated() {
+                let worker = PostgresReadWorker(connection: connection, queue: readQueue)
+                threads.append(try StoreThread.start(name: "parley-pg-r\(index)") { worker.run() })
+            }
+        } catch {
+            writeQueue.close()
+            readQueue.close()
+            for thread in threads { thread.join() }
+            throw error
+        }
+        self.writeQueue = writeQueue
+        self.readQueue = readQueue
+        self.commits = commits
+        lifecycle = PThreadMutex(.open(threads))
+    }
+
+    deinit {
+        if case .open(let threads) = lifecycle.withLock({ $0 }) {
+            shutDown(threads)
+        }
+    }
+
+    /// Runs `body` on a reader thread, in a read-only repeatable-read transaction: every
+    /// query in it sees the database as of one moment.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let accepted = readQueue.enqueue { connection in
+                continuation.resume(with: Result {
+                    try StoreError.mapping("read") {
+                        // Travels with the first query: a read costs one round trip per query
+                        // and one for the commit.
+                        connection.discardDeferred()
+                        connection.deferCommand("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                        do {
+                            let value = try body(PostgresStoreReader(connection: connection))
+                            try connection.execute("COMMIT")
+                            return value
+                        } catch {
+                            connection.discardDeferred()
+                            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
+                            throw error
+                        }
+                    }
+                })
+            }
+            if !accepted {
+                continuation.resume(throwing: StoreError.failure("read: the store is closed"))
+            }
+        }
+    }
+
+    /// Runs `body` on a writer thread, in its own savepoint of the next batch, and returns
+    /// once the batch is committed. If `body` throws, its own changes are undone and its
+    /// error rethrown; the rest of the batch is unaffected. If the commit fails, every write
+    /// of the batch whose `body` had succeeded fails with the commit's error.
+    ///
+    /// `body` may run more than once (a batch that lost a deadlock is run again), so it must
+    /// change nothing but the store; the caller hears back once.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            if !writeQueue.enqueue(PostgresWriteJob(body, continuation: continuation)) {
+                continuation.resume(throwing: StoreError.failure("write: the store is closed"))
+            }
+        }
+    }
+
+    /// Refuses new work, lets queued reads and writes finish, stops the threads and closes
+    /// the connections. Blocks until then, so call it at shutdown, not on an event loop.
+    /// Later calls return at once; reads and writes after it fail.
+    public func close() {
+        let threads = lifecycle.withLock { state -> [StoreThread]? in
+            guard case .open(let threads) = state else { return nil }
+            state = .closed
+            return threads
+        }
+        if let threads {
+            shutDown(threads)
+        }
+    }
+
+    private func shutDown(_ threads: [StoreThread]) {
+        readQueue.close()
+        writeQueue.close()
+        for thread in threads {
+            if thread.isCurrent {
+                thread.detach()
+            } else {
+                thread.join()
+            }
+        }
+    }
+
+    // MARK: For tests
+
+    /// Transactions committed since opening.
+    var commitCount: Int { commits.count }
+
+    /// Writes queued and not yet taken by a writer.
+    var queuedWriteCount: Int { writeQueue.count }
+}

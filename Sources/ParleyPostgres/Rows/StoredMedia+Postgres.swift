@@ -1,0 +1,23 @@
+import ParleyCore
+import ParleyProtocol
+
+extension StoredMedia {
+    /// The `media` columns that `init(row:)` reads, in its order.
+    static let selectColumns = "id, owner_id, type, width, height, size, created_at"
+
+    /// A media record from a row of `selectColumns`.
+    init(row: PostgresRow) throws {
+        let id = try row.string(0)
+        let typeName = try row.string(2)
+        guard let type = ImageType(rawValue: typeName) else {
+            throw StoreError.failure("media \(id) has an unknown image type")
+        }
+        self.init(id: id,
+                  ownerID: UserID(try row.int64(1)),
+                  type: type,
+                  width: try row.int(3),
+                  height: try row.int(4),
+                  size: try row.int(5),
+                  createdAt: try row.int64(6))
+    }
+}

@@ -1,0 +1,28 @@
+import ParleyCore
+import ParleyProtocol
+
+extension StoredMember {
+    /// The `members` columns that `init(row:at:)` reads, in its order.
+    static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq"]
+    /// `columns` for a `SELECT` from `members` alone.
+    static let selectColumns = columns.joined(separator: ", ")
+
+    /// `columns` qualified by `table`, for joins.
+    static func selectColumns(of table: String) -> String {
+        columns.map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// A membership from `columns`, starting at column `offset` of `row`.
+    init(row: PostgresRow, at offset: Int = 0) throws {
+        let conversationID = try row.int64(offset)
+        let roleName = try row.string(offset + 2)
+        guard let role = Role(rawValue: roleName) else {
+            throw StoreError.failure("a member of conversation \(conversationID) has an unknown role")
+        }
+        self.init(conversationID: ConversationID(conversationID),
+                  userID: UserID(try row.int64(offset + 1)),
+                  role: role,
+                  joinedAt: try row.int64(offset + 3),
+                  readSeq: try row.int64(offset + 4))
+    }
+}

@@ -1,0 +1,15 @@
+import ParleyCore
+import ParleyProtocol
+
+extension StoredSwipe {
+    /// The `swipes` columns that `init(row:)` reads, in its order.
+    static let selectColumns = "user_id, target_id, liked, created_at"
+
+    /// A swipe from a row of `selectColumns`.
+    init(row: PostgresRow) throws {
+        self.init(userID: UserID(try row.int64(0)),
+                  targetID: UserID(try row.int64(1)),
+                  liked: try row.bool(2),
+                  createdAt: try row.int64(3))
+    }
+}

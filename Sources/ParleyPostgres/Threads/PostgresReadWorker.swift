@@ -1,0 +1,35 @@
+import ParleyCore
+import ParleyStoreSupport
+
+/// The body of one reader thread: takes read jobs one at a time from the queue all readers
+/// share, and runs each on this thread's own connection.
+final class PostgresReadWorker: @unchecked Sendable {
+    // @unchecked Sendable so that the thread can be handed it. Invariant: after `init`,
+    // `connection` (a non-Sendable libpq handle) is used only by this worker's thread,
+    // inside `run()`.
+
+    /// A read as queued: it opens its own read transaction on the connection it is given.
+    typealias Job = @Sendable (PostgresConnection) -> Void
+
+    private let connection: PostgresConnection
+    private let queue: JobQueue<Job>
+
+    init(connection: PostgresConnection, queue: JobQueue<Job>) {
+        self.connection = connection
+        self.queue = queue
+    }
+
+    /// Serves reads until the queue is closed and drained.
+    func run() {
+        // One job per take, so that a long read does not hold others back while another
+        // reader is idle.
+        while let jobs = queue.take(upTo: 1) {
+            for job in jobs {
+                // A connection the server dropped (a restart, a failover) is made again; if
+                // that fails, the read fails with the reason and the next one tries again.
+                if !connection.isConnected { try? connection.reconnect() }
+                job(connection)
+            }
+        }
+    }
+}
