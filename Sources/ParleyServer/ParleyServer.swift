@@ -139,6 +139,7 @@ public final class ParleyServer: Sendable {
         let hub = ConnectionHub()
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
+        messagingRules.membershipCacheConversations = configuration.membershipCacheConversations
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: hub, secrets: secrets,
                                          rules: messagingRules, clock: clock)
         return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)

@@ -76,6 +76,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var registrationsPerAddress = 30
     /// Connections one client address may hold at once; 0 turns the limit off.
     public var maxConnectionsPerAddress = 4096
+    /// Conversations whose member lists are kept in memory for sending messages.
+    public var membershipCacheConversations = 100_000
 
     public init() {}
 
@@ -124,6 +126,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes"),
         number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour"),
         number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit"),
+        number("membership-cache", \.membershipCacheConversations, 1...100_000_000, "conversations whose member lists are kept in memory"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
