@@ -103,7 +103,8 @@ bench: bench-deps
 	$$bin/parley-bench relay-server --port $$relay_port > $$work/relay.out & relay_pid=$$!; \
 	printf 'listen: "127.0.0.1:-1"\nwebsocket {\n  listen: "127.0.0.1:%s"\n  no_tls: true\n}\n' $$nats_port > $$work/nats.conf; \
 	nats-server -c $$work/nats.conf > $$work/nats.log 2>&1 & nats_pid=$$!; \
-	trap 'kill $$serve_pid $$echo_pid $$relay_pid $$nats_pid 2>/dev/null; wait $$serve_pid $$echo_pid $$relay_pid $$nats_pid 2>/dev/null; rm -rf $$work' EXIT; \
+	trap 'status=$$?; kill $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; \
+		wait $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; rm -rf $$work; exit $$status' EXIT; idle_pid=; \
 	for port in $$http_port $$ws_port $$relay_port $$nats_port; do $$bin/parley-bench wait-port --port $$port --timeout 30; done; \
 	echo "== HTTP: wrk against parley serve"; \
 	$$bin/parley-bench http --port $$http_port --path /healthz --threads 2 --connections 100 --duration 10 --results $$results; \
@@ -130,8 +131,12 @@ bench: bench-deps
 	echo "== Native: 1,000 clients reconnect at once and sync"; \
 	$$bin/parley-bench reconnect --port $$http_port --server-pid $$serve_pid --clients 1000 --missed 10 \
 		--source-ips $(BENCH_SOURCES) --results $$results || echo "(reconnect: errors, see above)"; \
-	echo "== Native: 5,000 signed-in idle clients"; \
-	$$bin/parley-bench native-idle --port $$http_port --server-pid $$serve_pid --count 5000 --idle-window 5 \
+	echo "== Native: 5,000 signed-in idle clients on a fresh parley serve"; \
+	idle_port=$$($$bin/parley-bench free-port); \
+	$$bin/parley serve --port $$idle_port --data $$work/idle-data --log-level warning --password-cost minimum \
+		--registrations-per-address 1000000 & idle_pid=$$!; \
+	$$bin/parley-bench wait-port --port $$idle_port --timeout 30; \
+	$$bin/parley-bench native-idle --port $$idle_port --server-pid $$idle_pid --count 5000 --idle-window 5 \
 		--source-ips $(BENCH_SOURCES) --results $$results || echo "(native-idle: errors, see above)"; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ), load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
