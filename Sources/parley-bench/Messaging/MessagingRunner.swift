@@ -34,6 +34,7 @@ enum MessagingRunner {
             step += 1
             let closedBefore = set.closed.load(ordering: .relaxed)
             let serverBefore = target.pid.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+            let threadsBefore = target.pid.map { ProcessStats.threadTicks(pid: $0) } ?? [:]
             let ownBefore = try ProcessStats.read(pid: getpid()).cpuTicks
             let started = ContinuousClock.now
             let result = runStep(step, rate: rate, loads: loads, shares: shares, fanout: fanout,
@@ -50,6 +51,16 @@ enum MessagingRunner {
                                        serverCPU: serverCPU, benchCPU: percent(ownAfter - ownBefore))
             outcome.steps.append(report)
             Console.line("  \(target.dialect.rawValue) step \(step): " + report.summary)
+            if let pid = target.pid, result.sent > 0 {
+                // Server CPU per message sent, by thread: the single SQLite writer, the event
+                // loops, the task pool. Ticks are 10 ms, so short steps read coarsely.
+                let threads = ProcessStats.threadTicks(pid: pid).compactMap { name, ticks -> (String, Double)? in
+                    let used = ticks - (threadsBefore[name] ?? 0)
+                    guard used > 0 else { return nil }
+                    return (name, Double(used) / Double(ProcessStats.ticksPerSecond) * 1e6 / Double(result.sent))
+                }.sorted { $0.1 > $1.1 }
+                Console.line("    server CPU per message sent: " + threads.map { "\($0.0) \(Format.significant($0.1)) µs" }.joined(separator: ", "))
+            }
             for (reason, count) in result.reasons.sorted(by: { $0.value > $1.value }).prefix(5) {
                 Console.line("    \(count) × \(reason)")
             }
