@@ -49,32 +49,39 @@ enum MessagingComparison {
                     + (outcome.maxHeld.map { Format.rate($0) + " messages/s" } ?? "none"))
             }
         }
-        guard let parley = outcomes.first(where: { $0.dialect == .parley })?.headline else { return }
+        guard let parley = outcomes.first(where: { $0.dialect == .parley }) else { return }
         for baseline in outcomes where baseline.dialect != .parley {
-            guard let other = baseline.headline else { continue }
-            Console.line("parley ÷ \(baseline.dialect.rawValue): " + ratios(parley, other, findMax: settings.findMax).map { "\($0.0) \($0.1)" }
+            Console.line("parley ÷ \(baseline.dialect.rawValue): " + ratios(parley, baseline, findMax: settings.findMax).map { "\($0.0) \($0.1)" }
                 .joined(separator: ", "))
         }
     }
 
-    /// Parley's headline figures over a baseline's: throughput (higher is better) and latency.
-    static func ratios(_ parley: MessagingStep, _ baseline: MessagingStep, findMax: Bool) -> [(String, String)] {
+    /// Parley's figures over a baseline's. Latency and CPU are compared at the same rate: the
+    /// headline steps at a fixed rate, or with `--find-max` the first step (both searches
+    /// start there); the highest rates are compared as they are.
+    static func ratios(_ parley: MessagingRunner.Outcome, _ baseline: MessagingRunner.Outcome, findMax: Bool) -> [(String, String)] {
         func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? Format.significant(a / b) + "×" : "—" }
         var list: [(String, String)] = []
-        list.append(((findMax ? "max rate" : "deliveries/s"), findMax ? ratio(parley.rate, baseline.rate)
-                        : ratio(parley.deliveriesPerSecond, baseline.deliveriesPerSecond)))
-        list.append(("p50", ratio(Double(parley.result.deliveryLatency.value(atQuantile: 0.5)),
-                                  Double(baseline.result.deliveryLatency.value(atQuantile: 0.5)))))
-        list.append(("p99", ratio(Double(parley.p99), Double(baseline.p99))))
-        if let parleyCPU = parley.serverCPU, let baselineCPU = baseline.serverCPU {
-            list.append(("server CPU", ratio(parleyCPU, baselineCPU)))
+        let same = findMax ? (parley.steps.first, baseline.steps.first) : (parley.headline, baseline.headline)
+        guard let mine = same.0, let theirs = same.1 else { return list }
+        if findMax {
+            list.append(("max rate", ratio(parley.maxHeld ?? 0, baseline.maxHeld ?? 0)))
+        } else {
+            list.append(("deliveries/s", ratio(mine.deliveriesPerSecond, theirs.deliveriesPerSecond)))
+        }
+        let at = findMax ? " at \(Format.rate(mine.rate))/s" : ""
+        list.append(("p50" + at, ratio(Double(mine.result.deliveryLatency.value(atQuantile: 0.5)),
+                                       Double(theirs.result.deliveryLatency.value(atQuantile: 0.5)))))
+        list.append(("p99" + at, ratio(Double(mine.p99), Double(theirs.p99))))
+        if let parleyCPU = mine.serverCPU, let baselineCPU = theirs.serverCPU {
+            list.append(("server CPU" + at, ratio(parleyCPU, baselineCPU)))
         }
         return list
     }
 
     private static func record(scenario: String, outcomes: [MessagingRunner.Outcome], settings: MessagingSettings) throws {
         guard let log = settings.results else { return }
-        let parley = outcomes.first { $0.dialect == .parley }?.headline
+        let parley = outcomes.first { $0.dialect == .parley }
         for outcome in outcomes {
             guard let step = outcome.headline else { continue }
             let name = "\(scenario) → \(outcome.dialect.rawValue)"
@@ -96,7 +103,7 @@ enum MessagingComparison {
             try log.append(scenario: name, metric: "errors", value: Format.count(step.errors))
             if outcome.dialect != .parley, let parley {
                 try log.append(scenario: name, metric: "parley ÷ \(outcome.dialect.rawValue)",
-                               value: ratios(parley, step, findMax: settings.findMax).map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+                               value: ratios(parley, outcome, findMax: settings.findMax).map { "\($0.0) \($0.1)" }.joined(separator: ", "))
             }
         }
     }

@@ -25,7 +25,9 @@ final class MessagingLoad: @unchecked Sendable {
         self.senders = senders
         self.size = size
         for client in clients {
-            client.onIncoming = { [unowned self] incoming in self.record(incoming) }
+            // Weak: deliveries that come in after the run (an overloaded server drains late)
+            // must find nothing, not a freed load.
+            client.onIncoming = { [weak self] incoming in self?.record(incoming) }
         }
     }
 

@@ -15,9 +15,11 @@ enum NativeIdleCommand: BenchCommand {
         --loops N           client event loops (default 2)
         --source-ips A-B    bind client sockets to these loopback addresses, round-robin
         --idle-window S     seconds to watch the server's CPU while they are idle (default 10)
+        --rounds K          open and sign in the clients in K equal rounds, reporting each
+                            round's memory growth per connection (default 3)
         --results FILE      append the headline numbers to FILE (see the report command)
         """
-    static let valueOptions: Set<String> = ["port", "server-pid", "host", "count", "loops", "source-ips", "idle-window", "results"]
+    static let valueOptions: Set<String> = ["port", "server-pid", "host", "count", "loops", "source-ips", "idle-window", "rounds", "results"]
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let host = try options.string("host", default: "127.0.0.1")
@@ -26,6 +28,7 @@ enum NativeIdleCommand: BenchCommand {
         let serverPID = Int32(try options.int("server-pid", in: 1...Int(Int32.max)))
         let count = try options.int("count", default: 10_000, in: 1...1_000_000)
         let idleWindow = Duration.seconds(try options.double("idle-window", default: 10, in: 0...3600))
+        let rounds = try options.int("rounds", default: 3, in: 1...100)
         var sources: [SocketAddress] = []
         if let range = options.optionalString("source-ips") {
             for address in try LoopbackAddresses.range(range) { sources.append(try LoopbackAddresses.target(host: address, port: 0)) }
@@ -48,10 +51,24 @@ enum NativeIdleCommand: BenchCommand {
         let socketsBefore = try SocketStats.read()
         let slabBefore = KernelSlabStats.read()
         let connectStart = ContinuousClock.now
-        let opened = set.open(target: target.address, path: ScenarioSetup.parleyPath, sources: sources)
-        let signedIn = set.perform { (client: BenchConnection, done: @escaping (Bool) -> Void) in
-            client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, _ in done(ok) }
-        }.filter { $0 == true }.count
+        // In rounds: the first round's growth includes the heap that the sign-in burst's
+        // transient allocations (JSON, database reads, tasks) leave behind in malloc's arenas;
+        // later rounds mostly reuse it, so their growth is closer to what a connection keeps.
+        var opened = 0, signedIn = 0
+        var roundGrowth: [Double] = []
+        var previous = baseline.residentBytes
+        for round in 0..<rounds {
+            let slice = Array(set.connections[(count * round / rounds)..<(count * (round + 1) / rounds)])
+            opened += set.open(slice, target: target.address, path: ScenarioSetup.parleyPath, sources: sources)
+            let roundSignedIn = set.perform(slice) { (client: BenchConnection, done: @escaping (Bool) -> Void) in
+                client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, _ in done(ok) }
+            }.filter { $0 == true }.count
+            signedIn += roundSignedIn
+            ProcessSetup.sleep(milliseconds: 1000)
+            let now = try ProcessStats.read(pid: serverPID).residentBytes
+            roundGrowth.append(Double(now - previous) / Double(max(1, roundSignedIn)))
+            previous = now
+        }
         let connectTime = ContinuousClock.now - connectStart
         Console.line("native-idle: \(Format.count(opened)) open, \(Format.count(signedIn)) signed in after \(Format.significant(connectTime.seconds)) s")
         ProcessSetup.sleep(milliseconds: 2000)
@@ -64,6 +81,10 @@ enum NativeIdleCommand: BenchCommand {
         let errors = (count - signedIn) + (count - held)
 
         let perConnection = Double(after.residentBytes - baseline.residentBytes) / Double(max(1, signedIn))
+        // Timers cancelled at sign-in (the auth deadline) and at the upgrade (the HTTP idle
+        // timer) stay in the heap until their deadlines: the end of the idle window shows
+        // how much of the figure above was transient.
+        let perConnectionLater = Double(end.residentBytes - baseline.residentBytes) / Double(max(1, signedIn))
         let anonPerConnection = Double(after.anonymousBytes - baseline.anonymousBytes) / Double(max(1, signedIn))
         let idleCPU = Double(end.cpuTicks - after.cpuTicks) / Double(ProcessStats.ticksPerSecond) / max(0.001, idleWindow.seconds) * 100
         var slabPerConnection: Double?
@@ -78,6 +99,10 @@ enum NativeIdleCommand: BenchCommand {
         table.add(["server RSS baseline → with clients", "\(Format.bytes(Double(baseline.residentBytes))) → \(Format.bytes(Double(after.residentBytes)))"])
         table.add(["server RSS per signed-in connection", Format.bytes(perConnection)])
         table.add(["  of which anonymous (heap)", Format.bytes(anonPerConnection)])
+        table.add(["server RSS per connection at the end of the idle window", Format.bytes(perConnectionLater)])
+        for (round, growth) in roundGrowth.enumerated() {
+            table.add(["  growth per connection, round \(round + 1) of \(rounds)", Format.bytes(growth)])
+        }
         if let slabPerConnection { table.add(["kernel slab per connection, both ends", Format.bytes(slabPerConnection)]) }
         table.add(["TCP buffer memory (sockstat) before → after",
                    "\(Format.bytes(Double(socketsBefore.tcpMemoryBytes))) → \(Format.bytes(Double(socketsAfter.tcpMemoryBytes)))"])
@@ -92,9 +117,13 @@ enum NativeIdleCommand: BenchCommand {
             let log = ResultLog(path: path)
             let scenario = "signed-in native clients on parley serve (\(Format.count(count)))"
             try log.append(scenario: scenario, metric: "held", value: Format.count(held))
-            try log.append(scenario: scenario, metric: "server RSS per connection", value: Format.bytes(perConnection))
+            try log.append(scenario: scenario, metric: "server RSS per connection (2 s / \(Format.significant(idleWindow.seconds + 2)) s after)",
+                           value: "\(Format.bytes(perConnection)) / \(Format.bytes(perConnectionLater))")
             try log.append(scenario: scenario, metric: "× 1,000,000 (+ kernel, server side)",
                            value: "\(Format.bytes(perConnection * million)) (\(Format.bytes((perConnection + kernelServerSide) * million)))")
+            if rounds > 1, let last = roundGrowth.last {
+                try log.append(scenario: scenario, metric: "growth per connection in the last of \(rounds) rounds", value: Format.bytes(last))
+            }
             try log.append(scenario: scenario, metric: "server CPU idle", value: Format.percent(idleCPU))
             try log.append(scenario: scenario, metric: "errors", value: Format.count(errors))
         }
