@@ -130,7 +130,6 @@ final class ConnectionSet: @unchecked Sendable {
         private var path = ""
         private var sources: [SocketAddress] = []
         private weak var set: ConnectionSet?
-        private var started = 0
 
         init(loop: EventLoop) { self.loop = loop }
 
@@ -158,7 +157,7 @@ final class ConnectionSet: @unchecked Sendable {
                 let client = queue[next]
                 next += 1
                 // Spread over the source addresses by client number, the same in every process.
-                let source = sources.isEmpty ? nil : sources[(client.index + started) % sources.count]
+                let source = sources.isEmpty ? nil : sources[client.index % sources.count]
                 do {
                     try client.connect(to: target, path: path, source: source)
                     inFlight += 1
