@@ -12,7 +12,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev libpq-dev libsodium-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := curl postgresql python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
-BENCH_PACKAGES := wrk
+BENCH_PACKAGES := wrk nats-server
 
 .PHONY: all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
 
@@ -22,7 +22,7 @@ help:
 	@echo "make run    build in release mode and start parley serve on http://$(HOST):$(PORT)/"
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
-	@echo "make bench  release build, then short benchmarks (HTTP, WebSocket echo, idle connections)"
+	@echo "make bench  release build, then short benchmarks (HTTP, echo, idle, native direct/group/reconnect vs relay and NATS)"
 	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
 	@echo "make test-sanitize  the Swift tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make soak   1,000 WebSocket clients against parley serve for SOAK_SECONDS (600)"
@@ -80,31 +80,68 @@ test-e2e:
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
-# Short versions of the measurements in docs/benchmarks.md (about a minute and a half): wrk
-# against parley serve's /healthz, WebSocket echo latency with 1,000 clients, and 10,000 idle
-# WebSockets held by the echo server. Everything on loopback; both servers are stopped on exit.
+# Short versions of the measurements in docs/benchmarks.md (under five minutes after the build):
+# wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets
+# on the echo server; then Parley's native protocol against an empty parley serve (direct 1:1
+# messages, fan-out in a group of 1,000, mass reconnect with sync, signed-in idle clients), with
+# the bench's bare relay and nats-server (WebSocket listener) driven by the same traffic as
+# baselines. parley serve runs with its abuse limits relaxed for a load from one machine
+# (registrations per address, per-connection request rate) and the minimum password cost.
+# Everything on loopback; every server is stopped on exit.
 BENCH_RATE        ?= 10000
 BENCH_CONNECTIONS ?= 10000
+BENCH_DIRECT_RATE ?= 2000
+BENCH_GROUP_RATE  ?= 40
 BENCH_BIN          = .build/release
+BENCH_SOURCES      = 127.0.0.2-127.0.0.9
 bench: bench-deps
 	$(SWIFT) build -c release --product parley
 	$(SWIFT) build -c release --product parley-bench
 	@set -e; bin=$(BENCH_BIN); work=$$(mktemp -d); results=$$work/results.tsv; \
 	http_port=$$($$bin/parley-bench free-port); ws_port=$$($$bin/parley-bench free-port); \
-	$$bin/parley serve --port $$http_port --data $$work/data --log-level warning & serve_pid=$$!; \
+	relay_port=$$($$bin/parley-bench free-port); nats_port=$$($$bin/parley-bench free-port); \
+	$$bin/parley serve --port $$http_port --data $$work/data --log-level warning --password-cost minimum \
+		--registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000 --max-queued-requests 100000 & serve_pid=$$!; \
 	$$bin/parley-bench echo-server --port $$ws_port > $$work/echo.out & echo_pid=$$!; \
-	trap 'kill $$serve_pid $$echo_pid 2>/dev/null; wait $$serve_pid $$echo_pid 2>/dev/null; rm -rf $$work' EXIT; \
-	$$bin/parley-bench wait-port --port $$http_port --timeout 30; \
-	$$bin/parley-bench wait-port --port $$ws_port --timeout 30; \
+	$$bin/parley-bench relay-server --port $$relay_port > $$work/relay.out & relay_pid=$$!; \
+	printf 'listen: "127.0.0.1:-1"\nwebsocket {\n  listen: "127.0.0.1:%s"\n  no_tls: true\n}\n' $$nats_port > $$work/nats.conf; \
+	nats-server -c $$work/nats.conf > $$work/nats.log 2>&1 & nats_pid=$$!; \
+	trap 'status=$$?; kill $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; \
+		wait $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; rm -rf $$work; exit $$status' EXIT; idle_pid=; \
+	for port in $$http_port $$ws_port $$relay_port $$nats_port; do $$bin/parley-bench wait-port --port $$port --timeout 30; done; \
 	echo "== HTTP: wrk against parley serve"; \
 	$$bin/parley-bench http --port $$http_port --path /healthz --threads 2 --connections 100 --duration 10 --results $$results; \
 	echo "== WebSocket echo: 1,000 clients"; \
-	$$bin/parley-bench ws-echo --port $$ws_port --connections 1000 --rate $(BENCH_RATE) --warmup 1 --duration 10 --loops 2 \
+	$$bin/parley-bench ws-echo --port $$ws_port --connections 1000 --rate $(BENCH_RATE) --warmup 1 --duration 5 --loops 2 \
 		--server-pid $$echo_pid --results $$results; \
 	echo "== Idle WebSockets"; \
 	$$bin/parley-bench connections --port $$ws_port --server-pid $$echo_pid --count $(BENCH_CONNECTIONS) --processes 2 \
-		--source-ips 127.0.0.2-127.0.0.9 --idle-window 10 --results $$results; \
-	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ)"
+		--source-ips $(BENCH_SOURCES) --idle-window 5 --results $$results; \
+	targets="--parley-port $$http_port --parley-pid $$serve_pid --relay-port $$relay_port --relay-pid $$relay_pid"; \
+	echo "== Native: direct 1:1 messages, 500 pairs, parley serve and the bare relay"; \
+	$$bin/parley-bench direct $$targets --pairs 500 --rate $(BENCH_DIRECT_RATE) --duration 5 --source-ips $(BENCH_SOURCES) \
+		--results $$results || echo "(direct: errors, see above)"; \
+	echo "== Native: direct, highest rate with p99 <= 20 ms"; \
+	$$bin/parley-bench direct $$targets --pairs 500 --rate 1000 --step-factor 2 --max-rate 64000 --warmup 0.5 --duration 2 \
+		--find-max --p99-bound-ms 20 --source-ips $(BENCH_SOURCES) --results $$results || true; \
+	echo "== Native: group of 1,000, 4 senders, parley serve, the bare relay and nats-server"; \
+	$$bin/parley-bench group $$targets --nats-port $$nats_port --nats-pid $$nats_pid --members 1000 --senders 4 \
+		--rate $(BENCH_GROUP_RATE) --duration 5 --source-ips $(BENCH_SOURCES) --results $$results || echo "(group: errors, see above)"; \
+	echo "== Native: group, highest rate with p99 <= 100 ms"; \
+	$$bin/parley-bench group $$targets --nats-port $$nats_port --nats-pid $$nats_pid --members 1000 --senders 4 \
+		--rate 20 --step-factor 2 --max-rate 1280 --warmup 0.5 --duration 2 --find-max --p99-bound-ms 100 \
+		--source-ips $(BENCH_SOURCES) --results $$results || true; \
+	echo "== Native: 1,000 clients reconnect at once and sync"; \
+	$$bin/parley-bench reconnect --port $$http_port --server-pid $$serve_pid --clients 1000 --missed 10 \
+		--source-ips $(BENCH_SOURCES) --results $$results || echo "(reconnect: errors, see above)"; \
+	echo "== Native: 5,000 signed-in idle clients on a fresh parley serve"; \
+	idle_port=$$($$bin/parley-bench free-port); \
+	$$bin/parley serve --port $$idle_port --data $$work/idle-data --log-level warning --password-cost minimum \
+		--registrations-per-address 1000000 & idle_pid=$$!; \
+	$$bin/parley-bench wait-port --port $$idle_port --timeout 30; \
+	$$bin/parley-bench native-idle --port $$idle_port --server-pid $$idle_pid --count 5000 --idle-window 5 \
+		--source-ips $(BENCH_SOURCES) --results $$results || echo "(native-idle: errors, see above)"; \
+	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ), load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 
 # Fuzzing (docs/fuzzing.md): parley-fuzz rebuilt as a libFuzzer driver with AddressSanitizer,

@@ -104,11 +104,11 @@ let package = Package(
             dependencies: ["ParleyNet", "ParleyServer", "ParleyKit", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
-        // Load generator and measurements (docs/benchmarks.md). ParleyNet only for now; it
-        // will add ParleyProtocol when it speaks Parley's native protocol.
+        // Load generator and measurements (docs/benchmarks.md): ParleyNet for the transport,
+        // ParleyProtocol for the native protocol's types.
         .executableTarget(
             name: "parley-bench",
-            dependencies: ["ParleyNet", "ParleySync"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs
@@ -170,7 +170,8 @@ let package = Package(
         ),
         .testTarget(
             name: "parley-benchTests",
-            dependencies: ["parley-bench"],
+            // ParleyServer to run a real small server for the scenarios' setup.
+            dependencies: ["parley-bench", "ParleyServer", "ParleyNet"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -163,6 +163,9 @@ public final class ParleyServer: Sendable {
         messagingRules.maxHistoryPage = configuration.maxHistoryPage
         messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
         messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
+        // Member lists may be kept in memory only while this server is the one writer: on a
+        // shared PostgreSQL another server can change membership behind its back.
+        messagingRules.membershipCacheConversations = configuration.store.isEmpty ? configuration.membershipCacheConversations : 0
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: hub, secrets: secrets,
                                          rules: messagingRules, clock: clock)
         return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)

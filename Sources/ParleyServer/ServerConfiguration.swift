@@ -92,6 +92,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxHistoryPage = 100
     /// Missed messages per conversation in one `sync`; older ones are left for history paging.
     public var syncMessagesPerConversation = 100
+    /// Conversations whose member lists are kept in memory for sending messages (0 = none;
+    /// always none on PostgreSQL, where other servers may change membership).
+    public var membershipCacheConversations = 100_000
 
     public init() {}
 
@@ -151,6 +154,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
+        number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.

@@ -12,6 +12,11 @@ let commands: [any BenchCommand.Type] = [
     ReportCommand.self,
     FreePortCommand.self,
     WaitForPortCommand.self,
+    DirectCommand.self,
+    GroupCommand.self,
+    ReconnectCommand.self,
+    NativeIdleCommand.self,
+    RelayServerCommand.self,
 ]
 
 @MainActor

@@ -25,16 +25,43 @@ enum ConversationAccess {
     static func postable(_ id: ConversationID, by user: UserID, reader: StoreReader,
                          rooms: RoomOccupancy) throws -> StoredConversation {
         let conversation = try readable(id, by: user, reader: reader, rooms: rooms)
-        if conversation.kind == .user, let a = conversation.userA, let b = conversation.userB {
-            let other = a == user ? b : a
-            guard try !Friendships.eitherBlocked(user, other, reader: reader) else {
-                throw ProtocolError(.blocked, "one of you has blocked the other")
-            }
-            guard try reader.friendship(of: user, with: other) != nil else {
-                throw ProtocolError(.notFriends, "you are no longer friends")
-            }
-        }
+        try checkStillFriends(conversation, user, reader: reader)
         return conversation
+    }
+
+    /// `postable`, for use inside a write, with the members taken from `cache` (or read and
+    /// returned for the caller to store once the write has committed). Returns the
+    /// conversation and, for 1:1 and group conversations, the member snapshot.
+    static func postable(_ id: ConversationID, by user: UserID, writer: StoreReader, rooms: RoomOccupancy,
+                         cache: MembershipCache) throws -> (StoredConversation, MembershipCache.Snapshot?) {
+        guard let conversation = try writer.conversation(id: id) else {
+            throw ProtocolError(.notFound, "no such conversation")
+        }
+        var snapshot: MembershipCache.Snapshot?
+        switch conversation.kind {
+        case .user, .group:
+            let members = try cache.members(of: id, writer: writer)
+            guard members.members.set.contains(user) else {
+                throw ProtocolError(.notMember, "you are not in this conversation")
+            }
+            snapshot = members
+        case .room:
+            guard rooms.contains(id, user) else { throw ProtocolError(.notMember, "enter the room first") }
+        }
+        try checkStillFriends(conversation, user, reader: writer)
+        return (conversation, snapshot)
+    }
+
+    /// In a 1:1 conversation, the two must still be friends and neither may have blocked the other.
+    private static func checkStillFriends(_ conversation: StoredConversation, _ user: UserID, reader: StoreReader) throws {
+        guard conversation.kind == .user, let a = conversation.userA, let b = conversation.userB else { return }
+        let other = a == user ? b : a
+        guard try !Friendships.eitherBlocked(user, other, reader: reader) else {
+            throw ProtocolError(.blocked, "one of you has blocked the other")
+        }
+        guard try reader.friendship(of: user, with: other) != nil else {
+            throw ProtocolError(.notFriends, "you are no longer friends")
+        }
     }
 
     /// The group, if `user` is a member.

@@ -33,13 +33,15 @@ public final class ConversationService: Sendable {
         }
         let now = context.clock()
         let rooms = context.rooms
-        let (message, members, kind, isNew): (Message, [UserID], ConversationKind, Bool) = try await context.gateway.write { writer in
-            let conversation = try ConversationAccess.postable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
+        let cache = context.membership
+        let (message, snapshot, kind, isNew): (Message, MembershipCache.Snapshot?, ConversationKind, Bool) = try await context.gateway.write { writer in
+            let (conversation, snapshot) = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
+                                                                           rooms: rooms, cache: cache)
             if let existing = try writer.message(sender: user, clientID: parameters.clientId) {
                 guard existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, [], conversation.kind, false)
+                return (existing, snapshot, conversation.kind, false)
             }
             var image: ImageAttachment?
             if parameters.kind == .image, let mediaID = parameters.mediaId {
@@ -60,16 +62,17 @@ public final class ConversationService: Sendable {
                       existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, [], conversation.kind, false)
+                return (existing, snapshot, conversation.kind, false)
             }
             if conversation.kind != .room {
                 _ = try writer.markRead(conversation: conversation.id, user: user, upTo: message.seq)
             }
-            let members = conversation.kind == .room ? [] : try writer.memberIDs(of: conversation.id)
-            return (message, members, conversation.kind, true)
+            return (message, snapshot, conversation.kind, true)
         }
+        // Committed: the members read inside the write may be kept.
+        if let snapshot { cache.store(snapshot) }
         if isNew {
-            context.announce([message], to: members, kind: kind, excluding: connection)
+            context.announce([message], to: snapshot?.members.ids ?? [], kind: kind, excluding: connection)
         }
         return message
     }

@@ -6,13 +6,14 @@ enum Friendships {
     /// one, adds both as members, drops pending requests, and appends the system notice.
     /// Returns the conversation and the notice message.
     static func befriend(_ a: UserID, _ b: UserID, notice: SystemNotice, now: Int64,
-                         writer: StoreWriter) throws -> (StoredConversation, Message) {
+                         writer: StoreWriter, membership: MembershipCache) throws -> (StoredConversation, Message) {
         let conversation: StoredConversation
         if let existing = try writer.directConversation(between: a, and: b) {
             conversation = existing
         } else {
             conversation = try writer.insertConversation(NewConversation(kind: .user, userA: min(a, b), userB: max(a, b), createdAt: now))
         }
+        membership.invalidate(conversation.id)
         for user in [a, b] where try writer.member(of: conversation.id, user: user) == nil {
             try writer.saveMember(StoredMember(conversationID: conversation.id, userID: user, role: .member, joinedAt: now,
                                                readSeq: conversation.lastSeq))

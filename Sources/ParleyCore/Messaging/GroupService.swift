@@ -11,6 +11,7 @@ public final class GroupService: Sendable {
 
     /// Creates a group owned by `user`.
     public func create(by user: UserID, _ parameters: CreateParameters) async throws(ProtocolError) -> GroupInfo {
+        let membership = context.membership
         let name = try context.validName(parameters.name)
         try context.validDescription(parameters.description)
         if let avatar = parameters.avatar { try AccountValidator(rules: AccountRules()).validateAvatar(avatar) }
@@ -22,6 +23,7 @@ public final class GroupService: Sendable {
             let group = try writer.insertConversation(NewConversation(kind: .group, name: name, avatar: parameters.avatar,
                                                                       description: parameters.description, ownerID: user, createdAt: now))
             try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .owner, joinedAt: now, readSeq: 0))
+            membership.invalidate(group.id)
             let message = try Self.notice(.groupCreated, in: group.id, actor: user, name: name, now: now, writer: writer)
             _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
             return (try Self.info(group.id, reader: writer), message)
@@ -32,6 +34,7 @@ public final class GroupService: Sendable {
 
     /// Joins a group by name (joining twice is harmless).
     public func join(by user: UserID, _ parameters: NameReference) async throws(ProtocolError) -> GroupInfo {
+        let membership = context.membership
         let now = context.clock()
         let (info, message, members) = try await context.gateway.write { writer in
             guard let group = try writer.conversation(kind: .group, name: parameters.name.trimmingCharacters(in: " ")) else {
@@ -42,6 +45,7 @@ public final class GroupService: Sendable {
             }
             // A newcomer sees the whole history, unread from where they joined.
             try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .member, joinedAt: now, readSeq: group.lastSeq))
+            membership.invalidate(group.id)
             let message = try Self.notice(.memberJoined, in: group.id, actor: user, now: now, writer: writer)
             _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
             return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
@@ -52,10 +56,12 @@ public final class GroupService: Sendable {
 
     /// Leaves a group. An owner who leaves hands the group to the longest-standing member.
     public func leave(by user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) {
+        let membership = context.membership
         let now = context.clock()
         let (messages, members) = try await context.gateway.write { writer in
             var (group, member) = try ConversationAccess.group(parameters.conversationId, member: user, reader: writer)
             try writer.deleteMember(of: group.id, user: user)
+            membership.invalidate(group.id)
             var messages = [try Self.notice(.memberLeft, in: group.id, actor: user, now: now, writer: writer)]
             if member.role == .owner, let heir = try writer.members(of: group.id, after: nil, limit: Int.max)
                 .min(by: { ($0.joinedAt, $0.userID) < ($1.joinedAt, $1.userID) }) {
@@ -117,6 +123,7 @@ public final class GroupService: Sendable {
 
     /// The owner removes a member.
     public func remove(by user: UserID, _ parameters: MemberReference) async throws(ProtocolError) {
+        let membership = context.membership
         let now = context.clock()
         let (message, members) = try await context.gateway.write { writer in
             let group = try ConversationAccess.group(parameters.conversationId, owner: user, reader: writer)
@@ -125,6 +132,7 @@ public final class GroupService: Sendable {
                 throw ProtocolError(.notFound, "that user is not a member")
             }
             try writer.deleteMember(of: group.id, user: parameters.userId)
+            membership.invalidate(group.id)
             let message = try Self.notice(.memberRemoved, in: group.id, actor: user, target: parameters.userId, now: now, writer: writer)
             return (message, try writer.memberIDs(of: group.id) + [parameters.userId])
         }

@@ -10,6 +10,8 @@ public final class MessagingContext: Sendable {
     let secrets: SecretGenerating
     /// Who is in which room right now.
     let rooms = RoomOccupancy()
+    /// Members of 1:1 and group conversations, so a send need not read them from the store.
+    let membership: MembershipCache
 
     public init(store: Store, blocking: BlockingExecutor, delivery: Delivery, secrets: SecretGenerating,
                 rules: MessagingRules = MessagingRules(), clock: @escaping WallClock) {
@@ -18,6 +20,7 @@ public final class MessagingContext: Sendable {
         self.secrets = secrets
         self.rules = rules
         self.clock = clock
+        membership = MembershipCache(capacity: rules.membershipCacheConversations)
     }
 
     /// Sends new messages to whoever should see them: the stored members, or a room's

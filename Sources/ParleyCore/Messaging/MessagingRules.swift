@@ -19,6 +19,8 @@ public struct MessagingRules: Sendable, Equatable {
     public var maxDeckPage = 50
     /// Members in one member-list page.
     public var maxMemberPage = 200
+    /// Conversations whose member lists are kept in memory for sending (see `MembershipCache`).
+    public var membershipCacheConversations = 100_000
 
     public init() {}
 }

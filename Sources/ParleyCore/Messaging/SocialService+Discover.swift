@@ -25,7 +25,7 @@ extension SocialService {
             try writer.saveSwipe(StoredSwipe(userID: user, targetID: target, liked: true, createdAt: now))
             guard try writer.swipe(by: target, on: user)?.liked == true else { return nil }
             let (conversation, message) = try Friendships.befriend(
-                user, target, notice: SystemNotice(type: .matched, actor: user, target: target), now: now, writer: writer)
+                user, target, notice: SystemNotice(type: .matched, actor: user, target: target), now: now, writer: writer, membership: self.context.membership)
             return (try MessagingContext.profile(user, reader: writer), try MessagingContext.profile(target, reader: writer),
                     conversation.id, message)
         }

@@ -36,7 +36,7 @@ public final class SocialService: Sendable {
             }
             if try writer.pendingFriendRequest(from: target.id, to: user) != nil {
                 let (conversation, message) = try Friendships.befriend(
-                    user, target.id, notice: SystemNotice(type: .friendAdded, actor: user, target: target.id), now: now, writer: writer)
+                    user, target.id, notice: SystemNotice(type: .friendAdded, actor: user, target: target.id), now: now, writer: writer, membership: self.context.membership)
                 return .befriended(me.profile, target.profile, conversation.id, message)
             }
             if let existing = try writer.pendingFriendRequest(from: user, to: target.id) {
@@ -78,7 +78,7 @@ public final class SocialService: Sendable {
             let me = try MessagingContext.profile(user, reader: writer)
             let requester = try MessagingContext.profile(request.fromID, reader: writer)
             let (conversation, message) = try Friendships.befriend(
-                user, request.fromID, notice: SystemNotice(type: .friendAdded, actor: user, target: request.fromID), now: now, writer: writer)
+                user, request.fromID, notice: SystemNotice(type: .friendAdded, actor: user, target: request.fromID), now: now, writer: writer, membership: self.context.membership)
             return (me, requester, conversation.id, message)
         }
         Friendships.announce(me, requester, conversation: conversation, message: message, since: now, context: context, excluding: nil)

@@ -183,7 +183,12 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
 
     /// Queues an already-encoded event frame.
     func deliver(_ frame: ByteChunk) {
-        loop.execute { self.socket?.send(encodedFrame: frame) }
+        loop.execute { self.deliverOnLoop(frame) }
+    }
+
+    /// Queues an already-encoded event frame; call on `loop`.
+    func deliverOnLoop(_ frame: ByteChunk) {
+        socket?.send(encodedFrame: frame)
     }
 
     /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).

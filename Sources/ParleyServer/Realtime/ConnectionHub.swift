@@ -40,11 +40,33 @@ final class ConnectionHub: Delivery {
     }
 
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
-        let targets = byUser.withLock { table in users.flatMap { table[$0].map { Array($0.values) } ?? [] } }
-            .filter { $0.token != excluding }
+        let targets = byUser.withLock { table in
+            var targets: [ClientSession] = []
+            for user in users {
+                guard let sessions = table[user] else { continue }
+                for session in sessions.values where session.token != excluding { targets.append(session) }
+            }
+            return targets
+        }
         guard !targets.isEmpty, let text = OperationCoding.event(event, payload) else { return }
         let frame = encoder.text(text)
-        for session in targets { session.deliver(frame) }
+        guard targets.count > 1 else {
+            targets[0].deliver(frame)
+            return
+        }
+        // One task per event loop carrying all of its recipients, not one per recipient: a
+        // group message to 1,000 members costs as many loop wake-ups as there are loops.
+        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
+        for session in targets {
+            if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
+                byLoop[index].sessions.append(session)
+            } else {
+                byLoop.append((session.loop, [session]))
+            }
+        }
+        for (loop, sessions) in byLoop {
+            loop.execute { for session in sessions { session.deliverOnLoop(frame) } }
+        }
     }
 
     /// Sends an event to every connection of `user` (but `excluding`, if given).

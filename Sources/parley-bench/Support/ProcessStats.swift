@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Memory, CPU time and descriptors of one process, from `/proc/<pid>/status`,
@@ -39,13 +40,36 @@ struct ProcessStats: Sendable {
 
     /// `utime` and `stime` are fields 14 and 15 of `stat`. The command name (field 2) may
     /// contain spaces and parentheses, so counting starts after its last `)`.
-    private static func cpuTicks(pid: Int32) throws(BenchError) -> Int {
-        let stat = try ProcFile.read("/proc/\(pid)/stat")
-        guard let close = stat.lastIndex(of: ")") else { throw .system("unexpected format of /proc/\(pid)/stat") }
+    static func cpuTicks(pid: Int32) throws(BenchError) -> Int {
+        try cpuTicks(statPath: "/proc/\(pid)/stat")
+    }
+
+    /// CPU ticks of each of `pid`'s threads, summed by thread name (`parley-sql-w`,
+    /// `parley-loop-0`, …): where a server spends its time, without a profiler.
+    static func threadTicks(pid: Int32) -> [String: Int] {
+        guard let directory = opendir("/proc/\(pid)/task") else { return [:] }
+        defer { closedir(directory) }
+        var byName: [String: Int] = [:]
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let tid = Int(name),
+                  let comm = try? ProcFile.read("/proc/\(pid)/task/\(tid)/comm"),
+                  let ticks = try? cpuTicks(statPath: "/proc/\(pid)/task/\(tid)/stat") else { continue }
+            byName[comm.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += ticks
+        }
+        return byName
+    }
+
+    private static func cpuTicks(statPath: String) throws(BenchError) -> Int {
+        let pid = statPath
+        let stat = try ProcFile.read(statPath)
+        guard let close = stat.lastIndex(of: ")") else { throw .system("unexpected format of \(pid)") }
         // After ")": field 3 (state) is at offset 0, so utime (14) is at 11 and stime (15) at 12.
         let rest = stat[stat.index(after: close)...].split(separator: " ")
         guard rest.count > 12, let user = Int(rest[11]), let system = Int(rest[12]) else {
-            throw .system("unexpected format of /proc/\(pid)/stat")
+            throw .system("unexpected format of \(pid)")
         }
         return user + system
     }

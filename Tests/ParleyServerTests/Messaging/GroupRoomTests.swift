@@ -91,6 +91,41 @@ import Testing
         #expect(try await owner.call("group.get", ["conversationId": groupID])["ownerId"] as? String == owner.id)
     }
 
+    /// Sends use the member lists kept in memory: every change of membership must show in
+    /// the very next message, for delivery and for who may post.
+    @Test func membershipChangesShowInTheNextMessage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let owner = try await Chatter("owner", on: server)
+        let alice = try await Chatter("alice", on: server)
+        let bob = try await Chatter("bob", on: server)
+        let groupID = try unwrap(try await owner.call("group.create", ["name": "Cached"])["id"] as? String)
+        _ = try await alice.call("group.join", ["name": "Cached"])
+        _ = try await owner.send(groupID, "one")   // the members are now kept in memory
+        _ = try await alice.event("message.new") { $0["text"] as? String == "one" }
+
+        _ = try await bob.call("group.join", ["name": "Cached"])
+        _ = try await owner.send(groupID, "two")
+        _ = try await bob.event("message.new") { $0["text"] as? String == "two" }
+        _ = try await bob.send(groupID, "from bob")
+        _ = try await alice.event("message.new") { $0["text"] as? String == "from bob" }
+
+        try await alice.call("group.leave", ["conversationId": groupID])
+        _ = try await owner.send(groupID, "three")
+        _ = try await bob.event("message.new") { $0["text"] as? String == "three" }
+        #expect(try await alice.refused("message.send", ["conversationId": groupID, "clientId": "a1", "kind": "text", "text": "hi"]) == "not_member")
+
+        try await owner.call("group.remove", ["conversationId": groupID, "userId": bob.id])
+        #expect(try await bob.refused("message.send", ["conversationId": groupID, "clientId": "b2", "kind": "text", "text": "hi"]) == "not_member")
+        _ = try await owner.send(groupID, "four")
+        _ = try await alice.call("group.join", ["name": "Cached"])
+        _ = try await owner.send(groupID, "five")
+        _ = try await alice.event("message.new") { $0["text"] as? String == "five" }
+        // Neither the one who left nor the one removed heard what was said while they were out.
+        #expect(!alice.pendingEvents("message.new").contains { $0["text"] as? String == "three" || $0["text"] as? String == "four" })
+        #expect(!bob.pendingEvents("message.new").contains { $0["text"] as? String == "four" || $0["text"] as? String == "five" })
+    }
+
     @Test func roomsReachOnlyOccupantsAndEmptyOnDisconnect() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -1,0 +1,180 @@
+import ParleyNet
+
+/// One load client's WebSocket in any `Dialect`: sends setup requests and measured messages,
+/// and turns what arrives into `Incoming` for the load of its loop.
+///
+/// Unlike the echo load (one delegate for all sockets), every client here has its own object:
+/// a Parley client has an identity (user, token, conversation) and requests in flight.
+final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: every `var` is touched only on `loop`; other
+    // threads reach a connection through `loop.execute` (see `ConnectionSet.perform`).
+
+    /// The loop this client lives on.
+    let loop: EventLoop
+    let dialect: Dialect
+    /// The client's number in its scenario.
+    let index: Int
+    /// Parley: the user's id and session token (from registration).
+    var userID = ""
+    var token = ""
+    /// Where this client's measured messages go: a Parley conversation id or a topic.
+    var route = ""
+    /// Measured messages this client has sent (unique client ids for Parley).
+    private var sendCount = 0
+
+    private(set) var socket: WebSocketConnection?
+    /// Receives everything measured; set on the loop.
+    var onIncoming: ((Incoming) -> Void)?
+    /// Open, failure and close notifications for the connection set.
+    var onOpen: ((BenchConnection) -> Void)?
+    var onFailure: ((BenchConnection, String) -> Void)?
+    var onClose: ((BenchConnection, WebSocketCloseCode, String) -> Void)?
+
+    private var nats = NATSParser()
+    private var pendingReplies: [String: (Bool, [UInt8]) -> Void] = [:]
+    private var nextRequest = 0
+    /// NATS and relay: completions waiting for the server's confirmation, in order.
+    private var pendingConfirmations: [(Bool) -> Void] = []
+
+    init(loop: EventLoop, dialect: Dialect, index: Int) {
+        self.loop = loop
+        self.dialect = dialect
+        self.index = index
+    }
+
+    var isOpen: Bool { socket?.isOpen == true }
+
+    /// Starts connecting. Call on the loop.
+    func connect(to target: SocketAddress, path: String, source: SocketAddress?) throws(SystemError) {
+        try WebSocketClient.connect(to: target, path: path, localAddress: source, on: loop, delegate: self)
+    }
+
+    /// Closes the socket politely. Call on the loop.
+    func close() {
+        socket?.close()
+    }
+
+    // MARK: Setup (call on the loop)
+
+    /// Parley: sends a request with a string id; `completion` gets whether it succeeded and
+    /// the whole response frame.
+    func request(_ op: String, data: String, completion: @escaping (Bool, [UInt8]) -> Void) {
+        guard let socket, socket.isOpen else {
+            completion(false, Array("{\"error\":{\"code\":\"not_connected\"}}".utf8))
+            return
+        }
+        nextRequest += 1
+        let id = "s\(nextRequest)"
+        pendingReplies[id] = completion
+        socket.send(text: "{\"id\":\"\(id)\",\"op\":\"\(op)\",\"data\":\(data)}")
+    }
+
+    /// Relay and NATS: subscribes to `topic`; `completion` runs once the server has confirmed
+    /// (relay: `A 0`; NATS: the `PONG` after `CONNECT`/`SUB`/`PING`).
+    func subscribe(_ topic: String, completion: @escaping (Bool) -> Void) {
+        guard let socket, socket.isOpen else { return completion(false) }
+        switch dialect {
+        case .parley:
+            preconditionFailure("Parley clients are members of conversations, not subscribers")
+        case .relay:
+            socket.send(text: RelayFrames.subscribe(topic))
+        case .nats:
+            socket.send(text: NATSFrames.connect + NATSFrames.subscribe(topic, sid: 1) + NATSFrames.ping)
+        }
+        pendingConfirmations.append(completion)
+    }
+
+    // MARK: Measured sends (call on the loop)
+
+    /// Sends one measured message of `size` bytes stamped `now` in `step` along `route`;
+    /// false if the socket is closed.
+    func sendMeasured(now: UInt64, step: Int, size: Int) -> Bool {
+        guard let socket, socket.isOpen else { return false }
+        let text = MessageStamp.text(sentAt: now, step: step, size: size)
+        sendCount += 1
+        switch dialect {
+        case .parley:
+            socket.send(text: ParleyFrames.send(sentAt: now, conversation: route, clientID: "b\(index)-\(sendCount)", text: text))
+        case .relay:
+            socket.send(text: RelayFrames.publish(id: now, topic: route, payload: text))
+        case .nats:
+            socket.send(text: NATSFrames.publish(route, payload: text))
+        }
+        return true
+    }
+
+    // MARK: WebSocketDelegate
+
+    func webSocketDidOpen(_ socket: WebSocketConnection) {
+        self.socket = socket
+        onOpen?(self)
+    }
+
+    func webSocketDidFailToConnect(reason: String) {
+        onFailure?(self, reason)
+    }
+
+    func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
+        var text = text
+        text.withUTF8 { buffer in receive(UnsafeRawBufferPointer(buffer)) }
+    }
+
+    func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
+        bytes.withUnsafeBytes { receive($0) }
+    }
+
+    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+        self.socket = nil
+        let replies = pendingReplies
+        pendingReplies = [:]
+        for (_, completion) in replies { completion(false, Array("{\"error\":{\"code\":\"closed\"}}".utf8)) }
+        let confirmations = pendingConfirmations
+        pendingConfirmations = []
+        for completion in confirmations { completion(false) }
+        onClose?(self, code, reason)
+    }
+
+    private func receive(_ bytes: UnsafeRawBufferPointer) {
+        switch dialect {
+        case .parley:
+            let incoming = ParleyFrames.parse(bytes)
+            if case .reply(let id, let ok) = incoming {
+                if let completion = pendingReplies.removeValue(forKey: id) { completion(ok, Array(bytes)) }
+                return
+            }
+            onIncoming?(incoming)
+        case .relay:
+            let incoming = RelayFrames.parse(bytes)
+            if case .ack(0) = incoming, !pendingConfirmations.isEmpty {
+                pendingConfirmations.removeFirst()(true)
+                return
+            }
+            onIncoming?(incoming)
+        case .nats:
+            do {
+                for event in try nats.feed(bytes) {
+                    switch event {
+                    case .message(_, let payload):
+                        let incoming = payload.withUnsafeBytes { raw -> Incoming in
+                            guard let stamp = MessageStamp.read(raw, at: 0) else { return .malformed("not a stamped payload") }
+                            return .delivery(sentAt: stamp.sentAt, step: stamp.step)
+                        }
+                        onIncoming?(incoming)
+                    case .ping:
+                        socket?.send(text: NATSFrames.pong)
+                    case .pong:
+                        if !pendingConfirmations.isEmpty { pendingConfirmations.removeFirst()(true) }
+                    case .error(let text):
+                        if !pendingConfirmations.isEmpty { pendingConfirmations.removeFirst()(false) }
+                        onIncoming?(.refused("NATS: \(text)"))
+                    case .info, .ok:
+                        break
+                    }
+                }
+            } catch {
+                onIncoming?(.malformed("NATS: \(error)"))
+                socket?.close(code: .protocolError, reason: "unreadable NATS stream")
+            }
+        }
+    }
+}

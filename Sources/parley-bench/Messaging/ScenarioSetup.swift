@@ -1,0 +1,146 @@
+import Foundation
+import ParleyNet
+
+/// Brings a scenario's clients to the point where measured traffic can flow: users registered
+/// and signed in, friendships made, a group created and joined (Parley); topics subscribed
+/// (relay, NATS). Every step goes through the servers' own APIs, so each scenario runs
+/// against an empty server. Failures are errors, never skipped.
+enum ScenarioSetup {
+    /// Where a Parley server's HTTP API and WebSocket are.
+    static let parleyPath = "/v1/ws"
+
+    /// The path of each dialect's WebSocket.
+    static func path(for dialect: Dialect) -> String {
+        switch dialect {
+        case .parley: return parleyPath
+        case .relay: return "/relay"
+        case .nats: return "/"
+        }
+    }
+
+    /// Opens every client of `set`; Parley clients are registered first and sign in after.
+    /// Returns the number of clients that failed to open (each also in `set.errors`).
+    static func connect(_ set: ConnectionSet, target: MessagingSettings.Target, sources: [SocketAddress]) throws -> Int {
+        let count = set.connections.count
+        if target.dialect == .parley {
+            let started = ContinuousClock.now
+            let users = try UserRegistry.register(count: count, prefix: UserRegistry.runPrefix(),
+                                                  host: hostText(target.address), port: target.address.port)
+            for (client, user) in zip(set.connections, users) {
+                client.userID = user.id
+                client.token = user.token
+            }
+            Console.line("  registered \(Format.count(count)) users in \(Format.significant((ContinuousClock.now - started).seconds)) s")
+        }
+        let opened = set.open(target: target.address, path: path(for: target.dialect), sources: sources)
+        guard opened == count else {
+            throw BenchError.failed("\(count - opened) of \(count) connections failed to open: "
+                + ErrorTally.lines(set.errors.snapshot).prefix(3).joined(separator: "; "))
+        }
+        if target.dialect == .parley {
+            try expectAll(set.perform { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, frame in
+                    done(ok ? nil : "auth: \(describe(frame))")
+                }
+            }, what: "sign in")
+        }
+        return count - opened
+    }
+
+    /// Parley: makes clients 2i and 2i+1 friends; both send into their 1:1 conversation.
+    /// Relay: each subscribes to its own topic and sends to its partner's.
+    static func pairUp(_ set: ConnectionSet, dialect: Dialect) throws {
+        let clients = set.connections
+        switch dialect {
+        case .parley:
+            let askers = stride(from: 0, to: clients.count - 1, by: 2).map { clients[$0] }
+            let requestIDs = set.perform(askers) { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                let partner = clients[client.index + 1]
+                client.request("friend.request", data: "{\"userId\":\"\(partner.userID)\"}") { ok, frame in
+                    done(ok ? field(frame, "data", "request", "id") : nil)
+                }
+            }
+            guard requestIDs.allSatisfy({ ($0 ?? nil) != nil }) else {
+                throw BenchError.failed("\(requestIDs.filter { ($0 ?? nil) == nil }.count) friend requests failed")
+            }
+            let accepters = askers.map { clients[$0.index + 1] }
+            let byAccepter = Dictionary(uniqueKeysWithValues: zip(accepters.map(\.index), requestIDs.map { $0!! }))
+            let conversations = set.perform(accepters) { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.request("friend.accept", data: "{\"requestId\":\"\(byAccepter[client.index]!)\"}") { ok, frame in
+                    done(ok ? field(frame, "data", "conversationId") : nil)
+                }
+            }
+            guard conversations.allSatisfy({ ($0 ?? nil) != nil }) else {
+                throw BenchError.failed("\(conversations.filter { ($0 ?? nil) == nil }.count) friend accepts failed")
+            }
+            for (accepter, conversation) in zip(accepters, conversations) {
+                accepter.route = conversation!!
+                clients[accepter.index - 1].route = conversation!!
+            }
+        case .relay, .nats:
+            try expectAll(set.perform { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.route = "u\(client.index ^ 1)"
+                client.subscribe("u\(client.index)") { ok in done(ok ? nil : "subscribe failed") }
+            }, what: "subscribe")
+        }
+    }
+
+    /// Parley: client 0 creates a group, every other client joins it. Relay and NATS: every
+    /// client subscribes to one topic. Everyone's route is the group.
+    static func formGroup(_ set: ConnectionSet, dialect: Dialect) throws {
+        let clients = set.connections
+        switch dialect {
+        case .parley:
+            let name = "g-" + UserRegistry.runPrefix()
+            let created = set.perform([clients[0]]) { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.request("group.create", data: "{\"name\":\"\(name)\"}") { ok, frame in
+                    done(ok ? field(frame, "data", "id") : nil)
+                }
+            }
+            guard let conversation = created.first.flatMap({ $0 }).flatMap({ $0 }) else { throw BenchError.failed("group.create failed") }
+            try expectAll(set.perform(Array(clients.dropFirst())) { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.request("group.join", data: "{\"name\":\"\(name)\"}") { ok, frame in
+                    done(ok ? nil : "group.join: \(describe(frame))")
+                }
+            }, what: "join the group")
+            for client in clients { client.route = conversation }
+        case .relay, .nats:
+            let topic = "g" + UserRegistry.runPrefix()
+            try expectAll(set.perform { (client: BenchConnection, done: @escaping (String?) -> Void) in
+                client.route = topic
+                client.subscribe(topic) { ok in done(ok ? nil : "subscribe failed") }
+            }, what: "subscribe")
+        }
+    }
+
+    /// Throws if any client failed (nil means success; a missing result means it timed out).
+    static func expectAll(_ results: [String??], what: String) throws {
+        var failures: [String: Int] = [:]
+        for result in results {
+            switch result {
+            case .none: failures["timed out", default: 0] += 1
+            case .some(.some(let reason)): failures[reason, default: 0] += 1
+            case .some(.none): break
+            }
+        }
+        guard failures.isEmpty else {
+            throw BenchError.failed("\(failures.values.reduce(0, +)) of \(results.count) clients could not \(what): "
+                + ErrorTally.lines(failures).prefix(3).joined(separator: "; "))
+        }
+    }
+
+    /// A string at `path` inside a JSON frame.
+    static func field(_ frame: [UInt8], _ path: String...) -> String? {
+        var value = try? JSONSerialization.jsonObject(with: Data(frame))
+        for key in path { value = (value as? [String: Any])?[key] }
+        return value as? String
+    }
+
+    /// An error response's code and message, for error reports.
+    static func describe(_ frame: [UInt8]) -> String {
+        let code = field(frame, "error", "code") ?? "?"
+        return code + (field(frame, "error", "message").map { " (\($0))" } ?? "")
+    }
+
+    static func hostText(_ address: SocketAddress) -> String { address.host }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import parley_bench
+
+@Suite struct FramesTests {
+    private func parseParley(_ text: String) -> Incoming {
+        Array(text.utf8).withUnsafeBytes { ParleyFrames.parse($0) }
+    }
+
+    private func parseRelay(_ text: String) -> Incoming {
+        Array(text.utf8).withUnsafeBytes { RelayFrames.parse($0) }
+    }
+
+    @Test func stampsRoundTripAndAreFoundInsideJSON() {
+        let text = MessageStamp.text(sentAt: 123_456_789_012, step: 7, size: 64)
+        #expect(text.utf8.count == 64)
+        let event = "{\"event\":\"message.new\",\"data\":{\"id\":\"9\",\"conversationId\":\"3\",\"seq\":2,\"sender\":\"1\",\"kind\":\"text\",\"text\":\"\(text)\"}}"
+        #expect(parseParley(event) == .delivery(sentAt: 123_456_789_012, step: 7))
+        let found = Array(event.utf8).withUnsafeBytes { MessageStamp.find(in: $0) }
+        #expect(found?.sentAt == 123_456_789_012)
+        #expect(Array("b|12|".utf8).withUnsafeBytes { MessageStamp.find(in: $0) } == nil)
+    }
+
+    @Test func parleyRepliesAndEvents() {
+        #expect(parseParley("{\"id\":42,\"ok\":true,\"data\":{\"id\":\"1\"}}") == .ack(sentAt: 42))
+        #expect(parseParley("{\"id\":42,\"ok\":false,\"error\":{\"code\":\"not_member\",\"message\":\"no\"}}") == .refused("not_member"))
+        #expect(parseParley("{\"id\":null,\"ok\":false,\"error\":{\"code\":\"bad_request\",\"message\":\"no\"}}") == .refused("bad_request"))
+        #expect(parseParley("{\"id\":\"s3\",\"ok\":true,\"data\":{}}") == .reply(id: "s3", ok: true))
+        #expect(parseParley("{\"id\":\"s4\",\"ok\":false,\"error\":{}}") == .reply(id: "s4", ok: false))
+        // System messages and other events carry no stamp and are not measured.
+        #expect(parseParley("{\"event\":\"message.new\",\"data\":{\"kind\":\"system\",\"system\":{\"type\":\"member_joined\"}}}") == .ignored)
+        #expect(parseParley("{\"event\":\"presence\",\"data\":{\"userId\":\"1\",\"online\":true}}") == .ignored)
+        if case .malformed = parseParley("hello") {} else { Issue.record("plain text must be malformed") }
+    }
+
+    @Test func parleySendIsTheProtocolsRequest() {
+        let frame = ParleyFrames.send(sentAt: 5, conversation: "12", clientID: "b1-1", text: "hi")
+        #expect(frame == "{\"id\":5,\"op\":\"message.send\",\"data\":{\"conversationId\":\"12\",\"clientId\":\"b1-1\",\"kind\":\"text\",\"text\":\"hi\"}}")
+    }
+
+    @Test func relayCommandsAndAddressing() {
+        #expect(RelayFrames.command("S u12") == .subscribe(topic: "u12"))
+        #expect(RelayFrames.command("P 99 u12 b|payload with spaces") == .publish(id: "99", topic: "u12", payload: "b|payload with spaces"))
+        #expect(RelayFrames.command(RelayFrames.publish(id: 7, topic: "g", payload: "x y")) == .publish(id: "7", topic: "g", payload: "x y"))
+        #expect(RelayFrames.command("S two words") == nil)
+        #expect(RelayFrames.command("P 1 topic-only") == nil)
+        #expect(RelayFrames.command("X 1") == nil)
+        #expect(RelayFrames.command("") == nil)
+        #expect(parseRelay("A 123") == .ack(sentAt: 123))
+        #expect(parseRelay("E unreadable frame") == .refused("unreadable frame"))
+        let stamped = MessageStamp.text(sentAt: 77, step: 2, size: 40)
+        #expect(parseRelay(stamped) == .delivery(sentAt: 77, step: 2))
+        if case .malformed = parseRelay("something else") {} else { Issue.record("unstamped payloads must be malformed") }
+    }
+}

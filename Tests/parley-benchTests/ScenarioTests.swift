@@ -1,0 +1,81 @@
+import Foundation
+import ParleyNet
+import ParleyServer
+import Testing
+@testable import parley_bench
+
+/// The scenarios' setup and measurement against real servers on free ports: a small Parley
+/// server in this process, and the bench's relay. No timing is asserted, only that every
+/// message arrived and nothing went wrong.
+@Suite(.serialized) struct ScenarioTests {
+    private func parleyServer() throws -> (ParleyServer, String) {
+        let directory = NSTemporaryDirectory() + "parley-bench-test-" + UUID().uuidString
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configuration.loops = 2
+        configuration.passwordCost = "minimum"
+        configuration.webRoot = directory + "/no-web"
+        return (try ParleyServer(configuration: configuration, logger: Logger(label: "bench-test", minimumLevel: .error)), directory)
+    }
+
+    private func settings(_ target: MessagingSettings.Target) -> MessagingSettings {
+        MessagingSettings(targets: [target], host: "127.0.0.1", sources: [], rate: 40, duration: .milliseconds(500),
+                          warmup: .milliseconds(100), size: 64, loops: 2, drain: .seconds(10), findMax: false,
+                          p99Bound: 10_000_000_000, stepFactor: 2, maxRate: 40, results: nil, markdown: false)
+    }
+
+    @Test func directBetweenTwoPairsOfFriendsDeliversEverything() throws {
+        let (server, directory) = try parleyServer()
+        defer {
+            server.shutdown()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
+        let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
+        defer { set.shutdown() }
+        #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
+        try ScenarioSetup.pairUp(set, dialect: .parley)
+        // Partners share their 1:1 conversation; the two pairs do not.
+        #expect(set.connections[0].route == set.connections[1].route)
+        #expect(set.connections[2].route == set.connections[3].route)
+        #expect(set.connections[0].route != set.connections[2].route)
+        let outcome = try MessagingRunner.run(set, senders: set.connections, fanout: 1, target: target,
+                                              settings: settings(target), connectErrors: 0)
+        let step = try #require(outcome.steps.first)
+        #expect(step.result.sent > 0)
+        #expect(step.result.delivered == step.result.sent)
+        #expect(step.result.acked == step.result.sent)
+        #expect(step.errors == 0)
+        set.close()
+    }
+
+    @Test func groupFanOutThroughTheRelayReachesEveryOtherMember() throws {
+        let group = try EventLoopGroup(loopCount: 2, name: "relay-test")
+        defer { group.shutdown() }
+        let hub = RelayHub()
+        let relay = try HTTPServer(group: group, address: try SocketAddress(host: "127.0.0.1", port: 0),
+                                   configuration: HTTPServer.Configuration(originPolicy: .allowAny), responder: RelayResponder(hub: hub))
+        defer { _ = relay.shutdown(timeout: .seconds(1)) }
+        let target = MessagingSettings.Target(dialect: .relay, address: relay.localAddress, pid: nil)
+        let set = try ConnectionSet(count: 5, dialect: .relay, loops: 2)
+        defer { set.shutdown() }
+        #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
+        try ScenarioSetup.formGroup(set, dialect: .relay)
+        #expect(hub.subscriberCount(set.connections[0].route) == 5)
+        let outcome = try MessagingRunner.run(set, senders: Array(set.connections.prefix(2)), fanout: 4, target: target,
+                                              settings: settings(target), connectErrors: 0)
+        let step = try #require(outcome.steps.first)
+        #expect(step.result.sent > 0)
+        #expect(step.result.delivered == step.result.sent * 4)
+        #expect(step.errors == 0)
+        set.close()
+        // The relay forgets closed sockets.
+        var waited = 0
+        while hub.subscriberCount(set.connections[0].route) > 0 && waited < 200 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(hub.subscriberCount(set.connections[0].route) == 0)
+    }
+}
