@@ -10,7 +10,7 @@ PYTHON     := $(VENV)/bin/python
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
-BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev pkg-config
+BUILD_PACKAGES := libhttp-parser-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
 TEST_PACKAGES  := curl python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk
 

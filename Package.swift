@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
         .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
+        .library(name: "ParleyXMPP", targets: ["ParleyXMPP"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -35,6 +36,18 @@ let package = Package(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
+        ),
+        // The XMPP gateway's XML parser (with DTDs and entities refused) and its SCRAM
+        // primitives (SHA, HMAC, PBKDF2, random bytes). Only ParleyXMPP imports them.
+        .systemLibrary(
+            name: "CExpat",
+            pkgConfig: "expat",
+            providers: [.apt(["libexpat1-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         .target(
             name: "ParleyNet",
@@ -61,9 +74,16 @@ let package = Package(
             dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL"],
             swiftSettings: strictSwift
         ),
+        // The Jabber (XMPP) gateway: client streams on ParleyNet's TCP connections, every
+        // stanza mapped onto ParleyCore's services (docs/xmpp.md). ParleyServer starts it.
+        .target(
+            name: "ParleyXMPP",
+            dependencies: ["ParleyNet", "ParleyCore", "ParleyProtocol", "CExpat", "COpenSSL"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyXMPP", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
@@ -108,6 +128,11 @@ let package = Package(
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyXMPPTests",
+            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet"],
             swiftSettings: strictSwift
         ),
         .testTarget(

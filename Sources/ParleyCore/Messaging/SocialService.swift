@@ -108,6 +108,13 @@ public final class SocialService: Sendable {
         })
     }
 
+    /// The 1:1 conversation of two friends; `not_friends` if they are not.
+    public func directConversation(of user: UserID, with other: UserID) async throws(ProtocolError) -> ConversationID {
+        let friendship = try await context.gateway.read { reader in try reader.friendship(of: user, with: other) }
+        guard let friendship else { throw ProtocolError(.notFriends, "you are not friends") }
+        return friendship.conversationID
+    }
+
     /// Requests waiting for the user, and the ones they sent.
     public func requests(of user: UserID) async throws(ProtocolError) -> FriendRequestList {
         try await context.gateway.read { reader in

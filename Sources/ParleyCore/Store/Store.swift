@@ -21,6 +21,9 @@ public protocol StoreReader: MessagingReader {
     func sessions(of userID: UserID) throws -> [StoredSession]
     func media(id: String) throws -> StoredMedia?
     func smsChallenge(phone: String) throws -> SMSChallenge?
+    /// The user's SCRAM credentials, one per mechanism; empty until the server has seen the
+    /// password (registration, or a password sign-in of an older account).
+    func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential]
 }
 
 /// Changes, inside a transaction.
@@ -37,6 +40,8 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func insertMedia(_ media: StoredMedia) throws
     func saveSMSChallenge(_ challenge: SMSChallenge) throws
     func deleteSMSChallenge(phone: String) throws
+    /// Replaces all of the user's SCRAM credentials with `credentials`.
+    func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws
 }
 
 /// A storage failure the core can act on.
