@@ -44,7 +44,7 @@ test-deps: deps
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest, selenium' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:

@@ -4,6 +4,7 @@ import ParleyCore
 public import ParleyNet
 import ParleyProtocol
 import ParleySQLite
+import ParleyXMPP
 
 /// A running Parley server: event loops, the blocking pool, the HTTP/WebSocket server and
 /// everything behind it, started from a `ServerConfiguration` and stopped gracefully.
@@ -14,6 +15,8 @@ public final class ParleyServer: Sendable {
     public let group: EventLoopGroup
     /// The HTTP and WebSocket server.
     public let http: HTTPServer
+    /// The XMPP client listener, unless `--xmpp-port 0` turned it off.
+    let xmpp: XMPPServer?
     let pool: BlockingPool
     let store: SQLiteStore
     let services: ServerServices
@@ -85,6 +88,15 @@ public final class ParleyServer: Sendable {
             store.close()
             throw error
         }
+        do {
+            xmpp = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp, services: services, logger: logger)
+        } catch {
+            http.shutdown(timeout: .zero)
+            group.shutdown()
+            pool.shutdown()
+            store.close()
+            throw error
+        }
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
@@ -94,11 +106,35 @@ public final class ParleyServer: Sendable {
     /// The port actually bound.
     public var port: Int { http.localAddress.port }
 
+    /// The XMPP listener's port, if it is on.
+    public var xmppPort: Int? { xmpp?.port }
+
+    private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
+                                  services: ServerServices, logger: Logger) throws -> XMPPServer? {
+        guard configuration.xmppPort != 0 else { return nil }
+        let xmppConfiguration = XMPPConfiguration(
+            domain: configuration.xmppDomain,
+            limits: XMLStreamLimits(maxStanzaBytes: configuration.xmppMaxStanzaBytes, maxDepth: configuration.xmppMaxDepth,
+                                    maxAttributes: configuration.xmppMaxAttributes),
+            allowPlaintext: configuration.xmppAllowPlaintext == "yes",
+            authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
+            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds))
+        let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
+                                        presence: services.presence, registry: services.hub, configuration: xmppConfiguration,
+                                        logger: logger)
+        let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
+                                    options: tcp, services: xmppServices)
+        logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
+                                       "domain": .string(xmppConfiguration.domain)])
+        return server
+    }
+
     /// Stops accepting, closes WebSockets with 1001, lets responses finish within the
     /// configured timeout, then stops the loops and the pool.
     public func shutdown() {
         logger.info("shutting down", ["open": .int(group.metrics.openConnections)])
         let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
+            + (xmpp?.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds)) ?? 0)
         group.shutdown()
         pool.shutdown()
         store.close()
@@ -128,8 +164,9 @@ public final class ParleyServer: Sendable {
         rules.loginFailuresPerAddress = configuration.loginFailuresPerAddress
         rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
+        // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
-                                      blocking: blocking, rules: rules, clock: clock)
+                                      blocking: blocking, rules: rules, clock: clock, scram: SCRAMCredentialDeriver())
         let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
                                  secrets: secrets, blocking: blocking, maxBytes: configuration.maxMediaBytes, clock: clock)
         let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),

@@ -76,6 +76,23 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var registrationsPerAddress = 30
     /// Connections one client address may hold at once; 0 turns the limit off.
     public var maxConnectionsPerAddress = 4096
+    /// TCP port of the XMPP (Jabber) client listener; 0 turns it off.
+    public var xmppPort = 5222
+    /// The domain of XMPP addresses (`user@domain`); clients must name it.
+    public var xmppDomain = ServerConfiguration.defaultXMPPDomain()
+    /// Accept unencrypted XMPP streams from non-loopback addresses (`yes`/`no`). PLAIN is
+    /// never offered on them.
+    public var xmppAllowPlaintext = "no"
+    /// Largest XMPP stanza, in bytes.
+    public var xmppMaxStanzaBytes = 256 * 1024
+    /// Deepest element nesting in an XMPP stream (the stream is 1, a stanza 2).
+    public var xmppMaxDepth = 32
+    /// Most attributes (namespace declarations included) on one XMPP element.
+    public var xmppMaxAttributes = 64
+    /// Seconds an XMPP connection may take to sign in and bind a resource.
+    public var xmppAuthTimeoutSeconds = 30
+    /// Seconds of silence before an XMPP stream is closed (clients send keepalives).
+    public var xmppIdleTimeoutSeconds = 900
 
     public init() {}
 
@@ -124,6 +141,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes"),
         number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour"),
         number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit"),
+        number("xmpp-port", \.xmppPort, 0...65535, "XMPP (Jabber) client port; 0 turns XMPP off"),
+        text("xmpp-domain", \.xmppDomain, "domain of XMPP addresses user@domain (default: the host name)"),
+        choice("xmpp-allow-plaintext", \.xmppAllowPlaintext, ["no", "yes"], "accept unencrypted XMPP streams from other machines (SCRAM only)"),
+        number("xmpp-max-stanza-bytes", \.xmppMaxStanzaBytes, 1024...1 << 26, "largest XMPP stanza"),
+        number("xmpp-max-depth", \.xmppMaxDepth, 4...1000, "deepest XML nesting in an XMPP stream"),
+        number("xmpp-max-attributes", \.xmppMaxAttributes, 4...10_000, "most attributes on one XMPP element"),
+        number("xmpp-auth-timeout", \.xmppAuthTimeoutSeconds, 1...600, "seconds an XMPP connection may take to sign in"),
+        number("xmpp-idle-timeout", \.xmppIdleTimeoutSeconds, 10...86_400, "seconds of silence before an XMPP stream is closed"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
@@ -173,7 +198,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         var lines = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
         for option in options {
             let value = option.current(defaults)
-            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores" : value.isEmpty ? "(empty)" : "`\(value)`"
+            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores"
+                : option.flag == "xmpp-domain" ? "the host name" : value.isEmpty ? "(empty)" : "`\(value)`"
             lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) |")
         }
         return lines.joined(separator: "\n")
@@ -214,6 +240,12 @@ public struct ServerConfiguration: Sendable, Equatable {
                    configuration[keyPath: path] = value
                },
                current: { $0[keyPath: path] })
+    }
+
+    /// The machine's host name, lowercased (`localhost` if it has none).
+    public static func defaultXMPPDomain() -> String {
+        let name = ProcessInfo.processInfo.hostName.lowercased()
+        return name.isEmpty ? "localhost" : name
     }
 
     /// The web client shipped with Parley: `./Web` when started from the repository, else the

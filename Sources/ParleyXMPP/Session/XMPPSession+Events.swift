@@ -1,0 +1,47 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+// Parley's events (docs/protocol.md) rendered as stanzas for this session.
+extension XMPPSession {
+    /// From the hub, on any thread: rendered on the loop, in the order they came.
+    func receive(event: String, payload: any Encodable & Sendable) {
+        loop.execute { self.render(event, payload) }
+    }
+
+    private func render(_ event: String, _ payload: any Encodable & Sendable) {
+        guard let me else { return }
+        switch (event, payload) {
+        case (EventName.messageNew, let message as Message):
+            if let stanza = chatStanza(message, delayed: false) {
+                send(stanza)
+                markDelivered(message, me: me.user)
+            }
+        case (EventName.presence, let presence as Presence):
+            guard presence.userId != me.user else { return }
+            send(XMLElement("presence", ["type": presence.online ? nil : "unavailable", "from": address(of: presence.userId).description,
+                                         "to": me.full.description]))
+        case (EventName.friendRequest, let request as FriendRequest):
+            guard request.to.id == me.user else { return }
+            send(subscriptionRequest(request, to: me.full))
+        case (EventName.friendAdded, let friend as Friend):
+            learn(friend)
+            let from = address(of: friend.user.id).description
+            pushRoster(rosterItem(friend.user, subscription: "both"))
+            send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
+            if friend.online { send(XMLElement("presence", ["from": from, "to": me.full.description])) }
+        case (EventName.friendRemoved, let reference as UserReference):
+            let jid = address(of: reference.userId)
+            pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))
+            send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
+            state.withLock { state in
+                for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
+            }
+        case (ForwardedStanza.event, let forwarded as ForwardedStanza):
+            send(raw: forwarded.stanza)
+        default:
+            // Read markers, profile changes, groups and rooms have no XMPP form here yet.
+            return
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+// Stanzas of a bound stream: the entry point, and the stream's own iq queries.
+extension XMPPSession {
+    /// Handles one stanza in the order it came; called by the loop one at a time.
+    func handle(_ stanza: XMLElement) async {
+        let phase = state.withLock { $0.phase }
+        switch phase {
+        case .awaitingStream, .closed:
+            return
+        case .negotiating:
+            await negotiate(stanza, step: nil)
+        case .sasl(let step):
+            await negotiate(stanza, step: step)
+        case .bound:
+            guard stanza.namespace == Namespace.client else {
+                fail(.unsupportedStanzaType, "<\(stanza.name)> in \(stanza.namespace) is not supported")
+                return
+            }
+            switch stanza.name {
+            case "iq": await handleIQ(stanza)
+            case "message": await handleMessage(stanza)
+            case "presence": await handlePresence(stanza)
+            default: fail(.unsupportedStanzaType, "<\(stanza.name)> is not a stanza")
+            }
+        }
+    }
+
+    /// Who this session is: user, bare and full JID.
+    var me: (user: UserID, bare: JID, full: JID)? {
+        state.withLock { state in
+            guard let account = state.account, let resource = state.resource else { return nil }
+            let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
+            return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
+        }
+    }
+
+    /// The address of a user as this session knows it (friends by username, others by id).
+    func address(of user: UserID) -> JID {
+        let local = state.withLock { $0.localParts[user] } ?? "~\(user.rawValue)"
+        return JID(local: local, domain: domain)
+    }
+
+    // MARK: iq
+
+    private func handleIQ(_ iq: XMLElement) async {
+        let type = iq["type"] ?? ""
+        guard type != "result", type != "error" else { return }
+        guard let me, iq["id"] != nil else {
+            send(StanzaError.badRequest("an iq needs an id").reply(to: iq, from: domain))
+            return
+        }
+        guard type == "get" || type == "set", iq.elements.count == 1, let query = iq.elements.first else {
+            send(StanzaError.badRequest("an iq get or set has exactly one child").reply(to: iq, from: domain))
+            return
+        }
+        var target: JID?
+        if let to = iq["to"] {
+            guard let jid = JID(to) else {
+                send(StanzaError(type: "modify", condition: "jid-malformed", "not a JID").reply(to: iq, from: domain))
+                return
+            }
+            target = jid
+        }
+        do {
+            let answer = try await self.answer(type: type, query, target: target, me: me)
+            send(XMLElement("iq", ["type": "result", "id": iq["id"], "from": iq["to"], "to": me.full.description],
+                            children: answer.map { [$0] } ?? []))
+        } catch {
+            send(StanzaError.from(error).reply(to: iq, from: domain))
+        }
+    }
+
+    /// The result's payload (nil for an empty result). Throws a `StanzaError` or a core
+    /// `ProtocolError`.
+    private func answer(type: String, _ query: XMLElement, target: JID?, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
+        let toServer = target == nil || target == JID(local: nil, domain: domain)
+        let toSelf = target == nil || target?.bare == me.bare
+        do {
+            switch (query.namespace, query.name, type) {
+            case (Namespace.ping, "ping", "get") where toServer || toSelf:
+                return nil
+            case (Namespace.session, "session", "set"):
+                return nil
+            case (Namespace.roster, "query", _) where toSelf:
+                return try await roster(type: type, query, me: me.user)
+            case (Namespace.discoInfo, "query", "get"):
+                return try await discoInfo(target: target, toServer: toServer)
+            case (Namespace.discoItems, "query", "get"):
+                return XMLElement("query", namespace: Namespace.discoItems)
+            case (Namespace.vcard, "vCard", "get"):
+                let user = toSelf ? me.user : try await services.directory.user(for: target!)
+                return vcard(try await services.accounts.profile(id: user))
+            case (Namespace.vcard, "vCard", "set") where toSelf:
+                try await setVCard(query, me: me.user)
+                return nil
+            case (Namespace.blocking, _, _) where toSelf:
+                return try await blocking(type: type, query, me: me.user)
+            default:
+                throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported here")
+            }
+        }
+    }
+
+    // MARK: Service discovery (XEP-0030)
+
+    static let serverFeatures = [Namespace.discoInfo, Namespace.discoItems, Namespace.ping, Namespace.roster, Namespace.vcard,
+                                 Namespace.blocking, Namespace.receipts, Namespace.chatStates]
+
+    private func discoInfo(target: JID?, toServer: Bool) async throws(ProtocolError) -> XMLElement {
+        var query = XMLElement("query", namespace: Namespace.discoInfo)
+        if toServer {
+            query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "server", "type": "im", "name": "Parley"]))
+            for feature in Self.serverFeatures {
+                query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": feature]))
+            }
+        } else if let target {
+            _ = try await services.directory.user(for: target)
+            query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "account", "type": "registered"]))
+            query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]))
+        }
+        return query
+    }
+
+    // MARK: vCard (XEP-0054) = profile
+
+    private func vcard(_ profile: UserProfile) -> XMLElement {
+        var card = XMLElement("vCard", namespace: Namespace.vcard)
+        if let nickname = profile.nickname {
+            card.append(XMLElement("NICKNAME", namespace: Namespace.vcard, [:], text: nickname))
+            card.append(XMLElement("FN", namespace: Namespace.vcard, [:], text: nickname))
+        }
+        if let avatar = profile.avatar {
+            card.append(XMLElement("PHOTO", namespace: Namespace.vcard, [:], children: [XMLElement("EXTVAL", namespace: Namespace.vcard, [:], text: avatar)]))
+        }
+        if let signature = profile.signature {
+            card.append(XMLElement("DESC", namespace: Namespace.vcard, [:], text: signature))
+        }
+        return card
+    }
+
+    private func setVCard(_ card: XMLElement, me: UserID) async throws(ProtocolError) {
+        var update = ProfileUpdate()
+        let nickname = (card.child("NICKNAME") ?? card.child("FN"))?.text.trimmingWhitespace
+        update.nickname = nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .clear
+        if let url = card.child("PHOTO")?.child("EXTVAL")?.text.trimmingWhitespace, !url.isEmpty {
+            update.avatar = .set(url)
+        }
+        let account = try await services.accounts.updateProfile(of: me, with: update)
+        state.withLock { $0.account = account }
+    }
+
+    // MARK: Blocking (XEP-0191)
+
+    private func blocking(type: String, _ query: XMLElement, me: UserID) async throws(ProtocolError) -> XMLElement? {
+        switch (query.name, type) {
+        case ("blocklist", "get"):
+            var list = XMLElement("blocklist", namespace: Namespace.blocking)
+            for profile in try await services.social.blocked(by: me).users {
+                list.append(XMLElement("item", namespace: Namespace.blocking, ["jid": services.directory.jid(of: profile).description]))
+            }
+            return list
+        case ("block", "set"), ("unblock", "set"):
+            let jids = query.elements.filter { $0.name == "item" }.compactMap { $0["jid"].flatMap(JID.init) }
+            if query.name == "block" && jids.isEmpty { throw ProtocolError(.missingField, "name at least one JID to block") }
+            var targets: [UserID] = []
+            for jid in jids { targets.append(try await services.directory.user(for: jid)) }
+            if query.name == "unblock" && jids.isEmpty {
+                targets = try await services.social.blocked(by: me).users.map(\.id)
+            }
+            for target in targets {
+                if query.name == "block" {
+                    try await services.social.block(target, by: me)
+                } else {
+                    try await services.social.unblock(target, by: me)
+                }
+            }
+            return nil
+        default:
+            throw ProtocolError(.badRequest, "not a blocking command")
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+import Synchronization
+
+/// One client's XMPP stream (RFC 6120): stream header, SASL, restart, resource binding, then
+/// stanzas mapped onto Parley's services, and Parley's events rendered as stanzas.
+///
+/// Stanzas are handled one at a time in the order they came (the next starts when the
+/// previous one's service call has finished), like native requests. Events from the hub are
+/// rendered on the loop as they come, so their order is kept too.
+final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `queue`, `busy`,
+    // `headerSent` and `authTimer` are touched only on `loop`; everything the stanza tasks
+    // share with the loop is in `state`, behind its mutex.
+
+    let loop: EventLoop
+    let token: ConnectionToken
+    let services: XMPPServices
+    let streamID: String
+    /// Whether the peer is on this machine (PLAIN and unencrypted streams are fine then).
+    let isLoopback: Bool
+    let clientAddress: String
+    private var connection: TCPConnection?
+    private var parser: XMLStreamParser
+    private var queue: [XMLStreamEvent] = []
+    private var busy = false
+    private var headerSent = false
+    private var authTimer: ScheduledTimer?
+    let state = Mutex(SessionState())
+
+    private static let nextToken = Atomic<UInt64>(0)
+
+    init(connection: TCPConnection, services: XMPPServices) {
+        self.connection = connection
+        loop = connection.loop
+        self.services = services
+        // Apart from the native connections' numbers: the top bit marks an XMPP session.
+        token = ConnectionToken((1 << 63) | Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
+        streamID = Base64.encode(CryptoRandom.bytes(12))
+        parser = XMLStreamParser(limits: services.configuration.limits)
+        let host = connection.remoteAddress?.host ?? ""
+        clientAddress = host
+        isLoopback = host.hasPrefix("127.") || host == "::1" || host == "::ffff:127.0.0.1"
+        authTimer = loop.schedule(after: services.configuration.authTimeout) { [weak self] in
+            guard let self, self.state.withLock({ $0.account == nil || $0.resource == nil }) else { return }
+            self.fail(.policyViolation, "sign in and bind a resource sooner")
+        }
+    }
+
+    /// The state shared between the loop and the stanza tasks.
+    struct SessionState {
+        var phase: Phase = .awaitingStream
+        /// Set by SASL.
+        var account: Account?
+        /// Set by binding.
+        var resource: String?
+        var saslFailures = 0
+        /// Whether the client has sent its initial presence.
+        var available = false
+        /// 1:1 conversations and the friend at the other end.
+        var directPeers: [ConversationID: UserID] = [:]
+        /// Local parts of the addresses of friends and other users seen.
+        var localParts: [UserID: String] = [:]
+        /// Whether the hub knows this session.
+        var registered = false
+    }
+
+    enum Phase {
+        /// Waiting for `<stream:stream>` (first, or after SASL's restart).
+        case awaitingStream
+        /// Features offered; waiting for `<auth>` (or, signed in, for the bind).
+        case negotiating
+        /// A SASL mechanism is waiting for the client's next response.
+        case sasl(SASLStep)
+        /// Resource bound: stanzas flow.
+        case bound
+        case closed
+    }
+
+    enum SASLStep {
+        /// `<auth>` came without an initial response; it comes as `<response>`.
+        case awaitingInitialResponse(mechanism: String)
+        /// SCRAM's challenge was sent. `candidate` is nil when the user is unknown (the proof
+        /// will fail whatever it is).
+        case scram(SCRAMExchange, SCRAMCandidate?)
+    }
+
+    var domain: String { services.directory.domain }
+
+    // MARK: ConnectionHandler
+
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        do throws(XMLStreamError) {
+            queue += try parser.feed(bytes)
+        } catch {
+            fail(error.condition, error.text)
+            return
+        }
+        if queue.count > services.configuration.maxQueuedStanzas { connection.pauseReading() }
+        processNext()
+    }
+
+    func connectionShouldShutDown(_ connection: TCPConnection) {
+        fail(.systemShutdown, "the server is shutting down")
+    }
+
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        self.connection = nil
+        authTimer?.cancel()
+        authTimer = nil
+        queue.removeAll()
+        let user = state.withLock { state -> UserID? in
+            state.phase = .closed
+            defer { state.registered = false }
+            return state.registered ? state.account?.profile.id : nil
+        }
+        if let user, services.registry.remove(self, for: user) {
+            let presence = services.presence
+            Task { await presence.wentOffline(user) }
+        }
+    }
+
+    // MARK: Processing
+
+    private func processNext() {
+        guard !busy, connection?.isActive == true, !queue.isEmpty else { return }
+        let event = queue.removeFirst()
+        if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
+        switch event {
+        case .streamOpened(let attributes, let defaultNamespace):
+            openStream(attributes, defaultNamespace: defaultNamespace)
+            processNext()
+        case .streamClosed:
+            send(raw: "</stream:stream>")
+            connection?.close()
+        case .stanza(let stanza):
+            busy = true
+            Task {
+                await self.handle(stanza)
+                self.loop.execute {
+                    self.busy = false
+                    self.processNext()
+                }
+            }
+        }
+    }
+
+    /// Answers a stream header with ours and the features of this stage.
+    private func openStream(_ attributes: [XMLAttribute], defaultNamespace: String) {
+        sendHeader()
+        let to = attributes.first { $0.name == "to" }?.value.lowercased()
+        guard defaultNamespace == Namespace.client else {
+            fail(.invalidNamespace, "the stream's default namespace must be jabber:client")
+            return
+        }
+        guard let to, JID(to)?.domain == domain else {
+            fail(.hostUnknown, "this server is \(domain)")
+            return
+        }
+        guard let version = attributes.first(where: { $0.name == "version" })?.value, version.hasPrefix("1.") else {
+            fail(.unsupportedVersion, "XMPP 1.0 streams only")
+            return
+        }
+        guard isLoopback || services.configuration.allowPlaintext else {
+            fail(.policyViolation, "unencrypted streams are accepted only from this machine")
+            return
+        }
+        let signedIn = state.withLock { state -> Bool in
+            state.phase = .negotiating
+            return state.account != nil
+        }
+        var features = XMLElement("features", namespace: Namespace.streams)
+        if signedIn {
+            features.append(XMLElement("bind", namespace: Namespace.bind))
+            features.append(XMLElement("session", namespace: Namespace.session, [:], children: [XMLElement("optional", namespace: Namespace.session)]))
+        } else {
+            var mechanisms = XMLElement("mechanisms", namespace: Namespace.sasl)
+            for name in offeredMechanisms {
+                mechanisms.append(XMLElement("mechanism", namespace: Namespace.sasl, [:], text: name))
+            }
+            features.append(mechanisms)
+        }
+        send(features)
+    }
+
+    /// SCRAM always; PLAIN only where the password cannot be overheard (loopback).
+    var offeredMechanisms: [String] {
+        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback ? ["PLAIN"] : [])
+    }
+
+    // MARK: Output (any thread)
+
+    /// Sends a stanza or stream-level element.
+    func send(_ element: XMLElement) {
+        send(raw: element.serialized())
+    }
+
+    func send(raw text: String) {
+        loop.execute {
+            guard let connection = self.connection, connection.isActive else { return }
+            connection.write(ByteChunk(Array(text.utf8)))
+        }
+    }
+
+    private func sendHeader() {
+        guard !headerSent else { return }
+        headerSent = true
+        send(raw: "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='\(Namespace.streams)' id='\(streamID)' from='\(XMLEscaping.attribute(domain))' version='1.0' xml:lang='en'>")
+    }
+
+    /// Sends `element` (SASL's success) and restarts the stream: a new parser for the new
+    /// header the client sends next. Both happen in one loop task, so no byte of the new
+    /// stream can reach the old parser.
+    func sendAndRestart(_ element: XMLElement) {
+        let text = element.serialized()
+        loop.execute {
+            guard let connection = self.connection, connection.isActive else { return }
+            connection.write(ByteChunk(Array(text.utf8)))
+            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
+            self.queue.removeAll()
+            self.headerSent = false
+        }
+    }
+
+    /// Ends the stream with a stream error (any thread).
+    func fail(_ condition: StreamErrorCondition, _ text: String) {
+        loop.execute {
+            guard let connection = self.connection, connection.isActive else { return }
+            self.sendHeader()
+            let error = XMLElement("error", namespace: Namespace.streams, [:], children: [
+                XMLElement(condition.rawValue, namespace: Namespace.streamErrors),
+                XMLElement("text", namespace: Namespace.streamErrors, [:], text: text),
+            ])
+            self.send(raw: error.serialized() + "</stream:stream>")
+            self.loop.execute {
+                self.services.logger.info("xmpp stream error", ["condition": .string(condition.rawValue), "address": .string(self.clientAddress)])
+                self.queue.removeAll()
+                self.connection?.close()
+            }
+        }
+    }
+
+    /// Signed in and bound: the sign-in timer is no longer needed.
+    func cancelAuthTimer() {
+        loop.execute {
+            self.authTimer?.cancel()
+            self.authTimer = nil
+        }
+    }
+}

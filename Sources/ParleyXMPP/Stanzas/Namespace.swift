@@ -1,0 +1,21 @@
+/// The XML namespaces the gateway speaks.
+public enum Namespace {
+    public static let client = "jabber:client"
+    public static let streams = "http://etherx.jabber.org/streams"
+    public static let streamErrors = "urn:ietf:params:xml:ns:xmpp-streams"
+    public static let stanzaErrors = "urn:ietf:params:xml:ns:xmpp-stanzas"
+    public static let sasl = "urn:ietf:params:xml:ns:xmpp-sasl"
+    public static let bind = "urn:ietf:params:xml:ns:xmpp-bind"
+    public static let session = "urn:ietf:params:xml:ns:xmpp-session"
+    public static let roster = "jabber:iq:roster"
+    public static let ping = "urn:xmpp:ping"
+    public static let discoInfo = "http://jabber.org/protocol/disco#info"
+    public static let discoItems = "http://jabber.org/protocol/disco#items"
+    public static let vcard = "vcard-temp"
+    public static let blocking = "urn:xmpp:blocking"
+    public static let receipts = "urn:xmpp:receipts"
+    public static let chatStates = "http://jabber.org/protocol/chatstates"
+    public static let delay = "urn:xmpp:delay"
+    public static let stanzaID = "urn:xmpp:sid:0"
+    public static let outOfBand = "jabber:x:oob"
+}

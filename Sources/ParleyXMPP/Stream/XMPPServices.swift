@@ -1,0 +1,26 @@
+public import ParleyCore
+public import ParleyNet
+
+/// The core services every XMPP stanza maps onto, and the registry sessions sign in to.
+public final class XMPPServices: Sendable {
+    public let accounts: AccountService
+    public let social: SocialService
+    public let conversations: ConversationService
+    public let presence: PresenceService
+    public let registry: ConnectionRegistry
+    public let directory: XMPPDirectory
+    public let configuration: XMPPConfiguration
+    public let logger: Logger
+
+    public init(accounts: AccountService, social: SocialService, conversations: ConversationService, presence: PresenceService,
+                registry: ConnectionRegistry, configuration: XMPPConfiguration, logger: Logger) {
+        self.accounts = accounts
+        self.social = social
+        self.conversations = conversations
+        self.presence = presence
+        self.registry = registry
+        self.configuration = configuration
+        self.logger = logger
+        directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
+    }
+}

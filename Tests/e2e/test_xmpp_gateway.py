@@ -1,0 +1,203 @@
+"""Jabber clients (slixmpp) on Parley's XMPP listener: sign-in by SCRAM and PLAIN, roster and
+presence as friends, 1:1 chat with a native client both ways in one history, offline delivery,
+and hostile input that ends only the offending stream."""
+import asyncio
+
+import pytest
+
+from api import call
+from client import Session
+from xmpp import Bot, PASSWORD, raw_exchange, register, stream_error
+
+
+def run(coroutine, timeout: float = 90):
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+@pytest.fixture
+def server(parley):
+    return parley("--password-cost", "minimum", xmpp=True)
+
+
+async def befriend(asker: Session, target: Session, username: str) -> int:
+    asked = await asker.call("friend.request", {"username": username})
+    assert asked["ok"], asked
+    accepted = await target.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+    assert accepted["ok"], accepted
+    return accepted["data"]["conversationId"]
+
+
+async def wait_event(session: Session, predicate, timeout: float = 15):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        for event in session.events:
+            if predicate(event):
+                return event
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no such event; got {session.events}")
+
+
+@pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-1", "PLAIN"])
+def test_sign_in_with_each_mechanism_and_a_wrong_password_fails(server, mechanism):
+    register(server, "mei")
+
+    async def scenario():
+        mei = Bot("mei@localhost", mechanism=mechanism)
+        assert await mei.sign_in(server.xmpp_port)
+        assert mei.boundjid.bare == "mei@localhost"
+        assert mei.boundjid.resource
+        # The server answers pings and describes itself.
+        await mei.plugin["xep_0199"].ping(jid="localhost", timeout=10)
+        info = await mei.plugin["xep_0030"].get_info(jid="localhost", timeout=10)
+        assert "jabber:iq:roster" in info["disco_info"]["features"]
+        await mei.stop()
+
+        wrong = Bot("mei@localhost", password="not-the-password", mechanism=mechanism)
+        assert not await wrong.sign_in(server.xmpp_port)
+        await wrong.stop()
+    run(scenario())
+
+
+def test_roster_presence_and_chat_with_a_native_client_share_one_history(server):
+    bob_token = register(server, "bob")
+    register(server, "mei")
+
+    async def scenario():
+        bob = await Session.open(server.port, bob_token)
+        # Bob asks natively before Mei is on XMPP: she sees it as a subscription request.
+        asked = await bob.call("friend.request", {"username": "mei", "greeting": "hi from bob"})
+        assert asked["ok"], asked
+
+        mei = Bot("mei@localhost", mechanism="PLAIN")
+        assert await mei.sign_in(server.xmpp_port)
+        assert mei.roster_items == {}
+        request = await mei.wait_presence(lambda p: p["type"] == "subscribe")
+        assert request["from"].bare == "bob@localhost"
+        assert request["status"] == "hi from bob"
+
+        # Accepting the subscription makes them friends; both sides hear of it.
+        mei.send_presence(pto="bob@localhost", ptype="subscribed")
+        added = await wait_event(bob, lambda e: e["event"] == "friend.added")
+        conversation = added["data"]["conversationId"]
+        assert added["data"]["user"]["username"] == "mei"
+        # Bob is online natively: Mei sees him available.
+        await mei.wait_presence(lambda p: p["from"].bare == "bob@localhost" and p["type"] == "available")
+        roster = await mei.get_roster()
+        items = {str(item["jid"]): item["subscription"] for item in roster["roster"]}
+        assert items == {"bob@localhost": "both"}
+
+        # Native to XMPP.
+        sent = await bob.call("message.send", {"conversationId": conversation, "clientId": "b-1", "kind": "text",
+                                               "text": "你好 Mei <&>"})
+        assert sent["ok"], sent
+        message = await mei.next_message()
+        assert message["from"].bare == "bob@localhost"
+        assert message["type"] == "chat"
+        assert message["body"] == "你好 Mei <&>"
+
+        # XMPP to native, twice with the same id: stored once.
+        for _ in range(2):
+            reply = mei.make_message(mto="bob@localhost", mbody="hello Bob ☺", mtype="chat")
+            reply["id"] = "mei-1"
+            reply.send()
+        event = await wait_event(bob, lambda e: e["event"] == "message.new" and e["data"].get("text") == "hello Bob ☺")
+        assert event["data"]["conversationId"] == conversation
+        assert event["data"]["clientId"] == "mei-1"
+
+        # Both ways are in the one history, in order, the retry stored once.
+        await asyncio.sleep(0.5)
+        history = await bob.call("message.history", {"conversationId": conversation})
+        texts = [m.get("text") for m in history["data"]["messages"] if m["kind"] == "text"]
+        assert texts == ["你好 Mei <&>", "hello Bob ☺"]
+
+        # Bob leaves: Mei sees him go.
+        await bob.close()
+        await mei.wait_presence(lambda p: p["from"].bare == "bob@localhost" and p["type"] == "unavailable")
+        await mei.stop()
+    run(scenario())
+
+
+def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
+    bob_token = register(server, "bob")
+    mei_token = register(server, "mei")
+
+    async def scenario():
+        bob = await Session.open(server.port, bob_token)
+        mei_native = await Session.open(server.port, mei_token)
+        conversation = await befriend(bob, mei_native, "mei")
+        await mei_native.close()
+        for index, text in enumerate(["first while away", "second while away"]):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"away-{index}",
+                                                   "kind": "text", "text": text})
+            assert sent["ok"], sent
+
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        first = await mei.next_message()
+        second = await mei.next_message()
+        assert [first["body"], second["body"]] == ["first while away", "second while away"]
+        assert first["delay"]["stamp"] is not None
+        await mei.stop()
+
+        # Delivered once: the next sign-in has nothing waiting.
+        again = Bot("mei@localhost")
+        assert await again.sign_in(server.xmpp_port)
+        with pytest.raises(asyncio.TimeoutError):
+            await again.next_message(timeout=2)
+        await again.stop()
+        await bob.close()
+    run(scenario())
+
+
+def test_hostile_input_ends_only_the_offending_stream(server):
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+
+        loop = asyncio.get_running_loop()
+        port = server.xmpp_port
+        bomb = ("<!DOCTYPE lolz [<!ENTITY lol 'lol'>" + "".join(
+            f"<!ENTITY lol{i} '{('&lol' + (str(i - 1) if i > 1 else '') + ';') * 10}'>" for i in range(1, 10))
+            + "]><message><body>&lol9;</body></message>")
+        cases = {
+            # A DTD inside the stream is not even well-formed XML; before the root it is a DTD.
+            "entity bomb": (bomb.encode(), {"not-well-formed", "restricted-xml"}),
+            "deep nesting": (("<a>" * 5000).encode(), {"policy-violation"}),
+            "huge stanza": (b"<message><body>" + b"x" * (2 * 1024 * 1024), {"policy-violation"}),
+            "broken xml": (b"<message></iq>", {"not-well-formed"}),
+        }
+        for name, (payload, conditions) in cases.items():
+            text = await loop.run_in_executor(None, raw_exchange, port, payload)
+            assert stream_error(text) in conditions, f"{name}: {text[-300:]}"
+            assert text.endswith("</stream:stream>"), name
+
+        # Bad SASL: garbage base64 and wrong passwords get SASL failures, then the stream ends.
+        bad_sasl = b"".join(b"<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>" + data + b"</auth>"
+                            for data in [b"!!!not base64!!!", b"AG1laQB3cm9uZw==", b"AG1laQB3cm9uZw=="])
+        text = await loop.run_in_executor(None, raw_exchange, port, bad_sasl)
+        assert "<incorrect-encoding" in text and "<not-authorized" in text
+        assert stream_error(text) == "policy-violation"
+
+        # An entity bomb sent before the stream header is refused as a DTD.
+        def bomb_first():
+            import socket
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(("<?xml version='1.0'?>" + bomb).encode())
+                received = b""
+                while chunk := sock.recv(65536):
+                    received += chunk
+                return received.decode()
+        assert stream_error(await loop.run_in_executor(None, bomb_first)) == "restricted-xml"
+
+        # Meanwhile the good session still works.
+        await mei.plugin["xep_0199"].ping(jid="localhost", timeout=10)
+        await mei.stop()
+
+        # And a login still works afterwards.
+        later = Bot("bob@localhost", mechanism="SCRAM-SHA-1")
+        assert await later.sign_in(server.xmpp_port)
+        await later.stop()
+    run(scenario())
