@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyServerTests",
-            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite"],
+            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleyXMPP"],
             swiftSettings: strictSwift
         ),
     ],

@@ -201,3 +201,63 @@ def test_hostile_input_ends_only_the_offending_stream(server):
         assert await later.sign_in(server.xmpp_port)
         await later.stop()
     run(scenario())
+
+
+def test_vcard_blocking_chat_states_and_receipts_between_two_jabber_clients(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob_native = await Session.open(server.port, bob_token)
+        await befriend(mei_native, bob_native, "bob")
+        await bob_native.close()
+
+        mei = Bot("mei@localhost")
+        bob = Bot("bob@localhost", mechanism="SCRAM-SHA-1")
+        assert await mei.sign_in(server.xmpp_port)
+        assert await bob.sign_in(server.xmpp_port)
+        assert set(mei.roster_items) == {"bob@localhost"}
+
+        # vCard set is the profile: the native client hears of it, and Bob reads it.
+        card = mei.plugin["xep_0054"].make_vcard()
+        card["NICKNAME"] = "Mei Ling"
+        await mei.plugin["xep_0054"].publish_vcard(card, timeout=10)
+        updated = await wait_event(mei_native, lambda e: e["event"] == "me.updated")
+        assert updated["data"]["nickname"] == "Mei Ling"
+        seen = await bob.plugin["xep_0054"].get_vcard(jid="mei@localhost", cached=False, timeout=10)
+        assert seen["vcard_temp"]["NICKNAME"] == ["Mei Ling"]
+
+        # Chat states pass through to the other Jabber client without being stored.
+        typing = bob.make_message(mto="mei@localhost", mtype="chat")
+        typing["chat_state"] = "composing"
+        typing.send()
+        message = await mei.next_message(predicate=lambda m: m["chat_state"] == "composing")
+        assert message["from"].bare == "bob@localhost" and not message["body"]
+
+        # A message asks for a receipt; the receipt comes back to the sender.
+        bob.send_message(mto="mei@localhost", mbody="ping with receipt", mtype="chat")
+        got = await mei.next_message()
+        assert got["body"] == "ping with receipt"
+        assert got["request_receipt"]
+        # (slixmpp's receipts plugin answers the request by itself.)
+        message = await bob.next_message(predicate=lambda m: bool(m["receipt"]))
+        assert message["receipt"] == got["id"]
+        assert message["from"].bare == "mei@localhost"
+
+        # Blocking: the block list is Parley's, and a blocked friend's message is refused.
+        await mei.plugin["xep_0191"].block("bob@localhost", timeout=10)
+        blocked = await mei.plugin["xep_0191"].get_blocked(timeout=10)
+        assert {str(item["jid"]) for item in blocked["blocklist"]} == {"bob@localhost"}
+        listed = await mei_native.call("block.list")
+        assert [user["username"] for user in listed["data"]["users"]] == ["bob"]
+        bob.send_message(mto="mei@localhost", mbody="can you hear me", mtype="chat")
+        message = await bob.next_message(predicate=lambda m: m["type"] == "error")
+        assert message["error"]["condition"] in {"not-acceptable", "forbidden"}
+        await mei.plugin["xep_0191"].unblock("bob@localhost", timeout=10)
+        assert (await mei_native.call("block.list"))["data"]["users"] == []
+
+        await mei.stop()
+        await bob.stop()
+        await mei_native.close()
+    run(scenario())

@@ -5,6 +5,8 @@ import re
 import socket
 
 import slixmpp
+from slixmpp.xmlstream.handler import Callback
+from slixmpp.xmlstream.matcher import MatchXPath
 
 from api import call
 
@@ -39,9 +41,13 @@ class Bot(slixmpp.ClientXMPP):
         self.register_plugin("xep_0191")
         self.register_plugin("xep_0054")
         self.register_plugin("xep_0203")
+        self.register_plugin("xep_0085")
+        self.register_plugin("xep_0184")
         self.add_event_handler("session_start", self._start)
         self.add_event_handler("failed_all_auth", lambda _: self.auth_failed.set())
-        self.add_event_handler("message", lambda message: self.messages.put_nowait(message))
+        # Every <message>, with a body or not (slixmpp's own "message" event needs a body).
+        self.register_handler(Callback("every message", MatchXPath("{jabber:client}message"),
+                                       lambda message: self.messages.put_nowait(message)))
         self.add_event_handler("presence", self._presence)
         self.add_event_handler("disconnected", lambda _: self.ended.set())
 
@@ -66,10 +72,11 @@ class Bot(slixmpp.ClientXMPP):
         assert done, "neither signed in nor refused in time"
         return started in done
 
-    async def next_message(self, timeout: float = 15):
+    async def next_message(self, timeout: float = 15, predicate=lambda m: bool(m["body"])):
+        """The next message received that satisfies `predicate` (by default: has a body)."""
         while True:
             message = await asyncio.wait_for(self.messages.get(), timeout)
-            if message["body"]:
+            if predicate(message):
                 return message
 
     async def wait_presence(self, predicate, timeout: float = 15):

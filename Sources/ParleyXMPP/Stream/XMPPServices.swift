@@ -8,17 +8,20 @@ public final class XMPPServices: Sendable {
     public let conversations: ConversationService
     public let presence: PresenceService
     public let registry: ConnectionRegistry
+    /// For the events a gateway itself causes (a profile changed by vCard).
+    public let delivery: Delivery
     public let directory: XMPPDirectory
     public let configuration: XMPPConfiguration
     public let logger: Logger
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, presence: PresenceService,
-                registry: ConnectionRegistry, configuration: XMPPConfiguration, logger: Logger) {
+                registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
         self.accounts = accounts
         self.social = social
         self.conversations = conversations
         self.presence = presence
         self.registry = registry
+        self.delivery = delivery
         self.configuration = configuration
         self.logger = logger
         directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
