@@ -261,3 +261,64 @@ def test_vcard_blocking_chat_states_and_receipts_between_two_jabber_clients(serv
         await bob.stop()
         await mei_native.close()
     run(scenario())
+
+
+def test_carbons_and_the_message_archive(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        import xml.etree.ElementTree as ET
+        mei_native = await Session.open(server.port, mei_token)
+        bob_native = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob_native, "bob")
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+
+        # Carbons: what Mei sends from her phone shows up in her Jabber client.
+        enable = mei.make_iq_set()
+        enable.append(ET.fromstring("<enable xmlns='urn:xmpp:carbons:2'/>"))
+        await enable.send(timeout=10)
+        sent = await mei_native.call("message.send", {"conversationId": conversation, "clientId": "phone-1",
+                                                      "kind": "text", "text": "sent from my phone"})
+        assert sent["ok"], sent
+        carbon = await mei.next_message(predicate=lambda m: m.xml.find("{urn:xmpp:carbons:2}sent") is not None)
+        copy = carbon.xml.find("{urn:xmpp:carbons:2}sent/{urn:xmpp:forward:0}forwarded/{jabber:client}message")
+        assert copy.get("to") == "bob@localhost" and copy.find("{jabber:client}body").text == "sent from my phone"
+
+        for index in range(3):
+            reply = await bob_native.call("message.send", {"conversationId": conversation, "clientId": f"b{index}",
+                                                           "kind": "text", "text": f"bob {index}"})
+            assert reply["ok"], reply
+
+        async def query(before: str | None):
+            iq = mei.make_iq_set()
+            marker = f"<before>{before}</before>" if before else "<before/>"
+            iq.append(ET.fromstring(
+                "<query xmlns='urn:xmpp:mam:2' queryid='q'><x xmlns='jabber:x:data' type='submit'>"
+                "<field var='FORM_TYPE' type='hidden'><value>urn:xmpp:mam:2</value></field>"
+                "<field var='with'><value>bob@localhost</value></field></x>"
+                f"<set xmlns='http://jabber.org/protocol/rsm'><max>2</max>{marker}</set></query>"))
+            result = await iq.send(timeout=10)
+            fin = result.xml.find("{urn:xmpp:mam:2}fin")
+            bodies = []
+            while not mei.messages.empty():
+                message = mei.messages.get_nowait()
+                found = message.xml.find("{urn:xmpp:mam:2}result/{urn:xmpp:forward:0}forwarded/{jabber:client}message/{jabber:client}body")
+                if found is not None:
+                    bodies.append(found.text)
+            return fin, bodies
+
+        # The live messages are read first so the queue holds only archive results.
+        for _ in range(3):
+            await mei.next_message()
+        fin, bodies = await query(None)
+        assert bodies == ["bob 1", "bob 2"]
+        assert fin.get("complete") == "false"
+        first = fin.find("{http://jabber.org/protocol/rsm}set/{http://jabber.org/protocol/rsm}first").text
+        fin, bodies = await query(first)
+        assert bodies == ["sent from my phone", "bob 0"]
+        await mei.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())

@@ -16,6 +16,8 @@ extension XMPPSession {
             if let stanza = chatStanza(message, delayed: false) {
                 send(stanza)
                 markDelivered(message, me: me.user)
+            } else if let carbon = sentCarbon(message) {
+                send(carbon)
             }
         case (EventName.presence, let presence as Presence):
             guard presence.userId != me.user else { return }

@@ -61,7 +61,31 @@ extension XMPPSession {
     /// (not 1:1, sent by this user, or a system notice).
     func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
         guard let me, let sender = message.sender, sender != me.user,
-              state.withLock({ $0.directPeers[message.conversationId] }) == sender else { return nil }
+              state.withLock({ $0.directPeers[message.conversationId] }) == sender,
+              var stanza = plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
+        stanza.append(XMLElement("request", namespace: Namespace.receipts))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": me.bare.description]))
+        if delayed {
+            stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
+        }
+        return stanza
+    }
+
+    /// A copy of a message the user sent from another device, for a session that enabled
+    /// carbons (XEP-0280); nil otherwise.
+    func sentCarbon(_ message: Message) -> XMLElement? {
+        guard let me, message.sender == me.user, state.withLock({ $0.carbons }),
+              let peer = state.withLock({ $0.directPeers[message.conversationId] }),
+              let copy = plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
+        return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
+            XMLElement("sent", namespace: Namespace.carbons, [:], children: [
+                XMLElement("forwarded", namespace: Namespace.forward, [:], children: [copy]),
+            ]),
+        ])
+    }
+
+    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
+    func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
         let body: String
         var extra: [XMLElement] = []
         switch message.kind {
@@ -75,15 +99,13 @@ extension XMPPSession {
         case .system:
             return nil
         }
-        var stanza = XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id,
-                                            "from": address(of: sender).description, "to": me.full.description],
-                                children: [XMLElement("body", [:], text: body)] + extra)
-        stanza.append(XMLElement("request", namespace: Namespace.receipts))
-        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": message.id, "by": me.bare.description]))
-        if delayed {
-            stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
-        }
-        return stanza
+        return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
+                          children: [XMLElement("body", [:], text: body)] + extra)
+    }
+
+    /// A message's id in the user's archive: conversation and sequence, `<conversation>-<seq>`.
+    static func archiveID(_ message: Message) -> String {
+        "\(message.conversationId.rawValue)-\(message.seq)"
     }
 
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over

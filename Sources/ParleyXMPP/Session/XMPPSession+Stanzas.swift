@@ -98,6 +98,11 @@ extension XMPPSession {
                 return nil
             case (Namespace.blocking, _, _) where toSelf:
                 return try await blocking(type: type, query, me: me.user)
+            case (Namespace.carbons, "enable", "set"), (Namespace.carbons, "disable", "set"):
+                state.withLock { $0.carbons = query.name == "enable" }
+                return nil
+            case (Namespace.mam, "query", "set") where toSelf:
+                return try await archive(query, me: me)
             default:
                 throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported here")
             }
@@ -107,7 +112,7 @@ extension XMPPSession {
     // MARK: Service discovery (XEP-0030)
 
     static let serverFeatures = [Namespace.discoInfo, Namespace.discoItems, Namespace.ping, Namespace.roster, Namespace.vcard,
-                                 Namespace.blocking, Namespace.receipts, Namespace.chatStates]
+                                 Namespace.blocking, Namespace.receipts, Namespace.chatStates, Namespace.carbons, Namespace.mam]
 
     private func discoInfo(target: JID?, toServer: Bool) async throws(ProtocolError) -> XMLElement {
         var query = XMLElement("query", namespace: Namespace.discoInfo)

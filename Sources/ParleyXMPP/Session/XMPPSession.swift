@@ -64,6 +64,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var localParts: [UserID: String] = [:]
         /// Whether the hub knows this session.
         var registered = false
+        /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
+        var carbons = false
     }
 
     enum Phase {

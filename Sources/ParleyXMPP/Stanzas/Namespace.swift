@@ -18,4 +18,9 @@ public enum Namespace {
     public static let delay = "urn:xmpp:delay"
     public static let stanzaID = "urn:xmpp:sid:0"
     public static let outOfBand = "jabber:x:oob"
+    public static let carbons = "urn:xmpp:carbons:2"
+    public static let forward = "urn:xmpp:forward:0"
+    public static let mam = "urn:xmpp:mam:2"
+    public static let resultSetManagement = "http://jabber.org/protocol/rsm"
+    public static let dataForms = "jabber:x:data"
 }
