@@ -112,20 +112,29 @@ public final class ParleyServer: Sendable {
     private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
                                   services: ServerServices, logger: Logger) throws -> XMPPServer? {
         guard configuration.xmppPort != 0 else { return nil }
+        var tls: TLSContext?
+        if !configuration.xmppTLSCertificate.isEmpty || !configuration.xmppTLSKey.isEmpty {
+            do {
+                tls = try TLSContext(certificatePath: configuration.xmppTLSCertificate, keyPath: configuration.xmppTLSKey)
+            } catch {
+                throw ConfigurationError.invalidValue(flag: "xmpp-tls-cert", value: configuration.xmppTLSCertificate,
+                                                      expected: "a PEM certificate chain whose key is --xmpp-tls-key (\(error))")
+            }
+        }
         let xmppConfiguration = XMPPConfiguration(
             domain: configuration.xmppDomain,
             limits: XMLStreamLimits(maxStanzaBytes: configuration.xmppMaxStanzaBytes, maxDepth: configuration.xmppMaxDepth,
                                     maxAttributes: configuration.xmppMaxAttributes),
             allowPlaintext: configuration.xmppAllowPlaintext == "yes",
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
-            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds))
+            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
                                         logger: logger)
         let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
                                     options: tcp, services: xmppServices)
         logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
-                                       "domain": .string(xmppConfiguration.domain)])
+                                       "domain": .string(xmppConfiguration.domain), "starttls": .bool(tls != nil)])
         return server
     }
 

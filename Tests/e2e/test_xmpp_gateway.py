@@ -7,7 +7,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, raw_exchange, register, stream_error
+from xmpp import Bot, PASSWORD, raw_exchange, register, self_signed_certificate, stream_error
 
 
 def run(coroutine, timeout: float = 90):
@@ -322,3 +322,35 @@ def test_carbons_and_the_message_archive(server):
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_starttls_then_sign_in_and_chat(parley, tmp_path):
+    cert, key = self_signed_certificate(str(tmp_path))
+    server = parley("--password-cost", "minimum", "--xmpp-tls-cert", cert, "--xmpp-tls-key", key, xmpp=True)
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei = Bot("mei@localhost", mechanism="PLAIN", trust=cert)
+        bob = Bot("bob@localhost", mechanism="SCRAM-SHA-256", trust=cert)
+        assert await mei.sign_in(server.xmpp_port)
+        assert await bob.sign_in(server.xmpp_port)
+        for bot in (mei, bob):
+            assert bot.transport.get_extra_info("ssl_object") is not None
+        # Friends over XMPP alone, then a message through TLS both ways.
+        mei.send_presence(pto="bob@localhost", ptype="subscribe")
+        await bob.wait_presence(lambda p: p["type"] == "subscribe")
+        bob.send_presence(pto="mei@localhost", ptype="subscribed")
+        await mei.wait_presence(lambda p: p["type"] == "subscribed")
+        mei.send_message(mto="bob@localhost", mbody="over TLS " + "x" * 3_900, mtype="chat")
+        got = await bob.next_message()
+        assert got["body"] == "over TLS " + "x" * 3_900
+        await mei.stop()
+        await bob.stop()
+    run(scenario())
+
+
+def test_a_bad_tls_certificate_setting_stops_the_server(parley, tmp_path):
+    missing = str(tmp_path / "missing.pem")
+    with pytest.raises(RuntimeError):
+        parley("--xmpp-tls-cert", missing, "--xmpp-tls-key", missing, xmpp=True)

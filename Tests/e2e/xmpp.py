@@ -23,12 +23,15 @@ class Bot(slixmpp.ClientXMPP):
     """A slixmpp client that records what it receives. The test server speaks plaintext on
     loopback, so TLS is off and SASL over it is allowed."""
 
-    def __init__(self, jid: str, password: str = PASSWORD, mechanism: str = "SCRAM-SHA-256"):
+    def __init__(self, jid: str, password: str = PASSWORD, mechanism: str = "SCRAM-SHA-256", trust: str | None = None):
+        """`trust`: a CA file; given, the client insists on STARTTLS and checks the certificate."""
         super().__init__(jid, password, sasl_mech=mechanism,
                          plugin_config={"feature_mechanisms": {"unencrypted_plain": True, "unencrypted_scram": True}})
-        self.enable_plaintext = True
-        self.enable_starttls = False
+        self.enable_plaintext = trust is None
+        self.enable_starttls = trust is not None
         self.enable_direct_tls = False
+        if trust:
+            self.ssl_context.load_verify_locations(cafile=trust)
         self.messages: asyncio.Queue = asyncio.Queue()
         self.presences: list = []
         self.presence_seen = asyncio.Event()
@@ -124,6 +127,16 @@ def raw_exchange(port: int, payload: bytes, read_timeout: float = 10) -> str:
                 break
             received += chunk
         return received.decode("utf-8", "replace")
+
+
+def self_signed_certificate(directory: str) -> tuple[str, str]:
+    """A certificate for `localhost` (and its key), made with the openssl command."""
+    import subprocess
+    cert, key = f"{directory}/cert.pem", f"{directory}/key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
 
 
 def stream_error(text: str) -> str | None:

@@ -11,8 +11,21 @@ extension XMPPSession {
             await bind(stanza, account: account)
             return
         }
+        if stanza.namespace == Namespace.tls, stanza.name == "starttls", step == nil {
+            guard services.configuration.tls != nil, !state.withLock({ $0.encrypted }) else {
+                send(XMLElement("failure", namespace: Namespace.tls))
+                fail(.policyViolation, "STARTTLS is not available here")
+                return
+            }
+            startTLS()
+            return
+        }
         guard stanza.namespace == Namespace.sasl else {
             fail(.notAuthorized, "sign in first")
+            return
+        }
+        guard saslAllowed else {
+            saslFailed(SASLFailure(.encryptionRequired, "start TLS first"))
             return
         }
         switch (stanza.name, step) {

@@ -10,7 +10,7 @@ import Synchronization
 /// previous one's service call has finished), like native requests. Events from the hub are
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
-    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `queue`, `busy`,
+    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
     // `headerSent` and `authTimer` are touched only on `loop`; everything the stanza tasks
     // share with the loop is in `state`, behind its mutex.
 
@@ -23,6 +23,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     let clientAddress: String
     private var connection: TCPConnection?
     private var parser: XMLStreamParser
+    /// TLS after STARTTLS: every byte in and out goes through it.
+    private var tls: TLSStream?
     private var queue: [XMLStreamEvent] = []
     private var busy = false
     private var headerSent = false
@@ -64,6 +66,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var localParts: [UserID: String] = [:]
         /// Whether the hub knows this session.
         var registered = false
+        /// Whether STARTTLS has made the stream encrypted.
+        var encrypted = false
         /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
         var carbons = false
     }
@@ -94,7 +98,22 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         do throws(XMLStreamError) {
-            queue += try parser.feed(bytes)
+            if let tls {
+                let plaintext: [UInt8]
+                do throws(TLSError) {
+                    plaintext = try tls.receive(bytes)
+                } catch {
+                    // Nothing can be said in the clear on an encrypted stream: just close.
+                    flushTLS()
+                    connection.close()
+                    return
+                }
+                flushTLS()
+                let events = plaintext.withUnsafeBytes { buffer in Result { () throws(XMLStreamError) in try parser.feed(buffer) } }
+                queue += try events.get()
+            } else {
+                queue += try parser.feed(bytes)
+            }
         } catch {
             fail(error.condition, error.text)
             return
@@ -164,31 +183,44 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             fail(.unsupportedVersion, "XMPP 1.0 streams only")
             return
         }
-        guard isLoopback || services.configuration.allowPlaintext else {
+        let (signedIn, encrypted) = state.withLock { state -> (Bool, Bool) in
+            state.phase = .negotiating
+            return (state.account != nil, state.encrypted)
+        }
+        let plaintextAllowed = isLoopback || services.configuration.allowPlaintext
+        let offerTLS = services.configuration.tls != nil && !encrypted
+        guard plaintextAllowed || encrypted || offerTLS else {
             fail(.policyViolation, "unencrypted streams are accepted only from this machine")
             return
-        }
-        let signedIn = state.withLock { state -> Bool in
-            state.phase = .negotiating
-            return state.account != nil
         }
         var features = XMLElement("features", namespace: Namespace.streams)
         if signedIn {
             features.append(XMLElement("bind", namespace: Namespace.bind))
             features.append(XMLElement("session", namespace: Namespace.session, [:], children: [XMLElement("optional", namespace: Namespace.session)]))
         } else {
-            var mechanisms = XMLElement("mechanisms", namespace: Namespace.sasl)
-            for name in offeredMechanisms {
-                mechanisms.append(XMLElement("mechanism", namespace: Namespace.sasl, [:], text: name))
+            if offerTLS {
+                features.append(XMLElement("starttls", namespace: Namespace.tls, [:],
+                                           children: plaintextAllowed ? [] : [XMLElement("required", namespace: Namespace.tls)]))
             }
-            features.append(mechanisms)
+            if plaintextAllowed || encrypted {
+                var mechanisms = XMLElement("mechanisms", namespace: Namespace.sasl)
+                for name in offeredMechanisms {
+                    mechanisms.append(XMLElement("mechanism", namespace: Namespace.sasl, [:], text: name))
+                }
+                features.append(mechanisms)
+            }
         }
         send(features)
     }
 
-    /// SCRAM always; PLAIN only where the password cannot be overheard (loopback).
+    /// Whether SASL may run now: on loopback, encrypted, or where plaintext is allowed.
+    var saslAllowed: Bool {
+        isLoopback || services.configuration.allowPlaintext || state.withLock { $0.encrypted }
+    }
+
+    /// SCRAM always; PLAIN only where the password cannot be overheard (loopback or TLS).
     var offeredMechanisms: [String] {
-        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback ? ["PLAIN"] : [])
+        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback || state.withLock({ $0.encrypted }) ? ["PLAIN"] : [])
     }
 
     // MARK: Output (any thread)
@@ -199,9 +231,48 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     }
 
     func send(raw text: String) {
-        loop.execute {
-            guard let connection = self.connection, connection.isActive else { return }
+        loop.execute { self.write(text) }
+    }
+
+    /// Writes on the loop, through TLS when the stream is encrypted.
+    private func write(_ text: String) {
+        guard let connection, connection.isActive else { return }
+        guard let tls else {
             connection.write(ByteChunk(Array(text.utf8)))
+            return
+        }
+        do throws(TLSError) {
+            try tls.send(Array(text.utf8))
+            flushTLS()
+        } catch {
+            connection.close()
+        }
+    }
+
+    /// Writes whatever TLS has for the peer (handshake records, encrypted data).
+    private func flushTLS() {
+        guard let tls, let connection, connection.isActive else { return }
+        let bytes = tls.pendingOutput()
+        if !bytes.isEmpty { connection.write(ByteChunk(bytes)) }
+    }
+
+    /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on
+    /// the connection is TLS with a fresh stream. Both in one loop task.
+    func startTLS() {
+        loop.execute {
+            guard let connection = self.connection, connection.isActive, self.tls == nil,
+                  let context = self.services.configuration.tls else { return }
+            self.write(XMLElement("proceed", namespace: Namespace.tls).serialized())
+            do throws(TLSError) {
+                self.tls = try TLSStream(context: context)
+            } catch {
+                connection.close()
+                return
+            }
+            self.state.withLock { $0.encrypted = true }
+            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
+            self.queue.removeAll()
+            self.headerSent = false
         }
     }
 
@@ -218,7 +289,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         let text = element.serialized()
         loop.execute {
             guard let connection = self.connection, connection.isActive else { return }
-            connection.write(ByteChunk(Array(text.utf8)))
+            self.write(text)
             self.parser = XMLStreamParser(limits: self.services.configuration.limits)
             self.queue.removeAll()
             self.headerSent = false

@@ -4,6 +4,7 @@ public enum Namespace {
     public static let streams = "http://etherx.jabber.org/streams"
     public static let streamErrors = "urn:ietf:params:xml:ns:xmpp-streams"
     public static let stanzaErrors = "urn:ietf:params:xml:ns:xmpp-stanzas"
+    public static let tls = "urn:ietf:params:xml:ns:xmpp-tls"
     public static let sasl = "urn:ietf:params:xml:ns:xmpp-sasl"
     public static let bind = "urn:ietf:params:xml:ns:xmpp-bind"
     public static let session = "urn:ietf:params:xml:ns:xmpp-session"

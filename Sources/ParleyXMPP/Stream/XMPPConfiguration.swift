@@ -15,10 +15,13 @@ public struct XMPPConfiguration: Sendable {
     public var maxAuthFailures: Int
     /// Stanzas parsed and waiting on one connection before it stops being read.
     public var maxQueuedStanzas: Int
+    /// The certificate for STARTTLS; nil: STARTTLS is not offered.
+    public var tls: TLSContext?
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
-                maxQueuedStanzas: Int = 64) {
+                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil) {
+        self.tls = tls
         self.domain = domain
         self.limits = limits
         self.allowPlaintext = allowPlaintext
