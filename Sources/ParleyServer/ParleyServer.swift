@@ -129,7 +129,7 @@ public final class ParleyServer: Sendable {
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
-                                        presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
+                                        groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
                                         logger: logger)
         let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
                                     options: tcp, services: xmppServices)

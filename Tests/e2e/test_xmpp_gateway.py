@@ -7,7 +7,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, raw_exchange, register, self_signed_certificate, stream_error
+from xmpp import Bot, PASSWORD, RawStream, raw_exchange, register, self_signed_certificate, stream_error
 
 
 def run(coroutine, timeout: float = 90):
@@ -354,3 +354,92 @@ def test_a_bad_tls_certificate_setting_stops_the_server(parley, tmp_path):
     missing = str(tmp_path / "missing.pem")
     with pytest.raises(RuntimeError):
         parley("--xmpp-tls-cert", missing, "--xmpp-tls-key", missing, xmpp=True)
+
+
+def test_stream_management_acknowledges_handled_stanzas(server):
+    register(server, "mei")
+    stream = RawStream(server.xmpp_port)
+    stream.sign_in("mei")
+    stream.send("<enable xmlns='urn:xmpp:sm:3' resume='true'/>")
+    stream.expect("<enabled xmlns='urn:xmpp:sm:3'/>")
+    for index in range(3):
+        stream.send(f"<iq type='get' id='p{index}'><ping xmlns='urn:xmpp:ping'/></iq>")
+    stream.send("<r xmlns='urn:xmpp:sm:3'/>")
+    assert stream.expect("<a xmlns='urn:xmpp:sm:3' h='(\\d+)'/>").group(1) == "3"
+    # No resumption: a resume is refused.
+    stream.send("<resume xmlns='urn:xmpp:sm:3' h='0' previd='x'/>")
+    stream.expect("<failed xmlns='urn:xmpp:sm:3'>")
+    stream.send("</stream:stream>")
+    stream.expect("</stream:stream>")
+    stream.close()
+
+
+def test_groups_and_rooms_as_multi_user_chats(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+    register(server, "ann")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        created = await mei_native.call("group.create", {"name": "Tea Club"})
+        assert created["ok"], created
+        group = created["data"]["id"]
+        joined = await bob.call("group.join", {"name": "Tea Club"})
+        assert joined["ok"], joined
+        await mei_native.close()
+
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        info = await mei.plugin["xep_0030"].get_items(jid="conference.localhost", timeout=10)
+        assert (f"group-{group}@conference.localhost", None, "Tea Club") in info["disco_items"]["items"]
+
+        # Joining the group's room: members as occupants, our own presence (110, and 210 as
+        # the service sets the nickname), then the subject.
+        room = f"group-{group}@conference.localhost"
+        mei.send_presence(pto=f"{room}/Meimei")
+        own = await mei.wait_presence(lambda p: p["from"].bare == room and "110" in str(p))
+        assert own["from"].resource == "mei" and "210" in str(own)
+        assert any(p["from"] == f"{room}/bob" for p in mei.presences)
+        subject = await mei.next_message(predicate=lambda m: m["type"] == "groupchat" and m["subject"])
+        assert subject["subject"] == "Tea Club"
+
+        # Groupchat from XMPP: reflected to the sender, delivered to the native member.
+        mei.send_message(mto=room, mbody="hello tea club", mtype="groupchat")
+        reflected = await mei.next_message(predicate=lambda m: m["type"] == "groupchat" and m["body"] == "hello tea club")
+        assert reflected["from"] == f"{room}/mei"
+        await wait_event(bob, lambda e: e["event"] == "message.new" and e["data"].get("text") == "hello tea club")
+        # And from the native member to XMPP.
+        sent = await bob.call("message.send", {"conversationId": group, "clientId": "g1", "kind": "text", "text": "hi Mei"})
+        assert sent["ok"], sent
+        got = await mei.next_message(predicate=lambda m: m["type"] == "groupchat" and m["body"] == "hi Mei")
+        assert got["from"] == f"{room}/bob"
+
+        # Not a member: refused as members-only.
+        ann = Bot("ann@localhost")
+        assert await ann.sign_in(server.xmpp_port)
+        ann.send_presence(pto=f"{room}/ann")
+        refused = await ann.wait_presence(lambda p: p["type"] == "error")
+        assert refused["error"]["condition"] == "registration-required"
+
+        # A Parley room by name: joining creates it; a native user enters and talks.
+        lobby = "lobby@conference.localhost"
+        ann.send_presence(pto=f"{lobby}/ann")
+        await ann.wait_presence(lambda p: p["from"].bare == lobby and "110" in str(p))
+        entered = await bob.call("room.enter", {"name": "lobby"})
+        assert entered["ok"], entered
+        lobby_id = entered["data"]["room"]["id"]
+        # Bob's entering shows as his occupant presence.
+        await ann.wait_presence(lambda p: p["from"] == f"{lobby}/bob" and p["type"] == "available")
+        sent = await bob.call("message.send", {"conversationId": lobby_id, "clientId": "r1", "kind": "text", "text": "anyone here?"})
+        assert sent["ok"], sent
+        got = await ann.next_message(predicate=lambda m: m["type"] == "groupchat" and m["body"] == "anyone here?")
+        assert got["from"] == f"{lobby}/bob"
+        # Leaving the room is Parley's room.leave: the native occupant sees the notice.
+        ann.send_presence(pto=f"{lobby}/ann", ptype="unavailable")
+        await wait_event(bob, lambda e: e["event"] == "message.new" and (e["data"].get("system") or {}).get("type") == "room_left")
+
+        await ann.stop()
+        await mei.stop()
+        await bob.close()
+    run(scenario())

@@ -142,3 +142,40 @@ def self_signed_certificate(directory: str) -> tuple[str, str]:
 def stream_error(text: str) -> str | None:
     match = re.search(r"<stream:error><([a-z-]+) xmlns='urn:ietf:params:xml:ns:xmpp-streams'", text)
     return match.group(1) if match else None
+
+
+class RawStream:
+    """A hand-driven client stream, for exact exchanges slixmpp would hide."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.received = ""
+
+    def send(self, text: str):
+        self.sock.sendall(text.encode())
+
+    def expect(self, pattern: str) -> re.Match:
+        """Reads until `pattern` (a regular expression) matches what came since the last match."""
+        while True:
+            match = re.search(pattern, self.received)
+            if match:
+                self.received = self.received[match.end():]
+                return match
+            chunk = self.sock.recv(65536)
+            assert chunk, f"closed before {pattern!r}; got {self.received!r}"
+            self.received += chunk.decode()
+
+    def sign_in(self, username: str, password: str = PASSWORD, resource: str = "raw"):
+        import base64
+        self.send(HEADER)
+        self.expect("</stream:features>")
+        token = base64.b64encode(f"\0{username}\0{password}".encode()).decode()
+        self.send(f"<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>{token}</auth>")
+        self.expect("<success")
+        self.send(HEADER)
+        self.expect("</stream:features>")
+        self.send(f"<iq type='set' id='b1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>{resource}</resource></bind></iq>")
+        self.expect("<jid>[^<]+</jid>")
+
+    def close(self):
+        self.sock.close()

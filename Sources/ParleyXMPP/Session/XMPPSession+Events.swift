@@ -6,7 +6,48 @@ import ParleyProtocol
 extension XMPPSession {
     /// From the hub, on any thread: rendered on the loop, in the order they came.
     func receive(event: String, payload: any Encodable & Sendable) {
-        loop.execute { self.render(event, payload) }
+        loop.execute { self.accept(event, payload) }
+    }
+
+    /// Renders the event now, or holds it (and everything after it) while the address of a
+    /// user it names is looked up: a group's or room's member this session has not met yet.
+    private func accept(_ event: String, _ payload: any Encodable & Sendable) {
+        if resolving {
+            heldEvents.append((event, payload))
+            return
+        }
+        if let unknown = unknownUser(in: event, payload) {
+            resolving = true
+            heldEvents.append((event, payload))
+            let accounts = services.accounts
+            Task {
+                let profile = try? await accounts.profile(id: unknown)
+                self.loop.execute {
+                    if let profile {
+                        self.services.directory.remember(profile)
+                        self.state.withLock { $0.localParts[unknown] = XMPPDirectory.localPart(of: profile) }
+                    } else {
+                        // Gone: shown by id from now on.
+                        self.state.withLock { $0.localParts[unknown] = "~\(unknown.rawValue)" }
+                    }
+                    self.resolving = false
+                    let held = self.heldEvents
+                    self.heldEvents = []
+                    for (event, payload) in held { self.accept(event, payload) }
+                }
+            }
+            return
+        }
+        render(event, payload)
+    }
+
+    /// A user whose address a group chat event needs and this session does not know.
+    private func unknownUser(in event: String, _ payload: any Encodable & Sendable) -> UserID? {
+        guard event == EventName.messageNew, let message = payload as? Message,
+              let user = message.sender ?? message.system?.actor else { return nil }
+        return state.withLock { state in
+            state.joined[message.conversationId] != nil && state.localParts[user] == nil ? user : nil
+        }
     }
 
     private func render(_ event: String, _ payload: any Encodable & Sendable) {
@@ -18,6 +59,10 @@ extension XMPPSession {
                 markDelivered(message, me: me.user)
             } else if let carbon = sentCarbon(message) {
                 send(carbon)
+            } else if let stanza = groupStanza(message, delayed: false) {
+                send(stanza)
+            } else if let presence = occupantPresence(message) {
+                send(presence)
             }
         case (EventName.presence, let presence as Presence):
             guard presence.userId != me.user else { return }

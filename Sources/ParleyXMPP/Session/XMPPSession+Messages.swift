@@ -18,8 +18,12 @@ extension XMPPSession {
         guard let me else { return }
         let type = message["type"] ?? "normal"
         guard type != "error" else { return }
+        if type == "groupchat" || message["to"].flatMap(JID.init)?.domain == conferenceDomain {
+            await handleGroupMessage(message, me: me)
+            return
+        }
         guard type == "chat" || type == "normal" else {
-            send(StanzaError.serviceUnavailable("only chat messages are supported (no group chat yet)").reply(to: message, from: domain))
+            send(StanzaError.badRequest("messages are chat, normal or groupchat").reply(to: message, from: domain))
             return
         }
         guard let to = message["to"].flatMap(JID.init) else {

@@ -70,6 +70,10 @@ extension XMPPSession {
             send(StanzaError(type: "modify", condition: "jid-malformed", "not a JID").reply(to: presence, from: domain))
             return
         }
+        if jid.domain == conferenceDomain {
+            await handleRoomPresence(presence, room: jid, me: me)
+            return
+        }
         do throws(ProtocolError) {
             switch type {
             case "subscribe":

@@ -15,16 +15,47 @@ extension XMPPSession {
         case .sasl(let step):
             await negotiate(stanza, step: step)
         case .bound:
+            if stanza.namespace == Namespace.streamManagement {
+                manageStream(stanza)
+                return
+            }
             guard stanza.namespace == Namespace.client else {
                 fail(.unsupportedStanzaType, "<\(stanza.name)> in \(stanza.namespace) is not supported")
                 return
             }
+            state.withLock { state in state.handledStanzas = state.handledStanzas.map { $0 &+ 1 } }
             switch stanza.name {
             case "iq": await handleIQ(stanza)
             case "message": await handleMessage(stanza)
             case "presence": await handlePresence(stanza)
             default: fail(.unsupportedStanzaType, "<\(stanza.name)> is not a stanza")
             }
+        }
+    }
+
+    /// Stream management (XEP-0198) without resumption: acknowledgements only, so a client
+    /// knows what the server has handled; a stream that breaks is not resumed.
+    private func manageStream(_ element: XMLElement) {
+        let sm = Namespace.streamManagement
+        switch element.name {
+        case "enable":
+            let enabled = state.withLock { state -> Bool in
+                guard state.handledStanzas == nil else { return false }
+                state.handledStanzas = 0
+                return true
+            }
+            send(enabled ? XMLElement("enabled", namespace: sm)
+                         : XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
+        case "r":
+            guard let handled = state.withLock({ $0.handledStanzas }) else { return }
+            send(XMLElement("a", namespace: sm, ["h": String(handled)]))
+        case "a":
+            // Nothing is kept for resending, so acknowledgements need no bookkeeping.
+            return
+        case "resume":
+            send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
+        default:
+            fail(.unsupportedStanzaType, "<\(element.name)> in \(sm) is not supported")
         }
     }
 
@@ -78,6 +109,9 @@ extension XMPPSession {
     private func answer(type: String, _ query: XMLElement, target: JID?, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
         let toServer = target == nil || target == JID(local: nil, domain: domain)
         let toSelf = target == nil || target?.bare == me.bare
+        if let target, target.domain == conferenceDomain {
+            return try await conferenceQuery(type: type, query, target: target, me: me)
+        }
         do {
             switch (query.namespace, query.name, type) {
             case (Namespace.ping, "ping", "get") where toServer || toSelf:
@@ -88,6 +122,10 @@ extension XMPPSession {
                 return try await roster(type: type, query, me: me.user)
             case (Namespace.discoInfo, "query", "get"):
                 return try await discoInfo(target: target, toServer: toServer)
+            case (Namespace.discoItems, "query", "get") where toServer:
+                return XMLElement("query", namespace: Namespace.discoItems, [:], children: [
+                    XMLElement("item", namespace: Namespace.discoItems, ["jid": conferenceDomain, "name": "Groups and rooms"]),
+                ])
             case (Namespace.discoItems, "query", "get"):
                 return XMLElement("query", namespace: Namespace.discoItems)
             case (Namespace.vcard, "vCard", "get"):

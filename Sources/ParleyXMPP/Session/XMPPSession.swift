@@ -11,7 +11,7 @@ import Synchronization
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
-    // `headerSent` and `authTimer` are touched only on `loop`; everything the stanza tasks
+    // `headerSent`, `authTimer`, `heldEvents` and `resolving` are touched only on `loop`; everything the stanza tasks
     // share with the loop is in `state`, behind its mutex.
 
     let loop: EventLoop
@@ -29,6 +29,10 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     private var busy = false
     private var headerSent = false
     private var authTimer: ScheduledTimer?
+    /// Events waiting while a user's address is looked up, so that order is kept.
+    var heldEvents: [(String, any Encodable & Sendable)] = []
+    /// Whether a lookup for `heldEvents` is running.
+    var resolving = false
     let state = Mutex(SessionState())
 
     private static let nextToken = Atomic<UInt64>(0)
@@ -68,8 +72,21 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var registered = false
         /// Whether STARTTLS has made the stream encrypted.
         var encrypted = false
+        /// Stanzas handled since stream management was enabled (XEP-0198); nil: not enabled.
+        var handledStanzas: UInt32?
+        /// Group chats this session has joined (XEP-0045), by conversation.
+        var joined: [ConversationID: JoinedRoom] = [:]
         /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
         var carbons = false
+    }
+
+    /// A group or room joined as a multi-user chat.
+    struct JoinedRoom {
+        /// The room's bare JID, as the client joined it.
+        var jid: JID
+        /// This user's nickname in it (their address's local part).
+        var nick: String
+        var kind: ConversationKind
     }
 
     enum Phase {
@@ -93,6 +110,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     }
 
     var domain: String { services.directory.domain }
+    /// The multi-user chat service's domain.
+    var conferenceDomain: String { "conference." + domain }
 
     // MARK: ConnectionHandler
 
@@ -154,7 +173,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             processNext()
         case .streamClosed:
             send(raw: "</stream:stream>")
-            connection?.close()
+            // After the queued write above.
+            loop.execute { self.connection?.close() }
         case .stanza(let stanza):
             busy = true
             Task {
@@ -197,6 +217,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         if signedIn {
             features.append(XMLElement("bind", namespace: Namespace.bind))
             features.append(XMLElement("session", namespace: Namespace.session, [:], children: [XMLElement("optional", namespace: Namespace.session)]))
+            features.append(XMLElement("sm", namespace: Namespace.streamManagement))
         } else {
             if offerTLS {
                 features.append(XMLElement("starttls", namespace: Namespace.tls, [:],

@@ -24,4 +24,7 @@ public enum Namespace {
     public static let mam = "urn:xmpp:mam:2"
     public static let resultSetManagement = "http://jabber.org/protocol/rsm"
     public static let dataForms = "jabber:x:data"
+    public static let streamManagement = "urn:xmpp:sm:3"
+    public static let muc = "http://jabber.org/protocol/muc"
+    public static let mucUser = "http://jabber.org/protocol/muc#user"
 }

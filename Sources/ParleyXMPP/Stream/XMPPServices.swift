@@ -6,6 +6,8 @@ public final class XMPPServices: Sendable {
     public let accounts: AccountService
     public let social: SocialService
     public let conversations: ConversationService
+    public let groups: GroupService
+    public let rooms: RoomService
     public let presence: PresenceService
     public let registry: ConnectionRegistry
     /// For the events a gateway itself causes (a profile changed by vCard).
@@ -14,11 +16,14 @@ public final class XMPPServices: Sendable {
     public let configuration: XMPPConfiguration
     public let logger: Logger
 
-    public init(accounts: AccountService, social: SocialService, conversations: ConversationService, presence: PresenceService,
+    public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
+                rooms: RoomService, presence: PresenceService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
         self.accounts = accounts
         self.social = social
         self.conversations = conversations
+        self.groups = groups
+        self.rooms = rooms
         self.presence = presence
         self.registry = registry
         self.delivery = delivery
