@@ -111,7 +111,7 @@ let package = Package(
         // -sanitize=fuzzer, which turns it into a libFuzzer driver.
         .executableTarget(
             name: "parley-fuzz",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleyXMPP"],
             path: "Fuzz/parley-fuzz",
             swiftSettings: strictSwift
         ),
