@@ -443,3 +443,33 @@ def test_groups_and_rooms_as_multi_user_chats(server):
         await mei.stop()
         await bob.close()
     run(scenario())
+
+
+def test_two_jabber_users_who_both_subscribe_become_friends_and_both_see_it(server):
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        bob = Bot("bob@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        assert await bob.sign_in(server.xmpp_port)
+        mei.send_presence(pto="bob@localhost", ptype="subscribe")
+        await bob.wait_presence(lambda p: p["type"] == "subscribe" and p["from"].bare == "mei@localhost")
+        # Bob subscribes back instead of approving: that is the friendship too.
+        bob.send_presence(pto="mei@localhost", ptype="subscribe")
+        for bot, other in ((mei, "bob@localhost"), (bob, "mei@localhost")):
+            await bot.wait_presence(lambda p, other=other: p["type"] == "subscribed" and p["from"].bare == other)
+            await bot.wait_presence(lambda p, other=other: p["type"] == "available" and p["from"].bare == other)
+            roster = await bot.get_roster()
+            assert {str(item["jid"]): item["subscription"] for item in roster["roster"]} == {other: "both"}
+        # Typing notifications stop once one blocks the other.
+        await mei.plugin["xep_0191"].block("bob@localhost", timeout=10)
+        typing = bob.make_message(mto="mei@localhost", mtype="chat")
+        typing["chat_state"] = "composing"
+        typing.send()
+        refused = await bob.next_message(predicate=lambda m: m["type"] == "error")
+        assert refused["error"]["condition"] == "not-acceptable"
+        await mei.stop()
+        await bob.stop()
+    run(scenario())

@@ -72,11 +72,7 @@ extension XMPPSession {
             guard request.to.id == me.user else { return }
             send(subscriptionRequest(request, to: me.full))
         case (EventName.friendAdded, let friend as Friend):
-            learn(friend)
-            let from = address(of: friend.user.id).description
-            pushRoster(rosterItem(friend.user, subscription: "both"))
-            send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
-            if friend.online { send(XMLElement("presence", ["from": from, "to": me.full.description])) }
+            announceFriend(friend, me: me)
         case (EventName.friendRemoved, let reference as UserReference):
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))

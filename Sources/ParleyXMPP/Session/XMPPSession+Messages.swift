@@ -32,11 +32,13 @@ extension XMPPSession {
         }
         do {
             let recipient = try await services.directory.user(for: to)
-            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
             guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
+                // Not stored, so not checked by `send`: friends only, and no blocks between.
+                _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
                 forwardSignals(message, from: me.full, to: recipient)
                 return
             }
+            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
             let rules = MessagingRules()
             let clientID = message["id"].flatMap { (1...rules.maxClientIDLength).contains($0.count) ? $0 : nil }
                 ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))

@@ -80,7 +80,9 @@ extension XMPPSession {
                 let other = try await services.directory.user(for: jid)
                 let outcome = try await services.social.requestFriend(from: me.user, FriendRequestParameters(userId: other),
                                                                        connection: token)
-                if let friend = outcome.friend { learn(friend) }
+                // They had asked already: friends at once. The event of that leaves this
+                // connection out (it gets the answer instead), so it is told here.
+                if let friend = outcome.friend { announceFriend(friend, me: me) }
             case "subscribed":
                 let other = try await services.directory.user(for: jid)
                 if let request = try await services.social.requests(of: me.user).incoming.first(where: { $0.from.id == other }) {
@@ -117,6 +119,15 @@ extension XMPPSession {
             for request in requests { send(subscriptionRequest(request, to: me.full)) }
         }
         await deliverUnread(me: me)
+    }
+
+    /// A new friend, as roster push, their subscription approval and, if online, presence.
+    func announceFriend(_ friend: Friend, me: (user: UserID, bare: JID, full: JID)) {
+        learn(friend)
+        let from = address(of: friend.user.id).description
+        pushRoster(rosterItem(friend.user, subscription: "both"))
+        send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
+        if friend.online { send(XMLElement("presence", ["from": from, "to": me.full.description])) }
     }
 
     func subscriptionRequest(_ request: FriendRequest, to: JID) -> XMLElement {
