@@ -11,8 +11,8 @@ import Synchronization
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
-    // `headerSent`, `authTimer`, `heldEvents` and `resolving` are touched only on `loop`; everything the stanza tasks
-    // share with the loop is in `state`, behind its mutex.
+    // `headerSent`, `authTimer`, `heldEvents` and `resolving` are touched only on `loop`;
+    // everything the stanza tasks share with the loop is in `state`, behind its mutex.
 
     let loop: EventLoop
     let token: ConnectionToken
