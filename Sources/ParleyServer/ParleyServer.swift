@@ -5,6 +5,7 @@ public import ParleyNet
 import ParleyProtocol
 import ParleySQLite
 import ParleyXMPP
+import Synchronization
 
 /// A running Parley server: event loops, the blocking pool, the HTTP/WebSocket server and
 /// everything behind it, started from a `ServerConfiguration` and stopped gracefully.
@@ -142,8 +143,21 @@ public final class ParleyServer: Sendable {
     /// configured timeout, then stops the loops and the pool.
     public func shutdown() {
         logger.info("shutting down", ["open": .int(group.metrics.openConnections)])
-        let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
-            + (xmpp?.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds)) ?? 0)
+        let timeout = Duration.seconds(configuration.shutdownTimeoutSeconds)
+        // Both listeners wind down at the same time, so the whole stop stays within the timeout.
+        let xmppCut = CutCount()
+        let xmppDone = DispatchSemaphore(value: 0)
+        if let xmpp {
+            Thread.detachNewThread {
+                xmppCut.value.withLock { $0 = xmpp.shutdown(timeout: timeout) }
+                xmppDone.signal()
+            }
+        }
+        var cut = http.shutdown(timeout: timeout)
+        if xmpp != nil {
+            xmppDone.wait()
+            cut += xmppCut.value.withLock { $0 }
+        }
         group.shutdown()
         pool.shutdown()
         store.close()
@@ -189,6 +203,11 @@ public final class ParleyServer: Sendable {
                                          rules: messagingRules, clock: clock)
         return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)
     }
+}
+
+/// Connections one listener had to cut, handed back from the thread that stopped it.
+private final class CutCount: Sendable {
+    let value = Mutex(0)
 }
 
 /// The `/healthz` body.

@@ -473,3 +473,14 @@ def test_two_jabber_users_who_both_subscribe_become_friends_and_both_see_it(serv
         await mei.stop()
         await bob.stop()
     run(scenario())
+
+
+def test_shutdown_ends_open_streams_with_system_shutdown(server):
+    register(server, "mei")
+    stream = RawStream(server.xmpp_port)
+    stream.sign_in("mei")
+    assert server.stop() == 0
+    stream.expect("<system-shutdown xmlns='urn:ietf:params:xml:ns:xmpp-streams'/>")
+    stream.expect("</stream:stream>")
+    stream.close()
+    assert any(line.get("msg") == "stopped" for line in server.log_lines())
