@@ -80,6 +80,8 @@ def test_roster_presence_and_chat_with_a_native_client_share_one_history(server)
         added = await wait_event(bob, lambda e: e["event"] == "friend.added")
         conversation = added["data"]["conversationId"]
         assert added["data"]["user"]["username"] == "mei"
+        # An XMPP connection counts as online for native friends.
+        assert added["data"]["online"] is True
         # Bob is online natively: Mei sees him available.
         await mei.wait_presence(lambda p: p["from"].bare == "bob@localhost" and p["type"] == "available")
         roster = await mei.get_roster()
@@ -113,7 +115,12 @@ def test_roster_presence_and_chat_with_a_native_client_share_one_history(server)
         # Bob leaves: Mei sees him go.
         await bob.close()
         await mei.wait_presence(lambda p: p["from"].bare == "bob@localhost" and p["type"] == "unavailable")
+        # Mei's last (XMPP) connection goes: a native friend sees her go offline.
+        bob = await Session.open(server.port, bob_token)
         await mei.stop()
+        offline = await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
+        assert offline["data"]["userId"] == added["data"]["user"]["id"]
+        await bob.close()
     run(scenario())
 
 
