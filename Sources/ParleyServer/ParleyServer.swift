@@ -128,7 +128,8 @@ public final class ParleyServer: Sendable {
                                     maxAttributes: configuration.xmppMaxAttributes),
             allowPlaintext: configuration.xmppAllowPlaintext == "yes",
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
-            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls)
+            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
+            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds))
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
                                         logger: logger)

@@ -93,6 +93,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppAuthTimeoutSeconds = 30
     /// Seconds of silence before an XMPP stream is closed (clients send keepalives).
     public var xmppIdleTimeoutSeconds = 900
+    /// Seconds a broken resumable XMPP stream (XEP-0198) waits for its client.
+    public var xmppResumeTimeoutSeconds = 300
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
     public var xmppTLSCertificate = ""
     /// PEM private key of that certificate.
@@ -153,6 +155,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-max-attributes", \.xmppMaxAttributes, 4...10_000, "most attributes on one XMPP element"),
         number("xmpp-auth-timeout", \.xmppAuthTimeoutSeconds, 1...600, "seconds an XMPP connection may take to sign in"),
         number("xmpp-idle-timeout", \.xmppIdleTimeoutSeconds, 10...86_400, "seconds of silence before an XMPP stream is closed"),
+        number("xmpp-resume-timeout", \.xmppResumeTimeoutSeconds, 1...86_400, "seconds a broken resumable XMPP stream waits for its client"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
     ]

@@ -367,13 +367,13 @@ def test_stream_management_acknowledges_handled_stanzas(server):
     register(server, "mei")
     stream = RawStream(server.xmpp_port)
     stream.sign_in("mei")
-    stream.send("<enable xmlns='urn:xmpp:sm:3' resume='true'/>")
+    stream.send("<enable xmlns='urn:xmpp:sm:3'/>")
     stream.expect("<enabled xmlns='urn:xmpp:sm:3'/>")
     for index in range(3):
         stream.send(f"<iq type='get' id='p{index}'><ping xmlns='urn:xmpp:ping'/></iq>")
     stream.send("<r xmlns='urn:xmpp:sm:3'/>")
     assert stream.expect("<a xmlns='urn:xmpp:sm:3' h='(\\d+)'/>").group(1) == "3"
-    # No resumption: a resume is refused.
+    # A bound stream cannot resume another.
     stream.send("<resume xmlns='urn:xmpp:sm:3' h='0' previd='x'/>")
     stream.expect("<failed xmlns='urn:xmpp:sm:3'>")
     stream.send("</stream:stream>")
@@ -491,3 +491,91 @@ def test_shutdown_ends_open_streams_with_system_shutdown(server):
     stream.expect("</stream:stream>")
     stream.close()
     assert any(line.get("msg") == "stopped" for line in server.log_lines())
+
+
+def test_a_broken_stream_is_resumed_without_losing_messages_or_going_offline(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob, "bob")
+        await mei_native.close()
+        await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
+        bob.events.clear()
+
+        async def say(text: str):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": text, "kind": "text", "text": text})
+            assert sent["ok"], sent
+
+        stream = RawStream(server.xmpp_port)
+        stream.sign_in("mei")
+        stream.send("<presence/>")
+        stream.send("<enable xmlns='urn:xmpp:sm:3' resume='true'/>")
+        resumption = stream.expect("<enabled xmlns='urn:xmpp:sm:3' id='([^']+)' resume='true'").group(1)
+        await say("one")
+        stream.expect("<body>one</body>")
+        # The connection breaks without the stream being closed.
+        stream.close()
+        await asyncio.sleep(0.3)
+        await say("two")
+
+        again = RawStream(server.xmpp_port)
+        again.sign_in("mei", resource=None)
+        again.send(f"<resume xmlns='urn:xmpp:sm:3' previd='{resumption}' h='0'/>")
+        again.expect(f"<resumed xmlns='urn:xmpp:sm:3' previd='{resumption}' h='\\d+'/>")
+        # Nothing was acknowledged: both come, in order.
+        again.expect("<body>one</body>")
+        again.expect("<body>two</body>")
+        await say("three")
+        again.expect("<body>three</body>")
+        await asyncio.sleep(0.3)
+        went = [e for e in bob.events if e["event"] == "presence" and e["data"]["online"] is False]
+        assert went == [], "Mei never went offline"
+
+        # A client whose connection broke unnoticed takes its stream over again; what it
+        # acknowledged is not sent again.
+        again.send("<a xmlns='urn:xmpp:sm:3' h='2'/>")
+        third = RawStream(server.xmpp_port)
+        third.sign_in("mei", resource=None)
+        third.send(f"<resume xmlns='urn:xmpp:sm:3' previd='{resumption}' h='2'/>")
+        third.expect("<resumed xmlns='urn:xmpp:sm:3'")
+        third.expect("<body>three</body>")
+        assert "<body>one</body>" not in third.received and "<body>two</body>" not in third.received
+
+        # A clean end is the end: Bob sees Mei go.
+        third.send("</stream:stream>")
+        third.expect("</stream:stream>")
+        third.close()
+        again.close()
+        await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
+        await bob.close()
+    run(scenario())
+
+
+def test_a_broken_stream_not_resumed_in_time_ends(parley):
+    server = parley("--password-cost", "minimum", "--xmpp-resume-timeout", "1", xmpp=True)
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        await befriend(mei_native, bob, "bob")
+        await mei_native.close()
+        await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
+        bob.events.clear()
+        stream = RawStream(server.xmpp_port)
+        stream.sign_in("mei")
+        stream.send("<enable xmlns='urn:xmpp:sm:3' resume='true'/>")
+        resumption = stream.expect("<enabled xmlns='urn:xmpp:sm:3' id='([^']+)'").group(1)
+        stream.close()
+        await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False, timeout=10)
+        late = RawStream(server.xmpp_port)
+        late.sign_in("mei", resource=None)
+        late.send(f"<resume xmlns='urn:xmpp:sm:3' previd='{resumption}' h='0'/>")
+        late.expect("<failed xmlns='urn:xmpp:sm:3'><item-not-found")
+        late.close()
+        await bob.close()
+    run(scenario())

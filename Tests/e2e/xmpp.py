@@ -165,7 +165,8 @@ class RawStream:
             assert chunk, f"closed before {pattern!r}; got {self.received!r}"
             self.received += chunk.decode()
 
-    def sign_in(self, username: str, password: str = PASSWORD, resource: str = "raw"):
+    def sign_in(self, username: str, password: str = PASSWORD, resource: str | None = "raw"):
+        """SASL PLAIN, the restart, and a resource bound (unless `resource` is None)."""
         import base64
         self.send(HEADER)
         self.expect("</stream:features>")
@@ -174,6 +175,8 @@ class RawStream:
         self.expect("<success")
         self.send(HEADER)
         self.expect("</stream:features>")
+        if resource is None:
+            return
         self.send(f"<iq type='set' id='b1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>{resource}</resource></bind></iq>")
         self.expect("<jid>[^<]+</jid>")
 

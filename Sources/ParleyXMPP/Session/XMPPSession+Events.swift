@@ -81,7 +81,7 @@ extension XMPPSession {
                 for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
             }
         case (ForwardedStanza.event, let forwarded as ForwardedStanza):
-            send(raw: forwarded.stanza)
+            send(raw: forwarded.stanza, isStanza: true)
         default:
             // Read markers, profile changes, groups and rooms have no XMPP form here yet.
             return

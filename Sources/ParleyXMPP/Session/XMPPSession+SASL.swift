@@ -8,7 +8,15 @@ extension XMPPSession {
     func negotiate(_ stanza: XMLElement, step: SASLStep?) async {
         let account = state.withLock { $0.account }
         if let account {
-            await bind(stanza, account: account)
+            if stanza.namespace == Namespace.streamManagement && stanza.name == "resume" {
+                await resume(stanza, account: account)
+            } else if stanza.namespace == Namespace.streamManagement {
+                send(XMLElement("failed", namespace: Namespace.streamManagement, [:], children: [
+                    XMLElement("unexpected-request", namespace: Namespace.stanzaErrors),
+                ]))
+            } else {
+                await bind(stanza, account: account)
+            }
             return
         }
         if stanza.namespace == Namespace.tls, stanza.name == "starttls", step == nil {

@@ -33,27 +33,43 @@ extension XMPPSession {
         }
     }
 
-    /// Stream management (XEP-0198) without resumption: acknowledgements only, so a client
-    /// knows what the server has handled; a stream that breaks is not resumed.
+    /// Stream management (XEP-0198): acknowledgements both ways, and resumption when asked
+    /// for (`XMPPSession+Resumption.swift`).
     private func manageStream(_ element: XMLElement) {
         let sm = Namespace.streamManagement
         switch element.name {
         case "enable":
+            let wantsResumption = element["resume"] == "true" || element["resume"] == "1"
+            let id = Base64.encode(CryptoRandom.bytes(18))
             let enabled = state.withLock { state -> Bool in
                 guard state.handledStanzas == nil else { return false }
                 state.handledStanzas = 0
+                if wantsResumption { state.resumptionID = id }
                 return true
             }
-            send(enabled ? XMLElement("enabled", namespace: sm)
-                         : XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
+            guard enabled else {
+                send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
+                return
+            }
+            if wantsResumption { services.resumable.hold(id, self) }
+            let seconds = Int(services.configuration.resumeTimeout.components.seconds)
+            let reply = wantsResumption ? XMLElement("enabled", namespace: sm, ["id": id, "resume": "true", "max": String(seconds)])
+                                        : XMLElement("enabled", namespace: sm)
+            loop.execute {
+                self.write(reply.serialized())
+                self.counting = true
+            }
         case "r":
             guard let handled = state.withLock({ $0.handledStanzas }) else { return }
             send(XMLElement("a", namespace: sm, ["h": String(handled)]))
         case "a":
-            // Nothing is kept for resending, so acknowledgements need no bookkeeping.
-            return
+            guard let acknowledged = element["h"].flatMap(UInt32.init) else {
+                fail(.badFormat, "<a/> needs a count h")
+                return
+            }
+            loop.execute { self.acknowledge(upTo: acknowledged) }
         case "resume":
-            send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
+            send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
         default:
             fail(.unsupportedStanzaType, "<\(element.name)> in \(sm) is not supported")
         }

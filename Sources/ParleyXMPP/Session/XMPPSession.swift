@@ -11,8 +11,9 @@ import Synchronization
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
-    // `headerSent`, `authTimer`, `heldEvents` and `resolving` are touched only on `loop`;
-    // everything the stanza tasks share with the loop is in `state`, behind its mutex.
+    // `headerSent`, `authTimer`, `heldEvents`, `resolving` and the stream management fields
+    // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
+    // share with the loop is in `state`, behind its mutex.
 
     let loop: EventLoop
     let token: ConnectionToken
@@ -31,8 +32,19 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     private var authTimer: ScheduledTimer?
     /// Events waiting while a user's address is looked up, so that order is kept.
     var heldEvents: [(String, any Encodable & Sendable)] = []
-    /// Whether a lookup for `heldEvents` is running.
+    /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
     var resolving = false
+    /// Stream management (XEP-0198): whether stanzas sent are counted and kept until the
+    /// client acknowledges them, how many were sent, and those not acknowledged yet.
+    var counting = false
+    var sentStanzas: UInt32 = 0
+    var unacknowledged: [(sequence: UInt32, text: String)] = []
+    /// The stream ended by `</stream:stream>` or a stream error: not to be resumed.
+    var endedCleanly = false
+    /// A resumable stream whose connection broke waits for its client this long.
+    var resumeTimer: ScheduledTimer?
+    /// A new stream took this one over; this one only winds down.
+    var handedOver = false
     let state = Mutex(SessionState())
 
     private static let nextToken = Atomic<UInt64>(0)
@@ -74,6 +86,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var encrypted = false
         /// Stanzas handled since stream management was enabled (XEP-0198); nil: not enabled.
         var handledStanzas: UInt32?
+        /// The id a client resumes this stream with, if it asked for resumption.
+        var resumptionID: String?
         /// Group chats this session has joined (XEP-0045), by conversation.
         var joined: [ConversationID: JoinedRoom] = [:]
         /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
@@ -147,14 +161,37 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         self.connection = nil
+        tls = nil
         authTimer?.cancel()
         authTimer = nil
         queue.removeAll()
-        let user = state.withLock { state -> UserID? in
-            state.phase = .closed
-            defer { state.registered = false }
-            return state.registered ? state.account?.profile.id : nil
+        guard !handedOver else { return }
+        let endedCleanly = self.endedCleanly
+        let resumable = state.withLock { !endedCleanly && $0.resumptionID != nil && $0.registered }
+        if resumable {
+            // Still signed in and receiving (kept for the client) until it resumes or the
+            // time runs out.
+            resumeTimer = loop.schedule(after: services.configuration.resumeTimeout) { [weak self] in
+                guard let self, !self.handedOver else { return }
+                self.finish()
+            }
+            return
         }
+        finish()
+    }
+
+    /// The session is over: out of the hub (and presence, if it was the user's last
+    /// connection) and out of the resumable ones.
+    func finish() {
+        let (user, resumptionID) = state.withLock { state -> (UserID?, String?) in
+            state.phase = .closed
+            defer {
+                state.registered = false
+                state.resumptionID = nil
+            }
+            return (state.registered ? state.account?.profile.id : nil, state.resumptionID)
+        }
+        if let resumptionID { services.resumable.remove(resumptionID, ifHeldBy: self) }
         if let user, services.registry.remove(self, for: user) {
             let presence = services.presence
             Task { await presence.wentOffline(user) }
@@ -172,6 +209,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             openStream(attributes, defaultNamespace: defaultNamespace)
             processNext()
         case .streamClosed:
+            endedCleanly = true
             send(raw: "</stream:stream>")
             // After the queued write above.
             loop.execute { self.connection?.close() }
@@ -248,15 +286,49 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     /// Sends a stanza or stream-level element.
     func send(_ element: XMLElement) {
-        send(raw: element.serialized())
+        let isStanza = element.namespace == Namespace.client && ["message", "presence", "iq"].contains(element.name)
+        send(raw: element.serialized(), isStanza: isStanza)
     }
 
-    func send(raw text: String) {
-        loop.execute { self.write(text) }
+    /// Sends XML text; `isStanza` when it is one stanza (stream management counts those).
+    func send(raw text: String, isStanza: Bool = false) {
+        loop.execute {
+            guard !self.handedOver else { return }
+            if isStanza && self.counting { self.keep(text) }
+            self.write(text)
+        }
+    }
+
+    /// Keeps a sent stanza until the client acknowledges it; asks for acknowledgements every
+    /// few stanzas so the list stays short.
+    func keep(_ text: String) {
+        sentStanzas &+= 1
+        unacknowledged.append((sentStanzas, text))
+        if connection == nil && unacknowledged.count > Self.maxUnacknowledged && !handedOver {
+            // A broken stream's client is not coming back for this much: give it up.
+            resumeTimer?.cancel()
+            resumeTimer = nil
+            unacknowledged = []
+            finish()
+            return
+        }
+        if unacknowledged.count % Self.acknowledgementInterval == 0 {
+            write(XMLElement("r", namespace: Namespace.streamManagement).serialized())
+        }
+    }
+
+    /// Stanzas sent between requests for acknowledgement.
+    static let acknowledgementInterval = 5
+    /// Stanzas kept for a broken resumable stream before it is given up.
+    static let maxUnacknowledged = 10_000
+
+    /// Closes the connection (after what is queued), if it is open.
+    func closeConnection() {
+        connection?.close()
     }
 
     /// Writes on the loop, through TLS when the stream is encrypted.
-    private func write(_ text: String) {
+    func write(_ text: String) {
         guard let connection, connection.isActive else { return }
         guard let tls else {
             connection.write(ByteChunk(Array(text.utf8)))
@@ -321,6 +393,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     func fail(_ condition: StreamErrorCondition, _ text: String) {
         loop.execute {
             guard let connection = self.connection, connection.isActive else { return }
+            self.endedCleanly = true
             self.sendHeader()
             let error = XMLElement("error", namespace: Namespace.streams, [:], children: [
                 XMLElement(condition.rawValue, namespace: Namespace.streamErrors),

@@ -17,11 +17,14 @@ public struct XMPPConfiguration: Sendable {
     public var maxQueuedStanzas: Int
     /// The certificate for STARTTLS; nil: STARTTLS is not offered.
     public var tls: TLSContext?
+    /// How long a resumable stream (XEP-0198) whose connection broke is kept for its client.
+    public var resumeTimeout: Duration
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
-                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil) {
+                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300)) {
         self.tls = tls
+        self.resumeTimeout = resumeTimeout
         self.domain = domain
         self.limits = limits
         self.allowPlaintext = allowPlaintext

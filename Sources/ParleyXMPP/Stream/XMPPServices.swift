@@ -15,6 +15,8 @@ public final class XMPPServices: Sendable {
     public let directory: XMPPDirectory
     public let configuration: XMPPConfiguration
     public let logger: Logger
+    /// Streams that may be resumed, by resumption id.
+    let resumable = ResumableSessions()
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService,
