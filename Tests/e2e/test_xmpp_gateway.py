@@ -579,3 +579,35 @@ def test_a_broken_stream_not_resumed_in_time_ends(parley):
         late.close()
         await bob.close()
     run(scenario())
+
+
+def test_many_streams_of_one_user_each_get_every_message(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        from concurrent.futures import ThreadPoolExecutor
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob, "bob")
+        loop = asyncio.get_running_loop()
+        count = 40
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            def open_stream(index):
+                stream = RawStream(server.xmpp_port)
+                stream.sign_in("mei", resource=f"device-{index}")
+                return stream
+            streams = await asyncio.gather(*(loop.run_in_executor(pool, open_stream, i) for i in range(count)))
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": "fan-out", "kind": "text",
+                                                   "text": "to every device"})
+            assert sent["ok"], sent
+            results = await asyncio.gather(*(loop.run_in_executor(pool, s.expect, "<body>to every device</body>") for s in streams))
+            assert len(results) == count
+        # The native device of the same user got it too, once.
+        await wait_event(mei_native, lambda e: e["event"] == "message.new" and e["data"].get("text") == "to every device")
+        assert len([e for e in mei_native.events if e["event"] == "message.new" and e["data"].get("clientId") == "fan-out"]) == 1
+        for stream in streams:
+            stream.close()
+        await mei_native.close()
+        await bob.close()
+    run(scenario())

@@ -4,12 +4,10 @@ public import ParleyNet
 /// loops as the HTTP server.
 public final class XMPPServer: Sendable {
     let tcp: TCPServer
-    let services: XMPPServices
 
     /// Binds `address` and starts accepting client streams.
     public init(group: EventLoopGroup, address: SocketAddress, options: TCPServerOptions,
                 services: XMPPServices) throws(SystemError) {
-        self.services = services
         var options = options
         options.connection.idleTimeout = services.configuration.idleTimeout
         tcp = try TCPServer(group: group, address: address, options: options) { connection in

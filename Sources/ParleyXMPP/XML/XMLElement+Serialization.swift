@@ -78,13 +78,6 @@ public enum XMLEscaping {
         }
     }
 
-    /// Escapes `text` for element content.
-    public static func text(_ text: String) -> String {
-        var out = ""
-        appendText(text, to: &out)
-        return out
-    }
-
     /// Escapes `value` for an attribute.
     public static func attribute(_ value: String) -> String {
         var out = ""
