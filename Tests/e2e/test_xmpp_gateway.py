@@ -2,6 +2,7 @@
 presence as friends, 1:1 chat with a native client both ways in one history, offline delivery,
 and hostile input that ends only the offending stream."""
 import asyncio
+import re
 
 import pytest
 
@@ -524,7 +525,7 @@ def test_a_broken_stream_is_resumed_without_losing_messages_or_going_offline(ser
         again = RawStream(server.xmpp_port)
         again.sign_in("mei", resource=None)
         again.send(f"<resume xmlns='urn:xmpp:sm:3' previd='{resumption}' h='0'/>")
-        again.expect(f"<resumed xmlns='urn:xmpp:sm:3' previd='{resumption}' h='\\d+'/>")
+        again.expect(f"<resumed xmlns='urn:xmpp:sm:3' previd='{re.escape(resumption)}' h='\\d+'/>")
         # Nothing was acknowledged: both come, in order.
         again.expect("<body>one</body>")
         again.expect("<body>two</body>")
@@ -533,6 +534,13 @@ def test_a_broken_stream_is_resumed_without_losing_messages_or_going_offline(ser
         await asyncio.sleep(0.3)
         went = [e for e in bob.events if e["event"] == "presence" and e["data"]["online"] is False]
         assert went == [], "Mei never went offline"
+
+        # Someone else cannot take it, even knowing its id.
+        stranger = RawStream(server.xmpp_port)
+        stranger.sign_in("bob", resource=None)
+        stranger.send(f"<resume xmlns='urn:xmpp:sm:3' previd='{resumption}' h='0'/>")
+        stranger.expect("<failed xmlns='urn:xmpp:sm:3'><item-not-found")
+        stranger.close()
 
         # A client whose connection broke unnoticed takes its stream over again; what it
         # acknowledged is not sent again.

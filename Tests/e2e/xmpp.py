@@ -161,7 +161,10 @@ class RawStream:
             if match:
                 self.received = self.received[match.end():]
                 return match
-            chunk = self.sock.recv(65536)
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                raise AssertionError(f"no {pattern!r} in time; got {self.received!r}") from None
             assert chunk, f"closed before {pattern!r}; got {self.received!r}"
             self.received += chunk.decode()
 

@@ -70,11 +70,17 @@ extension XMPPSession {
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
             return
         }
+        // Only its own user may take a stream over; anyone else leaves it as it was.
+        guard old.state.withLock({ $0.account?.profile.id }) == user else {
+            services.resumable.hold(id, old)
+            send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
+            return
+        }
         // Events for the user are held from the moment this session joins the hub until the
         // old stanzas have been sent again, so they come after them.
         await onLoop { self.resolving = true }
         _ = services.registry.add(self, for: user)
-        guard let handover = await old.handOver(acknowledged: acknowledged), handover.userID == user else {
+        guard let handover = await old.handOver(acknowledged: acknowledged) else {
             if services.registry.remove(self, for: user) { await services.presence.wentOffline(user) }
             await onLoop { self.releaseHeldEvents() }
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
