@@ -5,10 +5,12 @@ public import ParleyCore
 public struct SCRAMCredentialDeriver: SCRAMCredentialDeriving {
     /// PBKDF2 iterations; RFC 7677 asks for at least 4096.
     public let iterations: Int
+    /// The iteration count used unless told otherwise.
+    public static let defaultIterations = 4096
     /// Bytes of salt.
     public static let saltBytes = 16
 
-    public init(iterations: Int = 4096) {
+    public init(iterations: Int = defaultIterations) {
         self.iterations = iterations
     }
 

@@ -113,8 +113,7 @@ extension XMPPSession {
             return
         }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
-        let clientID = message["id"].flatMap { (1...MessagingRules().maxClientIDLength).contains($0.count) ? $0 : nil }
-            ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
+        let clientID = clientID(for: message)
         do {
             let stored = try await services.conversations.send(
                 from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body), connection: token)

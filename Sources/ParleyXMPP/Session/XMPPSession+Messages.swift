@@ -39,9 +39,7 @@ extension XMPPSession {
                 return
             }
             let conversation = try await services.social.directConversation(of: me.user, with: recipient)
-            let rules = MessagingRules()
-            let clientID = message["id"].flatMap { (1...rules.maxClientIDLength).contains($0.count) ? $0 : nil }
-                ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
+            let clientID = clientID(for: message)
             // The stanza id is the client id, so a client's retry of the same stanza is stored once.
             _ = try await services.conversations.send(
                 from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
@@ -49,6 +47,13 @@ extension XMPPSession {
         } catch {
             send(StanzaError.from(error).reply(to: message, from: domain))
         }
+    }
+
+    /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
+    /// random one when it has none or one too long for the core.
+    func clientID(for stanza: XMLElement) -> String {
+        stanza["id"].flatMap { (1...services.conversations.maxClientIDLength).contains($0.count) ? $0 : nil }
+            ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
     }
 
     /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them).

@@ -98,7 +98,7 @@ extension XMPPSession {
             // An unknown user gets a challenge like anyone else's and fails at the proof.
             let exchange = SCRAMExchange(hash: hash, clientFirst: first,
                                          salt: candidate?.credential.salt ?? CryptoRandom.bytes(SCRAMCredentialDeriver.saltBytes),
-                                         iterations: candidate?.credential.iterations ?? 4096)
+                                         iterations: candidate?.credential.iterations ?? SCRAMCredentialDeriver.defaultIterations)
             state.withLock { $0.phase = .sasl(.scram(exchange, candidate)) }
             send(XMLElement("challenge", namespace: Namespace.sasl, [:], text: Base64.encode(Array(exchange.serverFirst.utf8))))
         } catch {
