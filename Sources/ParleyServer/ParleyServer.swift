@@ -90,7 +90,9 @@ public final class ParleyServer: Sendable {
             throw error
         }
         do {
-            xmpp = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp, services: services, logger: logger)
+            let base = configuration.publicURL.isEmpty ? "http://\(http.localAddress)" : configuration.publicURL
+            xmpp = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp, services: services,
+                                      mediaBaseURL: base, logger: logger)
         } catch {
             http.shutdown(timeout: .zero)
             group.shutdown()
@@ -111,7 +113,7 @@ public final class ParleyServer: Sendable {
     public var xmppPort: Int? { xmpp?.port }
 
     private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
-                                  services: ServerServices, logger: Logger) throws -> XMPPServer? {
+                                  services: ServerServices, mediaBaseURL: String, logger: Logger) throws -> XMPPServer? {
         guard configuration.xmppPort != 0 else { return nil }
         var tls: TLSContext?
         if !configuration.xmppTLSCertificate.isEmpty || !configuration.xmppTLSKey.isEmpty {
@@ -129,7 +131,7 @@ public final class ParleyServer: Sendable {
             allowPlaintext: configuration.xmppAllowPlaintext == "yes",
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
-            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds))
+            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds), publicURL: mediaBaseURL)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
                                         logger: logger)

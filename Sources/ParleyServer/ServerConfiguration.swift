@@ -76,6 +76,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var registrationsPerAddress = 30
     /// Connections one client address may hold at once; 0 turns the limit off.
     public var maxConnectionsPerAddress = 4096
+    /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
+    /// for links the server hands out in other protocols (media in XMPP); empty means
+    /// `http://<host>:<port>`.
+    public var publicURL = ""
     /// TCP port of the XMPP (Jabber) client listener; 0 turns it off.
     public var xmppPort = 5222
     /// The domain of XMPP addresses (`user@domain`); clients must name it.
@@ -147,6 +151,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes"),
         number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour"),
         number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit"),
+        text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),
         number("xmpp-port", \.xmppPort, 0...65535, "XMPP (Jabber) client port; 0 turns XMPP off"),
         text("xmpp-domain", \.xmppDomain, "domain of XMPP addresses user@domain (default: the host name)"),
         choice("xmpp-allow-plaintext", \.xmppAllowPlaintext, ["no", "yes"], "accept unencrypted XMPP streams from other machines (SCRAM only)"),

@@ -619,3 +619,42 @@ def test_many_streams_of_one_user_each_get_every_message(server):
         await mei_native.close()
         await bob.close()
     run(scenario())
+
+
+PNG = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR" + \
+    (16).to_bytes(4, "big") + (8).to_bytes(4, "big") + bytes([8, 6, 0, 0, 0]) + bytes(64)
+
+
+def test_images_and_avatars_reach_jabber_clients_as_links_they_can_open(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        import urllib.request
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob, "bob")
+        await mei_native.close()
+        upload = call(server.url, "POST", "/v1/media", token=bob_token, raw=PNG)
+        assert upload.status == 201, upload.body
+        media = upload.json
+        updated = await bob.call("me.update", {"avatar": media["url"]})
+        assert updated["ok"], updated
+
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        sent = await bob.call("message.send", {"conversationId": conversation, "clientId": "img", "kind": "image",
+                                               "mediaId": media["id"]})
+        assert sent["ok"], sent
+        message = await mei.next_message()
+        link = server.url + media["url"]
+        assert message["body"] == link
+        assert message.xml.find("{jabber:x:oob}x/{jabber:x:oob}url").text == link
+        with urllib.request.urlopen(link, timeout=10) as response:
+            assert response.read() == PNG
+
+        card = await mei.plugin["xep_0054"].get_vcard(jid="bob@localhost", cached=False, timeout=10)
+        assert card.xml.find(".//{vcard-temp}PHOTO/{vcard-temp}EXTVAL").text == link
+        await mei.stop()
+        await bob.close()
+    run(scenario())

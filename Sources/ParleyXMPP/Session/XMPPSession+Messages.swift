@@ -105,13 +105,19 @@ extension XMPPSession {
             body = text
         case .image:
             guard let image = message.image else { return nil }
-            body = image.url
-            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: image.url)]))
+            body = absoluteURL(image.url)
+            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
         case .system:
             return nil
         }
         return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
                           children: [XMLElement("body", [:], text: body)] + extra)
+    }
+
+    /// A server path (`/v1/media/<id>`) as a link a Jabber client can open; other URLs as
+    /// they are.
+    func absoluteURL(_ url: String) -> String {
+        url.hasPrefix("/") ? services.configuration.publicURL + url : url
     }
 
     /// A message's id in the user's archive: conversation and sequence, `<conversation>-<seq>`.

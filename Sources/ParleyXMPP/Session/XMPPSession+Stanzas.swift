@@ -192,7 +192,9 @@ extension XMPPSession {
             card.append(XMLElement("FN", namespace: Namespace.vcard, [:], text: nickname))
         }
         if let avatar = profile.avatar {
-            card.append(XMLElement("PHOTO", namespace: Namespace.vcard, [:], children: [XMLElement("EXTVAL", namespace: Namespace.vcard, [:], text: avatar)]))
+            card.append(XMLElement("PHOTO", namespace: Namespace.vcard, [:], children: [
+                XMLElement("EXTVAL", namespace: Namespace.vcard, [:], text: absoluteURL(avatar)),
+            ]))
         }
         if let signature = profile.signature {
             card.append(XMLElement("DESC", namespace: Namespace.vcard, [:], text: signature))
@@ -205,7 +207,9 @@ extension XMPPSession {
         let nickname = (card.child("NICKNAME") ?? card.child("FN"))?.text.trimmingWhitespace
         update.nickname = nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .clear
         if let url = card.child("PHOTO")?.child("EXTVAL")?.text.trimmingWhitespace, !url.isEmpty {
-            update.avatar = .set(url)
+            // This server's own media links go back to the path form the profile keeps.
+            let base = services.configuration.publicURL
+            update.avatar = .set(!base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url)
         }
         let account = try await services.accounts.updateProfile(of: me, with: update)
         state.withLock { $0.account = account }

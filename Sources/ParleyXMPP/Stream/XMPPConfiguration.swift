@@ -19,10 +19,17 @@ public struct XMPPConfiguration: Sendable {
     public var tls: TLSContext?
     /// How long a resumable stream (XEP-0198) whose connection broke is kept for its client.
     public var resumeTimeout: Duration
+    /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
+    /// become absolute links with it, since a Jabber client knows no other server.
+    public var publicURL: String
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
-                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300)) {
+                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300),
+                publicURL: String = "") {
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.publicURL = base
         self.tls = tls
         self.resumeTimeout = resumeTimeout
         self.domain = domain
