@@ -10,8 +10,8 @@ PYTHON     := $(VENV)/bin/python
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
-BUILD_PACKAGES := libhttp-parser-dev libpq-dev libsodium-dev libsqlite3-dev pkg-config
-TEST_PACKAGES  := curl postgresql python3 python3-venv tmux chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
+BUILD_PACKAGES := libhttp-parser-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
+TEST_PACKAGES  := curl postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk nats-server
 
 .PHONY: all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
@@ -41,13 +41,13 @@ deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
 test-deps: deps
-	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
 		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest, selenium' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:
@@ -100,7 +100,7 @@ bench: bench-deps
 	@set -e; bin=$(BENCH_BIN); work=$$(mktemp -d); results=$$work/results.tsv; \
 	http_port=$$($$bin/parley-bench free-port); ws_port=$$($$bin/parley-bench free-port); \
 	relay_port=$$($$bin/parley-bench free-port); nats_port=$$($$bin/parley-bench free-port); \
-	$$bin/parley serve --port $$http_port --data $$work/data --log-level warning --password-cost minimum \
+	$$bin/parley serve --port $$http_port --xmpp-port 0 --data $$work/data --log-level warning --password-cost minimum \
 		--registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000 --max-queued-requests 100000 & serve_pid=$$!; \
 	$$bin/parley-bench echo-server --port $$ws_port > $$work/echo.out & echo_pid=$$!; \
 	$$bin/parley-bench relay-server --port $$relay_port > $$work/relay.out & relay_pid=$$!; \
@@ -136,7 +136,7 @@ bench: bench-deps
 		--source-ips $(BENCH_SOURCES) --results $$results || echo "(reconnect: errors, see above)"; \
 	echo "== Native: 5,000 signed-in idle clients on a fresh parley serve"; \
 	idle_port=$$($$bin/parley-bench free-port); \
-	$$bin/parley serve --port $$idle_port --data $$work/idle-data --log-level warning --password-cost minimum \
+	$$bin/parley serve --port $$idle_port --xmpp-port 0 --data $$work/idle-data --log-level warning --password-cost minimum \
 		--registrations-per-address 1000000 & idle_pid=$$!; \
 	$$bin/parley-bench wait-port --port $$idle_port --timeout 30; \
 	$$bin/parley-bench native-idle --port $$idle_port --server-pid $$idle_pid --count 5000 --idle-window 5 \

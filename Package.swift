@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ParleySQL", targets: ["ParleySQL"]),
         .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
         .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
+        .library(name: "ParleyXMPP", targets: ["ParleyXMPP"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -47,6 +48,18 @@ let package = Package(
         .target(
             name: "ParleySync",
             swiftSettings: strictSwift
+        ),
+        // The XMPP gateway's XML parser (with DTDs and entities refused) and its SCRAM
+        // primitives (SHA, HMAC, PBKDF2, random bytes). Only ParleyXMPP imports them.
+        .systemLibrary(
+            name: "CExpat",
+            pkgConfig: "expat",
+            providers: [.apt(["libexpat1-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
         ),
         .target(
             name: "ParleyNet",
@@ -86,9 +99,16 @@ let package = Package(
             dependencies: ["ParleyCore", "ParleyProtocol", "ParleyStoreSupport", "ParleySync", "CPostgres"],
             swiftSettings: strictSwift
         ),
+        // The Jabber (XMPP) gateway: client streams on ParleyNet's TCP connections, every
+        // stanza mapped onto ParleyCore's services (docs/xmpp.md). ParleyServer starts it.
+        .target(
+            name: "ParleyXMPP",
+            dependencies: ["ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySync", "CExpat", "COpenSSL"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleySync", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleySync", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
@@ -116,7 +136,7 @@ let package = Package(
         // -sanitize=fuzzer, which turns it into a libFuzzer driver.
         .executableTarget(
             name: "parley-fuzz",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleyXMPP"],
             path: "Fuzz/parley-fuzz",
             swiftSettings: strictSwift
         ),
@@ -138,6 +158,11 @@ let package = Package(
         .testTarget(
             name: "ParleyCoreTests",
             dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyXMPPTests",
+            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -176,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyServerTests",
-            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync"],
+            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync", "ParleyXMPP"],
             swiftSettings: strictSwift
         ),
     ],

@@ -10,6 +10,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case imageSniff = "image-sniff"
     case percentDecoding = "percent-decoding"
     case websocketHandshake = "websocket-handshake"
+    case xmppStream = "xmpp-stream"
 
     /// Runs this target's harness on one input; throws the first invariant it breaks.
     func run(_ bytes: [UInt8]) throws(InvariantFailure) {
@@ -23,6 +24,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .imageSniff: try ImageSniffHarness.run(bytes)
         case .percentDecoding: try PercentDecodingHarness.run(bytes)
         case .websocketHandshake: try WebSocketHandshakeHarness.run(bytes)
+        case .xmppStream: try XMPPStreamHarness.run(bytes)
         }
     }
 

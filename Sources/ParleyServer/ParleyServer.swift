@@ -5,6 +5,8 @@ public import ParleyNet
 import ParleyPostgres
 import ParleyProtocol
 import ParleySQLite
+import ParleyXMPP
+import Synchronization
 
 /// A running Parley server: event loops, the blocking pool, the HTTP/WebSocket server and
 /// everything behind it, started from a `ServerConfiguration` and stopped gracefully.
@@ -15,6 +17,8 @@ public final class ParleyServer: Sendable {
     public let group: EventLoopGroup
     /// The HTTP and WebSocket server.
     public let http: HTTPServer
+    /// The XMPP client listener, unless `--xmpp-port 0` turned it off.
+    let xmpp: XMPPServer?
     let pool: BlockingPool
     /// The data: SQLite's embedded file or a shared PostgreSQL database (`--store`).
     let store: any Store
@@ -89,6 +93,17 @@ public final class ParleyServer: Sendable {
             closeStore()
             throw error
         }
+        do {
+            let base = configuration.publicURL.isEmpty ? "http://\(http.localAddress)" : configuration.publicURL
+            xmpp = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp, services: services,
+                                      mediaBaseURL: base, logger: logger)
+        } catch {
+            http.shutdown(timeout: .zero)
+            group.shutdown()
+            pool.shutdown()
+            closeStore()
+            throw error
+        }
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
@@ -100,11 +115,58 @@ public final class ParleyServer: Sendable {
     /// The port actually bound.
     public var port: Int { http.localAddress.port }
 
+    /// The XMPP listener's port, if it is on.
+    public var xmppPort: Int? { xmpp?.port }
+
+    private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
+                                  services: ServerServices, mediaBaseURL: String, logger: Logger) throws -> XMPPServer? {
+        guard configuration.xmppPort != 0 else { return nil }
+        var tls: TLSContext?
+        if !configuration.xmppTLSCertificate.isEmpty || !configuration.xmppTLSKey.isEmpty {
+            do {
+                tls = try TLSContext(certificatePath: configuration.xmppTLSCertificate, keyPath: configuration.xmppTLSKey)
+            } catch {
+                throw ConfigurationError.invalidValue(flag: "xmpp-tls-cert", value: configuration.xmppTLSCertificate,
+                                                      expected: "a PEM certificate chain whose key is --xmpp-tls-key (\(error))")
+            }
+        }
+        let xmppConfiguration = XMPPConfiguration(
+            domain: configuration.xmppDomain,
+            limits: XMLStreamLimits(maxStanzaBytes: configuration.xmppMaxStanzaBytes, maxDepth: configuration.xmppMaxDepth,
+                                    maxAttributes: configuration.xmppMaxAttributes),
+            allowPlaintext: configuration.xmppAllowPlaintext == "yes",
+            authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
+            idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
+            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds), publicURL: mediaBaseURL)
+        let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
+                                        groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
+                                        logger: logger)
+        let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
+                                    options: tcp, services: xmppServices)
+        logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
+                                       "domain": .string(xmppConfiguration.domain), "starttls": .bool(tls != nil)])
+        return server
+    }
+
     /// Stops accepting, closes WebSockets with 1001, lets responses finish within the
     /// configured timeout, then stops the loops and the pool.
     public func shutdown() {
         logger.info("shutting down", ["open": .int(group.metrics.openConnections)])
-        let cut = http.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
+        let timeout = Duration.seconds(configuration.shutdownTimeoutSeconds)
+        // Both listeners wind down at the same time, so the whole stop stays within the timeout.
+        let xmppCut = CutCount()
+        let xmppDone = DispatchSemaphore(value: 0)
+        if let xmpp {
+            Thread.detachNewThread {
+                xmppCut.value.withLock { $0 = xmpp.shutdown(timeout: timeout) }
+                xmppDone.signal()
+            }
+        }
+        var cut = http.shutdown(timeout: timeout)
+        if xmpp != nil {
+            xmppDone.wait()
+            cut += xmppCut.value.withLock { $0 }
+        }
         group.shutdown()
         pool.shutdown()
         closeStore()
@@ -149,8 +211,9 @@ public final class ParleyServer: Sendable {
         rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
         rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
+        // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
-                                      blocking: blocking, rules: rules, clock: clock)
+                                      blocking: blocking, rules: rules, clock: clock, scram: SCRAMCredentialDeriver())
         let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
                                  secrets: secrets, blocking: blocking, maxBytes: configuration.maxMediaBytes, clock: clock)
         let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
@@ -170,6 +233,11 @@ public final class ParleyServer: Sendable {
                                          rules: messagingRules, clock: clock)
         return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)
     }
+}
+
+/// Connections one listener had to cut, handed back from the thread that stopped it.
+private final class CutCount: Sendable {
+    let value = Mutex(0)
 }
 
 /// The `/healthz` body.

@@ -95,6 +95,33 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Conversations whose member lists are kept in memory for sending messages (0 = none;
     /// always none on PostgreSQL, where other servers may change membership).
     public var membershipCacheConversations = 100_000
+    /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
+    /// for links the server hands out in other protocols (media in XMPP); empty means
+    /// `http://<host>:<port>`.
+    public var publicURL = ""
+    /// TCP port of the XMPP (Jabber) client listener; 0 turns it off.
+    public var xmppPort = 5222
+    /// The domain of XMPP addresses (`user@domain`); clients must name it.
+    public var xmppDomain = ServerConfiguration.defaultXMPPDomain()
+    /// Accept unencrypted XMPP streams from non-loopback addresses (`yes`/`no`). PLAIN is
+    /// never offered on them.
+    public var xmppAllowPlaintext = "no"
+    /// Largest XMPP stanza, in bytes.
+    public var xmppMaxStanzaBytes = 256 * 1024
+    /// Deepest element nesting in an XMPP stream (the stream is 1, a stanza 2).
+    public var xmppMaxDepth = 32
+    /// Most attributes (namespace declarations included) on one XMPP element.
+    public var xmppMaxAttributes = 64
+    /// Seconds an XMPP connection may take to sign in and bind a resource.
+    public var xmppAuthTimeoutSeconds = 30
+    /// Seconds of silence before an XMPP stream is closed (clients send keepalives).
+    public var xmppIdleTimeoutSeconds = 900
+    /// Seconds a broken resumable XMPP stream (XEP-0198) waits for its client.
+    public var xmppResumeTimeoutSeconds = 300
+    /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
+    public var xmppTLSCertificate = ""
+    /// PEM private key of that certificate.
+    public var xmppTLSKey = ""
 
     public init() {}
 
@@ -155,6 +182,18 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
         number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
+        text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),
+        number("xmpp-port", \.xmppPort, 0...65535, "XMPP (Jabber) client port; 0 turns XMPP off"),
+        text("xmpp-domain", \.xmppDomain, "domain of XMPP addresses user@domain (default: the host name)"),
+        choice("xmpp-allow-plaintext", \.xmppAllowPlaintext, ["no", "yes"], "accept unencrypted XMPP streams from other machines (SCRAM only)"),
+        number("xmpp-max-stanza-bytes", \.xmppMaxStanzaBytes, 1024...1 << 26, "largest XMPP stanza", exceeded: "the stream ends with `policy-violation`"),
+        number("xmpp-max-depth", \.xmppMaxDepth, 4...1000, "deepest XML nesting in an XMPP stream", exceeded: "the stream ends with `policy-violation`"),
+        number("xmpp-max-attributes", \.xmppMaxAttributes, 4...10_000, "most attributes on one XMPP element", exceeded: "the stream ends with `policy-violation`"),
+        number("xmpp-auth-timeout", \.xmppAuthTimeoutSeconds, 1...600, "seconds an XMPP connection may take to sign in", exceeded: "the stream ends with `policy-violation`"),
+        number("xmpp-idle-timeout", \.xmppIdleTimeoutSeconds, 10...86_400, "seconds of silence before an XMPP stream is closed", exceeded: "the connection is closed"),
+        number("xmpp-resume-timeout", \.xmppResumeTimeoutSeconds, 1...86_400, "seconds a broken resumable XMPP stream waits for its client", exceeded: "the session ends and its resources are released"),
+        text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
+        text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
     ]
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
@@ -204,7 +243,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         var lines = ["| flag | environment | default | meaning | when exceeded |", "| --- | --- | --- | --- | --- |"]
         for option in options {
             let value = option.current(defaults)
-            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores" : value.isEmpty ? "(empty)" : "`\(value)`"
+            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores"
+                : option.flag == "xmpp-domain" ? "the host name" : value.isEmpty ? "(empty)" : "`\(value)`"
             let exceeded = option.whenExceeded.isEmpty ? "—" : option.whenExceeded
             lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) | \(exceeded) |")
         }
@@ -261,6 +301,12 @@ public struct ServerConfiguration: Sendable, Equatable {
                    configuration.store = value
                },
                current: { $0.store })
+    }
+
+    /// The machine's host name, lowercased (`localhost` if it has none).
+    public static func defaultXMPPDomain() -> String {
+        let name = ProcessInfo.processInfo.hostName.lowercased()
+        return name.isEmpty ? "localhost" : name
     }
 
     /// The web client shipped with Parley: `./Web` when started from the repository, else the

@@ -30,9 +30,14 @@ class ParleyProcess:
     """`parley serve` on a free port (or the given one, e.g. to restart where a killed server
     listened) with its own data directory."""
 
-    def __init__(self, *extra: str, data_dir: str | None = None, web_root: str | None = None, port: int = 0):
+    def __init__(self, *extra: str, data_dir: str | None = None, web_root: str | None = None, port: int = 0,
+                 xmpp: bool = False):
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="parley-e2e-")
-        args = [binary("parley", "PARLEY_BIN"), "serve", "--port", str(port), "--data", self.data_dir, *extra]
+        # XMPP's default port is fixed (5222), so it is off unless the test asks for it, and
+        # then on a free port with the domain `localhost`.
+        self.xmpp_port = free_port() if xmpp else 0
+        xmpp_args = ["--xmpp-port", str(self.xmpp_port)] + (["--xmpp-domain", "localhost"] if xmpp else [])
+        args = [binary("parley", "PARLEY_BIN"), "serve", "--port", str(port), "--data", self.data_dir, *xmpp_args, *extra]
         if web_root:
             args += ["--web", web_root]
         self.log_path = pathlib.Path(self.data_dir) / "server.log"

@@ -12,6 +12,7 @@ import Testing
         let directory = NSTemporaryDirectory() + "parley-bench-test-" + UUID().uuidString
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.xmppPort = 0
         configuration.dataDirectory = directory
         configuration.loops = 2
         configuration.passwordCost = "minimum"

@@ -483,7 +483,7 @@ def coordinator(args) -> int:
     server_log = open(directory / "server.log", "w")
     # Minimum password cost and no registration limit: the setup registers every user from a
     # few addresses. A 1 MiB queue bound so non-readers are cut off within the run.
-    server = subprocess.Popen([args.parley, "serve", "--port", "0", "--data", str(data), "--password-cost", "minimum",
+    server = subprocess.Popen([args.parley, "serve", "--port", "0", "--xmpp-port", "0", "--data", str(data), "--password-cost", "minimum",
                                "--registrations-per-address", "1000000", "--max-queued-bytes", str(args.max_queued_bytes),
                                *args.server_args],
                               stdout=subprocess.DEVNULL, stderr=server_log)

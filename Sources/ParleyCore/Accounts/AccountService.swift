@@ -9,6 +9,8 @@ public final class AccountService: Sendable {
     let sms: SMSSending
     let clock: WallClock
     let validator: AccountValidator
+    /// Derives SCRAM credentials whenever the server sees a password; nil stores none.
+    let scram: SCRAMCredentialDeriving?
     private let smsPerAddress: SlidingWindowLimiter
     private let loginFailuresByAccount: SlidingWindowLimiter
     private let loginFailuresByAddress: SlidingWindowLimiter
@@ -19,7 +21,9 @@ public final class AccountService: Sendable {
     public var rules: AccountRules { validator.rules }
 
     public init(store: Store, passwords: PasswordHashing, secrets: SecretGenerating, sms: SMSSending,
-                blocking: BlockingExecutor, rules: AccountRules = AccountRules(), clock: @escaping WallClock) {
+                blocking: BlockingExecutor, rules: AccountRules = AccountRules(), clock: @escaping WallClock,
+                scram: SCRAMCredentialDeriving? = nil) {
+        self.scram = scram
         gateway = StoreGateway(store: store, blocking: blocking)
         self.passwords = passwords
         self.secrets = secrets
@@ -44,7 +48,9 @@ public final class AccountService: Sendable {
         if let wait = registrationsByAddress.retryAfter(clientAddress, now: clock()) {
             throw ProtocolError(.rateLimited, "too many accounts registered from this address; try later", retryAfterSeconds: wait)
         }
-        let hash = try await runBlocking { [passwords] in try passwords.hash(password) }
+        let (hash, credentials) = try await runBlocking { [passwords, scram] in
+            (try passwords.hash(password), scram?.derive(password: password) ?? [])
+        }
         let now = clock()
         let result = try await write { [self] writer in
             if try writer.user(username: username) != nil {
@@ -56,6 +62,7 @@ public final class AccountService: Sendable {
             } catch StoreError.conflict {
                 throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
             }
+            if !credentials.isEmpty { try writer.replaceSCRAMCredentials(of: user.id, with: credentials) }
             return try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer)
         }
         registrationsByAddress.record(clientAddress, now: now)
@@ -67,6 +74,49 @@ public final class AccountService: Sendable {
     /// attempt is refused with `rate_limited` until the window passes (no guessing).
     public func login(username: String, password: String, userAgent: String?,
                       clientAddress: String = "") async throws(ProtocolError) -> AuthResult {
+        let user = try await verifyPassword(username: username, password: password, clientAddress: clientAddress)
+        let now = clock()
+        return try await write { [self] writer in
+            try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer)
+        }
+    }
+
+    /// Checks a username and password exactly as `login` does (same failure limits) without
+    /// opening a session: for gateways whose clients send the password on every connection
+    /// (XMPP's PLAIN).
+    public func checkPassword(username: String, password: String, clientAddress: String) async throws(ProtocolError) -> Account {
+        try await verifyPassword(username: username, password: password, clientAddress: clientAddress).account
+    }
+
+    /// The first step of a SCRAM sign-in (XMPP): the user and their stored credential for
+    /// `mechanism`. Refused with `rate_limited` under the same failure limits as `login`.
+    /// Nil when the user is unknown, has no password, or has no credential for the mechanism
+    /// yet; the caller then goes on with a made-up salt and fails at the proof, so the
+    /// exchange does not tell which.
+    public func scramCredential(username: String, mechanism: String,
+                                clientAddress: String) async throws(ProtocolError) -> SCRAMCandidate? {
+        let now = clock()
+        if let wait = loginFailuresByAccount.retryAfter(username.lowercased(), now: now) ?? loginFailuresByAddress.retryAfter(clientAddress, now: now) {
+            throw ProtocolError(.rateLimited, "too many failed sign-ins; wait before trying again", retryAfterSeconds: wait)
+        }
+        guard validator.rules.usernameLength.contains(username.unicodeScalars.count) else { return nil }
+        return try await read { reader in
+            guard let user = try reader.user(username: username), user.passwordHash != nil,
+                  let credential = try reader.scramCredentials(of: user.id).first(where: { $0.mechanism == mechanism }) else { return nil }
+            return SCRAMCandidate(account: user.account, credential: credential)
+        }
+    }
+
+    /// Counts a failed SCRAM proof against the username and address, as a wrong password is.
+    public func recordFailedSignIn(username: String, clientAddress: String) {
+        let now = clock()
+        loginFailuresByAccount.record(username.lowercased(), now: now)
+        loginFailuresByAddress.record(clientAddress, now: now)
+    }
+
+    /// The password check behind `login` and `checkPassword`. On success it also stores the
+    /// SCRAM credentials of an account that has none yet (created before they existed).
+    private func verifyPassword(username: String, password: String, clientAddress: String) async throws(ProtocolError) -> StoredUser {
         let invalid = ProtocolError(.invalidCredentials, "wrong username or password")
         let accountKey = username.lowercased()
         let started = clock()
@@ -80,16 +130,20 @@ public final class AccountService: Sendable {
         }
         guard validator.rules.passwordBytes.contains(password.utf8.count),
               validator.rules.usernameLength.contains(username.unicodeScalars.count) else { throw failed() }
-        let user = try await read { reader in try reader.user(username: username) }
-        let hash = user?.passwordHash ?? decoyHash
+        let found = try await read { reader -> (StoredUser, [String])? in
+            guard let user = try reader.user(username: username) else { return nil }
+            return (user, try reader.scramCredentials(of: user.id).map(\.mechanism))
+        }
+        let hash = found?.0.passwordHash ?? decoyHash
         let matches = try await runBlocking { [passwords] in
             hash.map { passwords.verify(password, against: $0) } ?? false
         }
-        guard let user, user.passwordHash != nil, matches else { throw failed() }
-        let now = clock()
-        return try await write { [self] writer in
-            try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer)
+        guard let (user, mechanisms) = found, user.passwordHash != nil, matches else { throw failed() }
+        if let scram, Set(mechanisms) != Set(scram.mechanisms) {
+            let credentials = try await runBlocking { scram.derive(password: password) }
+            try await write { writer in try writer.replaceSCRAMCredentials(of: user.id, with: credentials) }
         }
+        return user
     }
 
     // MARK: Phone accounts

@@ -8,6 +8,10 @@ public final class ConversationService: Sendable {
         self.context = context
     }
 
+    /// The longest client id `send` accepts (gateways that take ids from their own protocol
+    /// check against it).
+    public var maxClientIDLength: Int { context.rules.maxClientIDLength }
+
     /// Stores a message and delivers it. The result comes back only after the message is
     /// durably stored. A retry with the same client id returns the stored message and
     /// delivers nothing again.

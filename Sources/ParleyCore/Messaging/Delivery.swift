@@ -27,3 +27,25 @@ public enum EventName {
     public static let presence = "presence"
     public static let meUpdated = "me.updated"
 }
+
+/// A signed-in connection that takes events as typed payloads and renders them itself: a
+/// gateway speaking another protocol (XMPP). Native WebSocket connections are not these: the
+/// hub encodes an event once into a frame shared by all of them.
+public protocol EventReceiver: AnyObject, Sendable {
+    /// Identifies the connection (to leave it out of the echo of its own request).
+    var token: ConnectionToken { get }
+    /// An event for this connection; called on any thread, must not block.
+    func receive(event: String, payload: any Encodable & Sendable)
+}
+
+/// Where a gateway's connections sign in and out. Online state (and so presence) counts every
+/// kind of connection together.
+public protocol ConnectionRegistry: Sendable {
+    /// Registers a signed-in connection; true if it is the user's first (they came online).
+    func add(_ receiver: any EventReceiver, for user: UserID) -> Bool
+    /// Forgets a connection; true if it was the user's last (they went offline).
+    func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool
+    /// The user's connections of the typed kind (not native ones), for what only a gateway's
+    /// own clients understand (XMPP chat states and receipts).
+    func receivers(of user: UserID) -> [any EventReceiver]
+}

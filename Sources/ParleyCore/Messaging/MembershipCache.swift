@@ -1,5 +1,5 @@
 import ParleyProtocol
-import Synchronization
+import ParleySync
 
 /// The member lists of 1:1 and group conversations, kept in memory so that sending a message
 /// does not read every member from the database (a group of 1,000 is 1,000 rows per message).
@@ -40,7 +40,7 @@ public final class MembershipCache: Sendable {
         var versions: [ConversationID: UInt64] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = PThreadMutex(State())
     /// Most conversations kept.
     let capacity: Int
 

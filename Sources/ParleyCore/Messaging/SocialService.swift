@@ -108,6 +108,18 @@ public final class SocialService: Sendable {
         })
     }
 
+    /// The 1:1 conversation of two friends; `not_friends` if they are not. With `reachable`,
+    /// also `blocked` if either has blocked the other (for what goes past the store, such as
+    /// a gateway's typing notifications, which `send`'s checks never see).
+    public func directConversation(of user: UserID, with other: UserID, reachable: Bool = false) async throws(ProtocolError) -> ConversationID {
+        let (friendship, blocked) = try await context.gateway.read { reader in
+            (try reader.friendship(of: user, with: other), reachable ? try Friendships.eitherBlocked(user, other, reader: reader) : false)
+        }
+        guard let friendship else { throw ProtocolError(.notFriends, "you are not friends") }
+        guard !blocked else { throw ProtocolError(.blocked, "one of you has blocked the other") }
+        return friendship.conversationID
+    }
+
     /// Requests waiting for the user, and the ones they sent.
     public func requests(of user: UserID) async throws(ProtocolError) -> FriendRequestList {
         try await context.gateway.read { reader in

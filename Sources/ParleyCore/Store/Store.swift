@@ -23,6 +23,9 @@ public protocol StoreReader: MessagingReader {
     func smsChallenge(phone: String) throws -> SMSChallenge?
     /// When codes were sent to `phone` after `since` (milliseconds), oldest first.
     func smsSendTimes(phone: String, since: Int64) throws -> [Int64]
+    /// The user's SCRAM credentials, one per mechanism; empty until the server has seen the
+    /// password (registration, or a password sign-in of an older account).
+    func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential]
 }
 
 /// Changes, inside a transaction.
@@ -42,6 +45,8 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     /// Records that a code was sent to `phone` at `time`, and forgets every number's sends at
     /// or before `forgetBefore` (they no longer count against any limit).
     func recordSMSSend(phone: String, at time: Int64, forgetBefore: Int64) throws
+    /// Replaces all of the user's SCRAM credentials with `credentials`.
+    func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws
 }
 
 /// A storage failure the core can act on.

@@ -5,6 +5,14 @@ public protocol PasswordHashing: Sendable {
     func verify(_ password: String, against hash: String) -> Bool
 }
 
+/// Derives the SCRAM credentials (RFC 5802) of a password, one per supported mechanism, with
+/// a fresh salt. Slow on purpose (PBKDF2) and blocking, like `PasswordHashing`.
+public protocol SCRAMCredentialDeriving: Sendable {
+    /// The mechanisms `derive` covers.
+    var mechanisms: [String] { get }
+    func derive(password: String) -> [StoredSCRAMCredential]
+}
+
 /// Random secrets and their hashes.
 public protocol SecretGenerating: Sendable {
     /// A bearer token with 256 random bits.

@@ -73,6 +73,16 @@ extension PostgresStoreQuerying {
                        phone, row: SMSChallenge.init(row:))
     }
 
+    func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential] {
+        try query("scramCredentials(of:)", """
+            SELECT mechanism, salt, iterations, stored_key, server_key FROM scram_credentials
+            WHERE user_id = $1 ORDER BY mechanism
+            """, userID.rawValue) { row in
+            StoredSCRAMCredential(mechanism: try row.string(0), salt: try row.bytes(1), iterations: try row.int(2),
+                                  storedKey: try row.bytes(3), serverKey: try row.bytes(4))
+        }
+    }
+
     func smsSendTimes(phone: String, since: Int64) throws -> [Int64] {
         try query("smsSendTimes(phone:since:)", "SELECT sent_at FROM sms_sends WHERE phone = $1 AND sent_at > $2 ORDER BY sent_at",
                   phone, since) { try $0.int64(0) }

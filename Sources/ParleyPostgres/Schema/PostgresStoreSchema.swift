@@ -15,7 +15,22 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 1, sql: accounts),
         PostgresMigration(version: 2, sql: messaging),
         PostgresMigration(version: 3, sql: smsSends),
+        PostgresMigration(version: 4, sql: scramCredentials),
     ])
+
+    /// Version 4: SCRAM credentials for the XMPP gateway's SCRAM sign-in (docs/xmpp.md), per
+    /// user and mechanism: salt, PBKDF2 iterations and the two derived keys.
+    static let scramCredentials = """
+        CREATE TABLE scram_credentials (
+            user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            mechanism  TEXT NOT NULL,
+            salt       BYTEA NOT NULL,
+            iterations BIGINT NOT NULL CHECK (iterations > 0),
+            stored_key BYTEA NOT NULL,
+            server_key BYTEA NOT NULL,
+            PRIMARY KEY (user_id, mechanism)
+        );
+        """
 
     /// Version 3: when SMS codes were sent, per number, so the daily limit per number
     /// survives a restart. Rows older than a day are deleted as new ones come.

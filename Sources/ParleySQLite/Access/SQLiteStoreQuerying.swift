@@ -69,3 +69,17 @@ extension SQLiteStoreQuerying {
         }
     }
 }
+
+extension SQLiteStoreQuerying {
+    func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential] {
+        try StoreError.mapping("scramCredentials(of:)") {
+            try connection.query("""
+                SELECT mechanism, salt, iterations, stored_key, server_key FROM scram_credentials
+                WHERE user_id = ? ORDER BY mechanism
+                """, userID.rawValue, row: { row in
+                StoredSCRAMCredential(mechanism: try row.string(0), salt: try row.blob(1), iterations: Int(try row.int64(2)),
+                                      storedKey: try row.blob(3), serverKey: try row.blob(4))
+            })
+        }
+    }
+}

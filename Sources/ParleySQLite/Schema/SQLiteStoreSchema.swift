@@ -12,6 +12,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 1, sql: accounts),
         SQLiteMigration(version: 2, sql: messaging),
         SQLiteMigration(version: 3, sql: smsSends),
+        SQLiteMigration(version: 4, sql: scramCredentials),
     ])
 
     /// Version 3: when SMS codes were sent, per number, so the daily limit per number
@@ -24,6 +25,24 @@ enum SQLiteStoreSchema {
         ) STRICT;
         CREATE INDEX sms_sends_by_phone ON sms_sends (phone, sent_at);
         CREATE INDEX sms_sends_by_time ON sms_sends (sent_at);
+        """
+
+    /// Version 4: SCRAM credentials for the XMPP gateway's SCRAM-SHA-1 and SCRAM-SHA-256
+    /// sign-in (RFC 5802, RFC 7677; docs/xmpp.md). A challenge-response login cannot use the
+    /// argon2id hash, so when the server sees a password (registration, a password sign-in
+    /// over HTTP or XMPP PLAIN) it also stores, per mechanism, the salt, the PBKDF2 iteration
+    /// count and the two derived keys. Accounts older than this step get them at their next
+    /// password sign-in; until then only PLAIN works for them over XMPP.
+    static let scramCredentials = """
+        CREATE TABLE scram_credentials (
+            user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            mechanism  TEXT NOT NULL,
+            salt       BLOB NOT NULL,
+            iterations INTEGER NOT NULL CHECK (iterations > 0),
+            stored_key BLOB NOT NULL,
+            server_key BLOB NOT NULL,
+            PRIMARY KEY (user_id, mechanism)
+        ) STRICT;
         """
 
     /// Version 1: accounts, their sessions, uploaded media and outstanding SMS codes.

@@ -3,25 +3,62 @@ import ParleyNet
 import ParleyProtocol
 import ParleySync
 
-/// Every authenticated WebSocket, by user: the core's `Delivery`. An event is encoded once
-/// into one WebSocket frame, and every recipient connection queues those same bytes.
-final class ConnectionHub: Delivery {
-    private let byUser = PThreadMutex<[UserID: [ObjectIdentifier: ClientSession]]>([:])
+/// Every authenticated connection, by user: the core's `Delivery` and the gateways'
+/// `ConnectionRegistry`. Native WebSockets and typed receivers (XMPP sessions) are held
+/// together, so online state counts both. An event is encoded once into one WebSocket frame
+/// that every native recipient queues; typed receivers get the payload itself.
+final class ConnectionHub: Delivery, ConnectionRegistry {
+    /// One registered connection.
+    private enum Member {
+        case native(ClientSession)
+        case typed(any EventReceiver)
+
+        var token: ConnectionToken {
+            switch self {
+            case .native(let session): return session.token
+            case .typed(let receiver): return receiver.token
+            }
+        }
+    }
+
+    private let byUser = PThreadMutex<[UserID: [ObjectIdentifier: Member]]>([:])
     private let encoder = WebSocketFrameEncoder(role: .server)
 
-    /// Registers a signed-in connection; true if it is the user's first (they came online).
+    /// Registers a signed-in WebSocket; true if it is the user's first connection.
     func add(_ session: ClientSession, for user: UserID) -> Bool {
+        insert(.native(session), id: ObjectIdentifier(session), for: user)
+    }
+
+    /// Forgets a WebSocket; true if it was the user's last connection.
+    func remove(_ session: ClientSession, for user: UserID) -> Bool {
+        delete(ObjectIdentifier(session), for: user)
+    }
+
+    func add(_ receiver: any EventReceiver, for user: UserID) -> Bool {
+        insert(.typed(receiver), id: ObjectIdentifier(receiver), for: user)
+    }
+
+    func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool {
+        delete(ObjectIdentifier(receiver), for: user)
+    }
+
+    func receivers(of user: UserID) -> [any EventReceiver] {
+        byUser.withLock { table in
+            (table[user] ?? [:]).values.compactMap { if case .typed(let receiver) = $0 { return receiver } else { return nil } }
+        }
+    }
+
+    private func insert(_ member: Member, id: ObjectIdentifier, for user: UserID) -> Bool {
         byUser.withLock { table in
             let first = table[user]?.isEmpty ?? true
-            table[user, default: [:]][ObjectIdentifier(session)] = session
+            table[user, default: [:]][id] = member
             return first
         }
     }
 
-    /// Forgets a connection; true if it was the user's last (they went offline).
-    func remove(_ session: ClientSession, for user: UserID) -> Bool {
+    private func delete(_ id: ObjectIdentifier, for user: UserID) -> Bool {
         byUser.withLock { table in
-            guard table[user]?.removeValue(forKey: ObjectIdentifier(session)) != nil else { return false }
+            guard table[user]?.removeValue(forKey: id) != nil else { return false }
             if table[user]?.isEmpty == true {
                 table[user] = nil
                 return true
@@ -30,9 +67,11 @@ final class ConnectionHub: Delivery {
         }
     }
 
-    /// The user's connected sessions.
+    /// The user's connected WebSockets.
     func sessions(of user: UserID) -> [ClientSession] {
-        byUser.withLock { Array(($0[user] ?? [:]).values) }
+        byUser.withLock { table in
+            (table[user] ?? [:]).values.compactMap { if case .native(let session) = $0 { return session } else { return nil } }
+        }
     }
 
     func isOnline(_ user: UserID) -> Bool {
@@ -40,24 +79,31 @@ final class ConnectionHub: Delivery {
     }
 
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
-        let targets = byUser.withLock { table in
-            var targets: [ClientSession] = []
+        var natives: [ClientSession] = []
+        var typed: [any EventReceiver] = []
+        byUser.withLock { table in
             for user in users {
-                guard let sessions = table[user] else { continue }
-                for session in sessions.values where session.token != excluding { targets.append(session) }
+                guard let members = table[user] else { continue }
+                for member in members.values where member.token != excluding {
+                    switch member {
+                    case .native(let session): natives.append(session)
+                    case .typed(let receiver): typed.append(receiver)
+                    }
+                }
             }
-            return targets
         }
-        guard !targets.isEmpty, let text = OperationCoding.event(event, payload) else { return }
+        for receiver in typed { receiver.receive(event: event, payload: payload) }
+        // Encoded at most once, and only if a native connection is among the recipients.
+        guard !natives.isEmpty, let text = OperationCoding.event(event, payload) else { return }
         let frame = encoder.text(text)
-        guard targets.count > 1 else {
-            targets[0].deliver(frame)
+        guard natives.count > 1 else {
+            natives[0].deliver(frame)
             return
         }
         // One task per event loop carrying all of its recipients, not one per recipient: a
         // group message to 1,000 members costs as many loop wake-ups as there are loops.
         var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
-        for session in targets {
+        for session in natives {
             if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
                 byLoop[index].sessions.append(session)
             } else {

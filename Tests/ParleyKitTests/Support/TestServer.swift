@@ -26,6 +26,8 @@ final class TestServer: Sendable {
         configuration.dataDirectory = dataDirectory
         configuration.loops = 1
         configuration.passwordCost = "minimum"
+        // No XMPP listener unless a test asks for one (its default port is fixed).
+        configuration.xmppPort = 0
         configuration.webRoot = dataDirectory + "/no-web"
         configuration.shutdownTimeoutSeconds = 1
         let server = try ParleyServer(configuration: configuration, logger: Logger(label: "test", minimumLevel: .error))

@@ -18,6 +18,8 @@ final class TestServer: @unchecked Sendable {
         configuration.dataDirectory = dataDirectory
         configuration.loops = 2
         configuration.passwordCost = "minimum"
+        // No XMPP listener unless a test asks for one (its default port is fixed).
+        configuration.xmppPort = 0
         configuration.webRoot = dataDirectory + "/no-web"
         // Every test client comes from 127.0.0.1; tests of these limits set their own.
         configuration.registrationsPerAddress = 1_000_000

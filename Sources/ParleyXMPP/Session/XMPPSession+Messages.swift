@@ -1,0 +1,164 @@
+import Foundation
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+/// What one XMPP session hands another directly, past the store: chat states and receipts
+/// (XEP-0085, XEP-0184), which Parley does not keep. `stanza` is serialized by the sender's
+/// session from a parsed element, with `from` and `to` set by the server.
+struct ForwardedStanza: Encodable, Sendable {
+    static let event = "xmpp.forward"
+    var stanza: String
+}
+
+// 1:1 chat: `<message type='chat'>` to a friend is a Parley message in their 1:1
+// conversation, and Parley's messages come back as such stanzas.
+extension XMPPSession {
+    func handleMessage(_ message: XMLElement) async {
+        guard let me else { return }
+        let type = message["type"] ?? "normal"
+        guard type != "error" else { return }
+        if type == "groupchat" || message["to"].flatMap(JID.init)?.domain == conferenceDomain {
+            await handleGroupMessage(message, me: me)
+            return
+        }
+        guard type == "chat" || type == "normal" else {
+            send(StanzaError.badRequest("messages are chat, normal or groupchat").reply(to: message, from: domain))
+            return
+        }
+        guard let to = message["to"].flatMap(JID.init) else {
+            send(StanzaError(type: "modify", condition: "jid-malformed", "a message needs a to address").reply(to: message, from: domain))
+            return
+        }
+        do {
+            let recipient = try await services.directory.user(for: to)
+            guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
+                // Not stored, so not checked by `send`: friends only, and no blocks between.
+                _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
+                forwardSignals(message, from: me.full, to: recipient)
+                return
+            }
+            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
+            let clientID = clientID(for: message)
+            // The stanza id is the client id, so a client's retry of the same stanza is stored once.
+            _ = try await services.conversations.send(
+                from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
+                connection: token)
+        } catch {
+            send(StanzaError.from(error).reply(to: message, from: domain))
+        }
+    }
+
+    /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
+    /// random one when it has none or one too long for the core.
+    func clientID(for stanza: XMLElement) -> String {
+        stanza["id"].flatMap { (1...services.conversations.maxClientIDLength).contains($0.count) ? $0 : nil }
+            ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
+    }
+
+    /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them).
+    private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
+        let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
+        guard !signals.isEmpty else { return }
+        for receiver in services.registry.receivers(of: recipient) {
+            guard let session = receiver as? XMPPSession, let target = session.me else { continue }
+            let stanza = XMLElement("message", ["type": message["type"] ?? "chat", "id": message["id"], "from": from.description,
+                                                "to": target.full.description], children: signals)
+            receiver.receive(event: ForwardedStanza.event, payload: ForwardedStanza(stanza: stanza.serialized()))
+        }
+    }
+
+    /// A stored message as a chat stanza to this session, or nil if it is not one for it
+    /// (not 1:1, sent by this user, or a system notice).
+    func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
+        guard let me, let sender = message.sender, sender != me.user,
+              state.withLock({ $0.directPeers[message.conversationId] }) == sender,
+              var stanza = plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
+        stanza.append(XMLElement("request", namespace: Namespace.receipts))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": me.bare.description]))
+        if delayed {
+            stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
+        }
+        return stanza
+    }
+
+    /// A copy of a message the user sent from another device, for a session that enabled
+    /// carbons (XEP-0280); nil otherwise.
+    func sentCarbon(_ message: Message) -> XMLElement? {
+        guard let me, message.sender == me.user, state.withLock({ $0.carbons }),
+              let peer = state.withLock({ $0.directPeers[message.conversationId] }),
+              let copy = plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
+        return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
+            XMLElement("sent", namespace: Namespace.carbons, [:], children: [
+                XMLElement("forwarded", namespace: Namespace.forward, [:], children: [copy]),
+            ]),
+        ])
+    }
+
+    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
+    func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
+        let body: String
+        var extra: [XMLElement] = []
+        switch message.kind {
+        case .text:
+            guard let text = message.text else { return nil }
+            body = text
+        case .image:
+            guard let image = message.image else { return nil }
+            body = absoluteURL(image.url)
+            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
+        case .system:
+            return nil
+        }
+        return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
+                          children: [XMLElement("body", [:], text: body)] + extra)
+    }
+
+    /// A server path (`/v1/media/<id>`) as a link a Jabber client can open; other URLs as
+    /// they are.
+    func absoluteURL(_ url: String) -> String {
+        url.hasPrefix("/") ? services.configuration.publicURL + url : url
+    }
+
+    /// A message's id in the user's archive: conversation and sequence, `<conversation>-<seq>`.
+    static func archiveID(_ message: Message) -> String {
+        "\(message.conversationId.rawValue)-\(message.seq)"
+    }
+
+    /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over
+    /// and forget them), so the next sign-in does not deliver them again.
+    func markDelivered(_ message: Message, me: UserID) {
+        let conversations = services.conversations
+        let token = self.token
+        Task {
+            _ = try? await conversations.markRead(for: me, ReadParameters(conversationId: message.conversationId, seq: message.seq),
+                                                  connection: token)
+        }
+    }
+
+    /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203).
+    func deliverUnread(me: (user: UserID, bare: JID, full: JID)) async {
+        let conversations = services.conversations
+        guard let list = try? await conversations.list(for: me.user) else { return }
+        let unread = list.conversations.filter { $0.kind == .user && $0.unread > 0 }
+        guard !unread.isEmpty else { return }
+        let since = Dictionary(unread.map { ($0.id.description, $0.readSeq) }, uniquingKeysWith: { a, _ in a })
+        guard let missed = try? await conversations.sync(for: me.user, SyncParameters(since: since)) else { return }
+        var newest: [ConversationID: Message] = [:]
+        for message in missed.messages where since[message.conversationId.description] != nil {
+            if let stanza = chatStanza(message, delayed: true) { send(stanza) }
+            if message.seq > newest[message.conversationId]?.seq ?? 0 { newest[message.conversationId] = message }
+        }
+        for message in newest.values { markDelivered(message, me: me.user) }
+    }
+}
+
+/// XMPP's timestamps (XEP-0082): UTC, with milliseconds.
+enum Timestamp {
+    static func iso8601(milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}

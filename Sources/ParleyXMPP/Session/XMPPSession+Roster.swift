@@ -1,0 +1,138 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+// The roster and presence (RFC 6121) = Parley's friends and presence. Every friendship is
+// mutual, so every roster item has subscription 'both'; a pending request is a pending
+// subscription.
+extension XMPPSession {
+    func roster(type: String, _ query: XMLElement, me: UserID) async throws(ProtocolError) -> XMLElement? {
+        if type == "get" {
+            let friends = try await services.social.friends(of: me).friends
+            var result = XMLElement("query", namespace: Namespace.roster)
+            for friend in friends {
+                learn(friend)
+                result.append(rosterItem(friend.user, subscription: "both"))
+            }
+            return result
+        }
+        // A set names one item: removing it ends the friendship; adding or renaming is accepted
+        // but changes nothing (the roster is the friend list; friends come by subscription).
+        guard let item = query.child("item", namespace: Namespace.roster), let jid = item["jid"].flatMap(JID.init) else {
+            throw ProtocolError(.missingField, "a roster set has one item with a jid", field: "jid")
+        }
+        if item["subscription"] == "remove" {
+            let other = try await services.directory.user(for: jid)
+            try await services.social.removeFriend(other, by: me)
+        }
+        return nil
+    }
+
+    func rosterItem(_ profile: UserProfile, subscription: String) -> XMLElement {
+        XMLElement("item", namespace: Namespace.roster, ["jid": services.directory.jid(of: profile).description,
+                                                         "name": profile.nickname ?? profile.username,
+                                                         "subscription": subscription])
+    }
+
+    /// Remembers a friend's address and 1:1 conversation.
+    func learn(_ friend: Friend) {
+        services.directory.remember(friend.user)
+        state.withLock { state in
+            state.directPeers[friend.conversationId] = friend.user.id
+            state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
+        }
+    }
+
+    /// A roster push (RFC 6121 §2.1.6) to this session.
+    func pushRoster(_ item: XMLElement) {
+        guard let me else { return }
+        send(XMLElement("iq", ["type": "set", "id": "push-" + Base64.encode(CryptoRandom.bytes(6)), "to": me.full.description],
+                        children: [XMLElement("query", namespace: Namespace.roster, [:], children: [item])]))
+    }
+
+    // MARK: Presence from the client
+
+    func handlePresence(_ presence: XMLElement) async {
+        guard let me else { return }
+        let type = presence["type"] ?? "available"
+        guard let to = presence["to"] else {
+            // Our own availability: Parley's presence follows connections, so only the first
+            // one matters, which is when the client is ready for what waited for it.
+            guard type == "available" else { return }
+            let first = state.withLock { state -> Bool in
+                defer { state.available = true }
+                return !state.available
+            }
+            if first { await deliverInitial(me: me) }
+            return
+        }
+        guard let jid = JID(to) else {
+            send(StanzaError(type: "modify", condition: "jid-malformed", "not a JID").reply(to: presence, from: domain))
+            return
+        }
+        if jid.domain == conferenceDomain {
+            await handleRoomPresence(presence, room: jid, me: me)
+            return
+        }
+        do throws(ProtocolError) {
+            switch type {
+            case "subscribe":
+                let other = try await services.directory.user(for: jid)
+                let outcome = try await services.social.requestFriend(from: me.user, FriendRequestParameters(userId: other),
+                                                                       connection: token)
+                // They had asked already: friends at once. The event of that leaves this
+                // connection out (it gets the answer instead), so it is told here.
+                if let friend = outcome.friend { announceFriend(friend, me: me) }
+            case "subscribed":
+                let other = try await services.directory.user(for: jid)
+                if let request = try await services.social.requests(of: me.user).incoming.first(where: { $0.from.id == other }) {
+                    learn(try await services.social.accept(request.id, by: me.user))
+                }
+            case "unsubscribed", "unsubscribe":
+                let other = try await services.directory.user(for: jid)
+                if type == "unsubscribed",
+                   let request = try await services.social.requests(of: me.user).incoming.first(where: { $0.from.id == other }) {
+                    try await services.social.decline(request.id, by: me.user)
+                } else if (try? await services.social.directConversation(of: me.user, with: other)) != nil {
+                    try await services.social.removeFriend(other, by: me.user)
+                }
+            default:
+                // Directed availability and probes: Parley tells friends itself.
+                return
+            }
+        } catch {
+            if error.code != .alreadyFriends { send(StanzaError(error).reply(to: presence, from: domain)) }
+        }
+    }
+
+    /// After the initial presence: friends who are online, requests waiting, and the 1:1
+    /// messages that came while the user had no XMPP connection (unread ones).
+    private func deliverInitial(me: (user: UserID, bare: JID, full: JID)) async {
+        let social = services.social
+        if let friends = try? await social.friends(of: me.user).friends {
+            for friend in friends {
+                learn(friend)
+                if friend.online { send(XMLElement("presence", ["from": address(of: friend.user.id).description, "to": me.full.description])) }
+            }
+        }
+        if let requests = try? await social.requests(of: me.user).incoming {
+            for request in requests { send(subscriptionRequest(request, to: me.full)) }
+        }
+        await deliverUnread(me: me)
+    }
+
+    /// A new friend, as roster push, their subscription approval and, if online, presence.
+    func announceFriend(_ friend: Friend, me: (user: UserID, bare: JID, full: JID)) {
+        learn(friend)
+        let from = address(of: friend.user.id).description
+        pushRoster(rosterItem(friend.user, subscription: "both"))
+        send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
+        if friend.online { send(XMLElement("presence", ["from": from, "to": me.full.description])) }
+    }
+
+    func subscriptionRequest(_ request: FriendRequest, to: JID) -> XMLElement {
+        services.directory.remember(request.from)
+        return XMLElement("presence", ["type": "subscribe", "from": services.directory.jid(of: request.from).description, "to": to.description],
+                          children: request.greeting.map { [XMLElement("status", [:], text: $0)] } ?? [])
+    }
+}

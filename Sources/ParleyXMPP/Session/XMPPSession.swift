@@ -1,0 +1,419 @@
+import ParleySync
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+import Synchronization
+
+/// One client's XMPP stream (RFC 6120): stream header, SASL, restart, resource binding, then
+/// stanzas mapped onto Parley's services, and Parley's events rendered as stanzas.
+///
+/// Stanzas are handled one at a time in the order they came (the next starts when the
+/// previous one's service call has finished), like native requests. Events from the hub are
+/// rendered on the loop as they come, so their order is kept too.
+final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
+    // `headerSent`, `authTimer`, `heldEvents`, `resolving` and the stream management fields
+    // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
+    // share with the loop is in `state`, behind its mutex.
+
+    let loop: EventLoop
+    let token: ConnectionToken
+    let services: XMPPServices
+    let streamID: String
+    /// Whether the peer is on this machine (PLAIN and unencrypted streams are fine then).
+    let isLoopback: Bool
+    let clientAddress: String
+    private var connection: TCPConnection?
+    private var parser: XMLStreamParser
+    /// TLS after STARTTLS: every byte in and out goes through it.
+    private var tls: TLSStream?
+    private var queue: [XMLStreamEvent] = []
+    private var busy = false
+    private var headerSent = false
+    private var authTimer: ScheduledTimer?
+    /// Events waiting while a user's address is looked up, so that order is kept.
+    var heldEvents: [(String, any Encodable & Sendable)] = []
+    /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
+    var resolving = false
+    /// Stream management (XEP-0198): whether stanzas sent are counted and kept until the
+    /// client acknowledges them, how many were sent, and those not acknowledged yet.
+    var counting = false
+    var sentStanzas: UInt32 = 0
+    var unacknowledged: [(sequence: UInt32, text: String)] = []
+    /// The stream ended by `</stream:stream>` or a stream error: not to be resumed.
+    var endedCleanly = false
+    /// A resumable stream whose connection broke waits for its client this long.
+    var resumeTimer: ScheduledTimer?
+    /// A new stream took this one over; this one only winds down.
+    var handedOver = false
+    let state = PThreadMutex(SessionState())
+
+    private static let nextToken = Atomic<UInt64>(0)
+
+    init(connection: TCPConnection, services: XMPPServices) {
+        self.connection = connection
+        loop = connection.loop
+        self.services = services
+        // Apart from the native connections' numbers: the top bit marks an XMPP session.
+        token = ConnectionToken((1 << 63) | Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
+        streamID = Base64.encode(CryptoRandom.bytes(12))
+        parser = XMLStreamParser(limits: services.configuration.limits)
+        let host = connection.remoteAddress?.host ?? ""
+        clientAddress = host
+        isLoopback = host.hasPrefix("127.") || host == "::1" || host == "::ffff:127.0.0.1"
+        authTimer = loop.schedule(after: services.configuration.authTimeout) { [weak self] in
+            guard let self, self.state.withLock({ $0.account == nil || $0.resource == nil }) else { return }
+            self.fail(.policyViolation, "sign in and bind a resource sooner")
+        }
+    }
+
+    /// The state shared between the loop and the stanza tasks.
+    struct SessionState {
+        var phase: Phase = .awaitingStream
+        /// Set by SASL.
+        var account: Account?
+        /// Set by binding.
+        var resource: String?
+        var saslFailures = 0
+        /// Whether the client has sent its initial presence.
+        var available = false
+        /// 1:1 conversations and the friend at the other end.
+        var directPeers: [ConversationID: UserID] = [:]
+        /// Local parts of the addresses of friends and other users seen.
+        var localParts: [UserID: String] = [:]
+        /// Whether the hub knows this session.
+        var registered = false
+        /// Whether STARTTLS has made the stream encrypted.
+        var encrypted = false
+        /// Stanzas handled since stream management was enabled (XEP-0198); nil: not enabled.
+        var handledStanzas: UInt32?
+        /// The id a client resumes this stream with, if it asked for resumption.
+        var resumptionID: String?
+        /// Group chats this session has joined (XEP-0045), by conversation.
+        var joined: [ConversationID: JoinedRoom] = [:]
+        /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
+        var carbons = false
+    }
+
+    /// A group or room joined as a multi-user chat.
+    struct JoinedRoom {
+        /// The room's bare JID, as the client joined it.
+        var jid: JID
+        /// This user's nickname in it (their address's local part).
+        var nick: String
+        var kind: ConversationKind
+    }
+
+    enum Phase {
+        /// Waiting for `<stream:stream>` (first, or after SASL's restart).
+        case awaitingStream
+        /// Features offered; waiting for `<auth>` (or, signed in, for the bind).
+        case negotiating
+        /// A SASL mechanism is waiting for the client's next response.
+        case sasl(SASLStep)
+        /// Resource bound: stanzas flow.
+        case bound
+        case closed
+    }
+
+    enum SASLStep {
+        /// `<auth>` came without an initial response; it comes as `<response>`.
+        case awaitingInitialResponse(mechanism: String)
+        /// SCRAM's challenge was sent. `candidate` is nil when the user is unknown (the proof
+        /// will fail whatever it is).
+        case scram(SCRAMExchange, SCRAMCandidate?)
+    }
+
+    var domain: String { services.directory.domain }
+    /// The multi-user chat service's domain.
+    var conferenceDomain: String { "conference." + domain }
+
+    // MARK: ConnectionHandler
+
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        do throws(XMLStreamError) {
+            if let tls {
+                let plaintext: [UInt8]
+                do throws(TLSError) {
+                    plaintext = try tls.receive(bytes)
+                } catch {
+                    // Nothing can be said in the clear on an encrypted stream: just close.
+                    flushTLS()
+                    connection.close()
+                    return
+                }
+                flushTLS()
+                let events = plaintext.withUnsafeBytes { buffer in Result { () throws(XMLStreamError) in try parser.feed(buffer) } }
+                queue += try events.get()
+            } else {
+                queue += try parser.feed(bytes)
+            }
+        } catch {
+            fail(error.condition, error.text)
+            return
+        }
+        if queue.count > services.configuration.maxQueuedStanzas { connection.pauseReading() }
+        processNext()
+    }
+
+    func connectionShouldShutDown(_ connection: TCPConnection) {
+        fail(.systemShutdown, "the server is shutting down")
+    }
+
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        self.connection = nil
+        tls = nil
+        authTimer?.cancel()
+        authTimer = nil
+        queue.removeAll()
+        guard !handedOver else { return }
+        let endedCleanly = self.endedCleanly
+        let resumable = state.withLock { !endedCleanly && $0.resumptionID != nil && $0.registered }
+        if resumable {
+            // Still signed in and receiving (kept for the client) until it resumes or the
+            // time runs out.
+            resumeTimer = loop.schedule(after: services.configuration.resumeTimeout) { [weak self] in
+                guard let self, !self.handedOver else { return }
+                self.finish()
+            }
+            return
+        }
+        finish()
+    }
+
+    /// The session is over: out of the hub (and presence, if it was the user's last
+    /// connection) and out of the resumable ones.
+    func finish() {
+        let (user, resumptionID) = state.withLock { state -> (UserID?, String?) in
+            state.phase = .closed
+            defer {
+                state.registered = false
+                state.resumptionID = nil
+            }
+            return (state.registered ? state.account?.profile.id : nil, state.resumptionID)
+        }
+        if let resumptionID { services.resumable.remove(resumptionID, ifHeldBy: self) }
+        if let user, services.registry.remove(self, for: user) {
+            let presence = services.presence
+            Task { await presence.wentOffline(user) }
+        }
+    }
+
+    // MARK: Processing
+
+    private func processNext() {
+        guard !busy, connection?.isActive == true, !queue.isEmpty else { return }
+        let event = queue.removeFirst()
+        if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
+        switch event {
+        case .streamOpened(let attributes, let defaultNamespace):
+            openStream(attributes, defaultNamespace: defaultNamespace)
+            processNext()
+        case .streamClosed:
+            endedCleanly = true
+            send(raw: "</stream:stream>")
+            // After the queued write above.
+            loop.execute { self.connection?.close() }
+        case .stanza(let stanza):
+            busy = true
+            Task {
+                await self.handle(stanza)
+                self.loop.execute {
+                    self.busy = false
+                    self.processNext()
+                }
+            }
+        }
+    }
+
+    /// Answers a stream header with ours and the features of this stage.
+    private func openStream(_ attributes: [XMLAttribute], defaultNamespace: String) {
+        sendHeader()
+        let to = attributes.first { $0.name == "to" }?.value.lowercased()
+        guard defaultNamespace == Namespace.client else {
+            fail(.invalidNamespace, "the stream's default namespace must be jabber:client")
+            return
+        }
+        guard let to, JID(to)?.domain == domain else {
+            fail(.hostUnknown, "this server is \(domain)")
+            return
+        }
+        guard let version = attributes.first(where: { $0.name == "version" })?.value, version.hasPrefix("1.") else {
+            fail(.unsupportedVersion, "XMPP 1.0 streams only")
+            return
+        }
+        let (signedIn, encrypted) = state.withLock { state -> (Bool, Bool) in
+            state.phase = .negotiating
+            return (state.account != nil, state.encrypted)
+        }
+        let plaintextAllowed = isLoopback || services.configuration.allowPlaintext
+        let offerTLS = services.configuration.tls != nil && !encrypted
+        guard plaintextAllowed || encrypted || offerTLS else {
+            fail(.policyViolation, "unencrypted streams are accepted only from this machine")
+            return
+        }
+        var features = XMLElement("features", namespace: Namespace.streams)
+        if signedIn {
+            features.append(XMLElement("bind", namespace: Namespace.bind))
+            features.append(XMLElement("session", namespace: Namespace.session, [:], children: [XMLElement("optional", namespace: Namespace.session)]))
+            features.append(XMLElement("sm", namespace: Namespace.streamManagement))
+        } else {
+            if offerTLS {
+                features.append(XMLElement("starttls", namespace: Namespace.tls, [:],
+                                           children: plaintextAllowed ? [] : [XMLElement("required", namespace: Namespace.tls)]))
+            }
+            if plaintextAllowed || encrypted {
+                var mechanisms = XMLElement("mechanisms", namespace: Namespace.sasl)
+                for name in offeredMechanisms {
+                    mechanisms.append(XMLElement("mechanism", namespace: Namespace.sasl, [:], text: name))
+                }
+                features.append(mechanisms)
+            }
+        }
+        send(features)
+    }
+
+    /// Whether SASL may run now: on loopback, encrypted, or where plaintext is allowed.
+    var saslAllowed: Bool {
+        isLoopback || services.configuration.allowPlaintext || state.withLock { $0.encrypted }
+    }
+
+    /// SCRAM always; PLAIN only where the password cannot be overheard (loopback or TLS).
+    var offeredMechanisms: [String] {
+        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback || state.withLock({ $0.encrypted }) ? ["PLAIN"] : [])
+    }
+
+    // MARK: Output (any thread)
+
+    /// Sends a stanza or stream-level element.
+    func send(_ element: XMLElement) {
+        let isStanza = element.namespace == Namespace.client && ["message", "presence", "iq"].contains(element.name)
+        send(raw: element.serialized(), isStanza: isStanza)
+    }
+
+    /// Sends XML text; `isStanza` when it is one stanza (stream management counts those).
+    func send(raw text: String, isStanza: Bool = false) {
+        loop.execute {
+            guard !self.handedOver else { return }
+            if isStanza && self.counting { self.keep(text) }
+            self.write(text)
+        }
+    }
+
+    /// Keeps a sent stanza until the client acknowledges it; asks for acknowledgements every
+    /// few stanzas so the list stays short.
+    func keep(_ text: String) {
+        sentStanzas &+= 1
+        unacknowledged.append((sentStanzas, text))
+        if connection == nil && unacknowledged.count > Self.maxUnacknowledged && !handedOver {
+            // A broken stream's client is not coming back for this much: give it up.
+            resumeTimer?.cancel()
+            resumeTimer = nil
+            unacknowledged = []
+            finish()
+            return
+        }
+        if unacknowledged.count % Self.acknowledgementInterval == 0 {
+            write(XMLElement("r", namespace: Namespace.streamManagement).serialized())
+        }
+    }
+
+    /// Stanzas sent between requests for acknowledgement.
+    static let acknowledgementInterval = 5
+    /// Stanzas kept for a broken resumable stream before it is given up.
+    static let maxUnacknowledged = 10_000
+
+    /// Closes the connection (after what is queued), if it is open.
+    func closeConnection() {
+        connection?.close()
+    }
+
+    /// Writes on the loop, through TLS when the stream is encrypted.
+    func write(_ text: String) {
+        guard let connection, connection.isActive else { return }
+        guard let tls else {
+            connection.write(ByteChunk(Array(text.utf8)))
+            return
+        }
+        do throws(TLSError) {
+            try tls.send(Array(text.utf8))
+            flushTLS()
+        } catch {
+            connection.close()
+        }
+    }
+
+    /// Writes whatever TLS has for the peer (handshake records, encrypted data).
+    private func flushTLS() {
+        guard let tls, let connection, connection.isActive else { return }
+        let bytes = tls.pendingOutput()
+        if !bytes.isEmpty { connection.write(ByteChunk(bytes)) }
+    }
+
+    /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on
+    /// the connection is TLS with a fresh stream. Both in one loop task.
+    func startTLS() {
+        loop.execute {
+            guard let connection = self.connection, connection.isActive, self.tls == nil,
+                  let context = self.services.configuration.tls else { return }
+            self.write(XMLElement("proceed", namespace: Namespace.tls).serialized())
+            do throws(TLSError) {
+                self.tls = try TLSStream(context: context)
+            } catch {
+                connection.close()
+                return
+            }
+            self.state.withLock { $0.encrypted = true }
+            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
+            self.queue.removeAll()
+            self.headerSent = false
+        }
+    }
+
+    private func sendHeader() {
+        guard !headerSent else { return }
+        headerSent = true
+        send(raw: "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='\(Namespace.streams)' id='\(streamID)' from='\(XMLEscaping.attribute(domain))' version='1.0' xml:lang='en'>")
+    }
+
+    /// Sends `element` (SASL's success) and restarts the stream: a new parser for the new
+    /// header the client sends next. Both happen in one loop task, so no byte of the new
+    /// stream can reach the old parser.
+    func sendAndRestart(_ element: XMLElement) {
+        let text = element.serialized()
+        loop.execute {
+            guard let connection = self.connection, connection.isActive else { return }
+            self.write(text)
+            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
+            self.queue.removeAll()
+            self.headerSent = false
+        }
+    }
+
+    /// Ends the stream with a stream error (any thread).
+    func fail(_ condition: StreamErrorCondition, _ text: String) {
+        loop.execute {
+            guard let connection = self.connection, connection.isActive else { return }
+            self.endedCleanly = true
+            self.sendHeader()
+            let error = XMLElement("error", namespace: Namespace.streams, [:], children: [
+                XMLElement(condition.rawValue, namespace: Namespace.streamErrors),
+                XMLElement("text", namespace: Namespace.streamErrors, [:], text: text),
+            ])
+            self.send(raw: error.serialized() + "</stream:stream>")
+            self.loop.execute {
+                self.services.logger.info("xmpp stream error", ["condition": .string(condition.rawValue), "address": .string(self.clientAddress)])
+                self.queue.removeAll()
+                self.connection?.close()
+            }
+        }
+    }
+
+    /// Signed in and bound: the sign-in timer is no longer needed.
+    func cancelAuthTimer() {
+        loop.execute {
+            self.authTimer?.cancel()
+            self.authTimer = nil
+        }
+    }
+}

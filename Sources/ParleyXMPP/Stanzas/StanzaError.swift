@@ -1,0 +1,56 @@
+public import ParleyProtocol
+
+/// A stanza error (RFC 6120 §8.3): its type, condition and text.
+public struct StanzaError: Error, Sendable, Equatable {
+    public var type: String
+    public var condition: String
+    public var text: String
+
+    public init(type: String, condition: String, _ text: String) {
+        self.type = type
+        self.condition = condition
+        self.text = text
+    }
+
+    public static func badRequest(_ text: String) -> StanzaError { StanzaError(type: "modify", condition: "bad-request", text) }
+    public static func serviceUnavailable(_ text: String) -> StanzaError {
+        StanzaError(type: "cancel", condition: "service-unavailable", text)
+    }
+    public static func itemNotFound(_ text: String) -> StanzaError { StanzaError(type: "cancel", condition: "item-not-found", text) }
+
+    /// The XMPP form of a core error: the same rule, reported in XMPP's terms.
+    public init(_ error: ProtocolError) {
+        switch error.code {
+        case .notFound: self.init(type: "cancel", condition: "item-not-found", error.message)
+        case .notFriends, .notMember, .notOwner, .forbidden, .unauthorized: self.init(type: "auth", condition: "forbidden", error.message)
+        case .blocked: self.init(type: "cancel", condition: "not-acceptable", error.message)
+        case .rateLimited, .tooManyAttempts: self.init(type: "wait", condition: "resource-constraint", error.message)
+        case .alreadyFriends, .nameTaken, .usernameTaken: self.init(type: "cancel", condition: "conflict", error.message)
+        case .internalError, .unavailable: self.init(type: "wait", condition: "internal-server-error", error.message)
+        case .badRequest, .invalidField, .missingField, .invalidName, .invalidUsername, .payloadTooLarge:
+            self.init(type: "modify", condition: "bad-request", error.message)
+        default: self.init(type: "cancel", condition: "undefined-condition", error.message)
+        }
+    }
+
+    /// Any error of a stanza's handling in XMPP's terms.
+    public static func from(_ error: any Error) -> StanzaError {
+        if let error = error as? StanzaError { return error }
+        if let error = error as? ProtocolError { return StanzaError(error) }
+        return StanzaError(type: "wait", condition: "internal-server-error", "the server could not complete the request")
+    }
+
+    /// `<error>` as it goes inside an error stanza.
+    public var element: XMLElement {
+        XMLElement("error", ["type": type], children: [
+            XMLElement(condition, namespace: Namespace.stanzaErrors),
+            XMLElement("text", namespace: Namespace.stanzaErrors, [:], text: text),
+        ])
+    }
+
+    /// The error reply to `stanza`: same name and id, addressed back to its sender.
+    public func reply(to stanza: XMLElement, from: String?) -> XMLElement {
+        XMLElement(stanza.name, ["type": "error", "id": stanza["id"], "from": stanza["to"] ?? from, "to": stanza["from"]],
+                   children: [element])
+    }
+}

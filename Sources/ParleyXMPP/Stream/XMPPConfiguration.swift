@@ -1,0 +1,43 @@
+/// Settings of the XMPP listener (each one a `parley serve` option; docs/xmpp.md).
+public struct XMPPConfiguration: Sendable {
+    /// The domain of the server's JIDs (`user@domain`); clients must ask for it.
+    public var domain: String
+    /// Parser bounds for every client stream.
+    public var limits: XMLStreamLimits
+    /// Accept unencrypted client streams from non-loopback addresses (SCRAM only; PLAIN is
+    /// never offered on them). Off: such connections get `policy-violation`.
+    public var allowPlaintext: Bool
+    /// How long a connection may take to sign in and bind a resource.
+    public var authTimeout: Duration
+    /// Close a stream that sent nothing for this long (clients send whitespace keepalives).
+    public var idleTimeout: Duration
+    /// Failed SASL attempts on one connection before it is closed.
+    public var maxAuthFailures: Int
+    /// Stanzas parsed and waiting on one connection before it stops being read.
+    public var maxQueuedStanzas: Int
+    /// The certificate for STARTTLS; nil: STARTTLS is not offered.
+    public var tls: TLSContext?
+    /// How long a resumable stream (XEP-0198) whose connection broke is kept for its client.
+    public var resumeTimeout: Duration
+    /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
+    /// become absolute links with it, since a Jabber client knows no other server.
+    public var publicURL: String
+
+    public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
+                authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
+                maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300),
+                publicURL: String = "") {
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.publicURL = base
+        self.tls = tls
+        self.resumeTimeout = resumeTimeout
+        self.domain = domain
+        self.limits = limits
+        self.allowPlaintext = allowPlaintext
+        self.authTimeout = authTimeout
+        self.idleTimeout = idleTimeout
+        self.maxAuthFailures = maxAuthFailures
+        self.maxQueuedStanzas = maxQueuedStanzas
+    }
+}

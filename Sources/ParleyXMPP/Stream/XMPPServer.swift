@@ -1,0 +1,26 @@
+public import ParleyNet
+
+/// The client-to-server XMPP listener: one `XMPPSession` per TCP connection, on the same event
+/// loops as the HTTP server.
+public final class XMPPServer: Sendable {
+    let tcp: TCPServer
+
+    /// Binds `address` and starts accepting client streams.
+    public init(group: EventLoopGroup, address: SocketAddress, options: TCPServerOptions,
+                services: XMPPServices) throws(SystemError) {
+        var options = options
+        options.connection.idleTimeout = services.configuration.idleTimeout
+        tcp = try TCPServer(group: group, address: address, options: options) { connection in
+            XMPPSession(connection: connection, services: services)
+        }
+    }
+
+    /// The port actually bound.
+    public var port: Int { tcp.localAddress.port }
+
+    /// Stops accepting; open streams are closed with `system-shutdown`.
+    @discardableResult
+    public func shutdown(timeout: Duration) -> Int {
+        tcp.shutdown(timeout: timeout)
+    }
+}

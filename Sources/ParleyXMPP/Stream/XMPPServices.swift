@@ -1,0 +1,36 @@
+public import ParleyCore
+public import ParleyNet
+
+/// The core services every XMPP stanza maps onto, and the registry sessions sign in to.
+public final class XMPPServices: Sendable {
+    public let accounts: AccountService
+    public let social: SocialService
+    public let conversations: ConversationService
+    public let groups: GroupService
+    public let rooms: RoomService
+    public let presence: PresenceService
+    public let registry: ConnectionRegistry
+    /// For the events a gateway itself causes (a profile changed by vCard).
+    public let delivery: Delivery
+    public let directory: XMPPDirectory
+    public let configuration: XMPPConfiguration
+    public let logger: Logger
+    /// Streams that may be resumed, by resumption id.
+    let resumable = ResumableSessions()
+
+    public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
+                rooms: RoomService, presence: PresenceService,
+                registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
+        self.accounts = accounts
+        self.social = social
+        self.conversations = conversations
+        self.groups = groups
+        self.rooms = rooms
+        self.presence = presence
+        self.registry = registry
+        self.delivery = delivery
+        self.configuration = configuration
+        self.logger = logger
+        directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
+    }
+}

@@ -1,0 +1,236 @@
+internal import CExpat
+
+/// A streaming parser for one client-to-server XML stream, over expat: bytes in, in whatever
+/// pieces they arrive; the stream header, complete top-level stanzas and the stream's end out.
+///
+/// XMPP's restricted XML (RFC 6120 §11.1) is enforced: a DOCTYPE, an entity declaration, a
+/// comment or a processing instruction ends the stream (`restricted-xml`) before anything is
+/// expanded, so entity bombs and external entities never get parsed. Malformed input is
+/// `not-well-formed`; going past a `XMLStreamLimits` bound is `policy-violation`. After an
+/// error every further `feed` throws the same error.
+///
+/// Not thread-safe: one parser belongs to one connection on one event loop.
+public final class XMLStreamParser {
+    public let limits: XMLStreamLimits
+    private let parser: XML_Parser
+    private var events: [XMLStreamEvent] = []
+    private var failure: XMLStreamError?
+    /// Elements open inside the current stanza (index 0 is the stanza itself).
+    private var open: [XMLElement] = []
+    private var depth = 0
+    /// Namespace declarations seen for the element about to start.
+    private var declarationsPending = 0
+    private var defaultNamespacePending: String?
+    /// Bytes given to expat so far.
+    private var fed = 0
+    /// Where the input not yet accounted for by a finished stanza (or the header) begins.
+    private var boundary = 0
+    /// Where the current stanza's start tag began.
+    private var stanzaStart = 0
+
+    /// Separates a namespace URI from a local name in expat's names; not an XML character, so
+    /// it can appear in neither.
+    static let separator: UInt8 = 0x01
+
+    public init(limits: XMLStreamLimits = XMLStreamLimits()) {
+        self.limits = limits
+        parser = "UTF-8".withCString { XML_ParserCreateNS($0, CChar(bitPattern: Self.separator)) }
+        XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
+        XML_SetElementHandler(parser, { data, name, attributes in
+            XMLStreamParser.from(data).startElement(name, attributes)
+        }, { data, name in
+            XMLStreamParser.from(data).endElement(name)
+        })
+        XML_SetCharacterDataHandler(parser) { data, text, length in
+            XMLStreamParser.from(data).characters(text, Int(length))
+        }
+        XML_SetNamespaceDeclHandler(parser, { data, prefix, uri in
+            XMLStreamParser.from(data).namespaceDeclared(prefix: prefix, uri: uri)
+        }, nil)
+        XML_SetStartDoctypeDeclHandler(parser) { data, _, _, _, _ in
+            XMLStreamParser.from(data).fail(.restrictedXML, "a DOCTYPE is not allowed in an XMPP stream")
+        }
+        XML_SetEntityDeclHandler(parser) { data, _, _, _, _, _, _, _, _ in
+            XMLStreamParser.from(data).fail(.restrictedXML, "entity declarations are not allowed in an XMPP stream")
+        }
+        XML_SetCommentHandler(parser) { data, _ in
+            XMLStreamParser.from(data).fail(.restrictedXML, "comments are not allowed in an XMPP stream")
+        }
+        XML_SetProcessingInstructionHandler(parser) { data, _, _ in
+            XMLStreamParser.from(data).fail(.restrictedXML, "processing instructions are not allowed in an XMPP stream")
+        }
+        XML_SetXmlDeclHandler(parser) { data, _, encoding, _ in
+            guard let encoding else { return }
+            let name = String(cString: encoding).uppercased()
+            if name != "UTF-8" && name != "UTF8" {
+                XMLStreamParser.from(data).fail(.unsupportedEncoding, "an XMPP stream is UTF-8")
+            }
+        }
+    }
+
+    deinit {
+        XML_ParserFree(parser)
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> XMLStreamParser {
+        Unmanaged<XMLStreamParser>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    /// Parses the next bytes of the stream and returns the events they completed.
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamError) -> [XMLStreamEvent] {
+        if let failure { throw failure }
+        var offset = 0
+        // Pieces no bigger than a stanza may be, so a limit is seen before much more is parsed.
+        let piece = max(1, min(limits.maxStanzaBytes, 64 * 1024))
+        repeat {
+            let count = min(piece, bytes.count - offset)
+            let start = bytes.baseAddress.map { $0 + offset }?.assumingMemoryBound(to: CChar.self)
+            let status = XML_Parse(parser, start, Int32(count), 0)
+            fed += count
+            offset += count
+            if failure == nil, status == XML_STATUS_ERROR {
+                let code = XML_GetErrorCode(parser)
+                let message = XML_ErrorString(code).map { String(cString: $0) } ?? "malformed XML"
+                failure = XMLStreamError(.notWellFormed, "not well-formed XML: \(message)")
+            }
+            if failure == nil, fed - boundary > limits.maxStanzaBytes {
+                failure = XMLStreamError(.policyViolation, "a stanza may have at most \(limits.maxStanzaBytes) bytes")
+            }
+            if let failure {
+                events.removeAll()
+                throw failure
+            }
+        } while offset < bytes.count
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Convenience for tests and fixed text.
+    public func feed(_ text: String) throws(XMLStreamError) -> [XMLStreamEvent] {
+        let bytes = Array(text.utf8)
+        let result: Result<[XMLStreamEvent], XMLStreamError> = bytes.withUnsafeBytes { buffer in
+            do throws(XMLStreamError) { return .success(try feed(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    // MARK: Handlers
+
+    private func fail(_ condition: StreamErrorCondition, _ text: String) {
+        guard failure == nil else { return }
+        failure = XMLStreamError(condition, text)
+        XML_StopParser(parser, 0)
+    }
+
+    private var endOfCurrentEvent: Int {
+        Int(XML_GetCurrentByteIndex(parser)) + Int(XML_GetCurrentByteCount(parser))
+    }
+
+    private func namespaceDeclared(prefix: UnsafePointer<XML_Char>?, uri: UnsafePointer<XML_Char>?) {
+        guard failure == nil else { return }
+        declarationsPending += 1
+        if prefix == nil { defaultNamespacePending = uri.map { String(cString: $0) } ?? "" }
+    }
+
+    private func startElement(_ rawName: UnsafePointer<XML_Char>?, _ rawAttributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+        guard failure == nil, let rawName else { return }
+        depth += 1
+        let declarations = declarationsPending
+        let defaultNamespace = defaultNamespacePending
+        declarationsPending = 0
+        defaultNamespacePending = nil
+        guard depth <= limits.maxDepth else {
+            fail(.policyViolation, "elements may be nested at most \(limits.maxDepth) deep")
+            return
+        }
+        var attributes: [XMLAttribute] = []
+        if let rawAttributes {
+            var index = 0
+            while let key = rawAttributes[index], let value = rawAttributes[index + 1] {
+                guard attributes.count + declarations < limits.maxAttributes else {
+                    fail(.policyViolation, "an element may have at most \(limits.maxAttributes) attributes")
+                    return
+                }
+                attributes.append(XMLAttribute(name: Self.attributeName(key), value: String(cString: value)))
+                index += 2
+            }
+        }
+        guard attributes.count + declarations <= limits.maxAttributes else {
+            fail(.policyViolation, "an element may have at most \(limits.maxAttributes) attributes")
+            return
+        }
+        let (namespace, name) = Self.split(rawName)
+        switch depth {
+        case 1:
+            guard namespace == XMLElement.streamNamespace, name == "stream" else {
+                fail(.invalidNamespace, "the stream must open with <stream:stream> in \(XMLElement.streamNamespace)")
+                return
+            }
+            events.append(.streamOpened(attributes: attributes, defaultNamespace: defaultNamespace ?? ""))
+            boundary = endOfCurrentEvent
+        case 2:
+            stanzaStart = Int(XML_GetCurrentByteIndex(parser))
+            open = [XMLElement(name, namespace: namespace, attributes: attributes)]
+        default:
+            open.append(XMLElement(name, namespace: namespace, attributes: attributes))
+        }
+    }
+
+    private func endElement(_ rawName: UnsafePointer<XML_Char>?) {
+        guard failure == nil else { return }
+        defer { depth -= 1 }
+        switch depth {
+        case 1:
+            events.append(.streamClosed)
+            boundary = endOfCurrentEvent
+        case 2:
+            let end = endOfCurrentEvent
+            guard end - stanzaStart <= limits.maxStanzaBytes, let stanza = open.popLast() else {
+                fail(.policyViolation, "a stanza may have at most \(limits.maxStanzaBytes) bytes")
+                return
+            }
+            events.append(.stanza(stanza))
+            boundary = end
+        default:
+            guard let element = open.popLast(), !open.isEmpty else { return }
+            open[open.count - 1].append(element)
+        }
+    }
+
+    private func characters(_ text: UnsafePointer<XML_Char>?, _ length: Int) {
+        guard failure == nil, let text, length > 0 else { return }
+        let string = text.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+        if depth <= 1 {
+            // Between stanzas only whitespace (keepalives) may appear.
+            guard string.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+                fail(.badFormat, "text is not allowed between stanzas")
+                return
+            }
+            boundary = endOfCurrentEvent
+            return
+        }
+        guard !open.isEmpty else { return }
+        let last = open.count - 1
+        if case .text(let previous) = open[last].children.last {
+            open[last].children[open[last].children.count - 1] = .text(previous + string)
+        } else {
+            open[last].children.append(.text(string))
+        }
+    }
+
+    // MARK: Names
+
+    /// Splits expat's "uri<separator>local" into its parts.
+    private static func split(_ raw: UnsafePointer<XML_Char>) -> (namespace: String, name: String) {
+        let full = String(cString: raw)
+        guard let mark = full.utf8.firstIndex(of: separator) else { return ("", full) }
+        return (String(full[..<mark]), String(full[full.utf8.index(after: mark)...]))
+    }
+
+    private static func attributeName(_ raw: UnsafePointer<XML_Char>) -> String {
+        let (namespace, name) = split(raw)
+        return namespace == "http://www.w3.org/XML/1998/namespace" ? "xml:" + name : name
+    }
+}

@@ -1,0 +1,138 @@
+import Testing
+@testable import ParleyXMPP
+
+@Suite struct XMLStreamParserTests {
+    static let header = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' to='example.org' version='1.0'>"
+
+    func stanzas(_ events: [XMLStreamEvent]) -> [XMLElement] {
+        events.compactMap { if case .stanza(let element) = $0 { return element } else { return nil } }
+    }
+
+    /// The stream error `body` throws; nil if it throws none (or something else).
+    func error(_ body: () throws -> Void) -> XMLStreamError? {
+        do { try body(); return nil } catch { return error as? XMLStreamError }
+    }
+
+    @Test func aStreamYieldsItsHeaderStanzasAndEnd() throws {
+        let parser = XMLStreamParser()
+        var events = try parser.feed(Self.header)
+        #expect(events == [.streamOpened(attributes: [XMLAttribute(name: "to", value: "example.org"), XMLAttribute(name: "version", value: "1.0")],
+                                         defaultNamespace: "jabber:client")])
+        events = try parser.feed("<message to='a@b' type='chat' xml:lang='en'><body>1 &lt; 2 &amp; &#x263A;</body><active xmlns='http://jabber.org/protocol/chatstates'/></message> \n")
+        let message = try #require(stanzas(events).first)
+        #expect(message.name == "message" && message.namespace == "jabber:client")
+        #expect(message["to"] == "a@b" && message["xml:lang"] == "en")
+        #expect(message.child("body")?.text == "1 < 2 & \u{263A}")
+        #expect(message.child("active", namespace: "http://jabber.org/protocol/chatstates") != nil)
+        #expect(try parser.feed("</stream:stream>") == [.streamClosed])
+    }
+
+    @Test func inputSplitByteByByteGivesTheSameStanzas() throws {
+        let text = Self.header + "<iq type='get' id='r1'><query xmlns='jabber:iq:roster'/></iq><message><body>héllo ☺ 𝄞</body></message></stream:stream>"
+        let whole = try XMLStreamParser().feed(text)
+        let parser = XMLStreamParser()
+        var pieces: [XMLStreamEvent] = []
+        for byte in Array(text.utf8) {
+            pieces += try [byte].withUnsafeBytes { buffer throws(XMLStreamError) in try parser.feed(buffer) }
+        }
+        #expect(pieces == whole)
+        #expect(stanzas(pieces).count == 2)
+        #expect(stanzas(pieces).last?.child("body")?.text == "héllo ☺ 𝄞")
+    }
+
+    @Test func aDoctypeIsRefused() {
+        let failure = error { _ = try XMLStreamParser().feed("<?xml version='1.0'?><!DOCTYPE stream [<!ELEMENT x ANY>]>") }
+        #expect(failure?.condition == .restrictedXML)
+    }
+
+    @Test func anEntityBombFailsBeforeExpanding() {
+        var bomb = "<?xml version='1.0'?><!DOCTYPE lolz [<!ENTITY lol 'lol'>"
+        for level in 1...9 {
+            bomb += "<!ENTITY lol\(level) '" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "'>"
+        }
+        bomb += "]><stream:stream xmlns:stream='http://etherx.jabber.org/streams'><message><body>&lol9;</body></message>"
+        let parser = XMLStreamParser()
+        #expect(error { _ = try parser.feed(bomb) }?.condition == .restrictedXML)
+        // Once failed, it stays failed.
+        #expect(error { _ = try parser.feed("<message/>") }?.condition == .restrictedXML)
+    }
+
+    @Test func anUndeclaredEntityIsNotWellFormed() throws {
+        let parser = XMLStreamParser()
+        _ = try parser.feed(Self.header)
+        #expect(error { _ = try parser.feed("<message><body>&xxe;</body></message>") }?.condition == .notWellFormed)
+    }
+
+    @Test func commentsAndProcessingInstructionsAreRefused() throws {
+        for bad in ["<!-- hi -->", "<?php x ?>"] {
+            let parser = XMLStreamParser()
+            _ = try parser.feed(Self.header)
+            #expect(error { _ = try parser.feed("<message>\(bad)</message>") }?.condition == .restrictedXML)
+        }
+    }
+
+    @Test func malformedInputIsNotWellFormed() throws {
+        let parser = XMLStreamParser()
+        _ = try parser.feed(Self.header)
+        #expect(error { _ = try parser.feed("<message></iq>") }?.condition == .notWellFormed)
+    }
+
+    @Test func theStreamMustOpenWithStreamStream() {
+        #expect(error { _ = try XMLStreamParser().feed("<stream xmlns='jabber:client'>") }?.condition == .invalidNamespace)
+    }
+
+    @Test func textBetweenStanzasIsBadFormat() throws {
+        let parser = XMLStreamParser()
+        _ = try parser.feed(Self.header)
+        #expect(try parser.feed("  \n\t ").isEmpty)
+        #expect(error { _ = try parser.feed("hello") }?.condition == .badFormat)
+    }
+
+    @Test func depthIsLimitedAtTheBoundary() throws {
+        let limits = XMLStreamLimits(maxStanzaBytes: 4096, maxDepth: 5, maxAttributes: 8)
+        // Stream = 1, stanza = 2: three more levels fit exactly.
+        let fits = XMLStreamParser(limits: limits)
+        _ = try fits.feed(Self.header)
+        #expect(stanzas(try fits.feed("<a><b><c><d/></c></b></a>")).count == 1)
+        let deeper = XMLStreamParser(limits: limits)
+        _ = try deeper.feed(Self.header)
+        #expect(error { _ = try deeper.feed("<a><b><c><d><e/></d></c></b></a>") }?.condition == .policyViolation)
+    }
+
+    @Test func attributesAreLimitedAtTheBoundary() throws {
+        // The header has two attributes and two namespace declarations.
+        let limits = XMLStreamLimits(maxStanzaBytes: 4096, maxDepth: 8, maxAttributes: 4)
+        let fits = XMLStreamParser(limits: limits)
+        _ = try fits.feed(Self.header)
+        #expect(stanzas(try fits.feed("<a w='0' x='1' y='2' z='3'/>")).count == 1)
+        // Namespace declarations count too.
+        let over = XMLStreamParser(limits: limits)
+        _ = try over.feed(Self.header)
+        #expect(error { _ = try over.feed("<a xmlns='urn:x' w='0' x='1' y='2' z='3'/>") }?.condition == .policyViolation)
+    }
+
+    @Test func stanzaSizeIsLimitedAtTheBoundary() throws {
+        let limits = XMLStreamLimits(maxStanzaBytes: 100, maxDepth: 8, maxAttributes: 8)
+        let exact = "<m>" + String(repeating: "x", count: 100 - 7) + "</m>"
+        #expect(exact.utf8.count == 100)
+        let fits = XMLStreamParser(limits: limits)
+        _ = try fits.feed(Self.header)
+        #expect(stanzas(try fits.feed(exact)).count == 1)
+        #expect(stanzas(try fits.feed(exact)).count == 1)
+        let over = XMLStreamParser(limits: limits)
+        _ = try over.feed(Self.header)
+        #expect(error { _ = try over.feed("<m>" + String(repeating: "x", count: 101 - 7) + "</m>") }?.condition == .policyViolation)
+    }
+
+    @Test func anUnfinishedHugeStanzaIsCutOffAsItArrives() throws {
+        let limits = XMLStreamLimits(maxStanzaBytes: 1000, maxDepth: 8, maxAttributes: 8)
+        let parser = XMLStreamParser(limits: limits)
+        _ = try parser.feed(Self.header)
+        _ = try parser.feed("<message><body>")
+        var failure: XMLStreamError?
+        for _ in 0..<20 where failure == nil {
+            failure = error { _ = try parser.feed(String(repeating: "y", count: 100)) }
+        }
+        #expect(failure?.condition == .policyViolation)
+    }
+}

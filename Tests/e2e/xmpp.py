@@ -1,0 +1,187 @@
+"""Helpers for the XMPP tests: slixmpp clients (a Jabber library Parley did not write) on a
+`parley serve` with its XMPP listener, and raw sockets for hostile input."""
+import asyncio
+import re
+import socket
+
+import slixmpp
+from slixmpp.xmlstream.handler import Callback
+from slixmpp.xmlstream.matcher import MatchXPath
+
+from api import call
+
+PASSWORD = "password123"
+
+
+def register(server, username: str) -> str:
+    reply = call(server.url, "POST", "/v1/auth/register", {"username": username, "password": PASSWORD})
+    assert reply.status in (200, 201), reply.body
+    return reply.json["token"]
+
+
+class Bot(slixmpp.ClientXMPP):
+    """A slixmpp client that records what it receives. The test server speaks plaintext on
+    loopback, so TLS is off and SASL over it is allowed."""
+
+    def __init__(self, jid: str, password: str = PASSWORD, mechanism: str = "SCRAM-SHA-256", trust: str | None = None):
+        """`trust`: a CA file; given, the client insists on STARTTLS and checks the certificate."""
+        super().__init__(jid, password, sasl_mech=mechanism,
+                         plugin_config={"feature_mechanisms": {"unencrypted_plain": True, "unencrypted_scram": True}})
+        self.enable_plaintext = trust is None
+        self.enable_starttls = trust is not None
+        self.enable_direct_tls = False
+        if trust:
+            self.ssl_context.load_verify_locations(cafile=trust)
+        self.messages: asyncio.Queue = asyncio.Queue()
+        self.presences: list = []
+        self.presence_seen = asyncio.Event()
+        self.started = asyncio.Event()
+        self.auth_failed = asyncio.Event()
+        self.ended = asyncio.Event()
+        self.roster_items: dict = {}
+        self.register_plugin("xep_0199")
+        self.register_plugin("xep_0030")
+        self.register_plugin("xep_0191")
+        self.register_plugin("xep_0054")
+        self.register_plugin("xep_0203")
+        self.register_plugin("xep_0085")
+        self.register_plugin("xep_0184")
+        self.add_event_handler("session_start", self._start)
+        self.add_event_handler("failed_all_auth", lambda _: self.auth_failed.set())
+        # Every <message>, with a body or not (slixmpp's own "message" event needs a body).
+        self.register_handler(Callback("every message", MatchXPath("{jabber:client}message"),
+                                       lambda message: self.messages.put_nowait(message)))
+        self.add_event_handler("presence", self._presence)
+        self.add_event_handler("disconnected", lambda _: self.ended.set())
+
+    def _presence(self, presence):
+        self.presences.append(presence)
+        self.presence_seen.set()
+
+    async def _start(self, _):
+        roster = await self.get_roster()
+        self.roster_items = {str(item["jid"]): item for item in roster["roster"]}
+        self.send_presence()
+        self.started.set()
+
+    async def sign_in(self, port: int, timeout: float = 20) -> bool:
+        """Connects; true once the session started, false if authentication failed."""
+        self.connect("127.0.0.1", port)
+        started = asyncio.ensure_future(self.started.wait())
+        failed = asyncio.ensure_future(self.auth_failed.wait())
+        done, pending = await asyncio.wait([started, failed], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        assert done, "neither signed in nor refused in time"
+        return started in done
+
+    async def next_message(self, timeout: float = 15, predicate=lambda m: bool(m["body"])):
+        """The next message received that satisfies `predicate` (by default: has a body)."""
+        while True:
+            message = await asyncio.wait_for(self.messages.get(), timeout)
+            if predicate(message):
+                return message
+
+    async def wait_presence(self, predicate, timeout: float = 15):
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            for presence in self.presences:
+                if predicate(presence):
+                    return presence
+            remaining = deadline - asyncio.get_running_loop().time()
+            assert remaining > 0, f"no such presence; got {[str(p) for p in self.presences]}"
+            self.presence_seen.clear()
+            try:
+                await asyncio.wait_for(self.presence_seen.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    async def stop(self):
+        self.disconnect()
+        try:
+            await asyncio.wait_for(self.ended.wait(), 10)
+        except asyncio.TimeoutError:
+            pass
+
+
+HEADER = ("<?xml version='1.0'?><stream:stream to='localhost' xmlns='jabber:client' "
+          "xmlns:stream='http://etherx.jabber.org/streams' version='1.0'>")
+
+
+def raw_exchange(port: int, payload: bytes, read_timeout: float = 10) -> str:
+    """Sends the header and `payload` on a raw socket; returns everything the server sent
+    until it closed the connection (the test fails if it does not close in time)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=read_timeout) as sock:
+        sock.sendall(HEADER.encode())
+        try:
+            sock.sendall(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        received = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            received += chunk
+        return received.decode("utf-8", "replace")
+
+
+def self_signed_certificate(directory: str) -> tuple[str, str]:
+    """A certificate for `localhost` (and its key), made with the openssl command."""
+    import subprocess
+    cert, key = f"{directory}/cert.pem", f"{directory}/key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def stream_error(text: str) -> str | None:
+    match = re.search(r"<stream:error><([a-z-]+) xmlns='urn:ietf:params:xml:ns:xmpp-streams'", text)
+    return match.group(1) if match else None
+
+
+class RawStream:
+    """A hand-driven client stream, for exact exchanges slixmpp would hide."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.received = ""
+
+    def send(self, text: str):
+        self.sock.sendall(text.encode())
+
+    def expect(self, pattern: str) -> re.Match:
+        """Reads until `pattern` (a regular expression) matches what came since the last match."""
+        while True:
+            match = re.search(pattern, self.received)
+            if match:
+                self.received = self.received[match.end():]
+                return match
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                raise AssertionError(f"no {pattern!r} in time; got {self.received!r}") from None
+            assert chunk, f"closed before {pattern!r}; got {self.received!r}"
+            self.received += chunk.decode()
+
+    def sign_in(self, username: str, password: str = PASSWORD, resource: str | None = "raw"):
+        """SASL PLAIN, the restart, and a resource bound (unless `resource` is None)."""
+        import base64
+        self.send(HEADER)
+        self.expect("</stream:features>")
+        token = base64.b64encode(f"\0{username}\0{password}".encode()).decode()
+        self.send(f"<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>{token}</auth>")
+        self.expect("<success")
+        self.send(HEADER)
+        self.expect("</stream:features>")
+        if resource is None:
+            return
+        self.send(f"<iq type='set' id='b1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>{resource}</resource></bind></iq>")
+        self.expect("<jid>[^<]+</jid>")
+
+    def close(self):
+        self.sock.close()
