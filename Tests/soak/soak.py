@@ -24,8 +24,9 @@ At the end it asserts: the server's RSS stayed under `--rss-limit-mb` and did no
 growing (the last minute's mean within `--rss-growth` of the second minute's); the p99 of
 healthy clients' send-to-acknowledgement latency stayed under `--p99-limit-ms` in every
 minute; every acknowledged message is in its conversation's history exactly once, with the
-acknowledged id and sequence, and every history is gapless; every non-reader connection was
-cut off by the server; the server still answers /healthz and a new user can sign up and send.
+acknowledged id and sequence, and every history is gapless; every sync after a reconnect is
+gapless; the server cut off every non-reading user of the processes that were not killed at
+least once; the server still answers /healthz and a new user can sign up and join a group.
 """
 import argparse
 import asyncio
