@@ -224,6 +224,9 @@ public final class ParleyServer: Sendable {
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
         messagingRules.maxHistoryPage = configuration.maxHistoryPage
+        // One answer must never reach the queue bound that cuts a connection off; half of it
+        // leaves room for the events queued beside it.
+        messagingRules.maxAnswerBytes = configuration.maxQueuedBytesPerConnection / 2
         messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
         messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
         // Member lists may be kept in memory only while this server is the one writer: on a

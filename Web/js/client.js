@@ -195,6 +195,14 @@ function applySync(result) {
     if (truncated.has(id)) tl.hasMore = true;
     emit('timeline', id);
   }
+  // A conversation the answer had no room for at all: its open timeline reloads the newest.
+  for (const id of truncated) {
+    const tl = state.timelines.get(id);
+    if (tl && tl.loaded && !byConversation.has(id)) {
+      tl.hasMore = true;
+      loadNewest(id);
+    }
+  }
   state.incoming = result.friendRequests || [];
   for (const r of state.incoming) rememberUser(r.from);
   emit('requests');

@@ -84,10 +84,13 @@ public final class ConversationService: Sendable {
     /// A page of history, oldest first, before `before` (or the newest).
     public func history(for user: UserID, _ parameters: HistoryParameters) async throws(ProtocolError) -> MessagePage {
         let limit = min(max(parameters.limit ?? context.rules.defaultHistoryPage, 1), context.rules.maxHistoryPage)
+        let budget = context.rules.maxAnswerBytes
         let rooms = context.rooms
         return try await context.gateway.read { reader in
             _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
-            let messages = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit)
+            var used = 0
+            let messages = Array(Self.newestFitting(try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit),
+                                                    budget: budget, used: &used))
             return MessagePage(messages: messages, hasMore: (messages.first?.seq ?? 1) > 1)
         }
     }
@@ -148,26 +151,45 @@ public final class ConversationService: Sendable {
     }
 
     /// What a (re)connecting client missed: every conversation, the messages after the
-    /// client's last sequence in each (the newest ones when too many), pending requests.
+    /// client's last sequence in each (the newest ones when too many), pending requests. The
+    /// answer stays within `maxAnswerBytes`: conversations are filled newest activity first,
+    /// and one that does not fit whole gets the newest messages that do and is listed in
+    /// `truncated`, like one with more missed messages than the per-conversation limit.
     public func sync(for user: UserID, _ parameters: SyncParameters) async throws(ProtocolError) -> SyncResult {
         let limit = context.rules.syncMessagesPerConversation
+        let budget = context.rules.maxAnswerBytes
         return try await context.gateway.read { reader in
             let summaries = try Self.summaries(for: user, reader: reader)
+            var used = summaries.reduce(0) { $0 + EncodedSizeBound.summary($1) }
             var messages: [Message] = []
             var truncated: [ConversationID] = []
             for summary in summaries {
                 let known = max(0, parameters.since[summary.id.description] ?? 0)
                 guard summary.lastSeq > known else { continue }
-                if summary.lastSeq - known > Int64(limit) {
-                    truncated.append(summary.id)
-                    messages += try reader.messages(in: summary.id, before: nil, limit: limit)
-                } else {
-                    messages += try reader.messages(in: summary.id, after: known, limit: limit)
-                }
+                let missed = summary.lastSeq - known > Int64(limit)
+                    ? try reader.messages(in: summary.id, before: nil, limit: limit)
+                    : try reader.messages(in: summary.id, after: known, limit: limit)
+                let fitting = Self.newestFitting(missed, budget: budget, used: &used)
+                if fitting.count < missed.count || summary.lastSeq - known > Int64(limit) { truncated.append(summary.id) }
+                messages += fitting
             }
             let requests = try SocialService.describe(try reader.friendRequests(to: user), reader: reader)
             return SyncResult(conversations: summaries, messages: messages, truncated: truncated, friendRequests: requests,
                               totalUnread: summaries.reduce(0) { $0 + $1.unread })
         }
+    }
+
+    /// The newest of `messages` (oldest first) whose encoded size fits in what is left of
+    /// `budget`, oldest first, and at least the newest one when nothing else was taken yet
+    /// (a single message is always smaller than the queue bound); adds their size to `used`.
+    static func newestFitting(_ messages: [Message], budget: Int, used: inout Int) -> ArraySlice<Message> {
+        var start = messages.endIndex
+        while start > messages.startIndex {
+            let size = EncodedSizeBound.message(messages[start - 1])
+            guard used + size <= budget || used == 0 else { break }
+            used += size
+            start -= 1
+        }
+        return messages[start...]
     }
 }

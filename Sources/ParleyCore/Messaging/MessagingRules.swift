@@ -11,6 +11,10 @@ public struct MessagingRules: Sendable, Equatable {
     public var roomRecentMessages = 50
     /// Missed messages per conversation in one `sync`; more are marked truncated.
     public var syncMessagesPerConversation = 100
+    /// Bytes one `sync` answer or history page may take at most (estimated pessimistically,
+    /// see `EncodedSizeBound`); what does not fit is left for history paging. The server sets
+    /// it below its per-connection queue bound, which a single answer must never exceed.
+    public var maxAnswerBytes = 1 << 20
     /// Group and room names, in characters.
     public var nameLength: ClosedRange<Int> = 2...32
     public var maxDescriptionLength = 200

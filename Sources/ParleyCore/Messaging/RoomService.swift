@@ -47,11 +47,14 @@ public final class RoomService: Sendable {
             context.announce([message], to: [], kind: .room, excluding: nil)
         }
         let recent = context.rules.roomRecentMessages
+        let budget = context.rules.maxAnswerBytes
         return try await context.gateway.read { reader in
             guard let room = try reader.conversation(id: id), let name = room.name else { throw ProtocolError(.notFound, "no such room") }
+            var used = 0
             return RoomEntry(room: RoomInfo(id: id, name: name, avatar: room.avatar, description: room.description,
                                             occupantCount: rooms.count(of: id), createdAt: room.createdAt),
-                             messages: try reader.messages(in: id, before: nil, limit: recent))
+                             messages: Array(ConversationService.newestFitting(try reader.messages(in: id, before: nil, limit: recent),
+                                                                               budget: budget, used: &used)))
         }
     }
 

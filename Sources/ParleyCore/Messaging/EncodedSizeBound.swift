@@ -1,0 +1,47 @@
+import ParleyProtocol
+
+/// Upper bounds of how many bytes values take once encoded as JSON, so that one answer (a
+/// `sync`, a history page) can be kept under a byte budget without encoding it twice.
+///
+/// Why it matters: a connection whose queued bytes pass `--max-queued-bytes` is cut off, so an
+/// answer larger than that bound would cut its client off on every reconnect. The bounds are
+/// pessimistic: every string is counted as if each character needing an escape took the
+/// longest escape (`\u00XX`), and every fixed field at its widest.
+enum EncodedSizeBound {
+    /// Ids, numbers, field names and punctuation of one message, at their widest.
+    static let messageOverhead = 400
+    /// Fixed fields of one conversation summary beside its last message and its strings.
+    static let summaryOverhead = 400
+
+    /// Bytes of `string` inside JSON quotes, at most.
+    static func string(_ string: String?) -> Int {
+        guard let string else { return 0 }
+        var bytes = 2
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x2F: bytes += 2    // \" \\ and \/ (JSONEncoder escapes slashes)
+            case 0x00..<0x20: bytes += 6         // \u00XX at worst
+            default: bytes += 1
+            }
+        }
+        return bytes
+    }
+
+    static func message(_ message: Message) -> Int {
+        var bytes = messageOverhead + string(message.id) + string(message.clientId) + string(message.text)
+        if let image = message.image { bytes += 100 + string(image.mediaId) + string(image.url) }
+        if let system = message.system {
+            bytes += 100 + string(system.name) + (system.fields ?? []).reduce(0) { $0 + string($1) + 1 }
+        }
+        return bytes
+    }
+
+    static func summary(_ summary: ConversationSummary) -> Int {
+        var bytes = summaryOverhead + string(summary.name) + string(summary.avatar) + (summary.lastMessage.map(message) ?? 0)
+        if let peer = summary.peer {
+            bytes += 200 + string(peer.username) + string(peer.nickname) + string(peer.avatar) + string(peer.signature)
+                + peer.hobbies.reduce(0) { $0 + string($1) + 1 }
+        }
+        return bytes
+    }
+}
