@@ -10,8 +10,8 @@ PYTHON     := $(VENV)/bin/python
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
-BUILD_PACKAGES := libhttp-parser-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
-TEST_PACKAGES  := curl postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
+BUILD_PACKAGES := libhttp-parser-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
+TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk nats-server
 
 .PHONY: all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
@@ -41,7 +41,7 @@ deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
 test-deps: deps
-	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+	@command -v curl >/dev/null && command -v nats-server >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
 		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \

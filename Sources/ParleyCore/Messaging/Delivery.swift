@@ -15,6 +15,15 @@ public protocol Delivery: Sendable {
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?)
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
+    /// Whether the user has a connection on another server of the same cluster (one database,
+    /// one NATS): such a user is already online for everyone, so a first connection here is no
+    /// change to announce.
+    func isOnlineElsewhere(_ user: UserID) -> Bool
+}
+
+extension Delivery {
+    /// A single server has no elsewhere.
+    public func isOnlineElsewhere(_ user: UserID) -> Bool { false }
 }
 
 /// The event names of `docs/protocol.md`.

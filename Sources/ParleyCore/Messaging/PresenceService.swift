@@ -18,7 +18,25 @@ public final class PresenceService: Sendable {
 
     /// The user's first connection authenticated.
     public func cameOnline(_ user: UserID) async {
+        // Online on another server of the cluster already: friends were told there.
+        if context.delivery.isOnlineElsewhere(user) {
+            announced.withLock { $0[user] = true }
+            return
+        }
         await announce(user)
+    }
+
+    /// Another server of the cluster changed the user's state: what this server last told is
+    /// no longer what friends last heard, so the next change here is announced afresh.
+    public func forget(_ user: UserID) {
+        _ = announced.withLock { $0.removeValue(forKey: user) }
+    }
+
+    /// The server the user was connected to stopped answering and its connections were given
+    /// up: the user is offline now, told by the one server the cluster picks for it.
+    public func expired(_ user: UserID) async {
+        forget(user)
+        await wentOffline(user)
     }
 
     /// The user's last connection closed: they leave their rooms and friends see them go.
