@@ -50,6 +50,10 @@ public final class ClusterDelivery: Delivery, Sendable {
     private let queue = DispatchQueue(label: "parley.cluster")
     /// Signalled to end the heartbeat thread (which runs heartbeats and expiry).
     private let stopped = DispatchSemaphore(value: 0)
+    /// Held while a notice is composed and published: a beat's list (read from the hub) and
+    /// an online/offline notice (sent after the hub changed) then reach the other nodes in the
+    /// order the hub saw them, so a beat never undoes a newer change.
+    private let noticeOrder = PThreadMutex(())
 
     /// Connects to NATS at `url` and joins the cluster. Throws if NATS cannot be reached.
     public init(url: String, nodeID: String, local: any LocalDelivery, timing: Timing,
@@ -102,9 +106,14 @@ public final class ClusterDelivery: Delivery, Sendable {
         nats.close()
     }
 
-    /// The hub's report that `user`'s first connection came (`online`) or last one went.
-    public func localChange(_ user: UserID, online: Bool) {
-        send(ClusterNotice(node: nodeID, kind: online ? .online : .offline, users: [user]))
+    /// The hub's report that `user`'s first connection came or last one went.
+    public func localChange(_ user: UserID) {
+        noticeOrder.withLock { _ in
+            // The hub's state now rather than the reported change: a change that raced this
+            // report is told by its own report, and the last notice is always the truth.
+            let online = local.isOnline(user)
+            send(ClusterNotice(node: nodeID, kind: online ? .online : .offline, users: [user]))
+        }
     }
 
     // MARK: Delivery
@@ -202,7 +211,7 @@ public final class ClusterDelivery: Delivery, Sendable {
     }
 
     private func beat() {
-        send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers))
+        noticeOrder.withLock { _ in send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers)) }
     }
 
     /// After a NATS outage: the others may have given this node up, and this node's picture

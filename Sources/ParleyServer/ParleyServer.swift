@@ -252,9 +252,9 @@ public final class ParleyServer: Sendable {
                                       limits: limits, logger: logger)
         if let cluster {
             let presence = services.presence
-            hub.observe { user, online in cluster.localChange(user, online: online) }
+            hub.observe { user, _ in cluster.localChange(user) }
             cluster.start(ClusterDelivery.Handlers(
-                changed: { user in presence.forget(user) },
+                changed: { user in presence.heard(user, online: cluster.isOnline(user)) },
                 expired: { users in Task { for user in users { await presence.expired(user) } } }))
         }
         return (services, cluster)

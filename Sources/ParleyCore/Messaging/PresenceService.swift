@@ -26,16 +26,17 @@ public final class PresenceService: Sendable {
         await announce(user)
     }
 
-    /// Another server of the cluster changed the user's state: what this server last told is
-    /// no longer what friends last heard, so the next change here is announced afresh.
-    public func forget(_ user: UserID) {
-        _ = announced.withLock { $0.removeValue(forKey: user) }
+    /// Another server of the cluster changed the user's connections, and announced the
+    /// change if it was one: friends now know the user as `online` (the cluster's state), so
+    /// only a change from that is announced here.
+    public func heard(_ user: UserID, online: Bool) {
+        announced.withLock { $0[user] = online }
     }
 
     /// The server the user was connected to stopped answering and its connections were given
     /// up: the user is offline now, told by the one server the cluster picks for it.
     public func expired(_ user: UserID) async {
-        forget(user)
+        _ = announced.withLock { $0.removeValue(forKey: user) }
         await wentOffline(user)
     }
 
