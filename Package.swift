@@ -180,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyClusterTests",
-            dependencies: ["ParleyCluster", "ParleyProtocol"],
+            dependencies: ["ParleyCluster", "ParleyCore", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(
