@@ -37,8 +37,13 @@ final class NATSConnection: @unchecked Sendable {
 
     private let connection: OpaquePointer
     private let events: Events
-    /// Open subscriptions by their libnats address (as a number: pointers are not Sendable).
-    private let subscriptions = PThreadMutex<[UInt: Box]>([:])
+    /// The subscriptions' handlers by their libnats address (as a number: pointers are not
+    /// Sendable), and whether `close` has run.
+    private struct Subscriptions {
+        var boxes: [UInt: Box] = [:]
+        var closed = false
+    }
+    private let subscriptions = PThreadMutex(Subscriptions())
 
     /// Connects to `url` (`nats://host:port`, or several separated by commas). Throws if no
     /// server answers now: a node starts only with its cluster reachable.
@@ -107,7 +112,7 @@ final class NATSConnection: @unchecked Sendable {
         }, Unmanaged.passUnretained(box).toOpaque()), "subscribe to \(subject)")
         guard let subscription else { throw Failure(description: "natsConnection_Subscribe returned nothing") }
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(subscription)))
-        subscriptions.withLock { $0[key] = box }
+        subscriptions.withLock { $0.boxes[key] = box }
     }
 
     /// Waits (blocking, at most `timeout`) until the server has every publication so far. Only
@@ -116,12 +121,13 @@ final class NATSConnection: @unchecked Sendable {
         _ = natsConnection_FlushTimeout(connection, timeout.milliseconds)
     }
 
-    /// Drains nothing: stops the subscriptions and closes the connection (idempotent).
+    /// Stops the subscriptions and closes the connection (idempotent). The handlers' boxes
+    /// stay alive until `deinit`: a libnats delivery thread may still be running one.
     func close() {
-        let open = subscriptions.withLock { table in
-            let all = Array(table.keys)
-            table.removeAll()
-            return all
+        let open: [UInt] = subscriptions.withLock { table in
+            guard !table.closed else { return [] }
+            table.closed = true
+            return Array(table.boxes.keys)
         }
         for key in open {
             guard let subscription = OpaquePointer(bitPattern: key) else { continue }
