@@ -10,11 +10,11 @@ PYTHON     := $(VENV)/bin/python
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
-BUILD_PACKAGES := libhttp-parser-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
-TEST_PACKAGES  := curl postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
+BUILD_PACKAGES := libhttp-parser-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
+TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk nats-server
 
-.PHONY: all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
+.PHONY: cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
 
 all: build
 
@@ -22,6 +22,7 @@ help:
 	@echo "make run    build in release mode and start parley serve on http://$(HOST):$(PORT)/"
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
+	@echo "make cluster-demo  PostgreSQL, nats-server and three parley serve nodes on loopback (Ctrl-C stops all)"
 	@echo "make bench  release build, then short benchmarks (HTTP, echo, idle, native direct/group/reconnect vs relay and NATS)"
 	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
 	@echo "make test-sanitize  the Swift tests under AddressSanitizer, then ThreadSanitizer"
@@ -41,7 +42,7 @@ deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
 test-deps: deps
-	@command -v curl >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
+	@command -v curl >/dev/null && command -v nats-server >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
 		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \
@@ -62,6 +63,12 @@ release: deps
 run: release
 	@mkdir -p $(DATA)
 	.build/release/parley serve --host $(HOST) --port $(PORT) --data $(DATA)
+
+# Three nodes on one private PostgreSQL and one nats-server, all on free loopback ports
+# (docs/operations.md, "Cluster"); Ctrl-C stops everything.
+cluster-demo: test-deps
+	$(SWIFT) build --product parley
+	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) scripts/cluster-demo.py
 
 test: test-deps
 	$(SWIFT) build --build-tests

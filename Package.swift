@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ParleySQLite", targets: ["ParleySQLite"]),
         .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
         .library(name: "ParleyXMPP", targets: ["ParleyXMPP"]),
+        .library(name: "ParleyCluster", targets: ["ParleyCluster"]),
     ],
     targets: [
         // C headers and inline helpers for the Linux system calls Swift cannot reach directly
@@ -60,6 +61,11 @@ let package = Package(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // The NATS client, for the cluster delivery. Only ParleyCluster imports it.
+        .systemLibrary(
+            name: "CNATS",
+            providers: [.apt(["libnats-dev"])]
         ),
         .target(
             name: "ParleyNet",
@@ -106,9 +112,16 @@ let package = Package(
             dependencies: ["ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySync", "CExpat", "COpenSSL"],
             swiftSettings: strictSwift
         ),
+        // Several servers on one PostgreSQL database acting as one: the core's `Delivery` over
+        // NATS, with who-is-connected-where from every node's heartbeats.
+        .target(
+            name: "ParleyCluster",
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "CNATS"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleySync", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleyCluster", "ParleySync", "CParleySystem", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use
@@ -163,6 +176,11 @@ let package = Package(
         .testTarget(
             name: "ParleyXMPPTests",
             dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyClusterTests",
+            dependencies: ["ParleyCluster", "ParleyCore", "ParleyProtocol"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import CParleySystem
+import ParleyCluster
 import Foundation
 import ParleyCore
 public import ParleyNet
@@ -25,6 +26,8 @@ public final class ParleyServer: Sendable {
     /// Stops the store's threads once queued work is done (the store's `close()`).
     private let closeStore: @Sendable () -> Void
     let services: ServerServices
+    /// The cluster membership (`--nats`), or nil for a single server.
+    let cluster: ClusterDelivery?
     let logger: Logger
     let startedAt: UInt64
     /// Most connections held at once.
@@ -46,7 +49,14 @@ public final class ParleyServer: Sendable {
         (store, closeStore) = try Self.openStore(configuration)
         group = try EventLoopGroup(loopCount: configuration.loops)
         pool = BlockingPool(threadCount: configuration.blockingThreads)
-        services = try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
+        do {
+            (services, cluster) = try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
+        } catch {
+            group.shutdown()
+            pool.shutdown()
+            closeStore()
+            throw error
+        }
         let staticFiles = try? StaticFiles(root: configuration.webRoot)
         if staticFiles == nil {
             logger.warning("web client directory not found; only the API is served", ["web": .string(configuration.webRoot)])
@@ -88,6 +98,7 @@ public final class ParleyServer: Sendable {
             http = try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
                                   configuration: httpConfiguration, responder: responder)
         } catch {
+            cluster?.stop()
             group.shutdown()
             pool.shutdown()
             closeStore()
@@ -99,6 +110,7 @@ public final class ParleyServer: Sendable {
                                       mediaBaseURL: base, logger: logger)
         } catch {
             http.shutdown(timeout: .zero)
+            cluster?.stop()
             group.shutdown()
             pool.shutdown()
             closeStore()
@@ -109,6 +121,7 @@ public final class ParleyServer: Sendable {
                                   "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
                                   // Only the kind: a connection string may hold a password.
                                   "store": .string(configuration.store.isEmpty ? "sqlite" : "postgres"),
+                                  "node": .string(cluster?.nodeID ?? "single"),
                                   "version": .string(ParleyVersion.current)])
     }
 
@@ -139,7 +152,7 @@ public final class ParleyServer: Sendable {
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds), publicURL: mediaBaseURL)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
-                                        groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.hub, configuration: xmppConfiguration,
+                                        groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration,
                                         logger: logger)
         let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
                                     options: tcp, services: xmppServices)
@@ -167,6 +180,8 @@ public final class ParleyServer: Sendable {
             xmppDone.wait()
             cut += xmppCut.value.withLock { $0 }
         }
+        // After the connections closed: the other nodes forget this one's users now.
+        cluster?.stop()
         group.shutdown()
         pool.shutdown()
         closeStore()
@@ -187,7 +202,7 @@ public final class ParleyServer: Sendable {
     }
 
     private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool,
-                                     logger: Logger) throws -> ServerServices {
+                                     logger: Logger) throws -> (ServerServices, ClusterDelivery?) {
         let blocking = PoolExecutor(pool: pool)
         let secrets = SodiumSecrets()
         let hasher = configuration.passwordCost == "minimum"
@@ -232,9 +247,42 @@ public final class ParleyServer: Sendable {
         // Member lists may be kept in memory only while this server is the one writer: on a
         // shared PostgreSQL another server can change membership behind its back.
         messagingRules.membershipCacheConversations = configuration.store.isEmpty ? configuration.membershipCacheConversations : 0
-        let messaging = MessagingContext(store: store, blocking: blocking, delivery: hub, secrets: secrets,
+        let cluster = try joinCluster(configuration, hub: hub, logger: logger)
+        let delivery: any Delivery = cluster ?? hub
+        let messaging = MessagingContext(store: store, blocking: blocking, delivery: delivery, secrets: secrets,
                                          rules: messagingRules, clock: clock)
-        return ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, limits: limits, logger: logger)
+        let services = ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, delivery: delivery,
+                                      limits: limits, logger: logger)
+        if let cluster {
+            let presence = services.presence
+            hub.observe { user, _ in cluster.localChange(user) }
+            cluster.start(ClusterDelivery.Handlers(
+                changed: { user in presence.heard(user, online: cluster.isOnline(user)) },
+                expired: { users in Task { for user in users { await presence.expired(user) } } }))
+        }
+        return (services, cluster)
+    }
+
+    /// Joins the cluster of `--nats`, or returns nil for a single server. A cluster needs the
+    /// shared PostgreSQL store: SQLite's file belongs to one server.
+    private static func joinCluster(_ configuration: ServerConfiguration, hub: ConnectionHub,
+                                    logger: Logger) throws -> ClusterDelivery? {
+        guard !configuration.nats.isEmpty else { return nil }
+        guard !configuration.store.isEmpty else {
+            throw ConfigurationError.invalidValue(flag: "nats", value: configuration.nats,
+                                                  expected: "empty unless --store names a PostgreSQL database the nodes share")
+        }
+        let nodeID = configuration.nodeID.isEmpty ? String(UInt64.random(in: 0...UInt64.max), radix: 36) : configuration.nodeID
+        guard nodeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }), nodeID.count <= 64 else {
+            throw ConfigurationError.invalidValue(flag: "node-id", value: nodeID, expected: "up to 64 letters, digits, - and _")
+        }
+        let cluster = try ClusterDelivery(
+            url: configuration.nats, nodeID: nodeID, local: hub,
+            timing: ClusterDelivery.Timing(heartbeat: .seconds(configuration.clusterHeartbeatSeconds),
+                                           missedHeartbeats: configuration.clusterMissedHeartbeats),
+            log: { message, fields in logger.warning(message, fields.mapValues { .string($0) }) })
+        logger.info("cluster joined", ["node": .string(nodeID), "nats": .string(configuration.nats)])
+        return cluster
     }
 }
 

@@ -66,6 +66,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// PostgreSQL URI (`postgres://user@host:port/database`) for a database that several
     /// servers may share.
     public var store = ""
+    /// NATS server(s) (`nats://host:port`, comma-separated) joining this server to a cluster
+    /// of servers on the same PostgreSQL database; empty: a single server, events stay in
+    /// process.
+    public var nats = ""
+    /// This server's name in the cluster (logs, NATS subjects); empty: a random one.
+    public var nodeID = ""
+    /// Seconds between a cluster node's heartbeats (its list of connected users).
+    public var clusterHeartbeatSeconds = 2
+    /// Heartbeats a node may miss before the others take its users for disconnected.
+    public var clusterMissedHeartbeats = 3
     /// PostgreSQL writer threads, each with its own connection (SQLite always has one writer).
     public var databaseWriters = 1
     /// Most writes committed together in one transaction (group commit).
@@ -167,6 +177,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate", exceeded: "WebSocket closed with 4000"),
         number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting", exceeded: "WebSocket closed with 1008"),
         storeOption(),
+        text("nats", \.nats, "NATS server URL(s), comma-separated, joining a cluster of servers on one PostgreSQL (empty: single server)"),
+        text("node-id", \.nodeID, "this server's name in the cluster, letters, digits, - and _ (empty: random)"),
+        number("cluster-heartbeat", \.clusterHeartbeatSeconds, 1...3_600, "seconds between a cluster node's heartbeats"),
+        number("cluster-missed-heartbeats", \.clusterMissedHeartbeats, 1...1_000, "heartbeats a node may miss before its users count as disconnected", exceeded: "the node's users go offline and leave their rooms on the other nodes"),
         number("db-readers", \.databaseReaders, 1...64, "threads answering database reads (PostgreSQL: one connection each)"),
         number("db-writers", \.databaseWriters, 1...64, "PostgreSQL writer threads, one connection each (SQLite has one writer)"),
         number("db-batch-limit", \.databaseBatchLimit, 1...10_000, "most writes committed together in one transaction", exceeded: "further writes wait for the next transaction (nothing is refused)"),

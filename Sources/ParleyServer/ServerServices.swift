@@ -22,12 +22,16 @@ final class ServerServices: Sendable {
     let rooms: RoomService
     let presence: PresenceService
     let hub: ConnectionHub
+    /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
+    let delivery: any Delivery
     let limits: Limits
     let logger: Logger
     /// WebSocket operations by name.
     let operations: [String: OperationHandler]
 
-    init(accounts: AccountService, media: MediaService, messaging: MessagingContext, hub: ConnectionHub, limits: Limits, logger: Logger) {
+    init(accounts: AccountService, media: MediaService, messaging: MessagingContext, hub: ConnectionHub, delivery: any Delivery,
+         limits: Limits, logger: Logger) {
+        self.delivery = delivery
         self.accounts = accounts
         self.media = media
         social = SocialService(context: messaging)
@@ -39,6 +43,6 @@ final class ServerServices: Sendable {
         self.limits = limits
         self.logger = logger
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
-                                      rooms: rooms, hub: hub)
+                                      rooms: rooms, delivery: delivery)
     }
 }

@@ -15,6 +15,21 @@ public protocol Delivery: Sendable {
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?)
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
+    /// Whether the user has a connection on another server of the same cluster (one database,
+    /// one NATS): such a user is already online for everyone, so a first connection here is no
+    /// change to announce.
+    func isOnlineElsewhere(_ user: UserID) -> Bool
+    /// How long a user's last connection here must stay gone before friends are told they
+    /// went offline: in a cluster, news of a connection the user just opened on another server
+    /// may still be on its way, and announcing at once would tell friends "offline, online".
+    var presenceSettleTime: Duration { get }
+}
+
+extension Delivery {
+    /// A single server has no elsewhere.
+    public func isOnlineElsewhere(_ user: UserID) -> Bool { false }
+    /// A single server knows every connection at once.
+    public var presenceSettleTime: Duration { .zero }
 }
 
 /// The event names of `docs/protocol.md`.

@@ -18,12 +18,33 @@ public final class PresenceService: Sendable {
 
     /// The user's first connection authenticated.
     public func cameOnline(_ user: UserID) async {
+        // Online on another server of the cluster already: friends were told there.
+        if context.delivery.isOnlineElsewhere(user) {
+            announced.withLock { $0[user] = true }
+            return
+        }
         await announce(user)
+    }
+
+    /// Another server of the cluster changed the user's connections, and announced the
+    /// change if it was one: friends now know the user as `online` (the cluster's state), so
+    /// only a change from that is announced here.
+    public func heard(_ user: UserID, online: Bool) {
+        announced.withLock { $0[user] = online }
+    }
+
+    /// The server the user was connected to stopped answering and its connections were given
+    /// up: the user is offline now, told by the one server the cluster picks for it.
+    public func expired(_ user: UserID) async {
+        _ = announced.withLock { $0.removeValue(forKey: user) }
+        await wentOffline(user)
     }
 
     /// The user's last connection closed: they leave their rooms and friends see them go.
     public func wentOffline(_ user: UserID) async {
         await rooms.leaveAll(user)
+        let settle = context.delivery.presenceSettleTime
+        if settle > .zero { try? await Task.sleep(for: settle) }
         await announce(user)
     }
 

@@ -8,6 +8,7 @@ enum AccountRoutes {
         let accounts = services.accounts
         let media = services.media
         let hub = services.hub
+        let delivery = services.delivery
 
         /// Resolves the bearer token of a request to its session.
         @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
@@ -61,7 +62,7 @@ enum AccountRoutes {
             let session = try await authenticate(request)
             let update = try request.decodeBody(ProfileUpdate.self)
             let account = try await accounts.updateProfile(of: session.userID, with: update)
-            hub.push("me.updated", account, to: session.userID)
+            delivery.deliver(event: EventName.meUpdated, payload: account, to: [session.userID], excluding: nil)
             return JSONCoding.response(.ok, account)
         })
         routes.add(.get, "/v1/users/by-name/:username", .task { request throws(ProtocolError) in

@@ -1,3 +1,4 @@
+import ParleyCluster
 import ParleyCore
 import ParleyNet
 import ParleyProtocol
@@ -7,7 +8,7 @@ import ParleySync
 /// `ConnectionRegistry`. Native WebSockets and typed receivers (XMPP sessions) are held
 /// together, so online state counts both. An event is encoded once into one WebSocket frame
 /// that every native recipient queues; typed receivers get the payload itself.
-final class ConnectionHub: Delivery, ConnectionRegistry {
+final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     /// One registered connection.
     private enum Member {
         case native(ClientSession)
@@ -23,6 +24,18 @@ final class ConnectionHub: Delivery, ConnectionRegistry {
 
     private let byUser = PThreadMutex<[UserID: [ObjectIdentifier: Member]]>([:])
     private let encoder = WebSocketFrameEncoder(role: .server)
+    /// Told when a user's first connection comes (true) or last one goes (false), after the
+    /// table changed: the cluster delivery's notices to the other nodes.
+    private let observer = PThreadMutex<(@Sendable (UserID, Bool) -> Void)?>(nil)
+
+    /// Sets who hears of users' first and last connections.
+    func observe(_ observer: @escaping @Sendable (UserID, Bool) -> Void) {
+        self.observer.withLock { $0 = observer }
+    }
+
+    var connectedUsers: [UserID] {
+        byUser.withLock { Array($0.keys) }
+    }
 
     /// Registers a signed-in WebSocket; true if it is the user's first connection.
     func add(_ session: ClientSession, for user: UserID) -> Bool {
@@ -49,15 +62,17 @@ final class ConnectionHub: Delivery, ConnectionRegistry {
     }
 
     private func insert(_ member: Member, id: ObjectIdentifier, for user: UserID) -> Bool {
-        byUser.withLock { table in
+        let first = byUser.withLock { table in
             let first = table[user]?.isEmpty ?? true
             table[user, default: [:]][id] = member
             return first
         }
+        if first { observer.withLock { $0 }?(user, true) }
+        return first
     }
 
     private func delete(_ id: ObjectIdentifier, for user: UserID) -> Bool {
-        byUser.withLock { table in
+        let last = byUser.withLock { table in
             guard table[user]?.removeValue(forKey: id) != nil else { return false }
             if table[user]?.isEmpty == true {
                 table[user] = nil
@@ -65,6 +80,8 @@ final class ConnectionHub: Delivery, ConnectionRegistry {
             }
             return false
         }
+        if last { observer.withLock { $0 }?(user, false) }
+        return last
     }
 
     /// The user's connected WebSockets.

@@ -5,7 +5,7 @@ import ParleyProtocol
 /// The WebSocket operations of `docs/protocol.md`, by name.
 enum Operations {
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
-                      groups: GroupService, rooms: RoomService, hub: ConnectionHub) -> [String: OperationHandler] {
+                      groups: GroupService, rooms: RoomService, delivery: any Delivery) -> [String: OperationHandler] {
         [
             "ping": { _ in Pong(time: Int64(Date().timeIntervalSince1970 * 1000)) },
 
@@ -16,7 +16,8 @@ enum Operations {
             "me.update": { request throws(ProtocolError) in
                 let update = try request.parameters(ProfileUpdate.self)
                 let account = try await accounts.updateProfile(of: request.session.userID, with: update)
-                hub.push(EventName.meUpdated, account, to: request.session.userID, excluding: request.connection)
+                // Through the delivery: the user's connections on other cluster nodes hear of it too.
+                delivery.deliver(event: EventName.meUpdated, payload: account, to: [request.session.userID], excluding: request.connection.token)
                 return account
             },
             "user.get": { request throws(ProtocolError) in

@@ -1,0 +1,246 @@
+import Dispatch
+import Foundation
+public import ParleyCore
+public import ParleyProtocol
+import ParleySync
+
+/// The core's `Delivery` for several servers ("nodes") sharing one database: local
+/// recipients are served by this node's hub directly; recipients connected to other nodes
+/// get the event through NATS, one publication per node that holds any of them, on that
+/// node's subject `parley.node.<id>`. Who is where comes from every node's notices on
+/// `parley.presence` (docs/architecture.md, "Cluster").
+public final class ClusterDelivery: Delivery, Sendable {
+    /// How often a node repeats its full user list, and how many missed repeats make the
+    /// others give it up.
+    public struct Timing: Sendable {
+        public var heartbeat: Duration
+        public var missedHeartbeats: Int
+        public init(heartbeat: Duration, missedHeartbeats: Int) {
+            self.heartbeat = heartbeat
+            self.missedHeartbeats = missedHeartbeats
+        }
+    }
+
+    /// What the server does when the cluster's picture changes.
+    public struct Handlers: Sendable {
+        /// Another node's connections of the user changed.
+        public var changed: @Sendable (UserID) -> Void
+        /// A dead or stopped node's users, now connected nowhere; called on one node only.
+        public var expired: @Sendable ([UserID]) -> Void
+        public init(changed: @escaping @Sendable (UserID) -> Void, expired: @escaping @Sendable ([UserID]) -> Void) {
+            self.changed = changed
+            self.expired = expired
+        }
+    }
+
+    /// Subject of every node's presence notices.
+    static let presenceSubject = "parley.presence"
+    /// Subject of the events for users connected to `node`.
+    static func nodeSubject(_ node: String) -> String { "parley.node.\(node)" }
+
+    /// This node's id (logs, and the subject other nodes publish its events on).
+    public let nodeID: String
+    private let local: any LocalDelivery
+    private let nats: NATSConnection
+    private let timing: Timing
+    private let log: @Sendable (String, [String: String]) -> Void
+    private let directory: PThreadMutex<ClusterDirectory>
+    private let handlers = PThreadMutex<Handlers?>(nil)
+    /// Answers to hellos run here, off every event loop and libnats thread.
+    private let queue = DispatchQueue(label: "parley.cluster")
+    /// Signalled to end the heartbeat thread (which runs heartbeats and expiry).
+    private let stopped = DispatchSemaphore(value: 0)
+    /// Held while a notice is composed and published: a beat's list (read from the hub) and
+    /// an online/offline notice (sent after the hub changed) then reach the other nodes in the
+    /// order the hub saw them, so a beat never undoes a newer change.
+    private let noticeOrder = PThreadMutex(())
+
+    /// Connects to NATS at `url` and joins the cluster. Throws if NATS cannot be reached.
+    public init(url: String, nodeID: String, local: any LocalDelivery, timing: Timing,
+                log: @escaping @Sendable (String, [String: String]) -> Void) throws {
+        self.nodeID = nodeID
+        self.local = local
+        self.timing = timing
+        self.log = log
+        directory = PThreadMutex(ClusterDirectory(me: nodeID))
+        // The reconnection handler needs `self`, which exists only after the connection; the
+        // box is filled right after.
+        let reconnected = PThreadMutex<(@Sendable () -> Void)?>(nil)
+        let events = NATSConnection.Events(
+            disconnected: { log("cluster: NATS connection lost; libnats reconnects", ["node": nodeID]) },
+            reconnected: { reconnected.withLock { $0 }?() })
+        do {
+            nats = try NATSConnection(url: url, name: "parley-\(nodeID)", reconnectWait: .milliseconds(500), events: events)
+        } catch {
+            throw ClusterError(message: error.description)
+        }
+        reconnected.withLock { $0 = { [weak self] in self?.rejoin() } }
+        try subscribe()
+    }
+
+    deinit {
+        stopped.signal()
+    }
+
+    /// Starts the heartbeats and says hello; `handlers` get the cluster's changes from now on.
+    public func start(_ handlers: Handlers) {
+        self.handlers.withLock { $0 = handlers }
+        send(ClusterNotice(node: nodeID, kind: .hello, users: []))
+        let stopped = self.stopped
+        let interval = Int(timing.heartbeat.milliseconds)
+        Thread.detachNewThread { [weak self] in
+            self?.tick()
+            while stopped.wait(timeout: .now() + .milliseconds(interval)) == .timedOut {
+                guard let self else { return }
+                self.tick()
+            }
+        }
+    }
+
+    /// Leaves the cluster: the other nodes forget this node's users now instead of after
+    /// the missed heartbeats.
+    public func stop() {
+        stopped.signal()
+        send(ClusterNotice(node: nodeID, kind: .bye, users: []))
+        nats.flush(timeout: .seconds(1))
+        nats.close()
+    }
+
+    /// The hub's report that `user`'s first connection came or last one went.
+    public func localChange(_ user: UserID) {
+        noticeOrder.withLock { _ in
+            // The hub's state now rather than the reported change: a change that raced this
+            // report is told by its own report, and the last notice is always the truth.
+            let online = local.isOnline(user)
+            send(ClusterNotice(node: nodeID, kind: online ? .online : .offline, users: [user]))
+        }
+    }
+
+    // MARK: Delivery
+
+    public func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
+        local.deliver(event: event, payload: payload, to: users, excluding: excluding)
+        let remote = directory.withLock { $0.nodes(of: users) }
+        guard !remote.isEmpty else { return }
+        // `excluding` is not forwarded: a token names a connection of this node only.
+        guard let body = try? JSONEncoder().encode(payload) else {
+            log("cluster: event not encodable", ["event": event])
+            return
+        }
+        for (node, recipients) in remote {
+            guard let header = try? JSONEncoder().encode(ClusterEventHeader(node: nodeID, event: event, users: recipients)) else { continue }
+            publish(Self.nodeSubject(node), Array(header) + [0x0A] + Array(body))
+        }
+    }
+
+    public func isOnline(_ user: UserID) -> Bool {
+        local.isOnline(user) || isOnlineElsewhere(user)
+    }
+
+    /// Half a heartbeat: notices travel in milliseconds, and a beat corrects what one missed.
+    public var presenceSettleTime: Duration { timing.heartbeat / 2 }
+
+    public func isOnlineElsewhere(_ user: UserID) -> Bool {
+        directory.withLock { $0.isOnline(user) }
+    }
+
+    // MARK: NATS
+
+    private func subscribe() throws {
+        do {
+            try nats.subscribe(Self.nodeSubject(nodeID)) { [weak self] _, bytes in self?.received(event: bytes) }
+            try nats.subscribe(Self.presenceSubject) { [weak self] _, bytes in self?.received(notice: bytes) }
+        } catch {
+            throw ClusterError(message: error.description)
+        }
+    }
+
+    /// An event another node forwarded for users connected here (on a libnats thread; the hub
+    /// hands the work to the event loops).
+    private func received(event bytes: [UInt8]) {
+        guard let newline = bytes.firstIndex(of: 0x0A),
+              let header = try? JSONDecoder().decode(ClusterEventHeader.self, from: Data(bytes[..<newline])),
+              let payload = ClusterEventDecoder.decode(header.event, Data(bytes[(newline + 1)...])) else {
+            log("cluster: unreadable event dropped", ["node": nodeID, "bytes": String(bytes.count)])
+            return
+        }
+        deliverLocally(header.event, payload, to: header.users)
+    }
+
+    /// Opens the existential so the hub gets the concrete payload type.
+    private func deliverLocally<Payload: Encodable & Sendable>(_ event: String, _ payload: Payload, to users: [UserID]) {
+        local.deliver(event: event, payload: payload, to: users, excluding: nil)
+    }
+
+    private func received(notice bytes: [UInt8]) {
+        guard let notice = try? JSONDecoder().decode(ClusterNotice.self, from: Data(bytes)) else {
+            log("cluster: unreadable notice dropped", ["node": nodeID])
+            return
+        }
+        guard notice.node != nodeID else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (changed, gone, acts) = directory.withLock { directory in
+            let changed = directory.apply(notice, now: now)
+            return (changed, notice.kind == .bye ? changed : [], directory.actsForCluster)
+        }
+        // Someone new: tell them everything at once instead of at the next beat.
+        if notice.kind == .hello { queue.async { [weak self] in self?.beat() } }
+        let handlers = self.handlers.withLock { $0 }
+        for user in changed { handlers?.changed(user) }
+        settle(gone, acts: acts, handlers: handlers)
+    }
+
+    /// Every heartbeat: repeat this node's list, give up the silent nodes.
+    private func tick() {
+        beat()
+        let span = timing.heartbeat * timing.missedHeartbeats
+        let now = DispatchTime.now().uptimeNanoseconds
+        let deadline = now > UInt64(span.milliseconds) * 1_000_000 ? now - UInt64(span.milliseconds) * 1_000_000 : 0
+        let (gone, acts) = directory.withLock { directory in
+            (directory.expire(before: deadline), directory.actsForCluster)
+        }
+        if !gone.isEmpty { log("cluster: silent node given up", ["node": nodeID, "users": String(gone.count)]) }
+        let handlers = self.handlers.withLock { $0 }
+        for user in gone { handlers?.changed(user) }
+        settle(gone, acts: acts, handlers: handlers)
+    }
+
+    /// Users a node lost without saying goodbye for each: those connected nowhere now go
+    /// offline, announced by the one node that acts for the cluster.
+    private func settle(_ gone: [UserID], acts: Bool, handlers: Handlers?) {
+        let offline = gone.filter { !isOnline($0) }
+        guard acts, !offline.isEmpty else { return }
+        handlers?.expired(offline)
+    }
+
+    private func beat() {
+        noticeOrder.withLock { _ in send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers)) }
+    }
+
+    /// After a NATS outage: the others may have given this node up, and this node's picture
+    /// is stale. Saying hello gets everyone's beats; this node's own beat follows.
+    private func rejoin() {
+        log("cluster: NATS reconnected", ["node": nodeID])
+        send(ClusterNotice(node: nodeID, kind: .hello, users: []))
+        queue.async { [weak self] in self?.beat() }
+    }
+
+    private func send(_ notice: ClusterNotice) {
+        guard let bytes = try? JSONEncoder().encode(notice) else { return }
+        publish(Self.presenceSubject, Array(bytes))
+    }
+
+    private func publish(_ subject: String, _ bytes: [UInt8]) {
+        do {
+            try nats.publish(subject, bytes)
+        } catch {
+            log("cluster: publish failed", ["node": nodeID, "subject": subject, "error": error.description])
+        }
+    }
+}
+
+/// The cluster could not be joined.
+public struct ClusterError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

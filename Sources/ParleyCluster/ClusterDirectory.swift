@@ -1,0 +1,94 @@
+public import ParleyProtocol
+
+/// Which users are connected to which other node, learnt from their notices, with each
+/// node's last sign of life. Pure bookkeeping (no clock, no I/O): the caller passes the time
+/// and acts on what the methods return. Not thread-safe; `ClusterDelivery` holds it in a mutex.
+public struct ClusterDirectory: Sendable {
+    private struct Node: Sendable {
+        var users: Set<UserID>
+        var lastSeen: UInt64
+    }
+
+    /// This node's id: its own notices are ignored.
+    public let me: String
+    private var nodes: [String: Node] = [:]
+    private var located: [UserID: Set<String>] = [:]
+
+    public init(me: String) { self.me = me }
+
+    /// The other nodes heard from and not expired.
+    public var liveNodes: [String] { nodes.keys.sorted() }
+
+    /// Whether `user` is connected to another node.
+    public func isOnline(_ user: UserID) -> Bool { located[user] != nil }
+
+    /// The other nodes holding connections of `users`, each with its users among them.
+    public func nodes(of users: [UserID]) -> [String: [UserID]] {
+        var result: [String: [UserID]] = [:]
+        for user in users {
+            for node in located[user] ?? [] { result[node, default: []].append(user) }
+        }
+        return result
+    }
+
+    /// Applies a notice; returns the users whose presence on another node changed (so cached
+    /// announcements about them are stale). Own notices change nothing.
+    public mutating func apply(_ notice: ClusterNotice, now: UInt64) -> [UserID] {
+        guard notice.node != me else { return [] }
+        switch notice.kind {
+        case .hello:
+            touch(notice.node, now: now)
+            return []
+        case .beat:
+            let old = nodes[notice.node]?.users ?? []
+            let new = Set(notice.users)
+            set(notice.node, users: new, now: now)
+            return Array(old.symmetricDifference(new)).sorted()
+        case .online:
+            var users = nodes[notice.node]?.users ?? []
+            let added = notice.users.filter { users.insert($0).inserted }
+            set(notice.node, users: users, now: now)
+            return added
+        case .offline:
+            var users = nodes[notice.node]?.users ?? []
+            let removed = notice.users.filter { users.remove($0) != nil }
+            set(notice.node, users: users, now: now)
+            return removed
+        case .bye:
+            return remove(notice.node)
+        }
+    }
+
+    /// Forgets the nodes not heard from since `deadline`; returns the users they held.
+    public mutating func expire(before deadline: UInt64) -> [UserID] {
+        let dead = nodes.filter { $0.value.lastSeen < deadline }.map(\.key)
+        return Array(Set(dead.flatMap { remove($0) })).sorted()
+    }
+
+    /// Whether this node is the one that acts for the cluster on a dead node's users (tells
+    /// their friends they went offline): the live node with the smallest id, so exactly one
+    /// does when every node sees the same members.
+    public var actsForCluster: Bool { nodes.keys.allSatisfy { me < $0 } }
+
+    private mutating func touch(_ node: String, now: UInt64) {
+        if nodes[node] == nil { nodes[node] = Node(users: [], lastSeen: now) } else { nodes[node]?.lastSeen = now }
+    }
+
+    private mutating func set(_ node: String, users: Set<UserID>, now: UInt64) {
+        let old = nodes[node]?.users ?? []
+        for user in old.subtracting(users) { unlocate(user, node) }
+        for user in users.subtracting(old) { located[user, default: []].insert(node) }
+        nodes[node] = Node(users: users, lastSeen: now)
+    }
+
+    private mutating func remove(_ node: String) -> [UserID] {
+        guard let gone = nodes.removeValue(forKey: node) else { return [] }
+        for user in gone.users { unlocate(user, node) }
+        return gone.users.sorted()
+    }
+
+    private mutating func unlocate(_ user: UserID, _ node: String) {
+        located[user]?.remove(node)
+        if located[user]?.isEmpty == true { located[user] = nil }
+    }
+}

@@ -1,0 +1,86 @@
+"""Pieces of a cluster for the tests: a `nats-server` of the test's own on a free loopback port
+(killed with the test process), and helpers to wait for events on several nodes."""
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+from conftest import free_port
+
+
+def nats_binary() -> str | None:
+    return shutil.which("nats-server") or (os.path.exists("/usr/sbin/nats-server") and "/usr/sbin/nats-server") or None
+
+
+class NatsServer:
+    """`nats-server` on 127.0.0.1; `restart` brings it back on the same port."""
+
+    def __init__(self):
+        self.binary = nats_binary()
+        if self.binary is None:
+            raise RuntimeError("nats-server not found (make test-deps installs it)")
+        self.directory = tempfile.mkdtemp(prefix="parley-e2e-nats-")
+        self.port = free_port()
+        self.process = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self):
+        self.log = open(os.path.join(self.directory, "nats.log"), "a")
+        self.process = subprocess.Popen(
+            ["setpriv", "--pdeathsig", "KILL", "--", self.binary, "-a", "127.0.0.1", "-p", str(self.port)],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                if self.process.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("nats-server did not start")
+                time.sleep(0.05)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=15)
+        self.log.close()
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def close(self):
+        self.stop()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+async def wait_for(predicate, timeout: float = 15, what: str = "condition"):
+    """Polls until `predicate()` is true; fails the test after `timeout` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+def events(session, name: str) -> list[dict]:
+    return [frame["data"] for frame in session.events if frame["event"] == name]
+
+
+def texts(session, conversation: str) -> list[str]:
+    return [m["text"] for m in events(session, "message.new")
+            if m["conversationId"] == conversation and m["kind"] == "text"]
+
+
+def online(session, user: dict) -> bool | None:
+    """The last presence `session` heard of `user` (None: none yet)."""
+    heard = [p["online"] for p in events(session, "presence") if p["userId"] == user["user"]["id"]]
+    return heard[-1] if heard else None

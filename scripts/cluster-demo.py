@@ -1,0 +1,59 @@
+"""`make cluster-demo`: a private PostgreSQL and nats-server and three `parley serve` nodes on
+loopback, all on free ports, sharing one database and one NATS. Prints the nodes' URLs and
+stops everything on Ctrl-C. Uses the end-to-end tests' helpers to start the pieces."""
+import pathlib
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests" / "e2e"))
+
+from cluster import NatsServer  # noqa: E402
+from conftest import ParleyProcess  # noqa: E402
+from postgres import PostgresServer  # noqa: E402
+
+NODES = 3
+
+
+def stop_on_term(*_):
+    raise KeyboardInterrupt
+
+
+def main() -> int:
+    started = []
+    postgres = PostgresServer()
+    nats = None
+    try:
+        database = postgres.create_database("parley")
+        nats = NatsServer()
+        for index in range(NODES):
+            node = ParleyProcess("--store", database, "--nats", nats.url, "--node-id", f"demo-{index + 1}",
+                                 "--host", "127.0.0.1", data_dir=tempfile.mkdtemp(prefix=f"parley-demo-{index + 1}-"))
+            started.append(node)
+        print(f"PostgreSQL: {database}")
+        print(f"NATS:       {nats.url}")
+        for index, node in enumerate(started):
+            print(f"node demo-{index + 1}: {node.url}/   (log: {node.log_path})")
+        print("Register on one node, sign in on another: it is one service. Ctrl-C stops everything.")
+        sys.stdout.flush()
+        signal.signal(signal.SIGTERM, stop_on_term)
+        while all(node.process.poll() is None for node in started):
+            time.sleep(1)
+        print("a node stopped on its own; stopping the rest", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nstopping")
+        return 0
+    finally:
+        for node in started:
+            node.stop()
+            shutil.rmtree(node.data_dir, ignore_errors=True)
+        if nats:
+            nats.close()
+        postgres.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
