@@ -88,7 +88,7 @@ bench-deps: deps
 # same tsung 1:1 chat load at each rate of XMPP_BENCH_RATES with a latency probe beside it,
 # then idle signed-in sessions; results as JSON lines in XMPP_BENCH_RESULTS. The settings of
 # scripts/xmpp-bench/run.sh (USERS, RATES, WINDOW, IDLE, SERVERS...) pass through.
-XMPP_BENCH_RATES   ?= 1000 2000 4000 8000
+XMPP_BENCH_RATES   ?= 500 1000 2000 4000 8000
 XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
 bench-xmpp: deps
 	$(call apt_install,$(BENCH_XMPP_PACKAGES))

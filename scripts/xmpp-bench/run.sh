@@ -11,7 +11,7 @@
 #
 # Usage: scripts/xmpp-bench/run.sh PARLEY_BINARY [RESULTS_FILE]
 # Settings (environment): SERVERS ("parley ejabberd prosody"), USERS (100 chat users),
-# RATES ("1000 2000 4000 8000" messages/s offered), WINDOW (15 s measured per rate),
+# RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (15 s measured per rate),
 # PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1).
 set -euo pipefail
 
@@ -20,13 +20,13 @@ parley_bin=$(realpath "${1:?usage: run.sh PARLEY_BINARY [RESULTS_FILE]}")
 results=${2:-/dev/null}
 SERVERS=${SERVERS:-"parley ejabberd prosody"}
 USERS=${USERS:-100}
-RATES=${RATES:-"1000 2000 4000 8000"}
+RATES=${RATES:-"500 1000 2000 4000 8000"}
 WINDOW=${WINDOW:-15}
 PROBE_RATE=${PROBE_RATE:-20}
 IDLE=${IDLE:-2000}
 IDLE_PROCESSES=${IDLE_PROCESSES:-1}
 DOMAIN=localhost
-PREFIX=u
+PREFIX=user
 PASSWORD=benchpass
 PROBE_PASSWORD=probepass
 tool="python3 $here/xmppbench.py"
@@ -58,8 +58,10 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 record() { echo "$*" | tee -a "$results"; }
 
 # ---------------------------------------------------------------- Parley
-start_parley() {
-    local dir=$work/parley http
+start_parley() {   # [users to register: USERS, befriended]
+    local count=${1:-$USERS} dir http
+    parley_runs=$(( ${parley_runs:-0} + 1 ))
+    dir=$work/parley-$parley_runs
     mkdir -p "$dir"
     http=$(free_port); port=$(free_port)
     "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
@@ -68,13 +70,23 @@ start_parley() {
     server_pid=$!
     stop_server="stop_pid $server_pid"
     wait_port "$http"; wait_port "$port"
-    $tool register-http --url "http://127.0.0.1:$http" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
+    $tool register-http --url "http://127.0.0.1:$http" --prefix $PREFIX --count "$count" --password $PASSWORD >&2
     $tool register-http --url "http://127.0.0.1:$http" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
     # 1:1 chat in Parley needs a friendship: every pair of chat users, and the probe pair.
-    $tool befriend --port "$port" --prefix $PREFIX --count "$USERS" --password $PASSWORD >&2
-    $tool befriend --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+    if [ "$count" = "$USERS" ]; then
+        $tool befriend --port "$port" --prefix $PREFIX --count "$USERS" --password $PASSWORD >&2
+        $tool befriend --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+    fi
 }
-clear_parley() { :; }   # messages handed to a signed-in client are read; nothing is pending
+# Parley keeps every message (it is the history) and takes each stanza id as the message's
+# client id, unique per sender; tsung numbers its stanzas from 1 in every run, so a second
+# run would repeat ids. Each run therefore gets a fresh server with the same setup.
+clear_parley() {   # [users]
+    if [ "${parley_used:-}" = yes ] || [ -n "${1:-}" ]; then
+        $stop_server; start_parley "${1:-$USERS}"
+    fi
+    parley_used=yes
+}
 version_parley() { echo "Parley $(git -C "$here" rev-parse --short HEAD) (release build)"; }
 
 stop_pid() {
@@ -117,7 +129,8 @@ EOC
     $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
     $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
 }
-clear_ejabberd() { ejabberd_ctl delete_old_messages 0 >/dev/null; }
+clear_ejabberd() {   # [ignored]
+    ejabberd_ctl delete_old_messages 0 >/dev/null; }
 version_ejabberd() { echo "ejabberd $(dpkg-query -W -f='${Version}' ejabberd) (Debian, Mnesia)"; }
 
 # ---------------------------------------------------------------- Prosody
@@ -134,12 +147,14 @@ start_prosody() {
     $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
     $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
 }
-clear_prosody() { rm -rf "$work/prosody/data/$DOMAIN/offline"; }
+clear_prosody() {   # [ignored]
+    rm -rf "$work/prosody/data/$DOMAIN/offline"; }
 version_prosody() { echo "Prosody $(dpkg-query -W -f='${Version}' prosody) (Debian, internal storage, $(lua5.4 -v 2>/dev/null | cut -d' ' -f1-2 || echo Lua))"; }
 
 # ---------------------------------------------------------------- the runs
 run_rate() {   # server rate
     local server=$1 rate=$2 think loops arrival settle start tdir before after start_ts
+    clear_$server   # before anything uses $port: Parley restarts on a new one
     think=$(python3 -c "print(round($USERS / $rate, 6))")
     # users arrive 50 a second; each waits `settle` seconds after signing in, so the last
     # has signed in before the first message; the full rate runs from `start` seconds on
@@ -153,7 +168,6 @@ run_rate() {   # server rate
         -e "s/@ARRIVAL@/$(( arrival + 5 ))/g" -e "s/@PREFIX@/$PREFIX/g" \
         -e "s/@PASSWORD@/$PASSWORD/g" -e "s/@THINK@/$think/g" -e "s/@LOOPS@/$loops/g" \
         -e "s/@SETTLE@/$settle/g" "$here/tsung.xml.in" > "$tdir/tsung.xml"
-    clear_$server
     tsung -f "$tdir/tsung.xml" -l "$tdir/log" start > "$tdir/tsung.out" 2>&1 &
     local tsung_pid=$!
     # the probe starts with the messages and runs through the measured window
@@ -195,7 +209,7 @@ EOF
 
 run_idle() {   # server
     local server=$1 json
-    clear_$server
+    clear_$server "$IDLE"
     json=$($tool idle --port "$port" --server-pid "$server_pid" --prefix $PREFIX --first 1 --count "$IDLE" \
         --processes "$IDLE_PROCESSES" --password $PASSWORD --settle 5)
     record "{\"kind\": \"idle\", \"server\": \"$server\", \"result\": $json}"
@@ -205,7 +219,7 @@ IDLE_USERS=$(( IDLE > USERS ? IDLE : USERS ))
 log "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -m | awk '/Mem:/ {print $2}') MiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for server in $SERVERS; do
     log "starting $server"
-    start_$server
+    if [ "$server" = parley ]; then start_$server "$USERS"; else start_$server; fi
     record "{\"kind\": \"server\", \"server\": \"$server\", \"version\": \"$(version_$server)\", \"pid\": $server_pid}"
     for rate in $RATES; do
         log "$server: $rate messages/s"
