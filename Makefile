@@ -93,7 +93,9 @@ XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
 bench-xmpp: deps
 	$(call apt_install,$(BENCH_XMPP_PACKAGES))
 	$(SWIFT) build -c release --product parley
+	@rm -f $(XMPP_BENCH_RESULTS)
 	RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley $(XMPP_BENCH_RESULTS)
+	python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS)
 
 # Short versions of the measurements in docs/benchmarks.md (under five minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets
