@@ -54,6 +54,15 @@ wait_port() {
     done
     echo "port $1 never opened" >&2; return 1
 }
+# Waits (at most 120 s) until the process used under 5 % of a core over a second.
+wait_idle() {
+    local a b hz; hz=$(getconf CLK_TCK)
+    for _ in $(seq 1 120); do
+        a=$(cpu_ticks "$1"); sleep 1; b=$(cpu_ticks "$1")
+        [ $(( (b - a) * 100 )) -lt $(( hz * 5 )) ] && return 0
+    done
+    log "pid $1 still busy after 120 s"
+}
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 record() { echo "$*" | tee -a "$results"; }
 
@@ -76,6 +85,7 @@ start_parley() {   # [users to register: USERS, befriended]
     if [ "$count" = "$USERS" ]; then
         $tool befriend --port "$port" --prefix $PREFIX --count "$USERS" --password $PASSWORD >&2
         $tool befriend --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+        wait_idle "$server_pid"
     fi
 }
 # Parley keeps every message (it is the history) and takes each stanza id as the message's

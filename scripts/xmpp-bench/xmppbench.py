@@ -200,6 +200,12 @@ def cmd_befriend(args):
             items = head[head.rfind("id='roster1'") if "id='roster1'" in head else head.rfind('id="roster1"'):].count("<item")
             if items < len(users) - 1:
                 raise XMPPError(f"{name} has {items} friends, expected {len(users) - 1}")
+        # Each user signs in once with presence: Parley then hands over (and marks read) the
+        # "now friends" notes of every new conversation, so later sign-ins start clean, as a
+        # user's would on a server in use.
+        for c in clients.values():
+            c.send("<presence/>")
+        await asyncio.gather(*(c.ping("done2") for c in clients.values()))
         for c in clients.values():
             c.close()
         print(json.dumps({"users": len(users), "friendships": len(users) * (len(users) - 1) // 2,
