@@ -39,7 +39,10 @@ server_pid=""
 stop_server=""
 cleanup() {
     if [ -n "$stop_server" ]; then $stop_server || true; fi
-    if [ -z "$epmd_before" ] && command -v epmd >/dev/null; then epmd -kill >/dev/null 2>&1 || true; fi
+    if [ -z "$epmd_before" ] && command -v epmd >/dev/null; then
+        # it refuses while a node that is shutting down is still registered
+        for _ in $(seq 1 10); do epmd -kill >/dev/null 2>&1 && break; sleep 1; done
+    fi
     if [ -z "${KEEP:-}" ]; then rm -rf "$work"; else echo "kept $work" >&2; fi
 }
 trap cleanup EXIT
