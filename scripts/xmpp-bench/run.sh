@@ -33,7 +33,7 @@ tool="python3 $here/xmppbench.py"
 
 # tsung and ejabberd start Erlang's port mapper (epmd) if none runs; stop it after if so.
 epmd_before=$(pgrep -x epmd || true)
-work=$(mktemp -d "${TMPDIR:-/tmp}/xmpp-bench.XXXXXX")
+work=$(mktemp -d -t xmpp-bench.XXXXXX)
 chmod 755 "$work"
 server_pid=""
 stop_server=""
