@@ -13,8 +13,10 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD_PACKAGES := libhttp-parser-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
 TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
 BENCH_PACKAGES := wrk nats-server
+# Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.
+BENCH_XMPP_PACKAGES := tsung ejabberd prosody python3
 
-.PHONY: cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps fuzz fuzz-build clean help docs test-sanitize soak
+.PHONY: cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak
 
 all: build
 
@@ -24,6 +26,7 @@ help:
 	@echo "make build  debug build"
 	@echo "make cluster-demo  PostgreSQL, nats-server and three parley serve nodes on loopback (Ctrl-C stops all)"
 	@echo "make bench  release build, then short benchmarks (HTTP, echo, idle, native direct/group/reconnect vs relay and NATS)"
+	@echo "make bench-xmpp  Parley's Jabber gateway vs ejabberd vs Prosody under the same tsung chat load"
 	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
 	@echo "make test-sanitize  the Swift tests under AddressSanitizer, then ThreadSanitizer"
 	@echo "make soak   1,000 WebSocket clients against parley serve for SOAK_SECONDS (600)"
@@ -86,6 +89,20 @@ test-e2e:
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
+
+# The Jabber comparison in docs/benchmarks.md ("Jabber: Parley vs ejabberd vs Prosody"): each
+# server on loopback on free ports with its own temporary config and data, the same users, the
+# same tsung 1:1 chat load at each rate of XMPP_BENCH_RATES with a latency probe beside it,
+# then idle signed-in sessions; results as JSON lines in XMPP_BENCH_RESULTS. The settings of
+# scripts/xmpp-bench/run.sh (USERS, RATES, WINDOW, IDLE, SERVERS...) pass through.
+XMPP_BENCH_RATES   ?= 500 1000 2000 4000 8000
+XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
+bench-xmpp: deps
+	$(call apt_install,$(BENCH_XMPP_PACKAGES))
+	$(SWIFT) build -c release --product parley
+	@rm -f $(XMPP_BENCH_RESULTS)
+	RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley $(XMPP_BENCH_RESULTS)
+	python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS)
 
 # Short versions of the measurements in docs/benchmarks.md (under five minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets

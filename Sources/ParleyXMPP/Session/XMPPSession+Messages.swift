@@ -126,13 +126,18 @@ extension XMPPSession {
     }
 
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over
-    /// and forget them), so the next sign-in does not deliver them again.
+    /// and forget them), so the next sign-in does not deliver them again. The moves are
+    /// coalesced (`ReadMarkQueue`): one write at a time per session, each to the newest
+    /// message delivered in its conversation.
     func markDelivered(_ message: Message, me: UserID) {
+        guard state.withLock({ $0.readMarks.offer(message.conversationId, seq: message.seq) }) else { return }
         let conversations = services.conversations
         let token = self.token
         Task {
-            _ = try? await conversations.markRead(for: me, ReadParameters(conversationId: message.conversationId, seq: message.seq),
-                                                  connection: token)
+            while let mark = self.state.withLock({ $0.readMarks.next() }) {
+                _ = try? await conversations.markRead(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
+                                                      connection: token)
+            }
         }
     }
 

@@ -93,6 +93,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var joined: [ConversationID: JoinedRoom] = [:]
         /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
         var carbons = false
+        /// Read markers of delivered messages still to move.
+        var readMarks = ReadMarkQueue()
     }
 
     /// A group or room joined as a multi-user chat.

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# The side-by-side Jabber measurement: Parley's XMPP gateway, ejabberd and Prosody on the
+# same work (docs/benchmarks.md, "Jabber: Parley vs ejabberd vs Prosody").
+#
+# For each server: start it on loopback on free ports with its own temporary config and data
+# directory (plaintext SASL PLAIN allowed, offline storage on), register the same users,
+# then for each rate in RATES run the same tsung 1:1 chat scenario while a small probe
+# measures latency and /proc/<pid>/stat gives the server's CPU per message; last, hold IDLE
+# idle signed-in sessions and take the server's RSS per session. Every server is stopped at
+# the end, also on failure.
+#
+# Usage: scripts/xmpp-bench/run.sh PARLEY_BINARY [RESULTS_FILE]
+# Settings (environment): SERVERS ("parley ejabberd prosody"), USERS (100 chat users),
+# RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (15 s measured per rate),
+# PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+parley_bin=$(realpath "${1:?usage: run.sh PARLEY_BINARY [RESULTS_FILE]}")
+results=${2:-/dev/null}
+SERVERS=${SERVERS:-"parley ejabberd prosody"}
+USERS=${USERS:-100}
+RATES=${RATES:-"500 1000 2000 4000 8000"}
+WINDOW=${WINDOW:-15}
+PROBE_RATE=${PROBE_RATE:-20}
+IDLE=${IDLE:-2000}
+IDLE_PROCESSES=${IDLE_PROCESSES:-1}
+DOMAIN=localhost
+PREFIX=user
+PASSWORD=benchpass
+PROBE_PASSWORD=probepass
+tool="python3 $here/xmppbench.py"
+
+# tsung and ejabberd start Erlang's port mapper (epmd) if none runs; stop it after if so.
+epmd_before=$(pgrep -x epmd || true)
+work=$(mktemp -d -t xmpp-bench.XXXXXX)
+chmod 755 "$work"
+server_pid=""
+stop_server=""
+cleanup() {
+    if [ -n "$stop_server" ]; then $stop_server || true; fi
+    if [ -z "$epmd_before" ] && command -v epmd >/dev/null; then
+        # it refuses while a node that is shutting down is still registered
+        for _ in $(seq 1 10); do epmd -kill >/dev/null 2>&1 && break; sleep 1; done
+    fi
+    if [ -z "${KEEP:-}" ]; then rm -rf "$work"; else echo "kept $work" >&2; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() {
+    for _ in $(seq 1 600); do
+        python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),1)" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "port $1 never opened" >&2; return 1
+}
+# Waits (at most 120 s) until the process used under 5 % of a core over a second.
+wait_idle() {
+    local a b hz; hz=$(getconf CLK_TCK)
+    for _ in $(seq 1 120); do
+        a=$(cpu_ticks "$1"); sleep 1; b=$(cpu_ticks "$1")
+        [ $(( (b - a) * 100 )) -lt $(( hz * 5 )) ] && return 0
+    done
+    log "pid $1 still busy after 120 s"
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+record() { echo "$*" | tee -a "$results"; }
+
+# ---------------------------------------------------------------- Parley
+start_parley() {   # [users to register: USERS, befriended]
+    local count=${1:-$USERS} dir http
+    parley_runs=$(( ${parley_runs:-0} + 1 ))
+    dir=$work/parley-$parley_runs
+    mkdir -p "$dir"
+    http=$(free_port); port=$(free_port)
+    "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
+        --xmpp-domain "$DOMAIN" --password-cost minimum --registrations-per-address 1000000 \
+        --max-connections-per-address 0 --log-level warning > "$dir/server.log" 2>&1 &
+    server_pid=$!
+    stop_server="stop_pid $server_pid"
+    wait_port "$http"; wait_port "$port"
+    $tool register-http --url "http://127.0.0.1:$http" --prefix $PREFIX --count "$count" --password $PASSWORD >&2
+    $tool register-http --url "http://127.0.0.1:$http" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+    # 1:1 chat in Parley needs a friendship: every pair of chat users, and the probe pair.
+    if [ "$count" = "$USERS" ]; then
+        $tool befriend --port "$port" --prefix $PREFIX --count "$USERS" --password $PASSWORD >&2
+        $tool befriend --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+        wait_idle "$server_pid"
+    fi
+}
+# Parley keeps every message (it is the history) and takes each stanza id as the message's
+# client id, unique per sender; tsung numbers its stanzas from 1 in every run, so a second
+# run would repeat ids. Each run therefore gets a fresh server with the same setup.
+clear_parley() {   # [users]
+    if [ "${parley_used:-}" = yes ] || [ -n "${1:-}" ]; then
+        $stop_server; start_parley "${1:-$USERS}"
+    fi
+    parley_used=yes
+}
+version_parley() { echo "Parley $(git -C "$here" rev-parse --short HEAD) (release build)"; }
+
+stop_pid() {
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$1" 2>/dev/null || true
+}
+
+# ---------------------------------------------------------------- ejabberd
+ejabberd_ctl() {
+    # setpriv, not su: su would drop the open-file limit to 1,024.
+    setpriv --reuid ejabberd --regid ejabberd --init-groups env HOME="$work/ejabberd" \
+        ejabberdctl --config-dir "$work/ejabberd" --config "$work/ejabberd/ejabberd.yml" \
+        --ctl-config "$work/ejabberd/ejabberdctl.cfg" --logs "$work/ejabberd/log" \
+        --spool "$work/ejabberd/db" "$@"
+}
+start_ejabberd() {
+    local dir=$work/ejabberd
+    mkdir -p "$dir/log" "$dir/db"
+    port=$(free_port)
+    node="bench$$@localhost"
+    sed -e "s/@PORT@/$port/g" -e "s/@DOMAIN@/$DOMAIN/g" "$here/ejabberd.yml.in" > "$dir/ejabberd.yml"
+    cp /etc/ejabberd/inetrc "$dir/inetrc"
+    cat > "$dir/ejabberdctl.cfg" <<EOC
+ERLANG_NODE=$node
+POLL=true
+ERL_PROCESSES=1000000
+ERL_MAX_PORTS=65536
+ERL_OPTIONS="-env ERL_CRASH_DUMP_BYTES 0"
+INET_DIST_INTERFACE=127.0.0.1
+ERL_EPMD_ADDRESS=127.0.0.1
+EJABBERD_PID_PATH=$dir/ejabberd.pid
+EOC
+    chown -R ejabberd:ejabberd "$dir"
+    stop_server="ejabberd_ctl stop"
+    ejabberd_ctl start
+    ejabberd_ctl started
+    server_pid=$(pgrep -f "beam.smp.*$node" | head -1)
+    wait_port "$port"
+    $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
+    $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+}
+clear_ejabberd() {   # [ignored]
+    ejabberd_ctl delete_old_messages 0 >/dev/null; }
+version_ejabberd() { echo "ejabberd $(dpkg-query -W -f='${Version}' ejabberd) (Debian, Mnesia)"; }
+
+# ---------------------------------------------------------------- Prosody
+start_prosody() {
+    local dir=$work/prosody
+    mkdir -p "$dir/data"
+    port=$(free_port)
+    sed -e "s/@PORT@/$port/g" -e "s/@DOMAIN@/$DOMAIN/g" -e "s|@DIR@|$dir|g" "$here/prosody.cfg.lua.in" > "$dir/prosody.cfg.lua"
+    chown -R prosody:prosody "$dir"
+    setpriv --reuid prosody --regid prosody --init-groups prosody --config "$dir/prosody.cfg.lua" -F > "$dir/stdout.log" 2>&1 &
+    server_pid=$!
+    stop_server="stop_pid $server_pid"
+    wait_port "$port"
+    $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
+    $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
+}
+clear_prosody() {   # [ignored]
+    rm -rf "$work/prosody/data/$DOMAIN/offline"; }
+version_prosody() { echo "Prosody $(dpkg-query -W -f='${Version}' prosody) (Debian, internal storage, $(lua5.4 -v 2>/dev/null | cut -d' ' -f1-2 || echo Lua))"; }
+
+# ---------------------------------------------------------------- the runs
+run_rate() {   # server rate
+    local server=$1 rate=$2 think loops arrival settle start tdir before after start_ts
+    clear_$server   # before anything uses $port: Parley restarts on a new one
+    think=$(python3 -c "print(round($USERS / $rate, 6))")
+    # users arrive 50 a second; each waits `settle` seconds after signing in, so the last
+    # has signed in before the first message; the full rate runs from `start` seconds on
+    arrival=$(( USERS / 50 + 1 ))
+    settle=$(( arrival + 2 ))
+    start=$(( arrival + settle + 3 ))
+    loops=$(python3 -c "import math; print(math.ceil(($WINDOW + $arrival + 5) * $rate / $USERS))")
+    tdir=$work/tsung-$server-$rate
+    mkdir -p "$tdir"
+    sed -e "s/@PORT@/$port/g" -e "s/@DOMAIN@/$DOMAIN/g" -e "s/@USERS@/$USERS/g" \
+        -e "s/@ARRIVAL@/$(( arrival + 5 ))/g" -e "s/@PREFIX@/$PREFIX/g" \
+        -e "s/@PASSWORD@/$PASSWORD/g" -e "s/@THINK@/$think/g" -e "s/@LOOPS@/$loops/g" \
+        -e "s/@SETTLE@/$settle/g" "$here/tsung.xml.in" > "$tdir/tsung.xml"
+    tsung -f "$tdir/tsung.xml" -l "$tdir/log" start > "$tdir/tsung.out" 2>&1 &
+    local tsung_pid=$!
+    # the probe starts with the messages and runs through the measured window
+    $tool probe --port "$port" --sender probe1 --receiver probe2 --password $PROBE_PASSWORD \
+        --rate "$PROBE_RATE" --delay "$start" --duration "$WINDOW" --grace 3 \
+        > "$tdir/probe.json" 2> "$tdir/probe.err" &
+    local probe_pid=$!
+    sleep "$start"
+    before=$(cpu_ticks "$server_pid"); start_ts=$(date +%s.%N)
+    sleep "$WINDOW"
+    after=$(cpu_ticks "$server_pid"); local end_ts; end_ts=$(date +%s.%N)
+    local load; load=$(cut -d' ' -f1 /proc/loadavg)
+    wait "$probe_pid" || true
+    wait "$tsung_pid" || true
+    local tlog chats errors
+    tlog=$(find "$tdir/log" -name tsung.log | head -1)
+    # tsung's last "tr_msg" line has the run's total of chat messages sent
+    chats=$(awk '$1=="stats:" && $2=="tr_msg" {n=$NF} END {print n+0}' "$tlog" 2>/dev/null || echo 0)
+    users=$(awk '$1=="stats:" && $2=="users_count" {n=$NF} END {print n+0}' "$tlog" 2>/dev/null || echo 0)
+    errors=$(grep -h "^stats: error" "$tlog" 2>/dev/null | awk '{s[$2]+=$3} END {for (k in s) printf "%s=%d ", k, s[k]}' || true)
+    local ticks=$(( after - before )) hz; hz=$(getconf CLK_TCK)
+    python3 - "$server" "$rate" "$ticks" "$hz" "$start_ts" "$end_ts" "$tdir/probe.json" "$load" "$errors" "$chats" "$users" <<'EOF' | tee -a "$results"
+import json, sys
+server, rate, ticks, hz, t0, t1, probe_file, load, errors, chats, users = sys.argv[1:]
+seconds = float(t1) - float(t0)
+cpu = int(ticks) / int(hz)
+messages = int(rate) * seconds
+try:
+    probe = json.load(open(probe_file))
+except Exception as error:
+    probe = {"error": str(error)}
+print(json.dumps({"kind": "chat", "server": server, "rate": int(rate), "window_s": round(seconds, 1),
+                  "server_cpu_s": round(cpu, 2), "server_cores": round(cpu / seconds, 2),
+                  "cpu_us_per_msg": round(cpu * 1e6 / messages, 1), "load1": float(load),
+                  "probe": probe, "tsung_users": int(users), "tsung_messages": int(chats),
+                  "tsung_errors": errors.strip()}))
+EOF
+}
+
+run_idle() {   # server
+    local server=$1 json
+    clear_$server "$IDLE"
+    json=$($tool idle --port "$port" --server-pid "$server_pid" --prefix $PREFIX --first 1 --count "$IDLE" \
+        --processes "$IDLE_PROCESSES" --password $PASSWORD --settle 5)
+    record "{\"kind\": \"idle\", \"server\": \"$server\", \"result\": $json}"
+}
+
+IDLE_USERS=$(( IDLE > USERS ? IDLE : USERS ))
+log "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -m | awk '/Mem:/ {print $2}') MiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for server in $SERVERS; do
+    log "starting $server"
+    if [ "$server" = parley ]; then start_$server "$USERS"; else start_$server; fi
+    record "{\"kind\": \"server\", \"server\": \"$server\", \"version\": \"$(version_$server)\", \"pid\": $server_pid}"
+    for rate in $RATES; do
+        log "$server: $rate messages/s"
+        run_rate "$server" "$rate"
+    done
+    log "$server: $IDLE idle sessions"
+    run_idle "$server"
+    $stop_server
+    stop_server=""
+done
+log "done"
