@@ -32,7 +32,7 @@ extension SQLiteConnection {
         if isInTransaction {
             return try savepoint(body)
         }
-        try execute(kind.beginSQL)
+        try runPrepared(kind.beginSQL)
         let result: T
         do {
             result = try body()
@@ -41,7 +41,7 @@ extension SQLiteConnection {
             throw error
         }
         do {
-            try execute("COMMIT")
+            try runPrepared("COMMIT")
         } catch {
             rollbackIfOpen()
             throw error
@@ -55,22 +55,43 @@ extension SQLiteConnection {
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
-        let name = "parley_savepoint_\(savepointDepth)"
-        try execute("SAVEPOINT \(name)")
+        let names = Self.savepointSQL(depth: savepointDepth)
+        try runPrepared(names.open)
         let result: T
         do {
             result = try body()
         } catch {
-            undoSavepoint(name)
+            undoSavepoint(names.name)
             throw error
         }
         do {
-            try execute("RELEASE \(name)")
+            try runPrepared(names.release)
         } catch {
-            undoSavepoint(name)
+            undoSavepoint(names.name)
             throw error
         }
         return result
+    }
+
+    /// Runs a statement without parameters or rows (`BEGIN`, `COMMIT`, `SAVEPOINT`…) from the
+    /// statement cache: these run for every write, and parsing their text each time showed
+    /// in the writer thread's profile.
+    public func runPrepared(_ sql: String) throws {
+        try cachedStatement(sql).run(bindings: [])
+    }
+
+    /// The savepoint name and its `SAVEPOINT` / `RELEASE` text for a nesting depth; the
+    /// first few are built once, so that a write does not build strings.
+    static func savepointSQL(depth: Int) -> (name: String, open: String, release: String) {
+        if depth < commonSavepoints.count { return commonSavepoints[depth] }
+        return makeSavepointSQL(depth)
+    }
+
+    private static let commonSavepoints = (0..<8).map(makeSavepointSQL)
+
+    private static func makeSavepointSQL(_ depth: Int) -> (name: String, open: String, release: String) {
+        let name = "parley_savepoint_\(depth)"
+        return (name, "SAVEPOINT \(name)", "RELEASE \(name)")
     }
 
     /// Rolls back after a failure. Some errors (`SQLITE_FULL`, `SQLITE_IOERR`, …) have already

@@ -195,7 +195,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
-        number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
+        number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists (and 1:1 friend/block verdicts) are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
         text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),
         number("xmpp-port", \.xmppPort, 0...65535, "XMPP (Jabber) client port; 0 turns XMPP off"),
         text("xmpp-domain", \.xmppDomain, "domain of XMPP addresses user@domain (default: the host name)"),

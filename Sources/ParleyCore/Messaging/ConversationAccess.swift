@@ -29,33 +29,42 @@ enum ConversationAccess {
         return conversation
     }
 
-    /// `postable`, for use inside a write, with the members taken from `cache` (or read and
-    /// returned for the caller to store once the write has committed). Returns the
-    /// conversation and, for 1:1 and group conversations, the member snapshot.
+    /// `postable`, for use inside a write, with what it needs taken from `cache` where it can
+    /// (or read, and returned for the caller to store once the write has committed): the
+    /// conversation's kind and pair, its members, and whether a 1:1 pair may still write to
+    /// each other. Returns the snapshot to store.
     static func postable(_ id: ConversationID, by user: UserID, writer: StoreReader, rooms: RoomOccupancy,
-                         cache: MembershipCache) throws -> (StoredConversation, MembershipCache.Snapshot?) {
-        guard let conversation = try writer.conversation(id: id) else {
+                         cache: MembershipCache) throws -> MembershipCache.Snapshot {
+        guard var snapshot = try cache.snapshot(of: id, writer: writer) else {
             throw ProtocolError(.notFound, "no such conversation")
         }
-        var snapshot: MembershipCache.Snapshot?
-        switch conversation.kind {
+        switch snapshot.shape.kind {
         case .user, .group:
-            let members = try cache.members(of: id, writer: writer)
-            guard members.members.set.contains(user) else {
+            guard snapshot.members.set.contains(user) else {
                 throw ProtocolError(.notMember, "you are not in this conversation")
             }
-            snapshot = members
         case .room:
             guard rooms.contains(id, user) else { throw ProtocolError(.notMember, "enter the room first") }
         }
-        try checkStillFriends(conversation, user, reader: writer)
-        return (conversation, snapshot)
+        if snapshot.shape.kind == .user, let a = snapshot.shape.userA, let b = snapshot.shape.userB {
+            let other = a == user ? b : a
+            let pair = MembershipCache.Pair(user, other)
+            let (cleared, version) = cache.clearance(of: pair)
+            if !cleared {
+                try checkStillFriends(user, other, reader: writer)
+                snapshot.clearedPair = (pair, version)
+            }
+        }
+        return snapshot
     }
 
     /// In a 1:1 conversation, the two must still be friends and neither may have blocked the other.
     private static func checkStillFriends(_ conversation: StoredConversation, _ user: UserID, reader: StoreReader) throws {
         guard conversation.kind == .user, let a = conversation.userA, let b = conversation.userB else { return }
-        let other = a == user ? b : a
+        try checkStillFriends(user, a == user ? b : a, reader: reader)
+    }
+
+    private static func checkStillFriends(_ user: UserID, _ other: UserID, reader: StoreReader) throws {
         guard try !Friendships.eitherBlocked(user, other, reader: reader) else {
             throw ProtocolError(.blocked, "one of you has blocked the other")
         }

@@ -38,14 +38,18 @@ public final class ConversationService: Sendable {
         let now = context.clock()
         let rooms = context.rooms
         let cache = context.membership
-        let (message, snapshot, kind, isNew): (Message, MembershipCache.Snapshot?, ConversationKind, Bool) = try await context.gateway.write { writer in
-            let (conversation, snapshot) = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
-                                                                           rooms: rooms, cache: cache)
-            if let existing = try writer.message(sender: user, clientID: parameters.clientId) {
+        let (message, snapshot, isNew): (Message, MembershipCache.Snapshot, Bool) = try await context.gateway.write { writer in
+            let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
+                                                          rooms: rooms, cache: cache)
+            let conversation = snapshot.conversation
+            // A text message goes straight to the insert: a retry is caught by the unique
+            // (sender, client id) index below, which saves a query on every send. An image is
+            // looked up first, so a retry is answered even if its media has gone meanwhile.
+            if parameters.kind != .text, let existing = try writer.message(sender: user, clientID: parameters.clientId) {
                 guard existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, conversation.kind, false)
+                return (existing, snapshot, false)
             }
             var image: ImageAttachment?
             if parameters.kind == .image, let mediaID = parameters.mediaId {
@@ -57,26 +61,27 @@ public final class ConversationService: Sendable {
             let message: Message
             do {
                 message = try writer.appendMessage(NewMessage(
-                    conversationID: conversation.id, sender: user, clientID: parameters.clientId, kind: parameters.kind,
+                    conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
                     text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now))
             } catch StoreError.conflict("client_id") {
-                // The same send arrived through another server that shares the database and
-                // committed first (the check above could not see it yet): it is a retry.
+                // A retry: this sender used the client id before (for a text message this is
+                // the only check), or the same send arrived through another server that shares
+                // the database and committed first. The failed insert left no gap.
                 guard let existing = try writer.message(sender: user, clientID: parameters.clientId),
                       existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, conversation.kind, false)
+                return (existing, snapshot, false)
             }
-            if conversation.kind != .room {
-                _ = try writer.markRead(conversation: conversation.id, user: user, upTo: message.seq)
+            if snapshot.shape.kind != .room {
+                _ = try writer.markRead(conversation: conversation, user: user, upTo: message.seq)
             }
-            return (message, snapshot, conversation.kind, true)
+            return (message, snapshot, true)
         }
         // Committed: the members read inside the write may be kept.
-        if let snapshot { cache.store(snapshot) }
+        cache.store(snapshot)
         if isNew {
-            context.announce([message], to: snapshot?.members.ids ?? [], kind: kind, excluding: connection)
+            context.announce([message], to: snapshot.members.ids, kind: snapshot.shape.kind, excluding: connection)
         }
         return message
     }

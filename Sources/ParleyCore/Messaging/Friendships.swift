@@ -14,6 +14,7 @@ enum Friendships {
             conversation = try writer.insertConversation(NewConversation(kind: .user, userA: min(a, b), userB: max(a, b), createdAt: now))
         }
         membership.invalidate(conversation.id)
+        membership.invalidatePair(a, b)
         for user in [a, b] where try writer.member(of: conversation.id, user: user) == nil {
             try writer.saveMember(StoredMember(conversationID: conversation.id, userID: user, role: .member, joinedAt: now,
                                                readSeq: conversation.lastSeq))

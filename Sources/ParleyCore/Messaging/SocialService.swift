@@ -139,7 +139,9 @@ public final class SocialService: Sendable {
 
     /// Ends a friendship; the conversation and its history stay, but no new 1:1 messages.
     public func removeFriend(_ other: UserID, by user: UserID) async throws(ProtocolError) {
+        let membership = context.membership
         try await context.gateway.write { writer in
+            membership.invalidatePair(user, other)
             guard try writer.friendship(of: user, with: other) != nil else { throw ProtocolError(.notFound, "not a friend") }
             try writer.deleteFriendship(user, other)
         }
@@ -151,8 +153,10 @@ public final class SocialService: Sendable {
     /// requests between them are dropped.
     public func block(_ target: UserID, by user: UserID) async throws(ProtocolError) {
         let now = context.clock()
+        let membership = context.membership
         try await context.gateway.write { writer in
             guard target != user else { throw ProtocolError(.invalidField, "you cannot block yourself", field: "userId") }
+            membership.invalidatePair(user, target)
             guard try writer.user(id: target) != nil else { throw ProtocolError(.notFound, "no such user") }
             if try !writer.isBlocked(target, by: user) { try writer.insertBlock(by: user, target: target, at: now) }
             try writer.deleteFriendRequests(between: user, and: target)
@@ -161,7 +165,13 @@ public final class SocialService: Sendable {
 
     /// Lifts a block.
     public func unblock(_ target: UserID, by user: UserID) async throws(ProtocolError) {
-        try await context.gateway.write { writer in try writer.deleteBlock(by: user, target: target) }
+        let membership = context.membership
+        try await context.gateway.write { writer in
+            // Lifting a block only ever allows more, but the pair's verdict is re-read anyway
+            // so that every change of a block goes through the same rule.
+            membership.invalidatePair(user, target)
+            try writer.deleteBlock(by: user, target: target)
+        }
     }
 
     /// Everyone the user has blocked.

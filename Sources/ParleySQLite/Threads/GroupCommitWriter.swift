@@ -39,7 +39,7 @@ final class GroupCommitWriter: Sendable {
         let writer = SQLiteStoreWriter(connection: connection)
         while !pending.isEmpty {
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.runPrepared("BEGIN IMMEDIATE")
             } catch {
                 let failure = StoreError.translating(error, during: "begin write transaction")
                 for job in pending { job.abandon(failure) }
@@ -64,7 +64,7 @@ final class GroupCommitWriter: Sendable {
                 continue
             }
             do {
-                try connection.execute("COMMIT")
+                try connection.runPrepared("COMMIT")
                 commits.increment()
                 for finish in finishes { finish(nil) }
             } catch {

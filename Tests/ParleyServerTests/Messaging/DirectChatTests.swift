@@ -115,6 +115,38 @@ import Testing
         _ = try await ben.send(conversation, "after unblock")
     }
 
+    /// Sends cache that the two may write to each other; blocking, unblocking, unfriending and
+    /// befriending again must each be seen by the very next send.
+    @Test func permissionChangesAfterSendsTakeEffectAtOnce() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        _ = try await amy.send(conversation, "one")
+        _ = try await ben.send(conversation, "two")
+        try await amy.call("block.add", ["userId": ben.id])
+        #expect(try await ben.refused("message.send", ["conversationId": conversation, "clientId": "b1", "kind": "text", "text": "hi"]) == "blocked")
+        #expect(try await amy.refused("message.send", ["conversationId": conversation, "clientId": "a1", "kind": "text", "text": "hi"]) == "blocked")
+        try await amy.call("block.remove", ["userId": ben.id])
+        _ = try await ben.send(conversation, "three")
+        try await ben.call("block.add", ["userId": amy.id])
+        #expect(try await amy.refused("message.send", ["conversationId": conversation, "clientId": "a2", "kind": "text", "text": "hi"]) == "blocked")
+        try await ben.call("block.remove", ["userId": amy.id])
+        _ = try await amy.send(conversation, "four")
+        try await amy.call("friend.remove", ["userId": ben.id])
+        #expect(try await ben.refused("message.send", ["conversationId": conversation, "clientId": "b2", "kind": "text", "text": "hi"]) == "not_friends")
+        #expect(try await amy.befriend(ben) == conversation)
+        _ = try await ben.send(conversation, "five")
+        // A retried text send is answered with the first message, not stored twice.
+        let first = try await amy.call("message.send", ["conversationId": conversation, "clientId": "same", "kind": "text", "text": "once"])
+        let again = try await amy.call("message.send", ["conversationId": conversation, "clientId": "same", "kind": "text", "text": "once"])
+        #expect(first["id"] as? String == again["id"] as? String)
+        #expect(first["seq"] as? Int == again["seq"] as? Int)
+        let next = try await amy.send(conversation, "after the retry")
+        #expect(next["seq"] as? Int == (first["seq"] as? Int).map { $0 + 1 })
+    }
+
     @Test func exFriendsCannotMessage() async throws {
         let server = try TestServer()
         defer { server.stop() }
