@@ -6,6 +6,7 @@ public import ParleyNet
 import ParleyPostgres
 import ParleyProtocol
 import ParleySQLite
+import ParleySync
 import ParleyXMPP
 import Synchronization
 
@@ -288,7 +289,7 @@ public final class ParleyServer: Sendable {
 
 /// Connections one listener had to cut, handed back from the thread that stopped it.
 private final class CutCount: Sendable {
-    let value = Mutex(0)
+    let value = PThreadMutex(0)
 }
 
 /// The `/healthz` body.

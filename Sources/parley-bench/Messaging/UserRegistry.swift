@@ -1,4 +1,5 @@
 import Foundation
+import ParleySync
 import Synchronization
 
 /// Creates the users a scenario needs through the HTTP API (`POST /v1/auth/register`), a few
@@ -12,8 +13,8 @@ enum UserRegistry {
 
     /// Registers `count` users named `<prefix><n>`; `threads` requests at a time.
     static func register(count: Int, prefix: String, host: String, port: Int, threads: Int = 4) throws(BenchError) -> [User] {
-        let users = Mutex<[User?]>(Array(repeating: nil, count: count))
-        let failures = Mutex<[String]>([])
+        let users = PThreadMutex<[User?]>(Array(repeating: nil, count: count))
+        let failures = PThreadMutex<[String]>([])
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
             while true {
