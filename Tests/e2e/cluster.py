@@ -84,3 +84,37 @@ def online(session, user: dict) -> bool | None:
     """The last presence `session` heard of `user` (None: none yet)."""
     heard = [p["online"] for p in events(session, "presence") if p["userId"] == user["user"]["id"]]
     return heard[-1] if heard else None
+
+
+# What every cluster test module shares: the skip when the servers are missing, the fixtures
+# and the nodes themselves (importing them into a test module makes pytest use them there).
+
+import pytest  # noqa: E402
+
+from postgres import PostgresServer, bin_directory  # noqa: E402
+from test_postgres_store import FAST  # noqa: E402
+
+needs_cluster = pytest.mark.skipif(bin_directory() is None or nats_binary() is None,
+                                   reason="PostgreSQL or nats-server missing (make test-deps installs them)")
+
+CLUSTER = ("--cluster-heartbeat", "1", "--cluster-missed-heartbeats", "3")
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def nats():
+    server = NatsServer()
+    yield server
+    server.close()
+
+
+def nodes(parley, postgres, nats, name: str, count: int):
+    """`count` nodes on a fresh database of `postgres`, all on `nats`."""
+    database = postgres.create_database(name)
+    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER) for i in range(count)]

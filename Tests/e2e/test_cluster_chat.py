@@ -5,33 +5,10 @@ import asyncio
 import pytest
 
 from client import Session
-from cluster import NatsServer, events, nats_binary, online, texts, wait_for
-from postgres import PostgresServer, bin_directory
-from test_postgres_store import FAST, befriend, register
+from cluster import NatsServer, events, nats, needs_cluster, nodes, online, postgres, texts, wait_for  # noqa: F401 (fixtures)
+from test_postgres_store import befriend, register
 
-pytestmark = pytest.mark.skipif(bin_directory() is None or nats_binary() is None,
-                                reason="PostgreSQL or nats-server missing (make test-deps installs them)")
-
-CLUSTER = ("--cluster-heartbeat", "1", "--cluster-missed-heartbeats", "3")
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = PostgresServer()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def nats():
-    server = NatsServer()
-    yield server
-    server.close()
-
-
-def nodes(parley, postgres, nats, name: str, count: int):
-    database = postgres.create_database(name)
-    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER) for i in range(count)]
+pytestmark = needs_cluster
 
 
 def test_two_users_on_different_nodes_chat_both_ways(parley, postgres, nats):
