@@ -27,9 +27,22 @@ public final class ClusterDelivery: Delivery, Sendable {
         public var changed: @Sendable (UserID) -> Void
         /// A dead or stopped node's users, now connected nowhere; called on one node only.
         public var expired: @Sendable ([UserID]) -> Void
-        public init(changed: @escaping @Sendable (UserID) -> Void, expired: @escaping @Sendable ([UserID]) -> Void) {
+        /// A node stopped or was given up; true if this node acts for the cluster on it.
+        public var lost: @Sendable (_ node: String, _ acts: Bool) -> Void
+        /// Each heartbeat of the node that acts for the cluster (room occupants connected
+        /// nowhere are swept then).
+        public var acting: @Sendable () -> Void
+        /// NATS came back after an outage: this node's users, to be announced again (a
+        /// heartbeat later, once the other nodes' beats arrived).
+        public var rejoined: @Sendable ([UserID]) -> Void
+        public init(changed: @escaping @Sendable (UserID) -> Void, expired: @escaping @Sendable ([UserID]) -> Void,
+                    lost: @escaping @Sendable (String, Bool) -> Void, acting: @escaping @Sendable () -> Void,
+                    rejoined: @escaping @Sendable ([UserID]) -> Void) {
             self.changed = changed
             self.expired = expired
+            self.lost = lost
+            self.acting = acting
+            self.rejoined = rejoined
         }
     }
 
@@ -46,6 +59,8 @@ public final class ClusterDelivery: Delivery, Sendable {
     private let log: @Sendable (String, [String: String]) -> Void
     private let directory: PThreadMutex<ClusterDirectory>
     private let handlers = PThreadMutex<Handlers?>(nil)
+    /// The rooms' occupants, shared with the other nodes (set by `start`).
+    private let occupancy = PThreadMutex<RoomOccupancy?>(nil)
     /// Answers to hellos run here, off every event loop and libnats thread.
     private let queue = DispatchQueue(label: "parley.cluster")
     /// Signalled to end the heartbeat thread (which runs heartbeats and expiry).
@@ -82,9 +97,12 @@ public final class ClusterDelivery: Delivery, Sendable {
         stopped.signal()
     }
 
-    /// Starts the heartbeats and says hello; `handlers` get the cluster's changes from now on.
-    public func start(_ handlers: Handlers) {
+    /// Starts the heartbeats and says hello; `handlers` get the cluster's changes from now on,
+    /// and `rooms` is shared with the other nodes.
+    public func start(_ handlers: Handlers, rooms: RoomOccupancy) {
         self.handlers.withLock { $0 = handlers }
+        occupancy.withLock { $0 = rooms }
+        rooms.replicate { [weak self] change in self?.roomChanged(change) }
         send(ClusterNotice(node: nodeID, kind: .hello, users: []))
         let stopped = self.stopped
         let interval = Int(timing.heartbeat.milliseconds)
@@ -113,6 +131,17 @@ public final class ClusterDelivery: Delivery, Sendable {
             // report is told by its own report, and the last notice is always the truth.
             let online = local.isOnline(user)
             send(ClusterNotice(node: nodeID, kind: online ? .online : .offline, users: [user]))
+        }
+    }
+
+    /// A room entry or leave made on this node, for the others. Under the notice order, like
+    /// presence: a beat composed before the change is published before it.
+    private func roomChanged(_ change: RoomOccupancy.Change) {
+        noticeOrder.withLock { _ in
+            switch change {
+            case .entered(let room, let user): send(ClusterNotice(node: nodeID, kind: .entered, users: [user], room: room))
+            case .left(let room, let user): send(ClusterNotice(node: nodeID, kind: .left, users: [user], room: room))
+            }
         }
     }
 
@@ -186,8 +215,28 @@ public final class ClusterDelivery: Delivery, Sendable {
         // Someone new: tell them everything at once instead of at the next beat.
         if notice.kind == .hello { queue.async { [weak self] in self?.beat() } }
         let handlers = self.handlers.withLock { $0 }
+        applyRooms(notice)
         for user in changed { handlers?.changed(user) }
+        if notice.kind == .bye { handlers?.lost(notice.node, acts) }
         settle(gone, acts: acts, handlers: handlers)
+    }
+
+    /// The room part of another node's notice.
+    private func applyRooms(_ notice: ClusterNotice) {
+        guard let rooms = occupancy.withLock({ $0 }) else { return }
+        switch notice.kind {
+        case .entered, .left:
+            guard let room = notice.room else { return }
+            for user in notice.users {
+                rooms.apply(notice.kind == .entered ? .entered(room, user) : .left(room, user), from: notice.node)
+            }
+        case .beat:
+            var table: RoomOccupancy.Table = [:]
+            for entry in notice.rooms ?? [] { table[entry.room, default: []].formUnion(entry.users) }
+            rooms.replace(table, of: notice.node)
+        case .hello, .online, .offline, .bye:
+            return
+        }
     }
 
     /// Every heartbeat: repeat this node's list, give up the silent nodes.
@@ -196,13 +245,18 @@ public final class ClusterDelivery: Delivery, Sendable {
         let span = timing.heartbeat * timing.missedHeartbeats
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = now > UInt64(span.milliseconds) * 1_000_000 ? now - UInt64(span.milliseconds) * 1_000_000 : 0
-        let (gone, acts) = directory.withLock { directory in
+        let (expired, acts) = directory.withLock { directory in
             (directory.expire(before: deadline), directory.actsForCluster)
         }
-        if !gone.isEmpty { log("cluster: silent node given up", ["node": nodeID, "users": String(gone.count)]) }
+        let gone = expired.users
+        if !expired.nodes.isEmpty {
+            log("cluster: silent node given up", ["node": nodeID, "lost": expired.nodes.joined(separator: ","), "users": String(gone.count)])
+        }
         let handlers = self.handlers.withLock { $0 }
         for user in gone { handlers?.changed(user) }
+        for node in expired.nodes { handlers?.lost(node, acts) }
         settle(gone, acts: acts, handlers: handlers)
+        if acts { handlers?.acting() }
     }
 
     /// Users a node lost without saying goodbye for each: those connected nowhere now go
@@ -214,7 +268,11 @@ public final class ClusterDelivery: Delivery, Sendable {
     }
 
     private func beat() {
-        noticeOrder.withLock { _ in send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers)) }
+        let rooms = occupancy.withLock { $0 }
+        noticeOrder.withLock { _ in
+            let entries = (rooms?.localTable ?? [:]).map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
+            send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers, rooms: entries))
+        }
     }
 
     /// After a NATS outage: the others may have given this node up, and this node's picture
@@ -223,6 +281,14 @@ public final class ClusterDelivery: Delivery, Sendable {
         log("cluster: NATS reconnected", ["node": nodeID])
         send(ClusterNotice(node: nodeID, kind: .hello, users: []))
         queue.async { [weak self] in self?.beat() }
+        // Others may have given this node up and told friends its users went offline (and
+        // this node the same of theirs): once their beats are in, its users are announced again.
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(timing.heartbeat.milliseconds))) { [weak self] in
+            guard let self else { return }
+            let users = self.local.connectedUsers
+            self.log("cluster: announcing this node's users again", ["node": self.nodeID, "users": String(users.count)])
+            self.handlers.withLock { $0 }?.rejoined(users)
+        }
     }
 
     private func send(_ notice: ClusterNotice) {

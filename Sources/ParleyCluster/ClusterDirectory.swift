@@ -56,13 +56,17 @@ public struct ClusterDirectory: Sendable {
             return removed
         case .bye:
             return remove(notice.node)
+        case .entered, .left:
+            // Room changes prove the node alive; its users are unchanged.
+            touch(notice.node, now: now)
+            return []
         }
     }
 
-    /// Forgets the nodes not heard from since `deadline`; returns the users they held.
-    public mutating func expire(before deadline: UInt64) -> [UserID] {
-        let dead = nodes.filter { $0.value.lastSeen < deadline }.map(\.key)
-        return Array(Set(dead.flatMap { remove($0) })).sorted()
+    /// Forgets the nodes not heard from since `deadline`; returns them and the users they held.
+    public mutating func expire(before deadline: UInt64) -> (nodes: [String], users: [UserID]) {
+        let dead = nodes.filter { $0.value.lastSeen < deadline }.map(\.key).sorted()
+        return (dead, Array(Set(dead.flatMap { remove($0) })).sorted())
     }
 
     /// Whether this node is the one that acts for the cluster on a dead node's users (tells

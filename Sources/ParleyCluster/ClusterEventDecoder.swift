@@ -17,6 +17,8 @@ enum ClusterEventDecoder {
         case EventName.friendRemoved: return try? decoder.decode(UserReference.self, from: json)
         case EventName.presence: return try? decoder.decode(Presence.self, from: json)
         case EventName.meUpdated: return try? decoder.decode(Account.self, from: json)
+        case EventName.forwardedStanza: return try? decoder.decode(ForwardedStanza.self, from: json)
+        case EventName.signInSessionClosed: return try? decoder.decode(SignInSessionClosed.self, from: json)
         default: return nil
         }
     }

@@ -15,15 +15,36 @@ public struct ClusterNotice: Codable, Sendable, Equatable {
         case offline
         /// The node is stopping: forget all of its users now.
         case bye
+        /// `users` entered `room` through the node.
+        case entered
+        /// `users` left `room` (on every node).
+        case left
     }
 
     public var node: String
     public var kind: Kind
     public var users: [UserID]
+    /// The room of `entered` and `left`.
+    public var room: ConversationID?
+    /// A beat's room entries made through the node (replacing what was known of them).
+    public var rooms: [RoomOccupants]?
 
-    public init(node: String, kind: Kind, users: [UserID]) {
+    public init(node: String, kind: Kind, users: [UserID], room: ConversationID? = nil, rooms: [RoomOccupants]? = nil) {
         self.node = node
         self.kind = kind
+        self.users = users
+        self.room = room
+        self.rooms = rooms
+    }
+}
+
+/// One room's occupants in a beat.
+public struct RoomOccupants: Codable, Sendable, Equatable {
+    public var room: ConversationID
+    public var users: [UserID]
+
+    public init(room: ConversationID, users: [UserID]) {
+        self.room = room
         self.users = users
     }
 }

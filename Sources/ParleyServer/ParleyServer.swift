@@ -256,10 +256,15 @@ public final class ParleyServer: Sendable {
                                       limits: limits, logger: logger)
         if let cluster {
             let presence = services.presence
+            let rooms = services.rooms
             hub.observe { user, _ in cluster.localChange(user) }
             cluster.start(ClusterDelivery.Handlers(
                 changed: { user in presence.heard(user, online: cluster.isOnline(user)) },
-                expired: { users in Task { for user in users { await presence.expired(user) } } }))
+                expired: { users in Task { for user in users { await presence.expired(user) } } },
+                lost: { node, acts in Task { await rooms.serverLost(node, acts: acts) } },
+                acting: { Task { await rooms.sweep() } },
+                rejoined: { users in Task { for user in users { await presence.reannounce(user) } } }),
+                rooms: messaging.rooms)
         }
         return (services, cluster)
     }

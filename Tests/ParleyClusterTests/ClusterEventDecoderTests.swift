@@ -27,3 +27,22 @@ import Testing
         #expect(ClusterEventDecoder.decode(EventName.presence, Data("not json".utf8)) == nil)
     }
 }
+
+@Suite struct ClusterControlEventTests {
+    @Test func gatewaySignalsAndSessionEndsCrossNodesWithTheirTypes() throws {
+        let forwarded = ForwardedStanza(type: "chat", id: "s-1", from: "ana@parley/phone",
+                                        signals: "<composing xmlns='http://jabber.org/protocol/chatstates'/>")
+        let decoded = ClusterEventDecoder.decode(EventName.forwardedStanza, try JSONEncoder().encode(forwarded))
+        #expect(decoded as? ForwardedStanza == forwarded)
+        let closed = SignInSessionClosed(sessionId: "abc")
+        #expect(ClusterEventDecoder.decode(EventName.signInSessionClosed, try JSONEncoder().encode(closed)) as? SignInSessionClosed == closed)
+    }
+
+    @Test func aBeatCarriesItsRoomsAndOlderNoticesStillDecode() throws {
+        let beat = ClusterNotice(node: "a", kind: .beat, users: [UserID(rawValue: 1)],
+                                 rooms: [RoomOccupants(room: ConversationID(rawValue: 4), users: [UserID(rawValue: 1)])])
+        #expect(try JSONDecoder().decode(ClusterNotice.self, from: JSONEncoder().encode(beat)) == beat)
+        let old = try JSONDecoder().decode(ClusterNotice.self, from: Data(#"{"node":"b","kind":"online","users":[3]}"#.utf8))
+        #expect(old.room == nil && old.rooms == nil && old.users == [UserID(rawValue: 3)])
+    }
+}

@@ -41,6 +41,12 @@ public enum EventName {
     public static let friendRemoved = "friend.removed"
     public static let presence = "presence"
     public static let meUpdated = "me.updated"
+    /// Chat states and receipts between XMPP sessions (`ForwardedStanza`); never sent to a
+    /// native client.
+    public static let forwardedStanza = "xmpp.forward"
+    /// A control event (`SignInSessionClosed`): the hub closes the WebSockets of the ended
+    /// sign-in session instead of sending it.
+    public static let signInSessionClosed = "session.closed"
 }
 
 /// A signed-in connection that takes events as typed payloads and renders them itself: a

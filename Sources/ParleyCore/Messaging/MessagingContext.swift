@@ -8,8 +8,8 @@ public final class MessagingContext: Sendable {
     let clock: WallClock
     let rules: MessagingRules
     let secrets: SecretGenerating
-    /// Who is in which room right now.
-    let rooms = RoomOccupancy()
+    /// Who is in which room right now (shared with the other servers of a cluster).
+    public let rooms = RoomOccupancy()
     /// Members of 1:1 and group conversations, so a send need not read them from the store.
     let membership: MembershipCache
 

@@ -42,10 +42,31 @@ public final class PresenceService: Sendable {
 
     /// The user's last connection closed: they leave their rooms and friends see them go.
     public func wentOffline(_ user: UserID) async {
-        await rooms.leaveAll(user)
         let settle = context.delivery.presenceSettleTime
         if settle > .zero { try? await Task.sleep(for: settle) }
+        // Rooms are left on the last disconnection anywhere: a user still connected to another
+        // server of the cluster (or whose new connection there is news on its way, hence the
+        // settle time first) stays in them; that server leaves them when it sees the end.
+        if !context.delivery.isOnlineElsewhere(user) { await rooms.leaveAll(user) }
         await announce(user)
+    }
+
+    /// After the cluster lost touch for longer than its expiry (a NATS outage), when other
+    /// servers may have told friends this user went offline, and told this server's users
+    /// the same of theirs: the user's friends hear again that the user is online, and the
+    /// user hears which friends are. Online news repeated is harmless; a stale offline is not.
+    public func reannounce(_ user: UserID) async {
+        let delivery = context.delivery
+        guard delivery.isOnline(user),
+              let friends = try? await context.gateway.read({ reader in try reader.friendships(of: user).map(\.friendID) }) else { return }
+        announced.withLock { $0[user] = true }
+        let listening = friends.filter { delivery.isOnline($0) }
+        guard !listening.isEmpty else { return }
+        let now = context.clock()
+        delivery.deliver(event: EventName.presence, payload: Presence(userId: user, online: true, at: now), to: listening, excluding: nil)
+        for friend in listening {
+            delivery.deliver(event: EventName.presence, payload: Presence(userId: friend, online: true, at: now), to: [user], excluding: nil)
+        }
     }
 
     private func announce(_ user: UserID) async {

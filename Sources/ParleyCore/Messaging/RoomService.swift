@@ -1,9 +1,12 @@
 public import ParleyProtocol
+import ParleySync
 
 /// Rooms: entered and left; only occupants receive messages; a newcomer sees recent history;
 /// a room lives while someone is in it, and its name stays taken for good.
 public final class RoomService: Sendable {
     let context: MessagingContext
+    /// Occupants the last sweep found connected nowhere.
+    private let suspects = PThreadMutex<Set<UserID>>([])
 
     public init(context: MessagingContext) {
         self.context = context
@@ -73,8 +76,45 @@ public final class RoomService: Sendable {
         }
     }
 
+    /// A cluster server stopped or stopped answering: what it held goes. The one server that
+    /// acts for the cluster keeps (holds itself) the entries of users still connected to
+    /// another server, and writes the leave notices of the others, so each is written once.
+    public func serverLost(_ node: String, acts: Bool) async {
+        let orphaned = context.rooms.forget(node)
+        guard acts else { return }
+        for (room, user) in orphaned {
+            if context.delivery.isOnline(user) {
+                context.rooms.adopt(room, user)
+            } else {
+                try? await noticeLeft(user, room: room)
+            }
+        }
+    }
+
+    /// Occupants connected to no server (their last connections closed on two servers at once,
+    /// each seeing the other still open, or a beat crossed their leave) leave. Run by the
+    /// server that acts for the cluster, at each heartbeat; a user must be found absent by two
+    /// sweeps in a row, so news still on its way (a node's first beat) cannot evict anyone.
+    public func sweep() async {
+        let delivery = context.delivery
+        let absent = Set(context.rooms.everyOccupant.filter { !delivery.isOnline($0) })
+        let confirmed = suspects.withLock { suspects in
+            let confirmed = absent.intersection(suspects)
+            suspects = absent.subtracting(confirmed)
+            return confirmed
+        }
+        for user in confirmed.sorted() where !delivery.isOnline(user) {
+            await leaveAll(user)
+        }
+    }
+
     private func leave(_ user: UserID, room: ConversationID) async throws(ProtocolError) {
         guard context.rooms.leave(room, user) else { return }
+        try await noticeLeft(user, room: room)
+    }
+
+    /// Writes the `room_left` notice and tells the remaining occupants and the leaver.
+    private func noticeLeft(_ user: UserID, room: ConversationID) async throws(ProtocolError) {
         let now = context.clock()
         let message = try await context.gateway.write { writer in
             try writer.appendMessage(NewMessage(conversationID: room, sender: nil, clientID: nil, kind: .system,

@@ -7,8 +7,14 @@ enum AccountRoutes {
     static func add(to routes: inout RouterBuilder<RouteAction>, services: ServerServices) {
         let accounts = services.accounts
         let media = services.media
-        let hub = services.hub
         let delivery = services.delivery
+
+        /// Closes the WebSockets signed in with an ended sign-in session, through the delivery so
+        /// those connected to other servers of a cluster close too.
+        @Sendable func closeWebSockets(of sessionID: String, user: UserID) {
+            delivery.deliver(event: EventName.signInSessionClosed, payload: SignInSessionClosed(sessionId: sessionID),
+                             to: [user], excluding: nil)
+        }
 
         /// Resolves the bearer token of a request to its session.
         @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
@@ -42,7 +48,7 @@ enum AccountRoutes {
         routes.add(.post, "/v1/auth/logout", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
             try await accounts.logout(session)
-            hub.disconnect(signInSession: session.sessionID, of: session.userID, code: CloseCodes.authFailed, reason: "signed out")
+            closeWebSockets(of: session.sessionID, user: session.userID)
             return HTTPResponse(status: .noContent)
         })
         routes.add(.get, "/v1/auth/sessions", .task { request throws(ProtocolError) in
@@ -52,7 +58,7 @@ enum AccountRoutes {
             let session = try await authenticate(request)
             let id = request.parameters["id"] ?? ""
             try await accounts.revokeSession(id: id, of: session)
-            hub.disconnect(signInSession: id, of: session.userID, code: CloseCodes.authFailed, reason: "signed out")
+            closeWebSockets(of: id, user: session.userID)
             return HTTPResponse(status: .noContent)
         })
         routes.add(.get, "/v1/me", .task { request throws(ProtocolError) in

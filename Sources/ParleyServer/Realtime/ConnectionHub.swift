@@ -96,6 +96,15 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     }
 
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
+        // A control event: acted on here, never sent.
+        if event == EventName.signInSessionClosed, let closed = payload as? SignInSessionClosed {
+            for user in users {
+                disconnect(signInSession: closed.sessionId, of: user, code: CloseCodes.authFailed, reason: "signed out")
+            }
+            return
+        }
+        // Only gateways (XMPP sessions) understand these.
+        let typedOnly = event == EventName.forwardedStanza
         var natives: [ClientSession] = []
         var typed: [any EventReceiver] = []
         byUser.withLock { table in
@@ -103,7 +112,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                 guard let members = table[user] else { continue }
                 for member in members.values where member.token != excluding {
                     switch member {
-                    case .native(let session): natives.append(session)
+                    case .native(let session): if !typedOnly { natives.append(session) }
                     case .typed(let receiver): typed.append(receiver)
                     }
                 }

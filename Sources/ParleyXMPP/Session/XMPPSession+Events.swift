@@ -80,8 +80,8 @@ extension XMPPSession {
             state.withLock { state in
                 for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
             }
-        case (ForwardedStanza.event, let forwarded as ForwardedStanza):
-            send(raw: forwarded.stanza, isStanza: true)
+        case (EventName.forwardedStanza, let forwarded as ForwardedStanza):
+            send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         default:
             // Read markers, profile changes, groups and rooms have no XMPP form here yet.
             return

@@ -3,14 +3,6 @@ import ParleyCore
 import ParleyNet
 import ParleyProtocol
 
-/// What one XMPP session hands another directly, past the store: chat states and receipts
-/// (XEP-0085, XEP-0184), which Parley does not keep. `stanza` is serialized by the sender's
-/// session from a parsed element, with `from` and `to` set by the server.
-struct ForwardedStanza: Encodable, Sendable {
-    static let event = "xmpp.forward"
-    var stanza: String
-}
-
 // 1:1 chat: `<message type='chat'>` to a friend is a Parley message in their 1:1
 // conversation, and Parley's messages come back as such stanzas.
 extension XMPPSession {
@@ -56,16 +48,22 @@ extension XMPPSession {
             ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
     }
 
-    /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them).
+    /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them),
+    /// through the delivery: on this server or any other of a cluster.
     private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
         let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
         guard !signals.isEmpty else { return }
-        for receiver in services.registry.receivers(of: recipient) {
-            guard let session = receiver as? XMPPSession, let target = session.me else { continue }
-            let stanza = XMLElement("message", ["type": message["type"] ?? "chat", "id": message["id"], "from": from.description,
-                                                "to": target.full.description], children: signals)
-            receiver.receive(event: ForwardedStanza.event, payload: ForwardedStanza(stanza: stanza.serialized()))
-        }
+        let forwarded = ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: from.description,
+                                        signals: signals.map { $0.serialized() }.joined())
+        services.delivery.deliver(event: EventName.forwardedStanza, payload: forwarded, to: [recipient], excluding: nil)
+    }
+
+    /// A forwarded chat state or receipt addressed to this session.
+    func forwardedStanza(_ forwarded: ForwardedStanza, to target: JID) -> String {
+        var text = "<message type='" + XMLEscaping.attribute(forwarded.type) + "'"
+        if let id = forwarded.id { text += " id='" + XMLEscaping.attribute(id) + "'" }
+        text += " from='" + XMLEscaping.attribute(forwarded.from) + "' to='" + XMLEscaping.attribute(target.description) + "'>"
+        return text + forwarded.signals + "</message>"
     }
 
     /// A stored message as a chat stanza to this session, or nil if it is not one for it

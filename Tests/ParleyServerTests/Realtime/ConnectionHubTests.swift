@@ -49,3 +49,17 @@ import Testing
         #expect(bobPhone.received.withLock { $0.isEmpty })
     }
 }
+
+@Suite struct ConnectionHubControlEventTests {
+    @Test func aClosedSignInSessionIsActedOnNotSentToReceivers() {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1)
+        let phone = ConnectionHubTests.Receiver(1)
+        _ = hub.add(phone, for: mei)
+        hub.deliver(event: EventName.signInSessionClosed, payload: SignInSessionClosed(sessionId: "s"), to: [mei], excluding: nil)
+        #expect(phone.received.withLock { $0.isEmpty })
+        hub.deliver(event: EventName.forwardedStanza, payload: ForwardedStanza(type: "chat", id: nil, from: "a@b/c", signals: ""),
+                    to: [mei], excluding: nil)
+        #expect(phone.received.withLock { $0.map(\.0) } == [EventName.forwardedStanza], "typed receivers get gateway signals")
+    }
+}
