@@ -4,9 +4,11 @@ import asyncio
 
 import pytest
 
+from api import call
 from client import Session
-from cluster import NatsServer, events, nats, needs_cluster, nodes, online, postgres, texts, wait_for  # noqa: F401 (fixtures)
-from test_postgres_store import befriend, register
+from cluster import CLUSTER, NatsServer, events, nats, needs_cluster, nodes, online, postgres, texts, wait_for  # noqa: F401 (fixtures)
+from test_postgres_store import FAST, befriend, register
+from xmpp import Bot
 
 pytestmark = needs_cluster
 
@@ -126,3 +128,73 @@ def test_nats_without_postgres_is_refused(parley, nats):
     with pytest.raises(RuntimeError) as failure:
         parley("--nats", nats.url)
     assert "--store" in str(failure.value) or "store" in str(failure.value)
+
+
+def test_signing_a_session_out_closes_its_websockets_on_every_node(parley, postgres, nats):
+    servers = nodes(parley, postgres, nats, "signout", 3)
+    first = register(servers[0].url, "rosa")
+    second = call(servers[1].url, "POST", "/v1/auth/login", {"username": "rosa", "password": "password123"}).json
+    listed = call(servers[0].url, "GET", "/v1/auth/sessions", token=first["token"]).json["sessions"]
+    other = [s["id"] for s in listed if not s["current"]]
+    assert len(other) == 1, listed
+
+    async def scenario():
+        kept = await Session.open(servers[0].port, first["token"])
+        doomed = [await Session.open(servers[i].port, second["token"]) for i in (0, 1, 2)]
+        await asyncio.sleep(0.3)
+        # Revoked through node 0: the session's WebSockets close on all three nodes.
+        assert call(servers[0].url, "DELETE", f"/v1/auth/sessions/{other[0]}", token=first["token"]).status == 204
+        await wait_for(lambda: all(s.reader.done() for s in doomed), what="revoked WebSockets closed on every node")
+        assert [s.ws.close_code for s in doomed] == [4001, 4001, 4001]
+        # The other sign-in session is untouched.
+        assert (await kept.call("friend.list"))["ok"]
+        # Logging out through node 2 closes the WebSocket on node 0.
+        assert call(servers[2].url, "POST", "/v1/auth/logout", token=first["token"]).status == 204
+        await wait_for(lambda: kept.reader.done(), what="logged-out WebSocket closed on another node")
+        assert kept.ws.close_code == 4001
+    asyncio.run(scenario())
+
+
+def test_jabber_chat_states_and_receipts_between_nodes(parley, postgres, nats):
+    database = postgres.create_database("xmppcluster")
+    servers = [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER, xmpp=True)
+               for i in range(2)]
+    mei = register(servers[0].url, "mei")
+    bob = register(servers[1].url, "bob")
+    asyncio.run(befriend(servers[0].port, mei, bob))
+
+    async def scenario():
+        # Mei also has a native WebSocket on Bob's node: it must not see the Jabber-only signals.
+        mei_native = await Session.open(servers[1].port, mei["token"])
+        mei_jabber = Bot("mei@localhost")
+        bob_jabber = Bot("bob@localhost")
+        assert await mei_jabber.sign_in(servers[0].xmpp_port)
+        assert await bob_jabber.sign_in(servers[1].xmpp_port)
+        await asyncio.sleep(0.5)
+
+        typing = bob_jabber.make_message(mto="mei@localhost", mtype="chat")
+        typing["chat_state"] = "composing"
+        typing.send()
+        message = await mei_jabber.next_message(predicate=lambda m: m["chat_state"] == "composing")
+        assert message["from"].bare == "bob@localhost" and not message["body"]
+        assert str(message["to"]) == str(mei_jabber.boundjid)
+
+        bob_jabber.send_message(mto="mei@localhost", mbody="ping across nodes", mtype="chat")
+        got = await mei_jabber.next_message()
+        assert got["body"] == "ping across nodes" and got["request_receipt"]
+        # slixmpp answers the receipt request itself; the receipt crosses back to Bob's node.
+        receipt = await bob_jabber.next_message(predicate=lambda m: bool(m["receipt"]))
+        assert receipt["receipt"] == got["id"] and receipt["from"].bare == "mei@localhost"
+
+        await asyncio.sleep(0.5)
+        assert not [e for e in mei_native.events if e["event"].startswith("xmpp.")]
+        assert texts(mei_native, got_conversation(mei_native)) == ["ping across nodes"]
+        await mei_jabber.stop()
+        await bob_jabber.stop()
+        await mei_native.close()
+    asyncio.run(asyncio.wait_for(scenario(), 90))
+
+
+def got_conversation(session) -> str:
+    """The conversation of the first text message `session` heard."""
+    return next(m["conversationId"] for m in events(session, "message.new") if m["kind"] == "text")

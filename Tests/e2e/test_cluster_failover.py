@@ -153,3 +153,30 @@ def test_delivery_resumes_after_nats_restarts_and_sync_fills_the_gap(parley, pos
         await a.close()
         await b.close()
     asyncio.run(scenario())
+
+
+def test_presence_recovers_after_a_nats_outage_longer_than_the_expiry(parley, postgres, nats):
+    first, second = nodes(parley, postgres, nats, "reannounce", 2)
+    ann = register(first.url, "ann")
+    bob = register(second.url, "bob")
+    asyncio.run(befriend(first.port, ann, bob))
+
+    async def scenario():
+        a = await Session.open(first.port, ann["token"])
+        b = await Session.open(second.port, bob["token"])
+        await wait_for(lambda: online(a, bob) is True, what="bob online")
+        assert [f["online"] for f in (await b.call("friend.list"))["data"]["friends"]] == [True]
+        # Longer than three missed one-second heartbeats: each node gives the other up and
+        # tells its own user the friend went offline.
+        nats.stop()
+        await wait_for(lambda: online(a, bob) is False and online(b, ann) is False, timeout=20, what="both given up")
+        await asyncio.sleep(1)
+        nats.start()
+        # Nobody reconnects: the nodes announce their users again once NATS is back.
+        await wait_for(lambda: online(a, bob) is True and online(b, ann) is True, timeout=20, what="presence recovered")
+        for session in (a, b):
+            friends = await session.call("friend.list")
+            assert [f["online"] for f in friends["data"]["friends"]] == [True]
+        await a.close()
+        await b.close()
+    asyncio.run(scenario())
