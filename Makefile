@@ -24,7 +24,7 @@ help:
 	@echo "make run    build in release mode and start parley serve on http://$(HOST):$(PORT)/"
 	@echo "make test   install test needs and run every test (Swift and e2e)"
 	@echo "make build  debug build"
-	@echo "make cluster-demo  PostgreSQL, nats-server and three parley serve nodes on loopback (Ctrl-C stops all)"
+	@echo "make cluster-demo  PostgreSQL, nats-server and three parley serve nodes on loopback (Ctrl-C stops all; ARGS=... go to every node)"
 	@echo "make bench  release build, then short benchmarks (HTTP, echo, idle, native direct/group/reconnect vs relay and NATS)"
 	@echo "make bench-xmpp  Parley's Jabber gateway vs ejabberd vs Prosody under the same tsung chat load"
 	@echo "make fuzz   libFuzzer on every parser, FUZZ_SECONDS (60) each; crashes go to Fuzz/crashes/"
@@ -71,7 +71,7 @@ run: release
 # (docs/operations.md, "Cluster"); Ctrl-C stops everything.
 cluster-demo: test-deps
 	$(SWIFT) build --product parley
-	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) scripts/cluster-demo.py
+	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley $(PYTHON) scripts/cluster-demo.py $(ARGS)
 
 test: test-deps
 	$(SWIFT) build --build-tests

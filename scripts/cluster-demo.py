@@ -1,6 +1,9 @@
 """`make cluster-demo`: a private PostgreSQL and nats-server and three `parley serve` nodes on
 loopback, all on free ports, sharing one database and one NATS. Prints the nodes' URLs and
-stops everything on Ctrl-C. Uses the end-to-end tests' helpers to start the pieces."""
+stops everything on Ctrl-C. Uses the end-to-end tests' helpers to start the pieces.
+
+Arguments are passed to every node's `parley serve` (the cluster benchmarks of
+docs/benchmarks.md raise limits this way); each node's process id is printed for them."""
 import pathlib
 import shutil
 import signal
@@ -21,7 +24,7 @@ def stop_on_term(*_):
     raise KeyboardInterrupt
 
 
-def main() -> int:
+def main(extra: list[str]) -> int:
     started = []
     postgres = PostgresServer()
     nats = None
@@ -30,12 +33,12 @@ def main() -> int:
         nats = NatsServer()
         for index in range(NODES):
             node = ParleyProcess("--store", database, "--nats", nats.url, "--node-id", f"demo-{index + 1}",
-                                 "--host", "127.0.0.1", data_dir=tempfile.mkdtemp(prefix=f"parley-demo-{index + 1}-"))
+                                 "--host", "127.0.0.1", *extra, data_dir=tempfile.mkdtemp(prefix=f"parley-demo-{index + 1}-"))
             started.append(node)
         print(f"PostgreSQL: {database}")
         print(f"NATS:       {nats.url}")
         for index, node in enumerate(started):
-            print(f"node demo-{index + 1}: {node.url}/   (log: {node.log_path})")
+            print(f"node demo-{index + 1}: {node.url}/   pid {node.process.pid}   (log: {node.log_path})")
         print("Register on one node, sign in on another: it is one service. Ctrl-C stops everything.")
         sys.stdout.flush()
         signal.signal(signal.SIGTERM, stop_on_term)
@@ -56,4 +59,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

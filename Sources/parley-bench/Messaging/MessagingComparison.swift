@@ -13,7 +13,8 @@ enum MessagingComparison {
         }
         var outcomes: [MessagingRunner.Outcome] = []
         for target in settings.targets {
-            Console.line("\(scenario) → \(target.dialect.rawValue) at \(target.address): \(Format.count(clients)) clients")
+            let at = target.nodes.map { "\($0)" }.joined(separator: ", ")
+            Console.line("\(scenario) → \(target.dialect.rawValue) at \(at): \(Format.count(clients)) clients")
             let set = try ConnectionSet(count: clients, dialect: target.dialect, loops: settings.loops)
             defer { set.shutdown() }
             let connectErrors = try ScenarioSetup.connect(set, target: target, sources: settings.sources)

@@ -33,14 +33,14 @@ enum MessagingRunner {
         while true {
             step += 1
             let closedBefore = set.closed.load(ordering: .relaxed)
-            let serverBefore = target.pid.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
-            let threadsBefore = target.pid.map { ProcessStats.threadTicks(pid: $0) } ?? [:]
+            let serverBefore = serverTicks(target.pids)
+            let threadsBefore = threadTicks(target.pids)
             let ownBefore = try ProcessStats.read(pid: getpid()).cpuTicks
             let started = ContinuousClock.now
             let result = runStep(step, rate: rate, loads: loads, shares: shares, fanout: fanout,
                                  acknowledged: target.dialect != .nats, settings: settings)
             let elapsed = (ContinuousClock.now - started).seconds
-            let serverAfter = target.pid.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+            let serverAfter = serverTicks(target.pids)
             let ownAfter = try ProcessStats.read(pid: getpid()).cpuTicks
             let percent = { (ticks: Int) in Double(ticks) / Double(ProcessStats.ticksPerSecond) / elapsed * 100 }
             var serverCPU: Double?
@@ -51,10 +51,10 @@ enum MessagingRunner {
                                        serverCPU: serverCPU, benchCPU: percent(ownAfter - ownBefore))
             outcome.steps.append(report)
             Console.line("  \(target.dialect.rawValue) step \(step): " + report.summary)
-            if let pid = target.pid, result.sent > 0 {
+            if !target.pids.isEmpty, result.sent > 0 {
                 // Server CPU per message sent, by thread: the single SQLite writer, the event
                 // loops, the task pool. Ticks are 10 ms, so short steps read coarsely.
-                let threads = ProcessStats.threadTicks(pid: pid).compactMap { name, ticks -> (String, Double)? in
+                let threads = threadTicks(target.pids).compactMap { name, ticks -> (String, Double)? in
                     let used = ticks - (threadsBefore[name] ?? 0)
                     guard used > 0 else { return nil }
                     return (name, Double(used) / Double(ProcessStats.ticksPerSecond) * 1e6 / Double(result.sent))
@@ -71,6 +71,18 @@ enum MessagingRunner {
         }
         if !settings.findMax { outcome.maxHeld = nil }
         return outcome
+    }
+
+    /// The servers' CPU ticks added up (every node of a cluster), or nil without pids.
+    private static func serverTicks(_ pids: [Int32]) -> Int? {
+        guard !pids.isEmpty else { return nil }
+        let ticks = pids.compactMap { try? ProcessStats.read(pid: $0).cpuTicks }
+        return ticks.count == pids.count ? ticks.reduce(0, +) : nil
+    }
+
+    /// CPU ticks by thread name, added up over the servers.
+    private static func threadTicks(_ pids: [Int32]) -> [String: Int] {
+        pids.reduce(into: [:]) { total, pid in total.merge(ProcessStats.threadTicks(pid: pid), uniquingKeysWith: +) }
     }
 
     private static func runStep(_ step: Int, rate: Double, loads: [MessagingLoad], shares: [Double], fanout: Int,

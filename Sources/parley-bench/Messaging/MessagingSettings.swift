@@ -6,8 +6,20 @@ struct MessagingSettings {
     /// A server to drive, in one dialect.
     struct Target {
         var dialect: Dialect
+        /// The server (the first node of a cluster): users are registered here.
         var address: SocketAddress
-        var pid: Int32?
+        /// Its process ids, one per node of a cluster; their CPU is added up.
+        var pids: [Int32]
+        /// Every node of a cluster, `address` first; clients are spread over them by index
+        /// (client i on node i mod n), so a pair's partners (2i, 2i+1) sit on different nodes.
+        var nodes: [SocketAddress]
+
+        init(dialect: Dialect, address: SocketAddress, pid: Int32?, nodes: [SocketAddress] = []) {
+            self.dialect = dialect
+            self.address = address
+            self.pids = pid.map { [$0] } ?? []
+            self.nodes = nodes.isEmpty ? [address] : nodes
+        }
     }
 
     var targets: [Target]
@@ -27,10 +39,13 @@ struct MessagingSettings {
     var markdown: Bool
 
     static let help = """
-        --parley-port P     drive parley serve at this port (native protocol, /v1/ws)
+        --parley-port P     drive parley serve at this port (native protocol, /v1/ws); several
+                            ports, comma-separated, are the nodes of one cluster: client i
+                            connects to node i mod n, so 1:1 partners sit on different nodes
         --relay-port P      drive parley-bench relay-server at this port (the transport baseline)
         --parley-pid N, --relay-pid N
-                            also report that server's CPU use
+                            also report that server's CPU use (a cluster: its nodes' pids,
+                            comma-separated, added up)
         --host H            the servers' loopback address (default 127.0.0.1)
         --source-ips A-B    bind client sockets to these loopback addresses, round-robin
                             (parley serve limits connections per address)
@@ -52,17 +67,29 @@ struct MessagingSettings {
                                             "step-factor", "max-rate", "results"]
     static let switchOptions: Set<String> = ["find-max", "markdown"]
 
+    /// A comma-separated list of whole numbers (empty when the option is absent).
+    private static func numbers(_ options: CommandLineOptions, _ name: String, in range: ClosedRange<Int>) throws(BenchError) -> [Int] {
+        guard let text = options.optionalString(name) else { return [] }
+        var numbers: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let number = Int(part.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+                throw .usage("--\(name) takes numbers in \(range.lowerBound)...\(range.upperBound), comma-separated; got '\(text)'")
+            }
+            numbers.append(number)
+        }
+        return numbers
+    }
+
     static func parse(_ options: CommandLineOptions, dialects: [Dialect], defaultBoundMilliseconds: Double) throws(BenchError) -> MessagingSettings {
         let host = try options.string("host", default: "127.0.0.1")
         var targets: [Target] = []
         for dialect in dialects {
             guard options.optionalString("\(dialect.rawValue)-port") != nil else { continue }
-            let address = try LoopbackAddresses.target(host: host, port: options.int("\(dialect.rawValue)-port", in: 1...65535))
-            var pid: Int32?
-            if options.optionalString("\(dialect.rawValue)-pid") != nil {
-                pid = Int32(try options.int("\(dialect.rawValue)-pid", in: 1...Int(Int32.max)))
-            }
-            targets.append(Target(dialect: dialect, address: address, pid: pid))
+            let ports = try numbers(options, "\(dialect.rawValue)-port", in: 1...65535)
+            let nodes = try ports.map { port throws(BenchError) in try LoopbackAddresses.target(host: host, port: port) }
+            var target = Target(dialect: dialect, address: nodes[0], pid: nil, nodes: nodes)
+            target.pids = try numbers(options, "\(dialect.rawValue)-pid", in: 1...Int(Int32.max)).map { Int32($0) }
+            targets.append(target)
         }
         guard !targets.isEmpty else {
             throw .usage("give at least one of " + dialects.map { "--\($0.rawValue)-port" }.joined(separator: ", "))

@@ -32,7 +32,12 @@ enum ScenarioSetup {
             }
             Console.line("  registered \(Format.count(count)) users in \(Format.significant((ContinuousClock.now - started).seconds)) s")
         }
-        let opened = set.open(target: target.address, path: path(for: target.dialect), sources: sources)
+        // Client i on node i mod n (one node: all on it).
+        var opened = 0
+        for (node, address) in target.nodes.enumerated() {
+            let mine = set.connections.filter { $0.index % target.nodes.count == node }
+            opened += set.open(mine, target: address, path: path(for: target.dialect), sources: sources)
+        }
         guard opened == count else {
             throw BenchError.failed("\(count - opened) of \(count) connections failed to open: "
                 + ErrorTally.lines(set.errors.snapshot).prefix(3).joined(separator: "; "))

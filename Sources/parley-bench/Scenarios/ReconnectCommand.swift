@@ -86,7 +86,7 @@ enum ReconnectCommand: BenchCommand {
         // Everyone comes back at once: connect, auth, sync, count what arrived.
         let completion = LatencyHistogram()
         let state = Mutex((histogram: completion, complete: 0, recovered: 0, failures: [String: Int]()))
-        let serverBefore = target.pid.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+        let serverBefore = target.pids.first.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
         let start = MonotonicClock.now()
         let opened = set.open(returning, target: target.address, path: ScenarioSetup.parleyPath, sources: sources, window: window) { client in
             client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, frame in
@@ -122,7 +122,7 @@ enum ReconnectCommand: BenchCommand {
             usleep(5_000)
         }
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
-        let serverAfter = target.pid.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
+        let serverAfter = target.pids.first.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
         let outcome = state.withLock { $0 }
         let errors = (clients - outcome.complete) + connectErrors
         let histogram = outcome.histogram
