@@ -31,8 +31,9 @@ async def say(session, room: str, text: str):
 
 def test_a_room_with_occupants_on_three_nodes(parley, postgres, nats):
     servers = nodes(parley, postgres, nats, "rooms", 3)
-    ana, ben, cyd, dee = (register(servers[i].url, name) for i, name in [(0, "ana"), (1, "ben"), (2, "cyd"), (1, "dee")])
-    ids = {user["user"]["id"]: user["user"]["username"] for user in (ana, ben, cyd, dee)}
+    ana, ben, cyd, dee, eve = (register(servers[i].url, name)
+                               for i, name in [(0, "ana"), (1, "ben"), (2, "cyd"), (1, "dee"), (2, "eve")])
+    ids = {user["user"]["id"]: user["user"]["username"] for user in (ana, ben, cyd, dee, eve)}
 
     def names(session, kind: str) -> list[str]:
         return [ids[actor] for actor in notices(session, room, kind)]
@@ -77,18 +78,29 @@ def test_a_room_with_occupants_on_three_nodes(parley, postgres, nats):
         assert (await b.call("room.enter", {"name": "lobby"}))["ok"]
         await wait_for(lambda: names(c, "room_entered") == ["cyd", "ben"], what="ben back")
 
+        # Eve enters through node 2 but is connected to node 1 as well.
+        eve_n2 = await Session.open(servers[2].port, eve["token"])
+        eve_n1 = await Session.open(servers[1].port, eve["token"])
+        assert (await eve_n2.call("room.enter", {"name": "lobby"}))["ok"]
+        await wait_for(lambda: names(a, "room_entered")[-1:] == ["eve"], what="eve in")
+
         # Node 2 dies with Cyd's connection: the others see Cyd leave once, and the room goes on.
+        # Eve, still connected to node 1, stays in the room without a notice.
         os.kill(servers[2].process.pid, signal.SIGKILL)
         servers[2].process.wait()
         await wait_for(lambda: names(a, "room_left") == ["ben", "cyd"]
                        and names(b, "room_left") == ["ben", "cyd"], timeout=20, what="the dead node's occupant leaves")
-        assert await occupants(a, room) == ["ana", "ben"]
+        assert await occupants(a, room) == ["ana", "ben", "eve"]
+        assert await occupants(eve_n1, room) == ["ana", "ben", "eve"]
         await say(b, room, "still here")
-        await wait_for(lambda: "still here" in texts(a, room), what="the room after the node died")
+        await wait_for(lambda: "still here" in texts(a, room) and "still here" in texts(eve_n1, room),
+                       what="the room after the node died")
+        await eve_n1.close()
+        await wait_for(lambda: names(a, "room_left") == ["ben", "cyd", "eve"], what="eve's last disconnection")
         # Three more heartbeats: no second notice from any node.
         await asyncio.sleep(3)
-        assert names(a, "room_left") == ["ben", "cyd"]
-        assert names(b, "room_left") == ["ben", "cyd"]
+        assert names(a, "room_left") == ["ben", "cyd", "eve"]
+        assert names(b, "room_left") == ["ben", "cyd", "eve"]
 
         # Leaving on the last disconnection anywhere: Ben on two nodes stays while one is open.
         ben_elsewhere = await Session.open(servers[0].port, ben["token"])
@@ -96,7 +108,7 @@ def test_a_room_with_occupants_on_three_nodes(parley, postgres, nats):
         await asyncio.sleep(2)
         assert await occupants(a, room) == ["ana", "ben"], names(a, "room_left")
         await ben_elsewhere.close()
-        await wait_for(lambda: names(a, "room_left") == ["ben", "cyd", "ben"], what="ben's last disconnection")
+        await wait_for(lambda: names(a, "room_left") == ["ben", "cyd", "eve", "ben"], what="ben's last disconnection")
         assert await occupants(a, room) == ["ana"]
         await a.close()
         await d.close()
