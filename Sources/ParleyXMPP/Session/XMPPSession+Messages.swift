@@ -32,21 +32,31 @@ extension XMPPSession {
         }
         do {
             let recipient = try await services.directory.user(for: to)
-            guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
-                // Not stored, so not checked by `send`: friends only, and no blocks between.
-                _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-                forwardSignals(message, from: me.full, to: recipient)
+            if let invitation = message.child("x", namespace: Namespace.conference) {
+                try await forwardDirectInvitation(message, invitation, to: recipient, me: me)
                 return
             }
-            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
-            let clientID = clientID(for: message)
-            // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-            _ = try await services.conversations.send(
-                from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
-                connection: token)
+            try await sendDirect(message, to: recipient, me: me)
         } catch {
             send(StanzaError.from(error).reply(to: message, from: domain))
         }
+    }
+
+    /// A chat message to a user: its body stored in their 1:1 conversation (which needs the
+    /// two to be friends), chat states and receipts handed to their XMPP sessions.
+    func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
+        guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
+            // Not stored, so not checked by `send`: friends only, and no blocks between.
+            _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
+            forwardSignals(message, from: me.full, to: recipient)
+            return
+        }
+        let conversation = try await services.social.directConversation(of: me.user, with: recipient)
+        let clientID = clientID(for: message)
+        // The stanza id is the client id, so a client's retry of the same stanza is stored once.
+        _ = try await services.conversations.send(
+            from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
+            connection: token)
     }
 
     /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
@@ -60,11 +70,18 @@ extension XMPPSession {
     private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
         let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
         guard !signals.isEmpty else { return }
+        forward(to: recipient) { target in
+            XMLElement("message", ["type": message["type"] ?? "chat", "id": message["id"], "from": from.description,
+                                   "to": target.description], children: signals)
+        }
+    }
+
+    /// Hands a stanza that Parley does not store to each of `recipient`'s XMPP sessions;
+    /// `stanza` makes it for a session's full JID. Native clients have no form for these.
+    func forward(to recipient: UserID, _ stanza: (JID) -> XMLElement) {
         for receiver in services.registry.receivers(of: recipient) {
             guard let session = receiver as? XMPPSession, let target = session.me else { continue }
-            let stanza = XMLElement("message", ["type": message["type"] ?? "chat", "id": message["id"], "from": from.description,
-                                                "to": target.full.description], children: signals)
-            receiver.receive(event: ForwardedStanza.event, payload: ForwardedStanza(stanza: stanza.serialized()))
+            receiver.receive(event: ForwardedStanza.event, payload: ForwardedStanza(stanza: stanza(target.full).serialized()))
         }
     }
 

@@ -207,14 +207,19 @@ extension XMPPSession {
         let nickname = (card.child("NICKNAME") ?? card.child("FN"))?.text.trimmingWhitespace
         update.nickname = nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .clear
         if let url = card.child("PHOTO")?.child("EXTVAL")?.text.trimmingWhitespace, !url.isEmpty {
-            // This server's own media links go back to the path form the profile keeps.
-            let base = services.configuration.publicURL
-            update.avatar = .set(!base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url)
+            update.avatar = .set(mediaPath(url))
         }
         let account = try await services.accounts.updateProfile(of: me, with: update)
         state.withLock { $0.account = account }
         // The user's other devices hear of it, as they do of a native `me.update`.
         services.delivery.deliver(event: EventName.meUpdated, payload: account, to: [me], excluding: token)
+    }
+
+    /// A link to this server's media as the path form profiles and groups keep (the
+    /// reverse of `absoluteURL`); other links as they are.
+    func mediaPath(_ url: String) -> String {
+        let base = services.configuration.publicURL
+        return !base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url
     }
 
     // MARK: Blocking (XEP-0191)
