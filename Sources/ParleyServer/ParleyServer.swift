@@ -240,6 +240,7 @@ public final class ParleyServer: Sendable {
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
         messagingRules.maxHistoryPage = configuration.maxHistoryPage
+        messagingRules.maxArchivePage = configuration.maxArchivePage
         // One answer must never reach the queue bound that cuts a connection off; half of it
         // leaves room for the events queued beside it.
         messagingRules.maxAnswerBytes = configuration.maxQueuedBytesPerConnection / 2

@@ -100,6 +100,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsPerAddressPerHour = 20
     /// Most messages in one `message.history` page (larger requests get this many).
     public var maxHistoryPage = 100
+    /// Most messages in one page of the message archive (XMPP's XEP-0313 queries).
+    public var maxArchivePage = 100
     /// Missed messages per conversation in one `sync`; older ones are left for history paging.
     public var syncMessagesPerConversation = 100
     /// Conversations whose member lists are kept in memory for sending messages (0 = none;
@@ -194,6 +196,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("sms-per-phone-per-day", \.smsPerPhonePerDay, 1...10_000, "SMS codes one phone number may be sent per 24 hours", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
+        number("max-archive-page", \.maxArchivePage, 1...10_000, "most messages in one page of the message archive (XMPP XEP-0313 queries; also the page a query without <max> gets)", exceeded: "a larger `<max>` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
         number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists (and 1:1 friend/block verdicts) are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
         text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),

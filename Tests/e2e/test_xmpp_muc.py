@@ -5,13 +5,12 @@ direct) with registration as the way to join a group."""
 import xml.etree.ElementTree as ET
 
 from client import Session
-from xmpp import Bot, befriend, register, register_account, run, server, wait_event
+from xmpp import Bot, befriend, error_condition, register, register_account, run, server, wait_event
 
 MUC_USER = "{http://jabber.org/protocol/muc#user}"
 ADMIN = "http://jabber.org/protocol/muc#admin"
 OWNER = "http://jabber.org/protocol/muc#owner"
 DATA = "{jabber:x:data}"
-STANZAS = "{urn:ietf:params:xml:ns:xmpp-stanzas}"
 
 
 async def make_group(owner: Session, name: str, *members: Session) -> int:
@@ -42,13 +41,6 @@ async def iq(bot: Bot, kind: str, to: str, payload: str):
         return error.iq
 
 
-def condition(stanza) -> str | None:
-    error = stanza.xml.find("{jabber:client}error")
-    if error is None:
-        return None
-    return next((child.tag.split("}")[1] for child in error if child.tag.startswith(STANZAS) and not child.tag.endswith("text")), None)
-
-
 def test_private_messages_go_to_the_1_1_conversation_of_friends_and_the_subject_is_the_description(server):
     tokens = {name: register(server, name) for name in ("mei", "bob", "ann")}
 
@@ -73,12 +65,12 @@ def test_private_messages_go_to_the_1_1_conversation_of_friends_and_the_subject_
         # Ann is no friend of bob's: refused with a clear error, nothing stored.
         bots["ann"].send_message(mto=f"{room}/bob", mbody="hello stranger", mtype="chat")
         refused = await bots["ann"].next_message(predicate=lambda m: m["type"] == "error")
-        assert condition(refused) == "forbidden"
+        assert error_condition(refused) == "forbidden"
         assert "friends" in refused["error"]["text"]
         # Nor to someone who is not there at all.
         bots["ann"].send_message(mto=f"{room}/nobody", mbody="hello?", mtype="chat")
         missing = await bots["ann"].next_message(predicate=lambda m: m["type"] == "error")
-        assert condition(missing) == "item-not-found"
+        assert error_condition(missing) == "item-not-found"
 
         # Bob sets the subject: the group's description changes (one info_changed notice for
         # native members) and every occupant gets the new subject from bob.
@@ -107,7 +99,7 @@ def test_private_messages_go_to_the_1_1_conversation_of_friends_and_the_subject_
         too_long["subject"] = "x" * 500
         too_long.send()
         refused = await bots["ann"].next_message(predicate=lambda m: m["type"] == "error")
-        assert condition(refused) == "bad-request"
+        assert error_condition(refused) == "bad-request"
         info = await native["ann"].call("group.get", {"conversationId": group})
         assert info["data"]["description"] == "Oolong week"
 
@@ -141,7 +133,7 @@ def test_the_owner_moderates_and_configures_a_group_others_may_not(server):
 
         # Bob is not the owner: his kick is forbidden and changes nothing.
         refused = await iq(bots["bob"], "set", room, f"<query xmlns='{ADMIN}'><item nick='ann' role='none'/></query>")
-        assert refused["type"] == "error" and condition(refused) == "forbidden"
+        assert refused["type"] == "error" and error_condition(refused) == "forbidden"
         count = await native["mei"].call("group.get", {"conversationId": group})
         assert count["data"]["memberCount"] == 3
 
@@ -189,12 +181,12 @@ def test_the_owner_moderates_and_configures_a_group_others_may_not(server):
         open_room = await iq(bots["mei"], "set", room, (
             f"<query xmlns='{OWNER}'><x xmlns='jabber:x:data' type='submit'>"
             "<field var='muc#roomconfig_membersonly'><value>0</value></field></x></query>"))
-        assert condition(open_room) == "not-acceptable"
+        assert error_condition(open_room) == "not-acceptable"
         # A name Parley refuses is a clear error too.
         bad_name = await iq(bots["mei"], "set", room, (
             f"<query xmlns='{OWNER}'><x xmlns='jabber:x:data' type='submit'>"
             "<field var='muc#roomconfig_roomname'><value>x</value></field></x></query>"))
-        assert condition(bad_name) == "bad-request"
+        assert error_condition(bad_name) == "bad-request"
         info = await native["mei"].call("group.get", {"conversationId": group})
         assert info["data"]["name"] == "Tea House"
 
@@ -256,12 +248,12 @@ def test_invitations_reach_the_invitee_who_joins_by_registering(server):
         invite.append(ET.fromstring("<x xmlns='http://jabber.org/protocol/muc#user'><invite to='carl@localhost'/></x>"))
         invite.send()
         refused = await bots["mei"].next_message(predicate=lambda m: m["type"] == "error")
-        assert condition(refused) == "not-acceptable"
+        assert error_condition(refused) == "not-acceptable"
         elsewhere = bots["bob"].make_message(mto="ann@localhost")
         elsewhere.append(ET.fromstring(f"<x xmlns='jabber:x:conference' jid='{room}'/>"))
         elsewhere.send()
         refused = await bots["bob"].next_message(predicate=lambda m: m["type"] == "error")
-        assert condition(refused) == "not-acceptable"
+        assert error_condition(refused) == "not-acceptable"
 
         for bot in bots.values():
             await bot.stop()

@@ -33,6 +33,15 @@ async def befriend(asker, target, username: str) -> int:
     return accepted["data"]["conversationId"]
 
 
+def error_condition(stanza) -> str | None:
+    """The defined condition of an error stanza (slixmpp's), e.g. `forbidden`; None if it is none."""
+    error = stanza.xml.find("{jabber:client}error")
+    if error is None:
+        return None
+    namespace = "{urn:ietf:params:xml:ns:xmpp-stanzas}"
+    return next((child.tag[len(namespace):] for child in error if child.tag.startswith(namespace) and child.tag != namespace + "text"), None)
+
+
 async def wait_event(session, predicate, timeout: float = 15):
     """The first event a native session received that satisfies `predicate`."""
     deadline = asyncio.get_running_loop().time() + timeout

@@ -261,6 +261,7 @@ extension XMPPSession {
             return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
                 XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
             ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
             })

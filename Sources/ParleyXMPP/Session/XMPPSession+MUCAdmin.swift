@@ -165,6 +165,8 @@ extension XMPPSession {
         case (Namespace.mucOwner, _):
             try await configure(query, conversation, kind: kind, me: me.user)
             return nil
+        case (Namespace.mam, "set") where query.name == "query":
+            return try await archive(query, me: me, room: room)
         default:
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by a room")
         }

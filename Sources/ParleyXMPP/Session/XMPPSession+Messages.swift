@@ -137,9 +137,10 @@ extension XMPPSession {
         url.hasPrefix("/") ? services.configuration.publicURL + url : url
     }
 
-    /// A message's id in the user's archive: conversation and sequence, `<conversation>-<seq>`.
+    /// A message's id in the user's archive (XEP-0313, XEP-0359): its server id, unique
+    /// across the server, so one id serves the user's whole archive and every room's.
     static func archiveID(_ message: Message) -> String {
-        "\(message.conversationId.rawValue)-\(message.seq)"
+        message.id
     }
 
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over
