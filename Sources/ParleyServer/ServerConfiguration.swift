@@ -53,6 +53,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsCodeLength = 6
     /// Largest image upload, in bytes.
     public var maxMediaBytes = 5 * 1024 * 1024
+    /// Seconds an upload slot (XMPP HTTP upload) may be used after it was granted.
+    public var uploadSlotLifetimeSeconds = 300
+    /// Unused upload slots one user may hold at once.
+    public var uploadSlotsPerUser = 10
     /// Password hashing cost: `interactive` (argon2id, 64 MiB; use this) or `minimum` (fast and
     /// weak: for tests and benchmarks only).
     public var passwordCost = "interactive"
@@ -175,6 +179,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
         number("sms-code-length", \.smsCodeLength, 4...8, "digits in an SMS code"),
         number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload", exceeded: "413 `payload_too_large`"),
+        number("upload-slot-lifetime", \.uploadSlotLifetimeSeconds, 1...86_400, "seconds an upload slot (XMPP HTTP upload, XEP-0363) may be used after it was granted", exceeded: "the PUT gets 403 `forbidden` (expired); the client asks for a new slot"),
+        number("upload-slots-per-user", \.uploadSlotsPerUser, 1...10_000, "unused, unexpired upload slots one user may hold", exceeded: "the slot request gets `resource-constraint`"),
         choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
         number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate", exceeded: "WebSocket closed with 4000"),
         number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting", exceeded: "WebSocket closed with 1008"),

@@ -162,10 +162,8 @@ extension XMPPSession {
             return
         }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
-        let clientID = clientID(for: message)
         do {
-            let stored = try await services.conversations.send(
-                from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body), connection: token)
+            let stored = try await sendBody(of: message, body, in: conversation, me: me.user)
             // A room reflects a message to its sender (XEP-0045 §7.4); the core leaves the
             // sending connection out of the event, so the reflection is made here.
             if let reflection = groupStanza(stored, delayed: false) { send(reflection) }

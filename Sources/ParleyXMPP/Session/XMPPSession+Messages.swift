@@ -52,11 +52,8 @@ extension XMPPSession {
             return
         }
         let conversation = try await services.social.directConversation(of: me.user, with: recipient)
-        let clientID = clientID(for: message)
         // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-        _ = try await services.conversations.send(
-            from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
-            connection: token)
+        _ = try await sendBody(of: message, body, in: conversation, me: me.user)
     }
 
     /// The stanza's id as the message's client id (so a retried stanza is stored once), or a

@@ -128,6 +128,9 @@ extension XMPPSession {
         if let target, target.domain == conferenceDomain {
             return try await conferenceQuery(type: type, query, target: target, me: me)
         }
+        if let target, target.domain == uploadDomain, target.local == nil {
+            return try await uploadQuery(type: type, query, me: me.user)
+        }
         do {
             switch (query.namespace, query.name, type) {
             case (Namespace.ping, "ping", "get") where toServer || toSelf:
@@ -141,6 +144,7 @@ extension XMPPSession {
             case (Namespace.discoItems, "query", "get") where toServer:
                 return XMLElement("query", namespace: Namespace.discoItems, [:], children: [
                     XMLElement("item", namespace: Namespace.discoItems, ["jid": conferenceDomain, "name": "Groups and rooms"]),
+                    XMLElement("item", namespace: Namespace.discoItems, ["jid": uploadDomain, "name": "Image upload"]),
                 ])
             case (Namespace.discoItems, "query", "get"):
                 return XMLElement("query", namespace: Namespace.discoItems)

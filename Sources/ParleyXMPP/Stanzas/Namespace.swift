@@ -34,4 +34,6 @@ public enum Namespace {
     public static let conference = "jabber:x:conference"
     /// In-band registration (XEP-0077), which XEP-0045 §7.10 uses to become a room's member.
     public static let register = "jabber:iq:register"
+    /// HTTP file upload (XEP-0363).
+    public static let httpUpload = "urn:xmpp:http:upload:0"
 }
