@@ -198,7 +198,7 @@ let package = Package(
         // starts its own PostgreSQL server in a temporary directory.
         .testTarget(
             name: "ParleyPostgresTests",
-            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleyCore", "ParleyProtocol", "ParleySync"],
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -153,8 +153,8 @@ public final class ParleyServer: Sendable {
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds), publicURL: mediaBaseURL)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
-                                        groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration,
-                                        logger: logger)
+                                        groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
+                                        registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
         let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
                                     options: tcp, services: xmppServices)
         logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
@@ -240,6 +240,7 @@ public final class ParleyServer: Sendable {
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
         messagingRules.maxHistoryPage = configuration.maxHistoryPage
+        messagingRules.maxArchivePage = configuration.maxArchivePage
         // One answer must never reach the queue bound that cuts a connection off; half of it
         // leaves room for the events queued beside it.
         messagingRules.maxAnswerBytes = configuration.maxQueuedBytesPerConnection / 2
@@ -252,8 +253,12 @@ public final class ParleyServer: Sendable {
         let delivery: any Delivery = cluster ?? hub
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: delivery, secrets: secrets,
                                          rules: messagingRules, clock: clock)
-        let services = ServerServices(accounts: accounts, media: media, messaging: messaging, hub: hub, delivery: delivery,
-                                      limits: limits, logger: logger)
+        var uploadRules = UploadSlots.Rules()
+        uploadRules.lifetime = Int64(configuration.uploadSlotLifetimeSeconds) * 1000
+        uploadRules.perUser = configuration.uploadSlotsPerUser
+        let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
+        let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
+                                      delivery: delivery, limits: limits, logger: logger)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

@@ -53,6 +53,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsCodeLength = 6
     /// Largest image upload, in bytes.
     public var maxMediaBytes = 5 * 1024 * 1024
+    /// Seconds an upload slot (XMPP HTTP upload) may be used after it was granted.
+    public var uploadSlotLifetimeSeconds = 300
+    /// Unused upload slots one user may hold at once.
+    public var uploadSlotsPerUser = 10
     /// Password hashing cost: `interactive` (argon2id, 64 MiB; use this) or `minimum` (fast and
     /// weak: for tests and benchmarks only).
     public var passwordCost = "interactive"
@@ -100,6 +104,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsPerAddressPerHour = 20
     /// Most messages in one `message.history` page (larger requests get this many).
     public var maxHistoryPage = 100
+    /// Most messages in one page of the message archive (XMPP's XEP-0313 queries).
+    public var maxArchivePage = 100
     /// Missed messages per conversation in one `sync`; older ones are left for history paging.
     public var syncMessagesPerConversation = 100
     /// Conversations whose member lists are kept in memory for sending messages (0 = none;
@@ -173,6 +179,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
         number("sms-code-length", \.smsCodeLength, 4...8, "digits in an SMS code"),
         number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload", exceeded: "413 `payload_too_large`"),
+        number("upload-slot-lifetime", \.uploadSlotLifetimeSeconds, 1...86_400, "seconds an upload slot (XMPP HTTP upload, XEP-0363) may be used after it was granted", exceeded: "the PUT gets 403 `forbidden` (expired); the client asks for a new slot"),
+        number("upload-slots-per-user", \.uploadSlotsPerUser, 1...10_000, "unused, unexpired upload slots one user may hold", exceeded: "the slot request gets `resource-constraint`"),
         choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
         number("ws-auth-timeout", \.webSocketAuthTimeoutSeconds, 1...600, "seconds a WebSocket may take to authenticate", exceeded: "WebSocket closed with 4000"),
         number("max-queued-requests", \.maxQueuedRequestsPerConnection, 1...100_000, "requests one WebSocket may have waiting", exceeded: "WebSocket closed with 1008"),
@@ -194,6 +202,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("sms-per-phone-per-day", \.smsPerPhonePerDay, 1...10_000, "SMS codes one phone number may be sent per 24 hours", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
+        number("max-archive-page", \.maxArchivePage, 1...10_000, "most messages in one page of the message archive (XMPP XEP-0313 queries; also the page a query without <max> gets)", exceeded: "a larger `<max>` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
         number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists (and 1:1 friend/block verdicts) are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
         text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),

@@ -16,6 +16,9 @@ final class ServerServices: Sendable {
 
     let accounts: AccountService
     let media: MediaService
+    /// Upload slots (XMPP's HTTP upload), shared by the gateway that grants them and the
+    /// HTTP route that takes the bytes.
+    let uploads: UploadSlots
     let social: SocialService
     let conversations: ConversationService
     let groups: GroupService
@@ -29,11 +32,12 @@ final class ServerServices: Sendable {
     /// WebSocket operations by name.
     let operations: [String: OperationHandler]
 
-    init(accounts: AccountService, media: MediaService, messaging: MessagingContext, hub: ConnectionHub, delivery: any Delivery,
-         limits: Limits, logger: Logger) {
+    init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
+         delivery: any Delivery, limits: Limits, logger: Logger) {
         self.delivery = delivery
         self.accounts = accounts
         self.media = media
+        self.uploads = uploads
         social = SocialService(context: messaging)
         conversations = ConversationService(context: messaging)
         groups = GroupService(context: messaging)

@@ -31,7 +31,7 @@ import Testing
 @Suite struct ClusterControlEventTests {
     @Test func gatewaySignalsAndSessionEndsCrossNodesWithTheirTypes() throws {
         let forwarded = ForwardedStanza(type: "chat", id: "s-1", from: "ana@parley/phone",
-                                        signals: "<composing xmlns='http://jabber.org/protocol/chatstates'/>")
+                                        children: "<composing xmlns='http://jabber.org/protocol/chatstates'/>")
         let decoded = ClusterEventDecoder.decode(EventName.forwardedStanza, try JSONEncoder().encode(forwarded))
         #expect(decoded as? ForwardedStanza == forwarded)
         let closed = SignInSessionClosed(sessionId: "abc")

@@ -8,34 +8,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, RawStream, raw_exchange, register, self_signed_certificate, stream_error
-
-
-def run(coroutine, timeout: float = 90):
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
-
-
-@pytest.fixture
-def server(parley):
-    return parley("--password-cost", "minimum", xmpp=True)
-
-
-async def befriend(asker: Session, target: Session, username: str) -> int:
-    asked = await asker.call("friend.request", {"username": username})
-    assert asked["ok"], asked
-    accepted = await target.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
-    assert accepted["ok"], accepted
-    return accepted["data"]["conversationId"]
-
-
-async def wait_event(session: Session, predicate, timeout: float = 15):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        for event in session.events:
-            if predicate(event):
-                return event
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no such event; got {session.events}")
+from xmpp import Bot, PASSWORD, RawStream, befriend, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-1", "PLAIN"])

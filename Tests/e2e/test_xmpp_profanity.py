@@ -9,8 +9,7 @@ import pytest
 
 from client import Session
 from test_chat_tmux import Tmux
-from test_xmpp_gateway import befriend, wait_event
-from xmpp import PASSWORD, register
+from xmpp import PASSWORD, befriend, register, wait_event
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("profanity") is None,
                                 reason="tmux and profanity are needed")

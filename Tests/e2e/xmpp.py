@@ -4,6 +4,7 @@ import asyncio
 import re
 import socket
 
+import pytest
 import slixmpp
 from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
@@ -13,10 +14,54 @@ from api import call
 PASSWORD = "password123"
 
 
-def register(server, username: str) -> str:
+def run(coroutine, timeout: float = 90):
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+@pytest.fixture
+def server(parley):
+    """A server with its XMPP listener (domain `localhost`) and the cheapest password hashing."""
+    return parley("--password-cost", "minimum", xmpp=True)
+
+
+async def befriend(asker, target, username: str) -> int:
+    """Makes two native sessions' users friends; returns their conversation's id."""
+    asked = await asker.call("friend.request", {"username": username})
+    assert asked["ok"], asked
+    accepted = await target.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+    assert accepted["ok"], accepted
+    return accepted["data"]["conversationId"]
+
+
+def error_condition(stanza) -> str | None:
+    """The defined condition of an error stanza (slixmpp's), e.g. `forbidden`; None if it is none."""
+    error = stanza.xml.find("{jabber:client}error")
+    if error is None:
+        return None
+    namespace = "{urn:ietf:params:xml:ns:xmpp-stanzas}"
+    return next((child.tag[len(namespace):] for child in error if child.tag.startswith(namespace) and child.tag != namespace + "text"), None)
+
+
+async def wait_event(session, predicate, timeout: float = 15):
+    """The first event a native session received that satisfies `predicate`."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        for event in session.events:
+            if predicate(event):
+                return event
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no such event; got {session.events}")
+
+
+def register_account(server, username: str) -> dict:
+    """Registers `username`; the answer: token and account."""
     reply = call(server.url, "POST", "/v1/auth/register", {"username": username, "password": PASSWORD})
     assert reply.status in (200, 201), reply.body
-    return reply.json["token"]
+    return reply.json
+
+
+def register(server, username: str) -> str:
+    return register_account(server, username)["token"]
 
 
 class Bot(slixmpp.ClientXMPP):

@@ -30,8 +30,9 @@ public final class MediaService: Sendable {
         self.clock = clock
     }
 
-    /// Stores an image uploaded by `owner`.
-    public func upload(_ bytes: [UInt8], owner: UserID) async throws(ProtocolError) -> MediaInfo {
+    /// Stores an image uploaded by `owner`, under `id` when one was chosen before the bytes
+    /// came (an upload slot's, whose download link was handed out already), else a new one.
+    public func upload(_ bytes: [UInt8], owner: UserID, id: String? = nil) async throws(ProtocolError) -> MediaInfo {
         guard !bytes.isEmpty else { throw ProtocolError(.unsupportedMediaType, "the upload is empty") }
         guard bytes.count <= maxBytes else {
             throw ProtocolError(.payloadTooLarge, "an image may have at most \(maxBytes) bytes")
@@ -39,7 +40,7 @@ public final class MediaService: Sendable {
         guard let image = ImageSniffer.sniff(bytes) else {
             throw ProtocolError(.unsupportedMediaType, "only PNG, JPEG, GIF and WebP images are accepted")
         }
-        let media = StoredMedia(id: secrets.identifier(), ownerID: owner, type: image.type, width: image.width,
+        let media = StoredMedia(id: id ?? secrets.identifier(), ownerID: owner, type: image.type, width: image.width,
                                 height: image.height, size: bytes.count, createdAt: clock())
         do {
             // The file first: a record must never point at bytes that are not there.

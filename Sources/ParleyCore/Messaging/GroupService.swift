@@ -34,12 +34,31 @@ public final class GroupService: Sendable {
 
     /// Joins a group by name (joining twice is harmless).
     public func join(by user: UserID, _ parameters: NameReference) async throws(ProtocolError) -> GroupInfo {
+        let name = parameters.name
+        return try await join(user) { reader in
+            guard let group = try reader.conversation(kind: .group, name: name.trimmingCharacters(in: " ")) else {
+                throw ProtocolError(.notFound, "no group named '\(name)'")
+            }
+            return group
+        }
+    }
+
+    /// Joins a group by id, for gateways whose addresses name groups by id (an XMPP room
+    /// JID); the same rule as joining by name, which anyone may.
+    public func join(by user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> GroupInfo {
+        let id = parameters.conversationId
+        return try await join(user) { reader in
+            guard let group = try reader.conversation(id: id), group.kind == .group else { throw ProtocolError(.notFound, "no such group") }
+            return group
+        }
+    }
+
+    private func join(_ user: UserID,
+                      finding find: @escaping @Sendable (StoreReader) throws -> StoredConversation) async throws(ProtocolError) -> GroupInfo {
         let membership = context.membership
         let now = context.clock()
         let (info, message, members) = try await context.gateway.write { writer in
-            guard let group = try writer.conversation(kind: .group, name: parameters.name.trimmingCharacters(in: " ")) else {
-                throw ProtocolError(.notFound, "no group named '\(parameters.name)'")
-            }
+            let group = try find(writer)
             if try writer.member(of: group.id, user: user) != nil {
                 return (try Self.info(group.id, reader: writer), nil as Message?, [UserID]())
             }

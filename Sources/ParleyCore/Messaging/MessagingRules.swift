@@ -7,6 +7,9 @@ public struct MessagingRules: Sendable, Equatable {
     /// Messages in one history page (and the default when a client asks for none).
     public var maxHistoryPage = 100
     public var defaultHistoryPage = 50
+    /// Messages in one page of the archive (`ConversationService.archive`, XMPP's XEP-0313),
+    /// and the page a query that names no size gets.
+    public var maxArchivePage = 100
     /// Messages a room newcomer receives.
     public var roomRecentMessages = 50
     /// Missed messages per conversation in one `sync`; more are marked truncated.

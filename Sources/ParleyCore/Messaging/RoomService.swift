@@ -145,6 +145,21 @@ public final class RoomService: Sendable {
                         occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
     }
 
+    /// The room's information, for occupants.
+    public func info(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> RoomInfo {
+        guard context.rooms.contains(parameters.conversationId, user) else {
+            throw ProtocolError(.notMember, "enter the room first")
+        }
+        let rooms = context.rooms
+        return try await context.gateway.read { reader in
+            guard let room = try reader.conversation(id: parameters.conversationId), room.kind == .room, let name = room.name else {
+                throw ProtocolError(.notFound, "no such room")
+            }
+            return RoomInfo(id: room.id, name: name, avatar: room.avatar, description: room.description,
+                            occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+        }
+    }
+
     /// Who is in the room now (for occupants).
     public func occupants(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> UserList {
         guard context.rooms.contains(parameters.conversationId, user) else {

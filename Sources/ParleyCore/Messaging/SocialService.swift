@@ -120,6 +120,13 @@ public final class SocialService: Sendable {
         return friendship.conversationID
     }
 
+    /// `blocked` if either of the two has blocked the other: for what reaches a user past the
+    /// store and needs no friendship (a gateway's invitation to a group chat).
+    public func checkReachable(_ other: UserID, from user: UserID) async throws(ProtocolError) {
+        let blocked = try await context.gateway.read { reader in try Friendships.eitherBlocked(user, other, reader: reader) }
+        guard !blocked else { throw ProtocolError(.blocked, "one of you has blocked the other") }
+    }
+
     /// Requests waiting for the user, and the ones they sent.
     public func requests(of user: UserID) async throws(ProtocolError) -> FriendRequestList {
         try await context.gateway.read { reader in

@@ -55,6 +55,19 @@ public protocol MessagingReader {
     func messages(in conversation: ConversationID, after seq: Int64, limit: Int) throws -> [Message]
     /// The message `sender` sent with `clientID`, if any (idempotent retries).
     func message(sender: UserID, clientID: String) throws -> Message?
+    /// The message with this server id, in any conversation.
+    func message(id: Int64) throws -> Message?
+
+    // The archive (`ArchiveRange`): every message but system notices, in creation time,
+    // then id, order; read by the index `messages_archive`.
+    /// Up to `limit` archived messages of `conversation` in `range`, oldest first: the oldest
+    /// of the range, or with `range.newest` the newest.
+    func archivedMessages(in conversation: ConversationID, _ range: ArchiveRange, limit: Int) throws -> [Message]
+    /// How many archived messages of `conversation` were created within `start...end` (nil:
+    /// unbounded).
+    func archivedMessageCount(in conversation: ConversationID, start: Int64?, end: Int64?) throws -> Int
+    /// The ids of the conversations of `kind` that `user` is a member of, ascending.
+    func conversationIDs(of user: UserID, kind: ConversationKind) throws -> [ConversationID]
 }
 
 /// Messaging changes (part of `StoreWriter`).

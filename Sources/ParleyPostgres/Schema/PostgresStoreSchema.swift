@@ -16,7 +16,16 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 2, sql: messaging),
         PostgresMigration(version: 3, sql: smsSends),
         PostgresMigration(version: 4, sql: scramCredentials),
+        PostgresMigration(version: 5, sql: archiveIndex),
     ])
+
+    /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
+    /// creation time then id), read by the XMPP gateway's archive queries (XEP-0313) by time
+    /// and across conversations. Partial, so notices take no room in it and counting a range
+    /// can be answered from the index.
+    static let archiveIndex = """
+        CREATE INDEX messages_archive ON messages (conversation_id, created_at, id) WHERE kind <> 'system';
+        """
 
     /// Version 4: SCRAM credentials for the XMPP gateway's SCRAM sign-in (docs/xmpp.md), per
     /// user and mechanism: salt, PBKDF2 iterations and the two derived keys.

@@ -13,7 +13,17 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 2, sql: messaging),
         SQLiteMigration(version: 3, sql: smsSends),
         SQLiteMigration(version: 4, sql: scramCredentials),
+        SQLiteMigration(version: 5, sql: archiveIndex),
     ])
+
+    /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
+    /// creation time then id), read by the XMPP gateway's archive queries (XEP-0313) by time
+    /// and across conversations. Partial, so notices take no room in it and counting a range
+    /// reads the index alone; `id` is explicit (SQLite would append it anyway) so the
+    /// position comparison `(created_at, id) > (?, ?)` is a range of the index.
+    static let archiveIndex = """
+        CREATE INDEX messages_archive ON messages (conversation_id, created_at, id) WHERE kind <> 'system';
+        """
 
     /// Version 3: when SMS codes were sent, per number, so the daily limit per number
     /// survives a restart (an in-memory count would let a restart reset abuse limits). Rows

@@ -86,6 +86,12 @@ enum AccountRoutes {
             let session = try await authenticate(request)
             return JSONCoding.response(.created, try await media.upload(request.http.body, owner: session.userID))
         })
+        // An upload slot's bytes (XMPP's HTTP upload, XEP-0363): the slot's token is the
+        // authority, so no session; the image gets the link the slot announced.
+        let uploads = services.uploads
+        routes.add(.put, "/v1/uploads/:token", .task { request throws(ProtocolError) in
+            JSONCoding.response(.created, try await uploads.upload(token: request.parameters["token"] ?? "", bytes: request.http.body))
+        })
         routes.add(.get, "/v1/media/:id", .task { request throws(ProtocolError) in
             let (stored, bytes) = try await media.download(id: request.parameters["id"] ?? "")
             let etag = "\"\(stored.id)\""

@@ -1,42 +1,57 @@
+import Foundation
 import ParleyCore
 import ParleyProtocol
 
-// Message archive management (XEP-0313) over a 1:1 conversation's history: a query names the
-// friend (`with`), pages backwards with result set management (`<max>`, `<before>`), and each
-// message comes as a forwarded result, oldest first, before the `<fin>`.
+// Message archive management (XEP-0313) over `ConversationService.archive`: to the user's
+// own JID, the archive of all their 1:1 conversations, or of the one with the `with`
+// contact; to a room JID, the group's (or the room's) history. Filters by time (`start`,
+// `end`), pages with result set management (XEP-0059) both ways, and sends each message
+// as a forwarded result, oldest first, before the `<fin>`. Archive ids are message ids.
 extension XMPPSession {
-    func archive(_ query: XMLElement, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement {
-        let form = query.child("x", namespace: Namespace.dataForms)
-        let fields = Dictionary((form?.elements ?? []).filter { $0.name == "field" }.compactMap { field in
-            field["var"].map { ($0, field.child("value")?.text ?? "") }
-        }, uniquingKeysWith: { first, _ in first })
-        guard let with = fields["with"].flatMap(JID.init) else {
-            throw StanzaError(type: "cancel", condition: "feature-not-implemented", "name the contact: archive queries need a 'with' field")
+    func archive(_ query: XMLElement, me: (user: UserID, bare: JID, full: JID), room: JID? = nil) async throws -> XMLElement {
+        let form = DataForm(in: query)
+        var parameters = ArchiveQuery(scope: .direct)
+        if let start = form?["start"] { parameters.start = try Self.time(start, field: "start") }
+        if let end = form?["end"] { parameters.end = try Self.time(end, field: "end") }
+        let with = try form?["with"].map { text throws(StanzaError) -> JID in
+            guard let jid = JID(text) else { throw StanzaError(type: "modify", condition: "jid-malformed", "'with' is not a JID") }
+            return jid
         }
-        if fields["start"] != nil || fields["end"] != nil {
-            throw StanzaError(type: "cancel", condition: "feature-not-implemented", "only 'with' is supported; page with <before>")
-        }
-        let page = query.child("set", namespace: Namespace.resultSetManagement)
-        if page?.child("after") != nil {
-            throw StanzaError(type: "cancel", condition: "feature-not-implemented", "page backwards with <before>")
-        }
-        var before: Int64?
-        if let marker = page?.child("before")?.text.trimmingWhitespace, !marker.isEmpty {
-            guard let seq = marker.split(separator: "-").last.flatMap({ Int64($0) }) else {
-                throw StanzaError.itemNotFound("no such archive id")
+        var roomJID: JID?
+        if let room {
+            if with != nil {
+                throw StanzaError(type: "cancel", condition: "feature-not-implemented", "a room's archive is not filtered by occupant")
             }
-            before = seq
+            if let group = Self.groupID(room.local) {
+                parameters.scope = .conversation(group)
+            } else if let (conversation, _) = joinedRoom(room) {
+                parameters.scope = .conversation(conversation)
+            } else {
+                throw StanzaError(type: "cancel", condition: "not-acceptable", "join the room first")
+            }
+            roomJID = room.bare
+        } else if let with {
+            let peer = try await services.directory.user(for: with)
+            parameters.scope = .conversation(try await services.social.directConversation(of: me.user, with: peer))
         }
-        let limit = page?.child("max").flatMap { Int($0.text.trimmingWhitespace) }
-        let peer = try await services.directory.user(for: with)
-        let conversation = try await services.social.directConversation(of: me.user, with: peer)
-        let history = try await services.conversations.history(for: me.user, HistoryParameters(conversationId: conversation, before: before,
-                                                                                               limit: limit))
-        let peerJID = address(of: peer)
-        for message in history.messages {
-            let outgoing = message.sender == me.user
-            guard let forwarded = plainStanza(message, from: outgoing ? me.bare : peerJID, to: outgoing ? peerJID : me.bare) else { continue }
-            send(XMLElement("message", ["to": me.full.description, "from": me.bare.description], children: [
+        if let page = query.child("set", namespace: Namespace.resultSetManagement) {
+            if let max = page.child("max") {
+                guard let limit = Int(max.text.trimmingWhitespace), limit >= 0 else { throw StanzaError.badRequest("<max> is a count") }
+                parameters.limit = limit
+            }
+            parameters.after = page.child("after").map(\.text.trimmingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+            if let before = page.child("before") {
+                // `<before/>` asks for the last page; with an id, the page before it.
+                parameters.fromEnd = true
+                let marker = before.text.trimmingWhitespace
+                parameters.before = marker.isEmpty ? nil : marker
+            }
+        }
+        let archive = try await services.conversations.archive(for: me.user, parameters)
+        for (profile) in archive.users.values { services.directory.remember(profile) }
+        for message in archive.messages {
+            guard let forwarded = archived(message, in: archive, room: roomJID, me: me) else { continue }
+            send(XMLElement("message", ["to": me.full.description, "from": (roomJID ?? me.bare).description], children: [
                 XMLElement("result", namespace: Namespace.mam, ["queryid": query["queryid"], "id": Self.archiveID(message)], children: [
                     XMLElement("forwarded", namespace: Namespace.forward, [:], children: [
                         XMLElement("delay", namespace: Namespace.delay, ["stamp": Timestamp.iso8601(milliseconds: message.createdAt)]),
@@ -46,11 +61,41 @@ extension XMPPSession {
             ]))
         }
         var set = XMLElement("set", namespace: Namespace.resultSetManagement)
-        if let first = history.messages.first, let last = history.messages.last {
+        if let first = archive.messages.first, let last = archive.messages.last {
             set.append(XMLElement("first", namespace: Namespace.resultSetManagement, [:], text: Self.archiveID(first)))
             set.append(XMLElement("last", namespace: Namespace.resultSetManagement, [:], text: Self.archiveID(last)))
         }
-        return XMLElement("fin", namespace: Namespace.mam, ["complete": history.hasMore ? "false" : "true", "queryid": query["queryid"]],
+        set.append(XMLElement("count", namespace: Namespace.resultSetManagement, [:], text: String(archive.count)))
+        return XMLElement("fin", namespace: Namespace.mam, ["complete": archive.complete ? "true" : "false", "queryid": query["queryid"]],
                           children: [set])
+    }
+
+    /// An archived message as the stanza it was: in a room, from the sender's occupant JID;
+    /// in a 1:1 conversation, between the user and the other person.
+    private func archived(_ message: Message, in archive: ArchivePage, room: JID?, me: (user: UserID, bare: JID, full: JID)) -> XMLElement? {
+        let jid = { (user: UserID) -> JID in
+            archive.users[user].map { self.services.directory.jid(of: $0) } ?? JID(local: "~\(user.rawValue)", domain: self.domain)
+        }
+        guard let sender = message.sender else { return nil }
+        if let room {
+            guard var stanza = plainStanza(message, from: JID(local: room.local, domain: room.domain, resource: jid(sender).local),
+                                           to: me.bare) else { return nil }
+            stanza["type"] = "groupchat"
+            return stanza
+        }
+        guard let peer = archive.peers[message.conversationId] else { return nil }
+        let outgoing = sender == me.user
+        return plainStanza(message, from: outgoing ? me.bare : jid(peer), to: outgoing ? jid(peer) : me.bare)
+    }
+
+    /// An XEP-0082 date and time as milliseconds since the epoch; `bad-request` otherwise.
+    static func time(_ text: String, field: String) throws(StanzaError) -> Int64 {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let trimmed = text.trimmingWhitespace
+        guard let date = formatter.date(from: trimmed) ?? ISO8601DateFormatter().date(from: trimmed) else {
+            throw StanzaError.badRequest("'\(field)' is not a date and time such as 2026-01-31T12:00:00Z")
+        }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

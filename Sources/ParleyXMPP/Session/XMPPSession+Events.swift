@@ -43,10 +43,11 @@ extension XMPPSession {
 
     /// A user whose address a group chat event needs and this session does not know.
     private func unknownUser(in event: String, _ payload: any Encodable & Sendable) -> UserID? {
-        guard event == EventName.messageNew, let message = payload as? Message,
-              let user = message.sender ?? message.system?.actor else { return nil }
+        guard event == EventName.messageNew, let message = payload as? Message else { return nil }
+        let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
         return state.withLock { state in
-            state.joined[message.conversationId] != nil && state.localParts[user] == nil ? user : nil
+            guard state.joined[message.conversationId] != nil else { return nil }
+            return users.first { state.localParts[$0] == nil }
         }
     }
 
@@ -63,6 +64,8 @@ extension XMPPSession {
                 send(stanza)
             } else if let presence = occupantPresence(message) {
                 send(presence)
+            } else {
+                announceSubject(message)
             }
         case (EventName.presence, let presence as Presence):
             guard presence.userId != me.user else { return }

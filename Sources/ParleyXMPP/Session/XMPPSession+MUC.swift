@@ -11,13 +11,13 @@ import ParleyProtocol
 // a groupchat message is `message.send`.
 extension XMPPSession {
     /// The group a `group-<id>` local part names.
-    private static func groupID(_ local: String?) -> ConversationID? {
+    static func groupID(_ local: String?) -> ConversationID? {
         guard let local, local.hasPrefix("group-"), let raw = Int64(local.dropFirst(6)) else { return nil }
         return ConversationID(rawValue: raw)
     }
 
     /// The joined room a room JID names.
-    private func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
+    func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
         state.withLock { state in state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) } }
     }
 
@@ -36,40 +36,43 @@ extension XMPPSession {
                 try? await services.rooms.leave(by: me.user, ConversationReference(conversationId: conversation))
             }
             send(XMLElement("presence", ["type": "unavailable", "from": "\(joined.jid)/\(joined.nick)", "to": me.full.description], children: [
-                mucUser(affiliation: joined.kind == .group ? "member" : "none", role: "none", statuses: [110]),
+                mucUser(joined.kind == .group ? .member : .none, role: "none", statuses: [110]),
             ]))
             return
         }
         guard type == "available", joinedRoom(room) == nil else { return }
         let nick = state.withLock { $0.localParts[me.user] } ?? "~\(me.user.rawValue)"
         do {
-            let (conversation, kind, name, occupants, history) = try await enter(room, me: me.user)
+            let entry = try await enter(room, me: me.user)
             let roomJID = room.bare
-            for profile in occupants { services.directory.remember(profile) }
+            for (profile, _) in entry.occupants { services.directory.remember(profile) }
             state.withLock { state in
-                state.joined[conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: kind)
-                for profile in occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
+                state.joined[entry.conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: entry.kind)
+                for (profile, _) in entry.occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
             }
-            let affiliation = kind == .group ? "member" : "none"
-            for profile in occupants where profile.id != me.user {
+            var mine = Affiliation.none
+            for (profile, affiliation) in entry.occupants {
+                guard profile.id != me.user else {
+                    mine = affiliation
+                    continue
+                }
                 send(XMLElement("presence", ["from": "\(roomJID)/\(XMPPDirectory.localPart(of: profile))", "to": me.full.description], children: [
-                    mucUser(affiliation: affiliation, role: "participant", statuses: []),
+                    mucUser(affiliation, statuses: []),
                 ]))
             }
             let requested = room.resource ?? nick
             send(XMLElement("presence", ["from": "\(roomJID)/\(nick)", "to": me.full.description], children: [
-                mucUser(affiliation: affiliation, role: "participant", statuses: requested == nick ? [110] : [110, 210]),
+                mucUser(mine, statuses: requested == nick ? [110] : [110, 210]),
             ]))
-            for message in history {
+            for message in entry.history {
                 if let stanza = groupStanza(message, delayed: true) { send(stanza) }
             }
-            send(XMLElement("message", ["type": "groupchat", "from": roomJID.description, "to": me.full.description], children: [
-                XMLElement("subject", [:], text: name),
-            ]))
+            send(subjectMessage(entry.subject, room: roomJID, by: nil, to: me.full))
         } catch {
             var reply = StanzaError.from(error)
             if let core = error as? ProtocolError, core.code == .notMember {
-                reply = StanzaError(type: "auth", condition: "registration-required", core.message)
+                reply = StanzaError(type: "auth", condition: "registration-required",
+                                    "members only: join the group first (register with the room, XEP-0045 §7.10, or group.join)")
             }
             send(XMLElement("presence", ["type": "error", "from": presence["to"], "to": me.full.description], children: [
                 XMLElement("x", namespace: Namespace.muc), reply.element,
@@ -77,14 +80,25 @@ extension XMPPSession {
         }
     }
 
+    /// What entering a group chat shows: its occupants with their affiliations, recent
+    /// history and the subject.
+    private struct Entry {
+        var conversation: ConversationID
+        var kind: ConversationKind
+        var subject: String
+        var occupants: [(UserProfile, Affiliation)]
+        var history: [Message]
+    }
+
     /// Enters a group (checking membership) or a room (entering it, creating it if new).
-    private func enter(_ room: JID, me: UserID) async throws -> (ConversationID, ConversationKind, String, [UserProfile], [Message]) {
+    private func enter(_ room: JID, me: UserID) async throws -> Entry {
         if let group = Self.groupID(room.local) {
             // Reading the history is the membership check (members only).
             let history = try await services.conversations.history(for: me, HistoryParameters(conversationId: group, limit: 20))
             let members = try await services.groups.members(for: me, GroupMembersParameters(conversationId: group, limit: 200))
-            let name = try await services.conversations.list(for: me).conversations.first { $0.id == group }?.name ?? room.local ?? ""
-            return (group, .group, name, members.members.map(\.user), history.messages)
+            let info = try await services.groups.info(for: me, ConversationReference(conversationId: group))
+            return Entry(conversation: group, kind: .group, subject: Self.subject(name: info.name, description: info.description),
+                         occupants: members.members.map { ($0.user, $0.role == "owner" ? .owner : .member) }, history: history.messages)
         }
         let name = room.local ?? ""
         let entry: RoomEntry
@@ -95,28 +109,61 @@ extension XMPPSession {
             entry = try await services.rooms.create(by: me, CreateParameters(name: name))
         }
         let occupants = try await services.rooms.occupants(for: me, ConversationReference(conversationId: entry.room.id))
-        return (entry.room.id, .room, entry.room.name, occupants.users, entry.messages)
+        return Entry(conversation: entry.room.id, kind: .room, subject: Self.subject(name: entry.room.name, description: entry.room.description),
+                     occupants: occupants.users.map { ($0, .none) }, history: entry.messages)
     }
 
-    private func mucUser(affiliation: String, role: String, statuses: [Int]) -> XMLElement {
+    /// A group chat's subject: its description, the nearest thing Parley has to a topic, or
+    /// its name when it has none.
+    static func subject(name: String, description: String?) -> String {
+        description.flatMap { $0.isEmpty ? nil : $0 } ?? name
+    }
+
+    /// The subject as a groupchat message (XEP-0045 §8.1), from the occupant who set it or
+    /// from the room itself.
+    func subjectMessage(_ subject: String, room: JID, by nick: String?, to: JID) -> XMLElement {
+        XMLElement("message", ["type": "groupchat", "from": nick.map { "\(room)/\($0)" } ?? room.description, "to": to.description],
+                   children: [XMLElement("subject", [:], text: subject)])
+    }
+
+    /// A member's standing in a group chat: a group's owner owns its room (and moderates it),
+    /// members are members; in a Parley room, everyone is an equal participant.
+    enum Affiliation: String {
+        case owner, member, none
+
+        var role: String { self == .owner ? "moderator" : "participant" }
+    }
+
+    /// `<x xmlns='muc#user'>` with an occupant's item; `role` nil: the affiliation's role
+    /// (`none` for someone leaving).
+    func mucUser(_ affiliation: Affiliation, role: String? = nil, statuses: [Int]) -> XMLElement {
         XMLElement("x", namespace: Namespace.mucUser, [:], children: [
-            XMLElement("item", namespace: Namespace.mucUser, ["affiliation": affiliation, "role": role]),
+            XMLElement("item", namespace: Namespace.mucUser, ["affiliation": affiliation.rawValue, "role": role ?? affiliation.role]),
         ] + statuses.map { XMLElement("status", namespace: Namespace.mucUser, ["code": String($0)]) })
     }
 
     // MARK: Messages
 
     func handleGroupMessage(_ message: XMLElement, me: (user: UserID, bare: JID, full: JID)) async {
-        guard let to = message["to"].flatMap(JID.init), let (conversation, _) = joinedRoom(to), to.resource == nil else {
-            send(StanzaError(type: "modify", condition: "not-acceptable", "join the room first; private messages in rooms are not supported")
-                .reply(to: message, from: conferenceDomain))
+        guard let to = message["to"].flatMap(JID.init), let (conversation, joined) = joinedRoom(to) else {
+            send(StanzaError(type: "modify", condition: "not-acceptable", "join the room first").reply(to: message, from: conferenceDomain))
+            return
+        }
+        if to.resource != nil {
+            await handlePrivateMessage(message, to: to, me: me)
+            return
+        }
+        if let invitation = message.child("x", namespace: Namespace.mucUser)?.child("invite", namespace: Namespace.mucUser) {
+            await handleMediatedInvitation(message, invitation, room: joined, me: me)
+            return
+        }
+        if let subject = message.child("subject") {
+            await changeSubject(message, to: subject.text.trimmingWhitespace, conversation: conversation, kind: joined.kind, me: me)
             return
         }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
-        let clientID = clientID(for: message)
         do {
-            let stored = try await services.conversations.send(
-                from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body), connection: token)
+            let stored = try await sendBody(of: message, body, in: conversation, me: me.user)
             // A room reflects a message to its sender (XEP-0045 §7.4); the core leaves the
             // sending connection out of the event, so the reflection is made here.
             if let reflection = groupStanza(stored, delayed: false) { send(reflection) }
@@ -145,16 +192,45 @@ extension XMPPSession {
         return stanza
     }
 
-    /// Someone entering or leaving a joined Parley room, as their occupant presence.
+    /// A system notice of a joined group chat in XMPP's terms: someone entering or leaving
+    /// (a room), joining, leaving or removed (a group), as occupant presence; a new owner as
+    /// their new affiliation. Info changes become a subject message (`announceSubject`).
     func occupantPresence(_ message: Message) -> XMLElement? {
-        guard let me, let system = message.system, let actor = system.actor, actor != me.user,
-              system.type == .roomEntered || system.type == .roomLeft,
+        guard let me, let system = message.system, let actor = system.actor,
               let joined = state.withLock({ $0.joined[message.conversationId] }) else { return nil }
-        let nick = state.withLock { $0.localParts[actor] } ?? "~\(actor.rawValue)"
-        return XMLElement("presence", ["type": system.type == .roomLeft ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)",
-                                       "to": me.full.description], children: [
-            mucUser(affiliation: "none", role: system.type == .roomLeft ? "none" : "participant", statuses: []),
-        ])
+        var user = actor
+        var affiliation: Affiliation = joined.kind == .group ? .member : .none
+        var leaving = false
+        var statuses: [Int] = []
+        switch system.type {
+        case .roomEntered, .memberJoined:
+            break
+        case .roomLeft, .memberLeft:
+            leaving = true
+        case .memberRemoved:
+            guard let target = system.target else { return nil }
+            // XEP-0045's kick (307): the removed member is out of the room at once.
+            user = target
+            leaving = true
+            statuses = [307]
+        case .ownerChanged:
+            guard let target = system.target else { return nil }
+            user = target
+            affiliation = .owner
+        default:
+            return nil
+        }
+        if user == me.user {
+            // This session's own entry was answered when it joined, and its own leaving over
+            // XMPP too (the room is no longer joined then). What is left: the user removed,
+            // leaving from another device, or made owner.
+            guard leaving || system.type == .ownerChanged else { return nil }
+            if leaving { state.withLock { _ = $0.joined.removeValue(forKey: message.conversationId) } }
+            statuses.append(110)
+        }
+        let nick = user == me.user ? joined.nick : state.withLock { $0.localParts[user] } ?? "~\(user.rawValue)"
+        return XMLElement("presence", ["type": leaving ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)", "to": me.full.description],
+                          children: [mucUser(leaving ? .none : affiliation, role: leaving ? "none" : nil, statuses: statuses)])
     }
 
     // MARK: Service discovery on the conference service
@@ -183,11 +259,14 @@ extension XMPPSession {
             return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
                 XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
             ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
             })
         case (Namespace.ping, "ping", "get"):
             return nil
+        case _ where target.local != nil:
+            return try await roomQuery(type: type, query, room: target, me: me)
         default:
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by the conference service")
         }

@@ -24,21 +24,28 @@ extension XMPPSession {
         }
         do {
             let recipient = try await services.directory.user(for: to)
-            guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
-                // Not stored, so not checked by `send`: friends only, and no blocks between.
-                _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-                forwardSignals(message, from: me.full, to: recipient)
+            if let invitation = message.child("x", namespace: Namespace.conference) {
+                try await forwardDirectInvitation(message, invitation, to: recipient, me: me)
                 return
             }
-            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
-            let clientID = clientID(for: message)
-            // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-            _ = try await services.conversations.send(
-                from: me.user, SendParameters(conversationId: conversation, clientId: clientID, kind: .text, text: body),
-                connection: token)
+            try await sendDirect(message, to: recipient, me: me)
         } catch {
             send(StanzaError.from(error).reply(to: message, from: domain))
         }
+    }
+
+    /// A chat message to a user: its body stored in their 1:1 conversation (which needs the
+    /// two to be friends), chat states and receipts handed to their XMPP sessions.
+    func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
+        guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
+            // Not stored, so not checked by `send`: friends only, and no blocks between.
+            _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
+            forwardSignals(message, from: me.full, to: recipient)
+            return
+        }
+        let conversation = try await services.social.directConversation(of: me.user, with: recipient)
+        // The stanza id is the client id, so a client's retry of the same stanza is stored once.
+        _ = try await sendBody(of: message, body, in: conversation, me: me.user)
     }
 
     /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
@@ -53,17 +60,24 @@ extension XMPPSession {
     private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
         let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
         guard !signals.isEmpty else { return }
-        let forwarded = ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: from.description,
-                                        signals: signals.map { $0.serialized() }.joined())
-        services.delivery.deliver(event: EventName.forwardedStanza, payload: forwarded, to: [recipient], excluding: nil)
+        forward(ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: from.description,
+                                children: signals.map { $0.serialized() }.joined()), to: recipient)
     }
 
-    /// A forwarded chat state or receipt addressed to this session.
+    /// Hands a `<message>` that Parley does not store (chat states, receipts, invitations) to
+    /// `recipient`'s XMPP sessions through the delivery: on this server or any other of a
+    /// cluster. Native clients have no form for these and never get them.
+    func forward(_ stanza: ForwardedStanza, to recipient: UserID) {
+        services.delivery.deliver(event: EventName.forwardedStanza, payload: stanza, to: [recipient], excluding: nil)
+    }
+
+    /// A forwarded message addressed to this session.
     func forwardedStanza(_ forwarded: ForwardedStanza, to target: JID) -> String {
-        var text = "<message type='" + XMLEscaping.attribute(forwarded.type) + "'"
+        var text = "<message"
+        if let type = forwarded.type { text += " type='" + XMLEscaping.attribute(type) + "'" }
         if let id = forwarded.id { text += " id='" + XMLEscaping.attribute(id) + "'" }
         text += " from='" + XMLEscaping.attribute(forwarded.from) + "' to='" + XMLEscaping.attribute(target.description) + "'>"
-        return text + forwarded.signals + "</message>"
+        return text + forwarded.children + "</message>"
     }
 
     /// A stored message as a chat stanza to this session, or nil if it is not one for it
@@ -118,9 +132,10 @@ extension XMPPSession {
         url.hasPrefix("/") ? services.configuration.publicURL + url : url
     }
 
-    /// A message's id in the user's archive: conversation and sequence, `<conversation>-<seq>`.
+    /// A message's id in the user's archive (XEP-0313, XEP-0359): its server id, unique
+    /// across the server, so one id serves the user's whole archive and every room's.
     static func archiveID(_ message: Message) -> String {
-        "\(message.conversationId.rawValue)-\(message.seq)"
+        message.id
     }
 
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over

@@ -128,6 +128,9 @@ extension XMPPSession {
         if let target, target.domain == conferenceDomain {
             return try await conferenceQuery(type: type, query, target: target, me: me)
         }
+        if let target, target.domain == uploadDomain, target.local == nil {
+            return try await uploadQuery(type: type, query, me: me.user)
+        }
         do {
             switch (query.namespace, query.name, type) {
             case (Namespace.ping, "ping", "get") where toServer || toSelf:
@@ -141,6 +144,7 @@ extension XMPPSession {
             case (Namespace.discoItems, "query", "get") where toServer:
                 return XMLElement("query", namespace: Namespace.discoItems, [:], children: [
                     XMLElement("item", namespace: Namespace.discoItems, ["jid": conferenceDomain, "name": "Groups and rooms"]),
+                    XMLElement("item", namespace: Namespace.discoItems, ["jid": uploadDomain, "name": "Image upload"]),
                 ])
             case (Namespace.discoItems, "query", "get"):
                 return XMLElement("query", namespace: Namespace.discoItems)
@@ -207,14 +211,19 @@ extension XMPPSession {
         let nickname = (card.child("NICKNAME") ?? card.child("FN"))?.text.trimmingWhitespace
         update.nickname = nickname.map { $0.isEmpty ? .clear : .set($0) } ?? .clear
         if let url = card.child("PHOTO")?.child("EXTVAL")?.text.trimmingWhitespace, !url.isEmpty {
-            // This server's own media links go back to the path form the profile keeps.
-            let base = services.configuration.publicURL
-            update.avatar = .set(!base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url)
+            update.avatar = .set(mediaPath(url))
         }
         let account = try await services.accounts.updateProfile(of: me, with: update)
         state.withLock { $0.account = account }
         // The user's other devices hear of it, as they do of a native `me.update`.
         services.delivery.deliver(event: EventName.meUpdated, payload: account, to: [me], excluding: token)
+    }
+
+    /// A link to this server's media as the path form profiles and groups keep (the
+    /// reverse of `absoluteURL`); other links as they are.
+    func mediaPath(_ url: String) -> String {
+        let base = services.configuration.publicURL
+        return !base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url
     }
 
     // MARK: Blocking (XEP-0191)

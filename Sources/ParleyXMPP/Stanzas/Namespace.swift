@@ -27,4 +27,13 @@ public enum Namespace {
     public static let streamManagement = "urn:xmpp:sm:3"
     public static let muc = "http://jabber.org/protocol/muc"
     public static let mucUser = "http://jabber.org/protocol/muc#user"
+    public static let mucAdmin = "http://jabber.org/protocol/muc#admin"
+    public static let mucOwner = "http://jabber.org/protocol/muc#owner"
+    public static let mucRoomConfig = "http://jabber.org/protocol/muc#roomconfig"
+    /// Direct invitations (XEP-0249).
+    public static let conference = "jabber:x:conference"
+    /// In-band registration (XEP-0077), which XEP-0045 §7.10 uses to become a room's member.
+    public static let register = "jabber:iq:register"
+    /// HTTP file upload (XEP-0363).
+    public static let httpUpload = "urn:xmpp:http:upload:0"
 }

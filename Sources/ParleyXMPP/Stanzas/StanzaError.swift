@@ -5,11 +5,15 @@ public struct StanzaError: Error, Sendable, Equatable {
     public var type: String
     public var condition: String
     public var text: String
+    /// An application-specific condition (RFC 6120 §8.3.3.4), such as XEP-0363's
+    /// `<file-too-large>`.
+    public var application: XMLElement?
 
-    public init(type: String, condition: String, _ text: String) {
+    public init(type: String, condition: String, _ text: String, application: XMLElement? = nil) {
         self.type = type
         self.condition = condition
         self.text = text
+        self.application = application
     }
 
     public static func badRequest(_ text: String) -> StanzaError { StanzaError(type: "modify", condition: "bad-request", text) }
@@ -24,6 +28,7 @@ public struct StanzaError: Error, Sendable, Equatable {
         case .notFound: self.init(type: "cancel", condition: "item-not-found", error.message)
         case .notFriends, .notMember, .notOwner, .forbidden, .unauthorized: self.init(type: "auth", condition: "forbidden", error.message)
         case .blocked: self.init(type: "cancel", condition: "not-acceptable", error.message)
+        case .unsupportedMediaType: self.init(type: "modify", condition: "not-acceptable", error.message)
         case .rateLimited, .tooManyAttempts: self.init(type: "wait", condition: "resource-constraint", error.message)
         case .alreadyFriends, .nameTaken, .usernameTaken: self.init(type: "cancel", condition: "conflict", error.message)
         case .internalError, .unavailable: self.init(type: "wait", condition: "internal-server-error", error.message)
@@ -45,7 +50,7 @@ public struct StanzaError: Error, Sendable, Equatable {
         XMLElement("error", ["type": type], children: [
             XMLElement(condition, namespace: Namespace.stanzaErrors),
             XMLElement("text", namespace: Namespace.stanzaErrors, [:], text: text),
-        ])
+        ] + (application.map { [$0] } ?? []))
     }
 
     /// The error reply to `stanza`: same name and id, addressed back to its sender.

@@ -9,6 +9,8 @@ public final class XMPPServices: Sendable {
     public let groups: GroupService
     public let rooms: RoomService
     public let presence: PresenceService
+    /// HTTP upload slots (XEP-0363).
+    public let uploads: UploadSlots
     public let registry: ConnectionRegistry
     /// For the events a gateway itself causes (a profile changed by vCard).
     public let delivery: Delivery
@@ -19,7 +21,7 @@ public final class XMPPServices: Sendable {
     let resumable = ResumableSessions()
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
-                rooms: RoomService, presence: PresenceService,
+                rooms: RoomService, presence: PresenceService, uploads: UploadSlots,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
         self.accounts = accounts
         self.social = social
@@ -27,6 +29,7 @@ public final class XMPPServices: Sendable {
         self.groups = groups
         self.rooms = rooms
         self.presence = presence
+        self.uploads = uploads
         self.registry = registry
         self.delivery = delivery
         self.configuration = configuration

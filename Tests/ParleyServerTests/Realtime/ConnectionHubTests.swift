@@ -58,7 +58,7 @@ import Testing
         _ = hub.add(phone, for: mei)
         hub.deliver(event: EventName.signInSessionClosed, payload: SignInSessionClosed(sessionId: "s"), to: [mei], excluding: nil)
         #expect(phone.received.withLock { $0.isEmpty })
-        hub.deliver(event: EventName.forwardedStanza, payload: ForwardedStanza(type: "chat", id: nil, from: "a@b/c", signals: ""),
+        hub.deliver(event: EventName.forwardedStanza, payload: ForwardedStanza(type: "chat", id: nil, from: "a@b/c", children: ""),
                     to: [mei], excluding: nil)
         #expect(phone.received.withLock { $0.map(\.0) } == [EventName.forwardedStanza], "typed receivers get gateway signals")
     }

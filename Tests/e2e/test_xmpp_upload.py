@@ -1,0 +1,157 @@
+"""HTTP file upload (XEP-0363) with slixmpp against a live server: discovery with the size
+limit, slots whose PUT link takes an image once (type from the bytes, the same size limit as
+any upload), clear HTTP errors for wrong, used, expired, mis-sized and non-image uploads,
+the per-user slot limit, and an uploaded image sent from a Jabber client arriving at a native
+client as an image message."""
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from api import call
+from client import Session
+from rawhttp import png_of_size
+from xmpp import Bot, befriend, error_condition, register, run, wait_event
+
+UPLOAD = "urn:xmpp:http:upload:0"
+
+
+@pytest.fixture
+def server(parley):
+    return parley("--password-cost", "minimum", "--max-media-bytes", "4096", "--upload-slots-per-user", "3", xmpp=True)
+
+
+async def request_slot(bot: Bot, size: int, content_type: str | None = "image/png"):
+    """The slot's (put, get) links, or the error stanza."""
+    from slixmpp.exceptions import IqError
+    iq = bot.make_iq_get(ito="upload.localhost")
+    attributes = f" content-type='{content_type}'" if content_type else ""
+    iq.append(ET.fromstring(f"<request xmlns='{UPLOAD}' filename='tea.png' size='{size}'{attributes}/>"))
+    try:
+        result = await iq.send(timeout=10)
+    except IqError as error:
+        return error.iq
+    slot = result.xml.find(f"{{{UPLOAD}}}slot")
+    return slot.find(f"{{{UPLOAD}}}put").get("url"), slot.find(f"{{{UPLOAD}}}get").get("url")
+
+
+def put(url: str, data: bytes):
+    return call("", "PUT", url, raw=data)
+
+
+def test_slots_take_one_image_each_and_refuse_everything_else_clearly(server):
+    register(server, "mei")
+    register(server, "ann")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        # Discovery: the server lists the upload service, which gives its largest file.
+        items = await mei.plugin["xep_0030"].get_items(jid="localhost", timeout=10)
+        assert ("upload.localhost", None, "Image upload") in items["disco_items"]["items"]
+        info = await mei.plugin["xep_0030"].get_info(jid="upload.localhost", timeout=10)
+        assert ("store", "file", None, "Image upload") in info["disco_info"]["identities"]
+        assert UPLOAD in info["disco_info"]["features"]
+        form = info.xml.find("{http://jabber.org/protocol/disco#info}query/{jabber:x:data}x")
+        fields = {f.get("var"): f.findtext("{jabber:x:data}value") for f in form}
+        assert fields["max-file-size"] == "4096"
+
+        # A slot, its upload, and the image at the announced link, as any media.
+        image = png_of_size(1000)
+        put_url, get_url = await request_slot(mei, len(image))
+        assert put_url.startswith(server.url + "/v1/uploads/") and get_url.startswith(server.url + "/v1/media/")
+        assert len(put_url.rsplit("/", 1)[1]) >= 40
+        assert call("", "GET", get_url).status == 404
+        stored = put(put_url, image)
+        assert stored.status == 201, stored.body
+        assert stored.json["url"] == get_url.removeprefix(server.url) and stored.json["type"] == "image/png"
+        fetched = call("", "GET", get_url)
+        assert fetched.status == 200 and fetched.body == image and fetched.headers["Content-Type"] == "image/png"
+        # Single use.
+        again = put(put_url, image)
+        assert again.status == 404 and again.error_code == "not_found"
+        # An unknown token.
+        assert put(server.url + "/v1/uploads/" + "A" * 43, image).error_code == "not_found"
+
+        # Not what the slot was for: a different size, or bytes that are no image.
+        put_url, get_url = await request_slot(mei, 1000)
+        wrong = put(put_url, png_of_size(999))
+        assert wrong.status == 400 and wrong.error_code == "invalid_field"
+        put_url, get_url = await request_slot(mei, 1000)
+        text = put(put_url, b"x" * 1000)
+        assert text.status == 415 and text.error_code == "unsupported_media_type"
+        assert call("", "GET", get_url).status == 404
+
+        # Too big is refused at the slot, with the limit; so is a type that is no image.
+        refused = await request_slot(mei, 5000)
+        assert error_condition(refused) == "not-acceptable"
+        assert refused.xml.findtext(f".//{{{UPLOAD}}}file-too-large/{{{UPLOAD}}}max-file-size") == "4096"
+        assert error_condition(await request_slot(mei, 100, "text/plain")) == "not-acceptable"
+        assert error_condition(await request_slot(mei, 0)) == "bad-request"
+
+        # Three unused slots at most per user; using one frees its place.
+        ann = Bot("ann@localhost")
+        assert await ann.sign_in(server.xmpp_port)
+        slots = [await request_slot(ann, 1000) for _ in range(3)]
+        assert all(isinstance(slot, tuple) for slot in slots)
+        assert error_condition(await request_slot(ann, 1000)) == "resource-constraint"
+        assert put(slots[0][0], png_of_size(1000)).status == 201
+        assert isinstance(await request_slot(ann, 1000), tuple)
+
+        await ann.stop()
+        await mei.stop()
+    run(scenario())
+
+
+def test_an_expired_slot_is_refused(parley):
+    server = parley("--password-cost", "minimum", "--upload-slot-lifetime", "1", xmpp=True)
+    register(server, "mei")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        put_url, get_url = await request_slot(mei, 1000)
+        time.sleep(1.2)
+        expired = put(put_url, png_of_size(1000))
+        assert expired.status == 403 and expired.error_code == "forbidden" and "expired" in expired.json["error"]["message"]
+        assert call("", "GET", get_url).status == 404
+        await mei.stop()
+    run(scenario())
+
+
+def test_an_uploaded_image_sent_from_jabber_is_an_image_message(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob, "bob")
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        image = png_of_size(1200)
+        put_url, get_url = await request_slot(mei, len(image))
+        assert put(put_url, image).status == 201
+
+        # As Jabber clients send a shared file: the link as the body and as out-of-band data.
+        message = mei.make_message(mto="bob@localhost", mbody=get_url, mtype="chat")
+        message.append(ET.fromstring(f"<x xmlns='jabber:x:oob'><url>{get_url}</url></x>"))
+        message.send()
+        event = await wait_event(bob, lambda e: e["event"] == "message.new" and e["data"]["conversationId"] == conversation
+                                 and e["data"]["kind"] == "image")
+        assert event["data"]["image"]["url"] == get_url.removeprefix(server.url)
+        assert event["data"]["image"]["width"] == 1 and event["data"]["image"]["height"] == 1
+
+        # A link to no upload of Mei's stays text.
+        other = server.url + "/v1/media/nosuchimage"
+        mei.send_message(mto="bob@localhost", mbody=other, mtype="chat")
+        event = await wait_event(bob, lambda e: e["event"] == "message.new" and e["data"].get("text") == other)
+        assert event["data"]["kind"] == "text"
+        history = await bob.call("message.history", {"conversationId": conversation})
+        kinds = [m["kind"] for m in history["data"]["messages"] if m["kind"] != "system"]
+        assert kinds == ["image", "text"]
+
+        await mei.stop()
+        await mei_native.close()
+        await bob.close()
+    run(scenario())
