@@ -48,7 +48,7 @@ extension XMPPSession {
             }
         }
         let archive = try await services.conversations.archive(for: me.user, parameters)
-        for (profile) in archive.users.values { services.directory.remember(profile) }
+        for profile in archive.users.values { services.directory.remember(profile) }
         for message in archive.messages {
             guard let forwarded = archived(message, in: archive, room: roomJID, me: me) else { continue }
             send(XMLElement("message", ["to": me.full.description, "from": (roomJID ?? me.bare).description], children: [

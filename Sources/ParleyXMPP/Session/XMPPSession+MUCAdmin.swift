@@ -101,7 +101,8 @@ extension XMPPSession {
                                   me: (user: UserID, bare: JID, full: JID)) async {
         do {
             guard let invitee = invitation["to"].flatMap(JID.init) else { throw StanzaError.badRequest("an invitation names the invitee (to)") }
-            let user = try await reachableInvitee(invitee, me: me.user)
+            let user = try await services.directory.user(for: invitee)
+            try await checkInvitable(user, me: me.user)
             let reason = invitation.child("reason")?.text
             let invite = XMLElement("x", namespace: Namespace.mucUser, [:], children: [
                 XMLElement("invite", namespace: Namespace.mucUser, ["from": me.bare.description], children: reason.map {
@@ -123,18 +124,15 @@ extension XMPPSession {
         guard let room = invitation["jid"].flatMap(JID.init), room.domain == conferenceDomain, joinedRoom(room) != nil else {
             throw StanzaError(type: "modify", condition: "not-acceptable", "invite to a room you are in (its jid)")
         }
-        _ = try await reachableInvitee(JID(local: address(of: recipient).local, domain: domain), me: me.user)
+        try await checkInvitable(recipient, me: me.user)
         forward(ForwardedStanza(type: message["type"] ?? "normal", id: message["id"], from: me.full.description,
                                 children: message.elements.map { $0.serialized() }.joined()), to: recipient)
     }
 
-    /// The invitee, if an invitation may reach them: a user of this server, not the inviter,
-    /// and no block between the two.
-    private func reachableInvitee(_ jid: JID, me: UserID) async throws -> UserID {
-        let user = try await services.directory.user(for: jid)
+    /// Whether an invitation may reach `user`: not the inviter, and no block between the two.
+    private func checkInvitable(_ user: UserID, me: UserID) async throws {
         guard user != me else { throw StanzaError.badRequest("you cannot invite yourself") }
         try await services.social.checkReachable(user, from: me)
-        return user
     }
 
     // MARK: Queries to a room: registration, moderation, configuration
