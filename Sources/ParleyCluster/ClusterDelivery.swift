@@ -61,14 +61,14 @@ public final class ClusterDelivery: Delivery, Sendable {
     private let handlers = PThreadMutex<Handlers?>(nil)
     /// The rooms' occupants, shared with the other nodes (set by `start`).
     private let occupancy = PThreadMutex<RoomOccupancy?>(nil)
-    /// Answers to hellos run here, off every event loop and libnats thread.
+    /// Every notice of this node is composed and published here, one at a time, off every
+    /// event loop and libnats thread: a beat's list (read from the hub) and an online/offline
+    /// notice (composed from the hub's state when it runs) reach the other nodes in the order
+    /// they were composed, so a beat never undoes a newer change, and an event loop reporting a
+    /// change never waits for a beat of tens of thousands of users to be encoded.
     private let queue = DispatchQueue(label: "parley.cluster")
     /// Signalled to end the heartbeat thread (which runs heartbeats and expiry).
     private let stopped = DispatchSemaphore(value: 0)
-    /// Held while a notice is composed and published: a beat's list (read from the hub) and
-    /// an online/offline notice (sent after the hub changed) then reach the other nodes in the
-    /// order the hub saw them, so a beat never undoes a newer change.
-    private let noticeOrder = PThreadMutex(())
 
     /// Connects to NATS at `url` and joins the cluster. Throws if NATS cannot be reached.
     public init(url: String, nodeID: String, local: any LocalDelivery, timing: Timing,
@@ -119,28 +119,31 @@ public final class ClusterDelivery: Delivery, Sendable {
     /// the missed heartbeats.
     public func stop() {
         stopped.signal()
-        send(ClusterNotice(node: nodeID, kind: .bye, users: []))
+        // After the notices already queued, so none of them follows the goodbye.
+        queue.sync { send(ClusterNotice(node: nodeID, kind: .bye, users: [])) }
         nats.flush(timeout: .seconds(1))
         nats.close()
     }
 
     /// The hub's report that `user`'s first connection came or last one went.
     public func localChange(_ user: UserID) {
-        noticeOrder.withLock { _ in
+        queue.async { [weak self] in
+            guard let self else { return }
             // The hub's state now rather than the reported change: a change that raced this
             // report is told by its own report, and the last notice is always the truth.
-            let online = local.isOnline(user)
-            send(ClusterNotice(node: nodeID, kind: online ? .online : .offline, users: [user]))
+            let online = self.local.isOnline(user)
+            self.send(ClusterNotice(node: self.nodeID, kind: online ? .online : .offline, users: [user]))
         }
     }
 
-    /// A room entry or leave made on this node, for the others. Under the notice order, like
+    /// A room entry or leave made on this node, for the others. On the notice queue, like
     /// presence: a beat composed before the change is published before it.
     private func roomChanged(_ change: RoomOccupancy.Change) {
-        noticeOrder.withLock { _ in
+        queue.async { [weak self] in
+            guard let self else { return }
             switch change {
-            case .entered(let room, let user): send(ClusterNotice(node: nodeID, kind: .entered, users: [user], room: room))
-            case .left(let room, let user): send(ClusterNotice(node: nodeID, kind: .left, users: [user], room: room))
+            case .entered(let room, let user): self.send(ClusterNotice(node: self.nodeID, kind: .entered, users: [user], room: room))
+            case .left(let room, let user): self.send(ClusterNotice(node: self.nodeID, kind: .left, users: [user], room: room))
             }
         }
     }
@@ -241,7 +244,7 @@ public final class ClusterDelivery: Delivery, Sendable {
 
     /// Every heartbeat: repeat this node's list, give up the silent nodes.
     private func tick() {
-        beat()
+        queue.async { [weak self] in self?.beat() }
         let span = timing.heartbeat * timing.missedHeartbeats
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = now > UInt64(span.milliseconds) * 1_000_000 ? now - UInt64(span.milliseconds) * 1_000_000 : 0
@@ -267,12 +270,11 @@ public final class ClusterDelivery: Delivery, Sendable {
         handlers?.expired(offline)
     }
 
+    /// This node's full picture; on the notice queue only.
     private func beat() {
         let rooms = occupancy.withLock { $0 }
-        noticeOrder.withLock { _ in
-            let entries = (rooms?.localTable ?? [:]).map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
-            send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers, rooms: entries))
-        }
+        let entries = (rooms?.localTable ?? [:]).map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
+        send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers, rooms: entries))
     }
 
     /// After a NATS outage: the others may have given this node up, and this node's picture
