@@ -146,6 +146,13 @@ public final class RoomOccupancy: Sendable {
         if adopted { publish(.entered(room, user)) }
     }
 
+    /// Tells the other servers that `user` left `room` through a lost server (whose entries
+    /// this one already forgot), so they drop the entry too without waiting to give that
+    /// server up themselves.
+    func announceLeft(_ room: ConversationID, _ user: UserID) {
+        publish(.left(room, user))
+    }
+
     private func publish(_ change: Change) {
         replication.withLock { $0 }?(change)
     }

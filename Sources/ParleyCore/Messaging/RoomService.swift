@@ -86,6 +86,10 @@ public final class RoomService: Sendable {
             if context.delivery.isOnline(user) {
                 context.rooms.adopt(room, user)
             } else {
+                // Every server drops a lost server's entries when it gives that server up, but
+                // not at the same instant: the `left` makes the others agree before the notice
+                // reaches their occupants.
+                context.rooms.announceLeft(room, user)
                 try? await noticeLeft(user, room: room)
             }
         }
