@@ -90,7 +90,7 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         let frame = queue.removeFirst()
         let envelope: IncomingFrame
         do {
-            envelope = try JSONDecoder().decode(IncomingFrame.self, from: frame)
+            envelope = try SendFrameReader.read(frame) ?? JSONDecoder().decode(IncomingFrame.self, from: frame)
         } catch {
             send(OperationCoding.failure(nil, ProtocolError(.badRequest, "a request is a JSON object with an id and an op")))
             processNext()

@@ -2,7 +2,8 @@ import Foundation
 import ParleyProtocol
 
 /// A request frame as the connection reads it: its id and operation, and for the hot
-/// operations of `Operations.loopOperations` its `data` as well, in the same pass. Other
+/// operations of `Operations.loopOperations` its `data` as well, in the same pass
+/// (`message.send` in its plain shape is read by `SendFrameReader` instead). Other
 /// operations decode their `data` from the frame later (`OperationRequest.parameters`).
 struct IncomingFrame: Decodable {
     let id: RequestID
@@ -12,6 +13,12 @@ struct IncomingFrame: Decodable {
 
     private enum CodingKeys: String, CodingKey {
         case id, op, data
+    }
+
+    init(id: RequestID, op: String, parameters: Result<any Sendable, ProtocolError>?) {
+        self.id = id
+        self.op = op
+        self.parameters = parameters
     }
 
     init(from decoder: any Decoder) throws {
