@@ -34,7 +34,7 @@ struct IncomingFrame: Decodable {
         -> Result<any Sendable, ProtocolError> {
         do {
             if let value = try container.decodeIfPresent(T.self, forKey: .data) { return .success(value) }
-            return .success(try JSONDecoder().decode(T.self, from: Data("{}".utf8)))
+            return .success(try OperationRequest.fromEmptyObject(T.self))
         } catch {
             return .failure(OperationRequest.describe(error))
         }

@@ -18,10 +18,15 @@ struct OperationRequest: Sendable {
         if let decoded, let value = try decoded.get() as? T { return value }
         do {
             if let value = try JSONDecoder().decode(OptionalData<T>.self, from: frame).data { return value }
-            return try JSONDecoder().decode(T.self, from: Data("{}".utf8))
+            return try Self.fromEmptyObject(T.self)
         } catch {
             throw Self.describe(error)
         }
+    }
+
+    /// `T` decoded from `{}`: what a missing or null `data` means.
+    static func fromEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data("{}".utf8))
     }
 
     private struct OptionalData<T: Decodable>: Decodable {
