@@ -81,6 +81,11 @@ public final class SQLiteStatement: SQLiteColumnReading {
         case .blob(let bytes):
             rc = bytes.withUnsafeBytes { parley_sqlite3_bind_blob(pointer, position, $0.baseAddress, UInt64($0.count)) }
         }
+        try checkBinding(rc)
+    }
+
+    /// Throws for a failed `sqlite3_bind_*` result code.
+    func checkBinding(_ rc: Int32) throws {
         guard rc == SQLITE_OK else {
             if rc == SQLITE_MISUSE {
                 throw SQLiteError.misuse("cannot bind while the statement is running; reset() it first", sql: sql)

@@ -7,9 +7,9 @@ import ParleySync
 ///
 /// **Threads.** No store work runs on the caller's thread, so event loops and the async
 /// runtime never block on SQLite. One writer thread with its own connection runs every
-/// `write`, with group commit: it takes all queued writes (up to `batchLimit`), runs each in its own
-/// savepoint of one `BEGIN IMMEDIATE` transaction, commits once, and only then resumes the
-/// callers. `readers` threads, each with its own read-only connection, run the `read`s; in
+/// `write`, with group commit: it takes all queued writes (up to `batchLimit`), runs them in
+/// one `BEGIN IMMEDIATE` transaction (see `GroupCommitWriter` for how one failure is undone
+/// alone), commits once, and only then resumes the callers. `readers` threads, each with its own read-only connection, run the `read`s; in
 /// WAL mode they run beside the writer and never wait for it. Idle threads sleep.
 ///
 /// **Durability.** With `.full` (the default), a `write` returns only after its commit is on
@@ -150,7 +150,7 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// Runs `body` on the writer thread, in its own savepoint of the next batch, and returns
+    /// Runs `body` on the writer thread, in the next batch's transaction, and returns
     /// once the batch is committed (synced to disk with `.full`). If `body` throws, its own
     /// changes are undone and its error rethrown; the rest of the batch is unaffected. If the
     /// commit fails, every write of the batch whose `body` had succeeded fails with the

@@ -154,3 +154,46 @@ import Testing
         #expect(syntax.description.contains("syntax error"))
     }
 }
+
+/// The typed binders and reader of the hot paths.
+@Suite struct SQLiteStatementTypedTests {
+    @Test func typedBindingsStoreWhatTheGeneralOnesStore() throws {
+        let connection = try SQLiteConnection.inMemory()
+        try connection.execute("CREATE TABLE v (id INTEGER PRIMARY KEY, i INTEGER, s TEXT, n INTEGER, t TEXT)")
+        let insert = try connection.prepare("INSERT INTO v (i, s, n, t) VALUES (?1, ?2, ?3, ?4) RETURNING id, i")
+        for (index, text) in ["plain", "中文 🌍", "nul\u{0}inside", ""].enumerated() {
+            insert.reset()
+            try insert.bind(integer: Int64.min + Int64(index), at: 1)
+            try insert.bind(text: text, at: 2)
+            try insert.bind(integer: nil as Int64?, at: 3)
+            try insert.bind(text: nil, at: 4)
+            #expect(try insert.step())
+            #expect(insert.integer(at: 0) == Int64(index + 1))
+            #expect(insert.integer(at: 1) == Int64.min + Int64(index))
+            #expect(try insert.step() == false)
+        }
+        insert.reset()
+        let rows = try connection.query("SELECT i, s, n IS NULL AND t IS NULL FROM v ORDER BY id") {
+            (try $0.int64(0), try $0.string(1), try $0.bool(2))
+        }
+        #expect(rows.map(\.0) == (0..<4).map { Int64.min + Int64($0) })
+        #expect(rows.map(\.1) == ["plain", "中文 🌍", "nul\u{0}inside", ""])
+        #expect(rows.allSatisfy { $0.2 })
+    }
+
+    @Test func bindingAParameterThatDoesNotExistThrows() throws {
+        let connection = try SQLiteConnection.inMemory()
+        let statement = try connection.prepare("SELECT ?1")
+        #expect(throws: SQLiteError.self) { try statement.bind(integer: 1, at: 2) }
+        #expect(throws: SQLiteError.self) { try statement.bind(text: "x", at: 0) }
+    }
+
+    @Test func bindingWhileRunningIsRefused() throws {
+        let connection = try SQLiteConnection.inMemory()
+        let statement = try connection.prepare("SELECT ?1 UNION ALL SELECT 2")
+        try statement.bind(integer: 1, at: 1)
+        #expect(try statement.step())
+        #expect(throws: SQLiteError.self) { try statement.bind(integer: 3, at: 1) }
+        statement.reset()
+    }
+}

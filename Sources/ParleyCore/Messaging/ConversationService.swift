@@ -60,9 +60,11 @@ public final class ConversationService: Sendable {
             }
             let message: Message
             do {
+                // The sender has read what they sent (rooms keep no read markers).
                 message = try writer.appendMessage(NewMessage(
                     conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
-                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now))
+                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now),
+                    markingReadBySender: snapshot.shape.kind != .room)
             } catch StoreError.conflict("client_id") {
                 // A retry: this sender used the client id before (for a text message this is
                 // the only check), or the same send arrived through another server that shares
@@ -72,9 +74,6 @@ public final class ConversationService: Sendable {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
                 return (existing, snapshot, false)
-            }
-            if snapshot.shape.kind != .room {
-                _ = try writer.markRead(conversation: conversation, user: user, upTo: message.seq)
             }
             return (message, snapshot, true)
         }

@@ -101,4 +101,23 @@ public protocol MessagingWriter: MessagingReader {
     /// server id, the conversation's last activity. Throws `conflict("client_id")` if the
     /// sender already used the client id.
     func appendMessage(_ message: NewMessage) throws -> Message
+    /// The send path's one call: `appendMessage`, and with `markingReadBySender` the
+    /// sender's read marker moved to the new message (nothing for a sender who is not a
+    /// member). A store may do both in fewer statements than the two calls.
+    ///
+    /// `conflict("client_id")` leaves nothing changed, so the caller may carry on in the same
+    /// write. After any other error part of it may be done: let that error end the write (its
+    /// savepoint undoes everything).
+    func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message
+}
+
+extension MessagingWriter {
+    /// The two calls, for stores without a shorter way.
+    public func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message {
+        let appended = try appendMessage(message)
+        if markingReadBySender, let sender = message.sender {
+            _ = try markRead(conversation: message.conversationID, user: sender, upTo: appended.seq)
+        }
+        return appended
+    }
 }

@@ -2,12 +2,14 @@ public import ParleyProtocol
 
 /// Durable state. Implementations run the closures on their own threads (never an event
 /// loop): `write` closures of concurrent callers may share one transaction and one commit
-/// (group commit), each isolated by a savepoint so one caller's failure undoes only its own
-/// changes. A `write` returns only after the commit is durable.
+/// (group commit), and one caller's failure undoes only its own changes. A `write` returns
+/// only after the commit is durable.
 public protocol Store: Sendable {
     /// Runs `body` with read access to a consistent snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T
-    /// Runs `body` in a transaction; returns after it is durably committed.
+    /// Runs `body` in a transaction; returns after it is durably committed. `body` may run
+    /// more than once (a batch run again after another write's failure, a deadlock retried):
+    /// only the last run's result counts, so it must touch nothing but the store.
     func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
 }
 

@@ -42,4 +42,74 @@ extension SQLiteStoreWriter {
             }
         }
     }
+
+    /// Four prepared statements and no savepoint of its own: the insert takes its number
+    /// from `last_seq` without changing the conversation, so a refused insert changes
+    /// nothing (SQLite undoes a failed statement by itself); only then are the counter and
+    /// the sender's read marker moved. A failure after the insert ends the write, whose own
+    /// rollback undoes the insert (see the protocol).
+    func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message {
+        let body = try MessageBodyCoding.encode(image: message.image, system: message.system)
+        let sender = message.sender?.rawValue
+        let conversation = message.conversationID.rawValue
+        let statements = try StoreError.mapping("appendMessage") { try sending.statements() }
+        let seq = try StoreError.mapping("appendMessage") {
+            try Self.runToEnd(statements.lastSeq) { lastSeq in
+                try lastSeq.bind(integer: conversation, at: 1)
+                return try lastSeq.step() ? lastSeq.integer(at: 0) + 1 : nil
+            }
+        }
+        guard let seq else {
+            throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
+        }
+        do {
+            try Self.runToEnd(statements.insert) { insert in
+                try insert.bind(integer: conversation, at: 1)
+                try insert.bind(integer: seq, at: 2)
+                try insert.bind(integer: sender, at: 3)
+                try insert.bind(text: message.clientID, at: 4)
+                try insert.bind(text: message.kind.rawValue, at: 5)
+                try insert.bind(text: message.text, at: 6)
+                try insert.bind(text: body, at: 7)
+                try insert.bind(integer: message.createdAt, at: 8)
+            }
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            if let sender, let clientID = message.clientID,
+               try exists("SELECT 1 FROM messages WHERE sender_id = ? AND client_id = ?", sender, clientID) {
+                throw StoreError.conflict("client_id")
+            }
+            throw StoreError.sqlite(error, during: "appendMessage")
+        } catch {
+            throw StoreError.translating(error, during: "appendMessage")
+        }
+        let id = connection.lastInsertRowID
+        try StoreError.mapping("appendMessage") {
+            try Self.runToEnd(statements.advance) { advance in
+                try advance.bind(integer: seq, at: 1)
+                try advance.bind(integer: message.createdAt, at: 2)
+                try advance.bind(integer: conversation, at: 3)
+            }
+            if markingReadBySender, let sender {
+                try Self.runToEnd(statements.markRead) { markRead in
+                    try markRead.bind(integer: seq, at: 1)
+                    try markRead.bind(integer: conversation, at: 2)
+                    try markRead.bind(integer: sender, at: 3)
+                }
+            }
+        }
+        return Message(id: String(id), conversationId: message.conversationID, seq: seq, sender: message.sender,
+                       clientId: message.clientID, kind: message.kind, text: message.text, image: message.image,
+                       system: message.system, createdAt: message.createdAt)
+    }
+
+    /// Resets `statement`, binds it and reads what it needs with `body` (stepping it), runs it
+    /// to the end and resets it again, also when something throws.
+    @discardableResult
+    private static func runToEnd<T>(_ statement: SQLiteStatement, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        statement.reset()
+        defer { statement.reset() }
+        let result = try body(statement)
+        while try statement.step() {}
+        return result
+    }
 }

@@ -11,6 +11,8 @@ import ParleyStoreSupport
 /// here is authoritative (the `UNIQUE` indexes remain the last line of defence).
 struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     let connection: SQLiteConnection
+    /// The send path's statements on `connection`.
+    let sending: SendStatements
 
     func insertUser(_ user: NewUser) throws -> StoredUser {
         let usernameKey = user.username.map(StoredUser.key(for:))

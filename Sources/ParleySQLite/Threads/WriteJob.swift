@@ -4,15 +4,24 @@ import ParleyCore
 /// jobs of every type share one queue and one batch.
 ///
 /// It runs in two steps because the caller may learn its result only after the batch's
-/// commit: `perform` runs the closure in its savepoint and returns the `finish` that, given
-/// the fate of the commit, resumes the caller.
+/// commit: `perform` runs the closure and returns the `finish` that, given the fate of the
+/// commit, resumes the caller. `perform` may run more than once (see `GroupCommitWriter`):
+/// only the last run's outcome reaches the caller.
 struct WriteJob: Sendable {
     /// Resumes the caller: with its own result if the commit succeeded (`nil`), or with the
     /// commit's error if the closure had succeeded but its changes were not kept.
     typealias Finish = @Sendable (_ commitError: (any Error)?) -> Void
 
-    /// Runs on the writer thread, inside the batch's transaction.
-    let perform: @Sendable (SQLiteStoreWriter) -> Finish
+    /// What one run of the closure came to.
+    struct Outcome {
+        let finish: Finish
+        /// Whether the closure threw (its own error goes to the caller, whatever the commit does).
+        let failed: Bool
+    }
+
+    /// Runs on the writer thread, inside the batch's transaction; in a savepoint of its own
+    /// when `isolated`, so that a failure undoes exactly this closure's changes.
+    let perform: @Sendable (SQLiteStoreWriter, _ isolated: Bool) -> Outcome
 
     /// Fails the caller without running its closure (the batch could not even begin).
     let abandon: @Sendable (any Error) -> Void
@@ -20,15 +29,15 @@ struct WriteJob: Sendable {
     /// A job for `body` whose outcome goes to `continuation`.
     init<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
                       continuation: CheckedContinuation<T, any Error>) {
-        perform = { writer in
+        perform = { writer, isolated in
             let result = Result<T, any Error> {
                 do {
-                    return try writer.connection.savepoint { try body(writer) }
+                    return isolated ? try writer.connection.savepoint { try body(writer) } : try body(writer)
                 } catch {
                     throw StoreError.translating(error, during: "write")
                 }
             }
-            return { commitError in
+            let finish: Finish = { commitError in
                 if let commitError, case .success = result {
                     continuation.resume(throwing: commitError)
                 } else {
@@ -37,6 +46,8 @@ struct WriteJob: Sendable {
                     continuation.resume(with: result)
                 }
             }
+            if case .failure = result { return Outcome(finish: finish, failed: true) }
+            return Outcome(finish: finish, failed: false)
         }
         abandon = { error in continuation.resume(throwing: error) }
     }

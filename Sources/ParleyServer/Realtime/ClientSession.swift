@@ -88,9 +88,9 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     private func processNext() {
         guard !busy, !queue.isEmpty, socket?.isOpen == true else { return }
         let frame = queue.removeFirst()
-        let envelope: RequestFrame
+        let envelope: IncomingFrame
         do {
-            envelope = try JSONDecoder().decode(RequestFrame.self, from: frame)
+            envelope = try SendFrameReader.read(frame) ?? JSONDecoder().decode(IncomingFrame.self, from: frame)
         } catch {
             send(OperationCoding.failure(nil, ProtocolError(.badRequest, "a request is a JSON object with an id and an op")))
             processNext()
@@ -152,26 +152,33 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         }
     }
 
-    private func run(_ envelope: RequestFrame, _ frame: Data, _ session: AuthenticatedSession) {
+    private func run(_ envelope: IncomingFrame, _ frame: Data, _ session: AuthenticatedSession) {
         guard let handler = services.operations[envelope.op] else {
             send(OperationCoding.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
             processNext()
             return
         }
         busy = true
-        let request = OperationRequest(session: session, connection: self, frame: frame)
-        Task {
+        let id = envelope.id
+        let request = OperationRequest(session: session, connection: self, frame: frame, decoded: envelope.parameters)
+        let operation: @Sendable () async -> Void = {
             let text: String
             do throws(ProtocolError) {
-                text = OperationCoding.success(envelope.id, try await handler(request))
+                text = OperationCoding.success(id, try await handler(request))
             } catch {
-                text = OperationCoding.failure(envelope.id, error)
+                text = OperationCoding.failure(id, error)
             }
             self.loop.execute {
                 self.busy = false
                 self.send(text)
                 self.processNext()
             }
+        }
+        if envelope.parameters != nil {
+            // A hot operation (`Operations.loopOperations`): on this loop from start to end.
+            Task(executorPreference: loop) { await operation() }
+        } else {
+            Task { await operation() }
         }
     }
 

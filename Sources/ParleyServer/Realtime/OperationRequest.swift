@@ -10,22 +10,30 @@ struct OperationRequest: Sendable {
     let connection: ClientSession
     /// The frame's bytes; `parameters` decodes its `data` member.
     let frame: Data
+    /// The `data` member if it was decoded with the frame (see `IncomingFrame`).
+    var decoded: Result<any Sendable, ProtocolError>? = nil
 
     /// The `data` member as `T`; a missing or null `data` counts as `{}`.
     func parameters<T: Decodable>(_ type: T.Type) throws(ProtocolError) -> T {
+        if let decoded, let value = try decoded.get() as? T { return value }
         do {
             if let value = try JSONDecoder().decode(OptionalData<T>.self, from: frame).data { return value }
-            return try JSONDecoder().decode(T.self, from: Data("{}".utf8))
+            return try Self.fromEmptyObject(T.self)
         } catch {
             throw Self.describe(error)
         }
+    }
+
+    /// `T` decoded from `{}`: what a missing or null `data` means.
+    static func fromEmptyObject<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data("{}".utf8))
     }
 
     private struct OptionalData<T: Decodable>: Decodable {
         var data: T?
     }
 
-    private static func describe(_ error: any Error) -> ProtocolError {
+    static func describe(_ error: any Error) -> ProtocolError {
         switch error {
         case DecodingError.keyNotFound(let key, _):
             return ProtocolError(.missingField, "the field '\(key.stringValue)' is required", field: key.stringValue)

@@ -4,6 +4,14 @@ import ParleyProtocol
 
 /// The WebSocket operations of `docs/protocol.md`, by name.
 enum Operations {
+    /// The hot operations, with their parameter types: their `data` is decoded together with
+    /// the frame (one JSON pass), and they run on their connection's event loop instead of
+    /// the task pool (no thread hand-offs besides the store's writer). Only for operations
+    /// whose own work between `await`s is short and never blocks.
+    static let loopOperations: [String: any (Decodable & Sendable).Type] = [
+        "message.send": SendParameters.self,
+    ]
+
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
                       groups: GroupService, rooms: RoomService, delivery: any Delivery) -> [String: OperationHandler] {
         [
