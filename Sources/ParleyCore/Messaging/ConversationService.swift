@@ -143,12 +143,14 @@ public final class ConversationService: Sendable {
         let rooms = context.rooms
         let state = try await context.gateway.write { writer in
             let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
+            // The total is one aggregate query: building every summary here (the whole inbox)
+            // cost more than the rest of the write, and XMPP moves a marker per delivery.
             guard conversation.kind != .room else {
                 return ReadState(conversationId: conversation.id, readSeq: conversation.lastSeq, unread: 0,
-                                 totalUnread: try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread })
+                                 totalUnread: try writer.totalUnread(for: user))
             }
             let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
-            let total = try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread }
+            let total = try writer.totalUnread(for: user)
             return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker), totalUnread: total)
         }
         context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
