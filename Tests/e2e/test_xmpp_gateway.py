@@ -483,6 +483,38 @@ def test_two_jabber_users_who_both_subscribe_become_friends_and_both_see_it(serv
     run(scenario())
 
 
+def test_streams_keep_working_after_their_idle_parsers_are_freed(parley):
+    """With --xmpp-parser-release 1 the parser of a stream silent for a second is freed; the
+    next stanza goes to a new one primed with the stream's header. Chat, iq and the stream's
+    clean end must work across that, repeatedly."""
+    server = parley("--password-cost", "minimum", "--xmpp-parser-release", "1", xmpp=True)
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        bob = Bot("bob@localhost", mechanism="PLAIN")
+        assert await mei.sign_in(server.xmpp_port)
+        assert await bob.sign_in(server.xmpp_port)
+        mei.send_presence(pto="bob@localhost", ptype="subscribe")
+        await bob.wait_presence(lambda p: p["type"] == "subscribe" and p["from"].bare == "mei@localhost")
+        bob.send_presence(pto="mei@localhost", ptype="subscribed")
+        await mei.wait_presence(lambda p: p["type"] == "subscribed" and p["from"].bare == "bob@localhost")
+        for round in range(3):
+            await asyncio.sleep(2.5)
+            mei.send_message(mto="bob@localhost", mbody=f"after a pause {round} & <more>", mtype="chat")
+            got = await bob.next_message()
+            assert got["body"] == f"after a pause {round} & <more>"
+            await asyncio.sleep(2.5)
+            bob.send_message(mto="mei@localhost", mbody=f"answer {round} 😀", mtype="chat")
+            assert (await mei.next_message())["body"] == f"answer {round} 😀"
+            await mei.plugin["xep_0199"].ping(jid="localhost", timeout=10)
+        await asyncio.sleep(2.5)
+        await mei.stop()
+        await bob.stop()
+    run(scenario())
+
+
 def test_shutdown_ends_open_streams_with_system_shutdown(server):
     register(server, "mei")
     stream = RawStream(server.xmpp_port)
