@@ -38,7 +38,14 @@ extension XMPPSession {
                 forwardSignals(message, from: me.full, to: recipient)
                 return
             }
-            let conversation = try await services.social.directConversation(of: me.user, with: recipient)
+            // The conversation with a friend this session knows (from its roster) needs no
+            // read: `send` checks the friendship and blocks itself, inside its write.
+            let conversation: ConversationID
+            if let known = state.withLock({ $0.directPeers.first { $0.value == recipient }?.key }) {
+                conversation = known
+            } else {
+                conversation = try await services.social.directConversation(of: me.user, with: recipient)
+            }
             let clientID = clientID(for: message)
             // The stanza id is the client id, so a client's retry of the same stanza is stored once.
             _ = try await services.conversations.send(
