@@ -157,6 +157,36 @@ def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
     run(scenario())
 
 
+def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_devices(server):
+    bob_token = register(server, "bob")
+    mei_token = register(server, "mei")
+
+    async def scenario():
+        bob = await Session.open(server.port, bob_token)
+        mei_native = await Session.open(server.port, mei_token)
+        conversation = await befriend(bob, mei_native, "mei")
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        seqs = []
+        for index in range(3):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"read-{index}",
+                                                   "kind": "text", "text": f"number {index}"})
+            assert sent["ok"], sent
+            seqs.append(sent["data"].get("message", sent["data"])["seq"])
+            assert (await mei.next_message())["body"] == f"number {index}"
+        # The native device hears that the XMPP client has them all, and nothing is unread.
+        read = await wait_event(mei_native, lambda e: e["event"] == "conversation.read" and e["data"]["readSeq"] == seqs[-1])
+        assert read["data"]["conversationId"] == conversation
+        assert read["data"]["unread"] == 0 and read["data"]["totalUnread"] == 0
+        listed = await mei_native.call("conversation.list")
+        assert listed["ok"], listed
+        assert listed["data"]["totalUnread"] == 0
+        await mei.stop()
+        await mei_native.close()
+        await bob.close()
+    run(scenario())
+
+
 def test_hostile_input_ends_only_the_offending_stream(server):
     register(server, "mei")
     register(server, "bob")

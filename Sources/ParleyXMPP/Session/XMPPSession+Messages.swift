@@ -142,8 +142,8 @@ extension XMPPSession {
         let token = self.token
         Task {
             while let mark = self.state.withLock({ $0.readMarks.next() }) {
-                _ = try? await conversations.markRead(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
-                                                      connection: token)
+                try? await conversations.moveReadMarker(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
+                                                        connection: token)
             }
         }
     }
