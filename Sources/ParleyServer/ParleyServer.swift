@@ -152,7 +152,7 @@ public final class ParleyServer: Sendable {
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
-            parserReleaseDelay: .seconds(configuration.xmppParserReleaseSeconds), publicURL: mediaBaseURL)
+            parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration,
                                         logger: logger)

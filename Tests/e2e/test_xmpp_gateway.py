@@ -514,10 +514,10 @@ def test_two_jabber_users_who_both_subscribe_become_friends_and_both_see_it(serv
 
 
 def test_streams_keep_working_after_their_idle_parsers_are_freed(parley):
-    """With --xmpp-parser-release 1 the parser of a stream silent for a second is freed; the
+    """With --xmpp-parser-release-ms 500 the parser of a stream silent for half a second is freed; the
     next stanza goes to a new one primed with the stream's header. Chat, iq and the stream's
     clean end must work across that, repeatedly."""
-    server = parley("--password-cost", "minimum", "--xmpp-parser-release", "1", xmpp=True)
+    server = parley("--password-cost", "minimum", "--xmpp-parser-release-ms", "500", xmpp=True)
     register(server, "mei")
     register(server, "bob")
 
