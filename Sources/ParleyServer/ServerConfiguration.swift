@@ -129,7 +129,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds a broken resumable XMPP stream (XEP-0198) waits for its client.
     public var xmppResumeTimeoutSeconds = 300
     /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
-    public var xmppParserReleaseMilliseconds = 250
+    public var xmppParserReleaseMilliseconds = 20
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
     public var xmppTLSCertificate = ""
     /// PEM private key of that certificate.

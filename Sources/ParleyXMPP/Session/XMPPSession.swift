@@ -177,9 +177,12 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             self.releaseTimer = nil
             if self.readSinceArmed {
                 self.armParserRelease()
-            } else if self.parser.releaseIfIdle(), self.queue.isEmpty {
+            } else if self.parser.releaseIfIdle() {
+                // Freed between the session's long-lived objects, the parser's memory goes
+                // back to the system only when the heap is trimmed.
+                HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
                 // Also the queue's storage, which keeps the capacity of its busiest moment.
-                self.queue = []
+                if self.queue.isEmpty { self.queue = [] }
             }
         }
     }

@@ -29,7 +29,7 @@ public struct XMPPConfiguration: Sendable {
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
                 maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300),
-                parserReleaseDelay: Duration = .milliseconds(250), publicURL: String = "") {
+                parserReleaseDelay: Duration = .milliseconds(20), publicURL: String = "") {
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }
         self.publicURL = base

@@ -96,12 +96,14 @@ public final class XMLStreamParser {
         failure == nil && depth == 1 && open.isEmpty && fed == boundary
     }
 
+    /// About what expat holds for a stream between stanzas, and so what `releaseIfIdle` frees.
+    public static let approximateParserBytes = 10 * 1024
+
     /// Frees expat's parser and buffers if the stream is between stanzas (see the type's
-    /// notes); returns whether the parser is put away now.
+    /// notes); returns whether it freed them now (false: mid-stanza, or already freed).
     @discardableResult
     public func releaseIfIdle() -> Bool {
-        guard let parser else { return true }
-        guard isBetweenStanzas else { return false }
+        guard let parser, isBetweenStanzas else { return false }
         XML_ParserFree(parser)
         self.parser = nil
         events = []

@@ -184,6 +184,8 @@ import Testing
         #expect(!parser.releaseIfIdle())
         #expect(stanzas(try parser.feed("ence/>")).first?.name == "presence")
         #expect(parser.releaseIfIdle())
+        // Already put away: nothing more to free.
+        #expect(!parser.releaseIfIdle())
     }
 
     @Test func limitsAndRulesHoldAfterARelease() throws {
