@@ -169,6 +169,10 @@ public final class ClusterDelivery: Delivery, Sendable {
         local.isOnline(user) || isOnlineElsewhere(user)
     }
 
+    public func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
+        local.isOnline(user, excluding: excluding) || isOnlineElsewhere(user)
+    }
+
     /// Half a heartbeat: notices travel in milliseconds, and a beat corrects what one missed.
     public var presenceSettleTime: Duration { timing.heartbeat / 2 }
 

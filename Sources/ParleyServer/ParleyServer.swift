@@ -151,7 +151,8 @@ public final class ParleyServer: Sendable {
             allowPlaintext: configuration.xmppAllowPlaintext == "yes",
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
-            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds), publicURL: mediaBaseURL)
+            resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
+            parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)

@@ -134,6 +134,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppIdleTimeoutSeconds = 900
     /// Seconds a broken resumable XMPP stream (XEP-0198) waits for its client.
     public var xmppResumeTimeoutSeconds = 300
+    /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
+    public var xmppParserReleaseMilliseconds = 20
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
     public var xmppTLSCertificate = ""
     /// PEM private key of that certificate.
@@ -215,6 +217,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-auth-timeout", \.xmppAuthTimeoutSeconds, 1...600, "seconds an XMPP connection may take to sign in", exceeded: "the stream ends with `policy-violation`"),
         number("xmpp-idle-timeout", \.xmppIdleTimeoutSeconds, 10...86_400, "seconds of silence before an XMPP stream is closed", exceeded: "the connection is closed"),
         number("xmpp-resume-timeout", \.xmppResumeTimeoutSeconds, 1...86_400, "seconds a broken resumable XMPP stream waits for its client", exceeded: "the session ends and its resources are released"),
+        number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
     ]

@@ -130,6 +130,36 @@ def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
     run(scenario())
 
 
+def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_devices(server):
+    bob_token = register(server, "bob")
+    mei_token = register(server, "mei")
+
+    async def scenario():
+        bob = await Session.open(server.port, bob_token)
+        mei_native = await Session.open(server.port, mei_token)
+        conversation = await befriend(bob, mei_native, "mei")
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        seqs = []
+        for index in range(3):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"read-{index}",
+                                                   "kind": "text", "text": f"number {index}"})
+            assert sent["ok"], sent
+            seqs.append(sent["data"].get("message", sent["data"])["seq"])
+            assert (await mei.next_message())["body"] == f"number {index}"
+        # The native device hears that the XMPP client has them all, and nothing is unread.
+        read = await wait_event(mei_native, lambda e: e["event"] == "conversation.read" and e["data"]["readSeq"] == seqs[-1])
+        assert read["data"]["conversationId"] == conversation
+        assert read["data"]["unread"] == 0 and read["data"]["totalUnread"] == 0
+        listed = await mei_native.call("conversation.list")
+        assert listed["ok"], listed
+        assert listed["data"]["totalUnread"] == 0
+        await mei.stop()
+        await mei_native.close()
+        await bob.close()
+    run(scenario())
+
+
 def test_hostile_input_ends_only_the_offending_stream(server):
     register(server, "mei")
     register(server, "bob")
@@ -451,6 +481,38 @@ def test_two_jabber_users_who_both_subscribe_become_friends_and_both_see_it(serv
         typing.send()
         refused = await bob.next_message(predicate=lambda m: m["type"] == "error")
         assert refused["error"]["condition"] == "not-acceptable"
+        await mei.stop()
+        await bob.stop()
+    run(scenario())
+
+
+def test_streams_keep_working_after_their_idle_parsers_are_freed(parley):
+    """With --xmpp-parser-release-ms 500 the parser of a stream silent for half a second is freed; the
+    next stanza goes to a new one primed with the stream's header. Chat, iq and the stream's
+    clean end must work across that, repeatedly."""
+    server = parley("--password-cost", "minimum", "--xmpp-parser-release-ms", "500", xmpp=True)
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei = Bot("mei@localhost")
+        bob = Bot("bob@localhost", mechanism="PLAIN")
+        assert await mei.sign_in(server.xmpp_port)
+        assert await bob.sign_in(server.xmpp_port)
+        mei.send_presence(pto="bob@localhost", ptype="subscribe")
+        await bob.wait_presence(lambda p: p["type"] == "subscribe" and p["from"].bare == "mei@localhost")
+        bob.send_presence(pto="mei@localhost", ptype="subscribed")
+        await mei.wait_presence(lambda p: p["type"] == "subscribed" and p["from"].bare == "bob@localhost")
+        for round in range(3):
+            await asyncio.sleep(2.5)
+            mei.send_message(mto="bob@localhost", mbody=f"after a pause {round} & <more>", mtype="chat")
+            got = await bob.next_message()
+            assert got["body"] == f"after a pause {round} & <more>"
+            await asyncio.sleep(2.5)
+            bob.send_message(mto="mei@localhost", mbody=f"answer {round} 😀", mtype="chat")
+            assert (await mei.next_message())["body"] == f"answer {round} 😀"
+            await mei.plugin["xep_0199"].ping(jid="localhost", timeout=10)
+        await asyncio.sleep(2.5)
         await mei.stop()
         await bob.stop()
     run(scenario())

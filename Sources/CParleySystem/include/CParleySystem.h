@@ -22,6 +22,12 @@
 #include <sys/uio.h>
 #include <sys/stat.h>
 #include <poll.h>
+#include <malloc.h>
+
+/* glibc gives memory freed below the top of a heap back to the system only when asked. */
+static inline int parley_trim_heap(void) {
+    return malloc_trim(0);
+}
 
 /* fcntl(2) is variadic, which Swift cannot call: these wrap the calls Parley needs. */
 static inline int parley_set_nonblocking(int fd) {

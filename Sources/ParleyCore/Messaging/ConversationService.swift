@@ -140,18 +140,43 @@ public final class ConversationService: Sendable {
     /// Marks everything up to `seq` read; the user's other devices hear of it.
     public func markRead(for user: UserID, _ parameters: ReadParameters, connection: ConnectionToken?) async throws(ProtocolError) -> ReadState {
         let rooms = context.rooms
+        // The total is one aggregate query: building every summary here (the whole inbox)
+        // cost more than the rest of the write.
         let state = try await context.gateway.write { writer in
-            let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
-            guard conversation.kind != .room else {
-                return ReadState(conversationId: conversation.id, readSeq: conversation.lastSeq, unread: 0,
-                                 totalUnread: try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread })
-            }
-            let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
-            let total = try Self.summaries(for: user, reader: writer).reduce(0) { $0 + $1.unread }
-            return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker), totalUnread: total)
+            let (conversation, marker) = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
+            return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
+                             totalUnread: try writer.totalUnread(for: user))
         }
         context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
         return state
+    }
+
+    /// Moves the read marker like `markRead`, for a gateway that marks what it hands its
+    /// clients as read (XMPP, on every delivered message) and needs no answer. The user's
+    /// unread total, a pass over all their conversations, is counted only when another
+    /// connection of the user will hear of the move, and then by a read after the write has
+    /// committed, off the single writer (a connection that appears later syncs after the
+    /// commit, so it sees the marker anyway).
+    public func moveReadMarker(for user: UserID, _ parameters: ReadParameters, connection: ConnectionToken?) async throws(ProtocolError) {
+        let rooms = context.rooms
+        let (conversation, marker) = try await context.gateway.write { writer in
+            try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
+        }
+        guard context.delivery.isOnline(user, excluding: connection) else { return }
+        let total = try await context.gateway.read { reader in try reader.totalUnread(for: user) }
+        let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
+                              totalUnread: total)
+        context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
+    }
+
+    /// The conversation, if the user may read it, and their read marker after moving it to
+    /// `seq` (never back, never past the newest message); in a room, where nothing is kept,
+    /// the newest message.
+    private static func moveMarker(_ parameters: ReadParameters, of user: UserID, writer: StoreWriter,
+                                   rooms: RoomOccupancy) throws -> (StoredConversation, Int64) {
+        let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
+        guard conversation.kind != .room else { return (conversation, conversation.lastSeq) }
+        return (conversation, try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq))
     }
 
     /// What a (re)connecting client missed: every conversation, the messages after the

@@ -15,6 +15,10 @@ public protocol Delivery: Sendable {
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?)
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
+    /// Whether the user has an authenticated connection other than `excluding`, here or on
+    /// another server of the cluster: whether an event to the user that leaves `excluding`
+    /// out reaches anyone.
+    func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool
     /// Whether the user has a connection on another server of the same cluster (one database,
     /// one NATS): such a user is already online for everyone, so a first connection here is no
     /// change to announce.

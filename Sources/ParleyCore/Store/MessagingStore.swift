@@ -46,6 +46,9 @@ public protocol MessagingReader {
     /// The sessions list of `user`: every 1:1 and group conversation they belong to, newest
     /// activity first, with the last message of each.
     func inbox(of user: UserID) throws -> [InboxEntry]
+    /// The unread messages of `user` in every 1:1 and group conversation they belong to (the
+    /// conversations of `inbox(of:)`): the sum of `lastSeq - readSeq`, each at least 0.
+    func totalUnread(for user: UserID) throws -> Int64
 
     // Messages
     func message(in conversation: ConversationID, seq: Int64) throws -> Message?

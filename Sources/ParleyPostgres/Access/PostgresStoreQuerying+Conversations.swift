@@ -69,4 +69,15 @@ extension PostgresStoreQuerying {
                        lastMessage: row.isNull(messageOffset) ? nil : try Message(row: row, at: messageOffset))
         }
     }
+
+    /// One aggregate over the user's memberships (`members_by_user`) joined to their
+    /// conversations by primary key; `sum` of bigint is numeric, hence the cast back.
+    func totalUnread(for user: UserID) throws -> Int64 {
+        try queryFirst("totalUnread(for:)", """
+            SELECT coalesce(sum(greatest(c.last_seq - m.read_seq, 0)), 0)::bigint
+            FROM members AS m
+            JOIN conversations AS c ON c.id = m.conversation_id
+            WHERE m.user_id = $1 AND c.kind IN ('user', 'group')
+            """, user.rawValue) { try $0.int64(0) } ?? 0
+    }
 }

@@ -86,4 +86,17 @@ extension SQLiteStoreQuerying {
             }
         }
     }
+
+    /// One aggregate over the user's memberships (`members_by_user`) joined to their
+    /// conversations by primary key: no rows come back to Swift but the sum.
+    func totalUnread(for user: UserID) throws -> Int64 {
+        try StoreError.mapping("totalUnread(for:)") {
+            try connection.queryFirst("""
+                SELECT coalesce(sum(max(c.last_seq - m.read_seq, 0)), 0)
+                FROM members AS m
+                JOIN conversations AS c ON c.id = m.conversation_id
+                WHERE m.user_id = ? AND c.kind IN ('user', 'group')
+                """, user.rawValue) { try $0.int64(0) } ?? 0
+        }
+    }
 }

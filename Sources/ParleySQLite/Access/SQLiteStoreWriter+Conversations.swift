@@ -69,13 +69,15 @@ extension SQLiteStoreWriter {
     /// Neither limit moves a marker back. Returns 0, and stores nothing, for someone who is
     /// not a member.
     func markRead(conversation: ConversationID, user: UserID, upTo seq: Int64) throws -> Int64 {
+        // UPDATE then SELECT rather than `RETURNING` (see `appendMessage`).
         try StoreError.mapping("markRead") {
-            try connection.queryFirst("""
+            try connection.run("""
                 UPDATE members
                 SET read_seq = max(read_seq, min(?1, (SELECT last_seq FROM conversations WHERE id = ?2)))
                 WHERE conversation_id = ?2 AND user_id = ?3
-                RETURNING read_seq
-                """, seq, conversation.rawValue, user.rawValue) { try $0.int64(0) } ?? 0
+                """, seq, conversation.rawValue, user.rawValue)
+            return try connection.queryFirst("SELECT read_seq FROM members WHERE conversation_id = ? AND user_id = ?",
+                                             conversation.rawValue, user.rawValue) { try $0.int64(0) } ?? 0
         }
     }
 

@@ -23,12 +23,15 @@ extension SQLiteStoreWriter {
         })
         return try refusingDuplicates("appendMessage", [clientIDUsed]) {
             try connection.savepoint {
-                let advanced = try connection.queryFirst("""
+                // An UPDATE and a SELECT by primary key, not `UPDATE … RETURNING`: SQLite
+                // collects RETURNING rows in a temporary b-tree made for each statement, which
+                // cost more than the second lookup of a row already in the page cache.
+                let changed = try connection.run("""
                     UPDATE conversations SET last_seq = last_seq + 1, last_activity_at = max(last_activity_at, ?)
                     WHERE id = ?
-                    RETURNING last_seq
-                    """, message.createdAt, message.conversationID.rawValue) { try $0.int64(0) }
-                guard let seq = advanced else {
+                    """, message.createdAt, message.conversationID.rawValue)
+                guard changed == 1, let seq = try connection.queryFirst("SELECT last_seq FROM conversations WHERE id = ?",
+                                                                        message.conversationID.rawValue, row: { try $0.int64(0) }) else {
                     throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
                 }
                 try connection.run("""

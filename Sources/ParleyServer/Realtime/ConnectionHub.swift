@@ -95,6 +95,10 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { $0[user] != nil }
     }
 
+    func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
+        byUser.withLock { table in table[user]?.values.contains { $0.token != excluding } ?? false }
+    }
+
     func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
         // A control event: acted on here, never sent.
         if event == EventName.signInSessionClosed, let closed = payload as? SignInSessionClosed {

@@ -43,7 +43,14 @@ extension XMPPSession {
             forwardSignals(message, from: me.full, to: recipient)
             return
         }
-        let conversation = try await services.social.directConversation(of: me.user, with: recipient)
+        // The conversation with a friend this session knows (from its roster) needs no read:
+        // `send` checks the friendship and blocks itself, inside its write.
+        let conversation: ConversationID
+        if let known = state.withLock({ $0.directPeers.first { $0.value == recipient }?.key }) {
+            conversation = known
+        } else {
+            conversation = try await services.social.directConversation(of: me.user, with: recipient)
+        }
         // The stanza id is the client id, so a client's retry of the same stanza is stored once.
         _ = try await sendBody(of: message, body, in: conversation, me: me.user)
     }
@@ -148,8 +155,8 @@ extension XMPPSession {
         let token = self.token
         Task {
             while let mark = self.state.withLock({ $0.readMarks.next() }) {
-                _ = try? await conversations.markRead(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
-                                                      connection: token)
+                try? await conversations.moveReadMarker(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
+                                                        connection: token)
             }
         }
     }

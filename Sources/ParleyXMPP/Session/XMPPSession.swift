@@ -12,7 +12,7 @@ import Synchronization
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
-    // `headerSent`, `authTimer`, `heldEvents`, `resolving` and the stream management fields
+    // `headerSent`, `authTimer`, `releaseTimer`, `readSinceArmed`, `heldEvents`, `resolving` and the stream management fields
     // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
     // share with the loop is in `state`, behind its mutex.
 
@@ -31,6 +31,11 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     private var busy = false
     private var headerSent = false
     private var authTimer: ScheduledTimer?
+    /// Puts the parser away once the stream has been silent between stanzas for
+    /// `parserReleaseDelay` (see `armParserRelease`); nil while not armed.
+    private var releaseTimer: ScheduledTimer?
+    /// Whether bytes came since `releaseTimer` was armed.
+    private var readSinceArmed = false
     /// Events waiting while a user's address is looked up, so that order is kept.
     var heldEvents: [(String, any Encodable & Sendable)] = []
     /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
@@ -155,7 +160,31 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             return
         }
         if queue.count > services.configuration.maxQueuedStanzas { connection.pauseReading() }
+        readSinceArmed = true
+        if releaseTimer == nil { armParserRelease() }
         processNext()
+    }
+
+    /// An idle stream's XML parser (expat's buffers, ≈ 10 KiB) is most of what the session
+    /// holds, so it is freed once no byte has come for `parserReleaseDelay` and the stream is
+    /// between stanzas; the next byte makes a new one. One timer per session at most, armed
+    /// again while bytes keep coming, so a busy stream keeps its parser and pays nothing
+    /// per stanza.
+    private func armParserRelease() {
+        readSinceArmed = false
+        releaseTimer = loop.schedule(after: services.configuration.parserReleaseDelay) { [weak self] in
+            guard let self, self.connection != nil else { return }
+            self.releaseTimer = nil
+            if self.readSinceArmed {
+                self.armParserRelease()
+            } else if self.parser.releaseIfIdle() {
+                // Freed between the session's long-lived objects, the parser's memory goes
+                // back to the system only when the heap is trimmed.
+                HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
+                // Also the queue's storage, which keeps the capacity of its busiest moment.
+                if self.queue.isEmpty { self.queue = [] }
+            }
+        }
     }
 
     func connectionShouldShutDown(_ connection: TCPConnection) {
@@ -167,6 +196,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         tls = nil
         authTimer?.cancel()
         authTimer = nil
+        releaseTimer?.cancel()
+        releaseTimer = nil
         queue.removeAll()
         guard !handedOver else { return }
         let endedCleanly = self.endedCleanly

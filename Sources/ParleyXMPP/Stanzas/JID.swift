@@ -10,32 +10,52 @@ public struct JID: Hashable, Sendable, CustomStringConvertible {
     public static let maxPartBytes = 1023
 
     public init(local: String?, domain: String, resource: String? = nil) {
-        self.local = local?.lowercased()
-        self.domain = domain.lowercased()
+        self.local = local.map(Self.lowercased)
+        self.domain = Self.lowercased(domain)
         self.resource = resource
     }
 
     /// Parses `[local@]domain[/resource]`; nil if a part is empty, too long, or the local part
-    /// has a character RFC 7622 forbids there.
+    /// has a character RFC 7622 forbids there. The separators and every forbidden character
+    /// are ASCII, so the search runs over UTF-8 bytes (every stanza's addresses pass here).
     public init?(_ text: String) {
-        var rest = Substring(text)
+        let utf8 = text.utf8
+        var end = utf8.endIndex
         var resource: String?
-        if let slash = rest.firstIndex(of: "/") {
-            resource = String(rest[rest.index(after: slash)...])
-            rest = rest[..<slash]
-            guard let resource, !resource.isEmpty, resource.utf8.count <= Self.maxPartBytes else { return nil }
+        if let slash = utf8.firstIndex(of: UInt8(ascii: "/")) {
+            let value = text[utf8.index(after: slash)...]
+            guard !value.isEmpty, value.utf8.count <= Self.maxPartBytes else { return nil }
+            resource = String(value)
+            end = slash
         }
+        var start = utf8.startIndex
         var local: String?
-        if let at = rest.firstIndex(of: "@") {
-            local = String(rest[..<at])
-            rest = rest[rest.index(after: at)...]
-            guard let local, !local.isEmpty, local.utf8.count <= Self.maxPartBytes,
-                  !local.contains(where: { "\"&'/:<>@ ".contains($0) }) else { return nil }
+        if let at = utf8[..<end].firstIndex(of: UInt8(ascii: "@")) {
+            let part = text[..<at]
+            guard !part.isEmpty, part.utf8.count <= Self.maxPartBytes, !part.utf8.contains(where: Self.isForbiddenInLocal) else { return nil }
+            local = String(part)
+            start = utf8.index(after: at)
         }
-        let domain = rest.hasSuffix(".") ? rest.dropLast() : rest
-        guard !domain.isEmpty, domain.utf8.count <= Self.maxPartBytes, !domain.contains("@"),
-              !domain.unicodeScalars.contains(where: { $0.value <= 0x20 }) else { return nil }
+        if start < end, utf8[utf8.index(before: end)] == UInt8(ascii: ".") { end = utf8.index(before: end) }
+        let domain = text[start..<end]
+        guard !domain.isEmpty, domain.utf8.count <= Self.maxPartBytes,
+              !domain.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "@") }) else { return nil }
         self.init(local: local, domain: String(domain), resource: resource)
+    }
+
+    /// RFC 7622 §3.3.1: characters a local part may not contain.
+    private static func isForbiddenInLocal(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "/"), UInt8(ascii: ":"),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"), UInt8(ascii: " "): return true
+        default: return false
+        }
+    }
+
+    /// `text` lowercased; as it is when it is ASCII without capitals, as addresses almost
+    /// always are (Unicode lowercasing is far dearer than the check).
+    static func lowercased(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? text.lowercased() : text
     }
 
     /// The address without its resource.

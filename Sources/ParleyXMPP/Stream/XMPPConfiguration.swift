@@ -19,6 +19,9 @@ public struct XMPPConfiguration: Sendable {
     public var tls: TLSContext?
     /// How long a resumable stream (XEP-0198) whose connection broke is kept for its client.
     public var resumeTimeout: Duration
+    /// How long a stream may be silent between stanzas before its XML parser is freed (a new
+    /// one is made on the next byte): idle sessions then hold no parser buffers.
+    public var parserReleaseDelay: Duration
     /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
     /// become absolute links with it, since a Jabber client knows no other server.
     public var publicURL: String
@@ -26,12 +29,13 @@ public struct XMPPConfiguration: Sendable {
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
                 maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300),
-                publicURL: String = "") {
+                parserReleaseDelay: Duration = .milliseconds(20), publicURL: String = "") {
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }
         self.publicURL = base
         self.tls = tls
         self.resumeTimeout = resumeTimeout
+        self.parserReleaseDelay = parserReleaseDelay
         self.domain = domain
         self.limits = limits
         self.allowPlaintext = allowPlaintext

@@ -48,6 +48,10 @@ extension XMLElement {
 public enum XMLEscaping {
     /// Appends `text` escaped for element content.
     public static func appendText(_ text: String, to out: inout String) {
+        guard text.utf8.contains(where: needsCareInText) else {
+            out += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
@@ -62,6 +66,10 @@ public enum XMLEscaping {
 
     /// Appends `value` escaped for an attribute in single or double quotes.
     public static func appendAttributeValue(_ value: String, to out: inout String) {
+        guard value.utf8.contains(where: needsCareInAttribute) else {
+            out += value
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
@@ -83,6 +91,27 @@ public enum XMLEscaping {
         var out = ""
         appendAttributeValue(value, to: &out)
         return out
+    }
+
+    // Most text needs no escaping and is appended whole; these find the bytes that may need
+    // more than a copy. Every character escaped is ASCII; below 0x20 only tab and LF (and in
+    // text, not CR) pass as they are; and the only scalars above ASCII that XML cannot carry,
+    // U+FFFE and U+FFFF, start with 0xEF in UTF-8 (so do other characters, which only take
+    // the careful path for nothing).
+
+    private static func needsCareInText(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), 0xEF: return true
+        case 0x09, 0x0A: return false
+        default: return byte < 0x20
+        }
+    }
+
+    private static func needsCareInAttribute(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""), 0xEF: return true
+        default: return byte < 0x20
+        }
     }
 
     private static func appendScalar(_ scalar: Unicode.Scalar, to out: inout String) {

@@ -9,10 +9,22 @@ internal import CExpat
 /// `not-well-formed`; going past a `XMLStreamLimits` bound is `policy-violation`. After an
 /// error every further `feed` throws the same error.
 ///
+/// Between stanzas the parser can be put away (`releaseIfIdle`): expat's parser and buffers,
+/// about 10 KiB, are most of what an idle stream costs. The next `feed` builds a new expat
+/// parser and primes it with a stream header carrying the first header's namespace
+/// declarations, so the stanzas that follow parse exactly as they would have.
+///
 /// Not thread-safe: one parser belongs to one connection on one event loop.
 public final class XMLStreamParser {
     public let limits: XMLStreamLimits
-    private let parser: XML_Parser
+    /// nil while released between stanzas.
+    private var parser: XML_Parser?
+    /// The stream header's namespace declarations (prefix nil: the default namespace), for
+    /// priming a parser made again after `releaseIfIdle`.
+    private var headerDeclarations: [(prefix: String?, uri: String)] = []
+    /// Set while a new parser reads the synthetic header: it is not the client's, so it
+    /// yields no event and its declarations are not recorded again.
+    private var priming = false
     private var events: [XMLStreamEvent] = []
     private var failure: XMLStreamError?
     /// Elements open inside the current stanza (index 0 is the stanza itself).
@@ -34,7 +46,16 @@ public final class XMLStreamParser {
 
     public init(limits: XMLStreamLimits = XMLStreamLimits()) {
         self.limits = limits
-        parser = "UTF-8".withCString { XML_ParserCreateNS($0, CChar(bitPattern: Self.separator)) }
+        parser = makeParser()
+    }
+
+    deinit {
+        if let parser { XML_ParserFree(parser) }
+    }
+
+    /// A new expat parser with this object's handlers.
+    private func makeParser() -> XML_Parser {
+        let parser: XML_Parser = "UTF-8".withCString { XML_ParserCreateNS($0, CChar(bitPattern: Self.separator)) }
         XML_SetUserData(parser, Unmanaged.passUnretained(self).toOpaque())
         XML_SetElementHandler(parser, { data, name, attributes in
             XMLStreamParser.from(data).startElement(name, attributes)
@@ -66,10 +87,59 @@ public final class XMLStreamParser {
                 XMLStreamParser.from(data).fail(.unsupportedEncoding, "an XMPP stream is UTF-8")
             }
         }
+        return parser
     }
 
-    deinit {
+    /// Whether expat holds nothing but the open stream: the header was read, no stanza is
+    /// open, and every byte fed belongs to a finished stanza or whitespace.
+    public var isBetweenStanzas: Bool {
+        failure == nil && depth == 1 && open.isEmpty && fed == boundary
+    }
+
+    /// About what expat holds for a stream between stanzas, and so what `releaseIfIdle` frees.
+    public static let approximateParserBytes = 10 * 1024
+
+    /// Frees expat's parser and buffers if the stream is between stanzas (see the type's
+    /// notes); returns whether it freed them now (false: mid-stanza, or already freed).
+    @discardableResult
+    public func releaseIfIdle() -> Bool {
+        guard let parser, isBetweenStanzas else { return false }
         XML_ParserFree(parser)
+        self.parser = nil
+        events = []
+        open = []
+        return true
+    }
+
+    /// Makes the parser again after `releaseIfIdle`: a new expat parser reads a stream header
+    /// with the client's namespace declarations (and the prefix it gave the stream's
+    /// namespace, so its `</stream:stream>` still matches). Byte counts start over after it.
+    private func restore() -> XML_Parser {
+        let parser = makeParser()
+        self.parser = parser
+        let prefix = headerDeclarations.first { $0.prefix != nil && $0.uri == XMLElement.streamNamespace }?.prefix ?? "stream"
+        var header = "<" + prefix + ":stream"
+        for declaration in headerDeclarations {
+            header += declaration.prefix.map { " xmlns:" + $0 } ?? " xmlns"
+            header += "='"
+            XMLEscaping.appendAttributeValue(declaration.uri, to: &header)
+            header += "'"
+        }
+        header += ">"
+        depth = 0
+        priming = true
+        let bytes = Array(header.utf8)
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { XML_Parse(parser, $0.baseAddress, Int32($0.count), 0) }
+        }
+        priming = false
+        if failure == nil, status == XML_STATUS_ERROR || depth != 1 {
+            // Cannot happen for declarations expat accepted once; fail closed if it does.
+            failure = XMLStreamError(.internalServerError, "the stream could not be resumed after a pause")
+        }
+        fed = bytes.count
+        boundary = fed
+        return parser
     }
 
     private static func from(_ data: UnsafeMutableRawPointer?) -> XMLStreamParser {
@@ -78,6 +148,8 @@ public final class XMLStreamParser {
 
     /// Parses the next bytes of the stream and returns the events they completed.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLStreamError) -> [XMLStreamEvent] {
+        if let failure { throw failure }
+        let parser = self.parser ?? restore()
         if let failure { throw failure }
         var offset = 0
         // Pieces no bigger than a stanza may be, so a limit is seen before much more is parsed.
@@ -119,16 +191,21 @@ public final class XMLStreamParser {
     private func fail(_ condition: StreamErrorCondition, _ text: String) {
         guard failure == nil else { return }
         failure = XMLStreamError(condition, text)
-        XML_StopParser(parser, 0)
+        XML_StopParser(parser!, 0)
     }
 
+    // The handlers below run only inside `XML_Parse`, so `parser` is set whenever they use it.
+
     private var endOfCurrentEvent: Int {
-        Int(XML_GetCurrentByteIndex(parser)) + Int(XML_GetCurrentByteCount(parser))
+        Int(XML_GetCurrentByteIndex(parser!)) + Int(XML_GetCurrentByteCount(parser!))
     }
 
     private func namespaceDeclared(prefix: UnsafePointer<XML_Char>?, uri: UnsafePointer<XML_Char>?) {
         guard failure == nil else { return }
         declarationsPending += 1
+        if depth == 0 && !priming {
+            headerDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
+        }
         if prefix == nil { defaultNamespacePending = uri.map { String(cString: $0) } ?? "" }
     }
 
@@ -166,10 +243,11 @@ public final class XMLStreamParser {
                 fail(.invalidNamespace, "the stream must open with <stream:stream> in \(XMLElement.streamNamespace)")
                 return
             }
+            guard !priming else { return }
             events.append(.streamOpened(attributes: attributes, defaultNamespace: defaultNamespace ?? ""))
             boundary = endOfCurrentEvent
         case 2:
-            stanzaStart = Int(XML_GetCurrentByteIndex(parser))
+            stanzaStart = Int(XML_GetCurrentByteIndex(parser!))
             open = [XMLElement(name, namespace: namespace, attributes: attributes)]
         default:
             open.append(XMLElement(name, namespace: namespace, attributes: attributes))

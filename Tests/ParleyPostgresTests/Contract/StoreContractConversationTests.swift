@@ -218,6 +218,61 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreBackend.available) func totalUnreadSumsTheInboxesConversationsAndLeavesOutRoomsAndGroupsLeft(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
+            let people = try await insertUsers(store, ["me", "bob", "cy", "dee"])
+            let (me, bob, cy, dee) = (people[0].id, people[1].id, people[2].id, people[3].id)
+            let (withBob, withCy, group, room, left, ahead, notMine) = try await store.write { writer in
+                (try writer.insertConversation(NewConversation(kind: .user, userA: me, userB: bob, createdAt: 10)),
+                 try writer.insertConversation(NewConversation(kind: .user, userA: me, userB: cy, createdAt: 11)),
+                 try writer.insertConversation(newGroup("g", owner: me, at: 12)),
+                 try writer.insertConversation(NewConversation(kind: .room, name: "r", createdAt: 13)),
+                 try writer.insertConversation(newGroup("left", owner: dee, at: 14)),
+                 try writer.insertConversation(newGroup("ahead", owner: me, at: 15)),
+                 try writer.insertConversation(NewConversation(kind: .user, userA: bob, userB: cy, createdAt: 16)))
+            }
+            #expect(try await store.read { try $0.totalUnread(for: me) } == 0)
+            try await store.write { writer in
+                for conversation in [withBob, withCy, group, room, left, ahead] {
+                    try writer.saveMember(member(conversation.id, me, .member, joinedAt: 1))
+                }
+                try writer.saveMember(member(notMine.id, bob, .member, joinedAt: 1))
+                try writer.saveMember(member(notMine.id, cy, .member, joinedAt: 1))
+                var sent = 0
+                func send(_ conversation: StoredConversation, _ sender: UserID, count: Int) throws {
+                    for _ in 0..<count {
+                        sent += 1
+                        _ = try writer.appendMessage(NewMessage(conversationID: conversation.id, sender: sender, clientID: "m\(sent)",
+                                                                kind: .text, text: "\(sent)", createdAt: Int64(100 + sent)))
+                    }
+                }
+                try send(withBob, bob, count: 5)
+                try send(withCy, cy, count: 2)
+                try send(group, dee, count: 4)
+                try send(room, cy, count: 3)
+                try send(left, dee, count: 6)
+                try send(notMine, bob, count: 7)
+                _ = try writer.markRead(conversation: withBob.id, user: me, upTo: 2)
+                _ = try writer.markRead(conversation: withCy.id, user: me, upTo: 2)
+                _ = try writer.markRead(conversation: group.id, user: me, upTo: 1)
+                // A marker ahead of the conversation (kept from elsewhere) counts as nothing
+                // unread, not as a negative count.
+                try writer.saveMember(StoredMember(conversationID: ahead.id, userID: me, role: .owner, joinedAt: 1, readSeq: 9))
+            }
+            // 1:1 with bob 5 - 2, with cy 2 - 2, the group 4 - 1, the group not left yet 6 - 0;
+            // the room's 3 never count, nor the 7 of a conversation of others.
+            #expect(try await store.read { try $0.totalUnread(for: me) } == 3 + 0 + 3 + 6)
+            try await store.write { try $0.deleteMember(of: left.id, user: me) }
+            #expect(try await store.read { try $0.totalUnread(for: me) } == 3 + 0 + 3)
+            // The same total as the inbox's conversations give, inside a write too.
+            let inbox = try await store.read { try $0.inbox(of: me) }
+            #expect(inbox.reduce(Int64(0)) { $0 + max(0, $1.conversation.lastSeq - $1.member.readSeq) } == 6)
+            #expect(try await store.write { try $0.totalUnread(for: me) } == 6)
+            #expect(try await store.read { try $0.totalUnread(for: bob) } == 7)
+            #expect(try await store.read { try $0.totalUnread(for: dee) } == 0)
+        }
+    }
+
     @Test(arguments: StoreBackend.available) func inboxTiesInActivityGoToTheNewerConversation(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store in
             let people = try await insertUsers(store, ["me", "bob"])

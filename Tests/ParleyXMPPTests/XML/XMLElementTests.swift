@@ -25,4 +25,39 @@ import Testing
         let events = try parser.feed(original.serialized())
         #expect(events == [.stanza(original)])
     }
+
+    /// Text without anything to escape is copied whole; what has something goes character by
+    /// character. Both must give what a plain per-character escaper gives.
+    @Test func escapingAgreesWithAPerCharacterReference() {
+        func reference(_ text: String, attribute: Bool) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\r": out += "&#13;"
+                case "'" where attribute: out += "&apos;"
+                case "\"" where attribute: out += "&quot;"
+                case "\n" where attribute: out += "&#10;"
+                case "\t" where attribute: out += "&#9;"
+                default:
+                    let v = scalar.value
+                    let allowed = v == 0x9 || v == 0xA || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v) || v >= 0x10000
+                    out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+                }
+            }
+            return out
+        }
+        let samples = ["", "plain ascii 0123456789abcdef", "user3@localhost/tsung", "tab\there\nnew line", "cr\r", "del\u{7F}",
+                       "quote ' and \" both", "a & b < c > d", "nul \u{0} and bell \u{7}", "中文 かな 한국어", "emoji 😀 👍🏽 ❤️",
+                       "variation \u{FE0F} fullwidth \u{FF21}", "nonchars \u{FFFE} \u{FFFF} end", "\u{FFFD}", "é"]
+        for sample in samples {
+            var text = "", attribute = ""
+            XMLEscaping.appendText(sample, to: &text)
+            XMLEscaping.appendAttributeValue(sample, to: &attribute)
+            #expect(text == reference(sample, attribute: false), "\(sample)")
+            #expect(attribute == reference(sample, attribute: true), "\(sample)")
+        }
+    }
 }

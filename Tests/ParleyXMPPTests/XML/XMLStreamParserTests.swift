@@ -135,4 +135,79 @@ import Testing
         }
         #expect(failure?.condition == .policyViolation)
     }
+
+    // MARK: Putting the parser away between stanzas
+
+    @Test func aReleasedParserParsesTheRestOfTheStreamAsIfItHadBeenKept() throws {
+        let rest = ["<message to='a@b' type='chat' xml:lang='en'><body>one &amp; ☺</body></message>",
+                    " \n", "<iq type='get' id='r1'><query xmlns='jabber:iq:roster'/></iq>",
+                    "<presence><show>away</show></presence>", "</stream:stream>"]
+        let kept = XMLStreamParser()
+        let released = XMLStreamParser()
+        #expect(try kept.feed(Self.header) == (try released.feed(Self.header)))
+        var events: [XMLStreamEvent] = []
+        for piece in rest {
+            #expect(released.releaseIfIdle())
+            let next = try released.feed(piece)
+            #expect(next == (try kept.feed(piece)))
+            events += next
+        }
+        // No second header event; the stream's end matched the header's `stream:` prefix
+        // in a parser made after the release.
+        #expect(stanzas(events).map(\.name) == ["message", "iq", "presence"])
+        #expect(stanzas(events).first?.child("body")?.text == "one & ☺")
+        #expect(events.last == .streamClosed)
+    }
+
+    @Test func theClientsOwnPrefixesAndDefaultNamespaceSurviveARelease() throws {
+        let header = "<s:stream xmlns:s='http://etherx.jabber.org/streams' xmlns='jabber:client' xmlns:x='urn:example:extra' to='example.org' version='1.0'>"
+        let parser = XMLStreamParser()
+        _ = try parser.feed(header)
+        #expect(parser.releaseIfIdle())
+        let message = try #require(stanzas(try parser.feed("<message><x:note>hi</x:note></message>")).first)
+        #expect(message.namespace == "jabber:client")
+        #expect(message.child("note", namespace: "urn:example:extra")?.text == "hi")
+        #expect(parser.releaseIfIdle())
+        #expect(try parser.feed("</s:stream>") == [.streamClosed])
+    }
+
+    @Test func theParserIsKeptWhileAStanzaOrTagIsUnfinished() throws {
+        let parser = XMLStreamParser()
+        // Before the header there is nothing to prime a new parser with.
+        #expect(!parser.releaseIfIdle())
+        _ = try parser.feed(Self.header)
+        _ = try parser.feed("<message><bo")
+        #expect(!parser.isBetweenStanzas)
+        #expect(!parser.releaseIfIdle())
+        let done = try parser.feed("dy>hi</body></message><pres")
+        #expect(stanzas(done).first?.child("body")?.text == "hi")
+        #expect(!parser.releaseIfIdle())
+        #expect(stanzas(try parser.feed("ence/>")).first?.name == "presence")
+        #expect(parser.releaseIfIdle())
+        // Already put away: nothing more to free.
+        #expect(!parser.releaseIfIdle())
+    }
+
+    @Test func limitsAndRulesHoldAfterARelease() throws {
+        let limits = XMLStreamLimits(maxStanzaBytes: 100, maxDepth: 4, maxAttributes: 8)
+        let exact = "<m>" + String(repeating: "x", count: 100 - 7) + "</m>"
+        let parser = XMLStreamParser(limits: limits)
+        _ = try parser.feed(Self.header)
+        #expect(parser.releaseIfIdle())
+        #expect(stanzas(try parser.feed(exact)).count == 1)
+        #expect(parser.releaseIfIdle())
+        #expect(error { _ = try parser.feed("<m>" + String(repeating: "x", count: 101 - 7) + "</m>") }?.condition == .policyViolation)
+
+        let deep = XMLStreamParser(limits: limits)
+        _ = try deep.feed(Self.header)
+        #expect(deep.releaseIfIdle())
+        #expect(error { _ = try deep.feed("<a><b><c><d/></c></b></a>") }?.condition == .policyViolation)
+
+        for bad in ["<!-- hi -->", "<?php x ?>", "text"] {
+            let strict = XMLStreamParser()
+            _ = try strict.feed(Self.header)
+            #expect(strict.releaseIfIdle())
+            #expect(error { _ = try strict.feed(bad) } != nil, "\(bad) after a release")
+        }
+    }
 }
