@@ -693,3 +693,42 @@ def test_images_and_avatars_reach_jabber_clients_as_links_they_can_open(server):
         await mei.stop()
         await bob.close()
     run(scenario())
+
+
+def test_a_stream_gets_messages_after_its_initial_presence_each_once(server):
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+
+    async def scenario():
+        mei_native = await Session.open(server.port, mei_token)
+        bob = await Session.open(server.port, bob_token)
+        conversation = await befriend(mei_native, bob, "bob")
+        stream = RawStream(server.xmpp_port)
+        stream.sign_in("mei", available=False)
+        stream.send("<iq type='get' id='r1'><query xmlns='jabber:iq:roster'/></iq>")
+        stream.expect("id='r1'")
+        for index in range(5):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"early-{index}",
+                                                   "kind": "text", "text": f"early {index}"})
+            assert sent["ok"], sent
+        # Not available yet (RFC 6121 §8.5.3): nothing comes.
+        stream.send("<iq type='get' id='p1'><ping xmlns='urn:xmpp:ping'/></iq>")
+        stream.expect("id='p1'")
+        assert "<body>" not in stream.received
+        # The initial presence brings them, in order, while more arrive live: each once.
+        stream.send("<presence/>")
+        for index in range(5):
+            sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"live-{index}",
+                                                   "kind": "text", "text": f"live {index}"})
+            assert sent["ok"], sent
+        bodies = []
+        while "live 4" not in bodies:
+            bodies.append(stream.expect("<body>([^<]*)</body>").group(1))
+        await asyncio.sleep(0.3)
+        stream.send("<iq type='get' id='p2'><ping xmlns='urn:xmpp:ping'/></iq>")
+        bodies += re.findall(r"<body>([^<]*)</body>", stream.expect("id='p2'").string)
+        assert bodies == [f"early {i}" for i in range(5)] + [f"live {i}" for i in range(5)], bodies
+        stream.close()
+        await mei_native.close()
+        await bob.close()
+    run(scenario())

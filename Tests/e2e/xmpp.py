@@ -213,8 +213,9 @@ class RawStream:
             assert chunk, f"closed before {pattern!r}; got {self.received!r}"
             self.received += chunk.decode()
 
-    def sign_in(self, username: str, password: str = PASSWORD, resource: str | None = "raw"):
-        """SASL PLAIN, the restart, and a resource bound (unless `resource` is None)."""
+    def sign_in(self, username: str, password: str = PASSWORD, resource: str | None = "raw", available: bool = True):
+        """SASL PLAIN, the restart, a resource bound (unless `resource` is None) and, if
+        `available`, the initial presence (before it, a stream gets no 1:1 messages)."""
         import base64
         self.send(HEADER)
         self.expect("</stream:features>")
@@ -227,6 +228,8 @@ class RawStream:
             return
         self.send(f"<iq type='set' id='b1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>{resource}</resource></bind></iq>")
         self.expect("<jid>[^<]+</jid>")
+        if available:
+            self.send("<presence/>")
 
     def close(self):
         self.sock.close()

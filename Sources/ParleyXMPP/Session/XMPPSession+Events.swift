@@ -12,7 +12,7 @@ extension XMPPSession {
     /// Renders the event now, or holds it (and everything after it) while the address of a
     /// user it names is looked up: a group's or room's member this session has not met yet.
     private func accept(_ event: String, _ payload: any Encodable & Sendable) {
-        if resolving {
+        if resolving || chatDelivery == .catchingUp {
             heldEvents.append((event, payload))
             return
         }
@@ -56,6 +56,8 @@ extension XMPPSession {
         switch (event, payload) {
         case (EventName.messageNew, let message as Message):
             if let stanza = chatStanza(message, delayed: false) {
+                // Before the initial presence it stays unread and comes with the catch-up.
+                guard chatDelivery == .live else { return }
                 send(stanza)
                 markDelivered(message, me: me.user)
             } else if let carbon = sentCarbon(message) {

@@ -161,20 +161,34 @@ extension XMPPSession {
         }
     }
 
-    /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203).
-    func deliverUnread(me: (user: UserID, bare: JID, full: JID)) async {
+    /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203);
+    /// returns the newest sequence sent in each conversation.
+    func deliverUnread(me: (user: UserID, bare: JID, full: JID)) async -> [ConversationID: Int64] {
         let conversations = services.conversations
-        guard let list = try? await conversations.list(for: me.user) else { return }
+        guard let list = try? await conversations.list(for: me.user) else { return [:] }
         let unread = list.conversations.filter { $0.kind == .user && $0.unread > 0 }
-        guard !unread.isEmpty else { return }
+        guard !unread.isEmpty else { return [:] }
         let since = Dictionary(unread.map { ($0.id.description, $0.readSeq) }, uniquingKeysWith: { a, _ in a })
-        guard let missed = try? await conversations.sync(for: me.user, SyncParameters(since: since)) else { return }
+        guard let missed = try? await conversations.sync(for: me.user, SyncParameters(since: since)) else { return [:] }
         var newest: [ConversationID: Message] = [:]
         for message in missed.messages where since[message.conversationId.description] != nil {
             if let stanza = chatStanza(message, delayed: true) { send(stanza) }
             if message.seq > newest[message.conversationId]?.seq ?? 0 { newest[message.conversationId] = message }
         }
         for message in newest.values { markDelivered(message, me: me.user) }
+        return newest.mapValues(\.seq)
+    }
+
+    /// Ends the catch-up (on the loop): events held meanwhile are rendered, except the
+    /// peers' messages it already sent.
+    func finishCatchUp(delivered: [ConversationID: Int64], me: UserID) {
+        chatDelivery = .live
+        heldEvents.removeAll { event, payload in
+            guard event == EventName.messageNew, let message = payload as? Message, message.sender != me,
+                  let through = delivered[message.conversationId] else { return false }
+            return message.seq <= through
+        }
+        if !resolving { releaseHeldEvents() }
     }
 }
 

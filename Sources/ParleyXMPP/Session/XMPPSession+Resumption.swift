@@ -106,6 +106,7 @@ extension XMPPSession {
             self.write(XMLElement("resumed", namespace: sm, ["previd": id, "h": String(handover.handled)]).serialized())
             self.counting = true
             self.sentStanzas = acknowledged
+            self.chatDelivery = handover.available ? .live : .awaitingPresence
             for text in handover.unacknowledged {
                 self.keep(text)
                 self.write(text)

@@ -108,6 +108,7 @@ extension XMPPSession {
     /// After the initial presence: friends who are online, requests waiting, and the 1:1
     /// messages that came while the user had no XMPP connection (unread ones).
     private func deliverInitial(me: (user: UserID, bare: JID, full: JID)) async {
+        await onLoop { self.chatDelivery = .catchingUp }
         let social = services.social
         if let friends = try? await social.friends(of: me.user).friends {
             for friend in friends {
@@ -118,7 +119,8 @@ extension XMPPSession {
         if let requests = try? await social.requests(of: me.user).incoming {
             for request in requests { send(subscriptionRequest(request, to: me.full)) }
         }
-        await deliverUnread(me: me)
+        let delivered = await deliverUnread(me: me)
+        await onLoop { self.finishCatchUp(delivered: delivered, me: me.user) }
     }
 
     /// A new friend, as roster push, their subscription approval and, if online, presence.

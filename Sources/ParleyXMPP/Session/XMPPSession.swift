@@ -12,7 +12,7 @@ import Synchronization
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
-    // `headerSent`, `authTimer`, `releaseTimer`, `readSinceArmed`, `heldEvents`, `resolving` and the stream management fields
+    // `headerSent`, `authTimer`, `releaseTimer`, `readSinceArmed`, `heldEvents`, `resolving`, `chatDelivery` and the stream management fields
     // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
     // share with the loop is in `state`, behind its mutex.
 
@@ -40,6 +40,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     var heldEvents: [(String, any Encodable & Sendable)] = []
     /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
     var resolving = false
+    /// Whether 1:1 messages go to this stream as they come (see `ChatDelivery`).
+    var chatDelivery = ChatDelivery.awaitingPresence
     /// Stream management (XEP-0198): whether stanzas sent are counted and kept until the
     /// client acknowledges them, how many were sent, and those not acknowledged yet.
     var counting = false
@@ -100,6 +102,16 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var carbons = false
         /// Read markers of delivered messages still to move.
         var readMarks = ReadMarkQueue()
+    }
+
+    /// When a stream gets the 1:1 messages sent to its user. Until its initial presence it
+    /// is not available (RFC 6121 §8.5.3): messages wait, unread, and come with the others
+    /// that waited once it says it is. While those are being read and sent, new events are
+    /// held, so a message that is both in that catch-up and live is sent once, in order.
+    enum ChatDelivery {
+        case awaitingPresence
+        case catchingUp
+        case live
     }
 
     /// A group or room joined as a multi-user chat.
