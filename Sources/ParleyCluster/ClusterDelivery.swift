@@ -80,16 +80,16 @@ public final class ClusterDelivery: Delivery, Sendable {
         directory = PThreadMutex(ClusterDirectory(me: nodeID))
         // The reconnection handler needs `self`, which exists only after the connection; the
         // box is filled right after.
-        let reconnected = PThreadMutex<(@Sendable () -> Void)?>(nil)
+        let reconnected = PThreadMutex<SendableCallback<Void>?>(nil)
         let events = NATSConnection.Events(
             disconnected: { log("cluster: NATS connection lost; libnats reconnects", ["node": nodeID]) },
-            reconnected: { reconnected.withLock { $0 }?() })
+            reconnected: { reconnected.withLock { $0 }?.call(()) })
         do {
             nats = try NATSConnection(url: url, name: "parley-\(nodeID)", reconnectWait: .milliseconds(500), events: events)
         } catch {
             throw ClusterError(message: error.description)
         }
-        reconnected.withLock { $0 = { [weak self] in self?.rejoin() } }
+        reconnected.withLock { $0 = SendableCallback { [weak self] in self?.rejoin() } }
         try subscribe()
     }
 

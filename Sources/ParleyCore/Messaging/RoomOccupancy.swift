@@ -45,13 +45,13 @@ public final class RoomOccupancy: Sendable {
 
     private let state = PThreadMutex(State())
     /// Where this server's changes go (the cluster), or nil for a single server.
-    private let replication = PThreadMutex<(@Sendable (Change) -> Void)?>(nil)
+    private let replication = PThreadMutex<SendableCallback<Change>?>(nil)
 
     public init() {}
 
     /// Sets who hears of the entries and leaves made on this server.
     public func replicate(_ publish: @escaping @Sendable (Change) -> Void) {
-        replication.withLock { $0 = publish }
+        replication.withLock { $0 = SendableCallback(publish) }
     }
 
     /// Adds `user`; returns false if they were in already (on any server).
@@ -154,6 +154,6 @@ public final class RoomOccupancy: Sendable {
     }
 
     private func publish(_ change: Change) {
-        replication.withLock { $0 }?(change)
+        replication.withLock { $0 }?.call(change)
     }
 }

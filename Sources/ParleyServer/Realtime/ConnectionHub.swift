@@ -26,11 +26,11 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     private let encoder = WebSocketFrameEncoder(role: .server)
     /// Told when a user's first connection comes (true) or last one goes (false), after the
     /// table changed: the cluster delivery's notices to the other nodes.
-    private let observer = PThreadMutex<(@Sendable (UserID, Bool) -> Void)?>(nil)
+    private let observer = PThreadMutex<SendableCallback<(UserID, Bool)>?>(nil)
 
     /// Sets who hears of users' first and last connections.
     func observe(_ observer: @escaping @Sendable (UserID, Bool) -> Void) {
-        self.observer.withLock { $0 = observer }
+        self.observer.withLock { $0 = SendableCallback { change in observer(change.0, change.1) } }
     }
 
     var connectedUsers: [UserID] {
@@ -67,7 +67,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
             table[user, default: [:]][id] = member
             return first
         }
-        if first { observer.withLock { $0 }?(user, true) }
+        if first { observer.withLock { $0 }?.call((user, true)) }
         return first
     }
 
@@ -80,7 +80,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
             }
             return false
         }
-        if last { observer.withLock { $0 }?(user, false) }
+        if last { observer.withLock { $0 }?.call((user, false)) }
         return last
     }
 
