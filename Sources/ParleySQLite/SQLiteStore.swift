@@ -160,9 +160,18 @@ public final class SQLiteStore: Store {
     /// the commit, and the caller is told which.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            if !writeQueue.enqueue(WriteJob(body, continuation: continuation)) {
-                continuation.resume(throwing: StoreError.failure("write: the store is closed"))
-            }
+            write(body) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// `write` for callers that are not tasks (an event loop): the same batch, commit and
+    /// outcomes, without a task or a continuation. `completion` runs on the writer thread
+    /// (or at once, if the store is closed), so it must only hand the outcome on (e.g.
+    /// `loop.execute`): every other write waits while it runs.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        if !writeQueue.enqueue(WriteJob(body, completion: completion)) {
+            completion(.failure(StoreError.failure("write: the store is closed")))
         }
     }
 

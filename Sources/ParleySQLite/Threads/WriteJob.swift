@@ -26,9 +26,11 @@ struct WriteJob: Sendable {
     /// Fails the caller without running its closure (the batch could not even begin).
     let abandon: @Sendable (any Error) -> Void
 
-    /// A job for `body` whose outcome goes to `continuation`.
+    /// A job for `body` whose outcome goes to `completion`, called once on the writer thread
+    /// (after the commit, or at once if the batch could not begin): it must not block or do
+    /// much, since every other write waits for it. Hand the result to another thread there.
     init<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
-                      continuation: CheckedContinuation<T, any Error>) {
+                      completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         perform = { writer, isolated in
             let result = Result<T, any Error> {
                 do {
@@ -39,16 +41,16 @@ struct WriteJob: Sendable {
             }
             let finish: Finish = { commitError in
                 if let commitError, case .success = result {
-                    continuation.resume(throwing: commitError)
+                    completion(.failure(commitError))
                 } else {
                     // A closure that threw keeps its own error: it explains the refusal, and
                     // its changes were undone whatever became of the commit.
-                    continuation.resume(with: result)
+                    completion(result)
                 }
             }
             if case .failure = result { return Outcome(finish: finish, failed: true) }
             return Outcome(finish: finish, failed: false)
         }
-        abandon = { error in continuation.resume(throwing: error) }
+        abandon = { error in completion(.failure(error)) }
     }
 }
