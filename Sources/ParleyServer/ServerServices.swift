@@ -31,6 +31,8 @@ final class ServerServices: Sendable {
     let logger: Logger
     /// WebSocket operations by name.
     let operations: [String: OperationHandler]
+    /// The hot operations, run on their connection's loop without a task.
+    let loopOperations: [String: LoopOperationHandler]
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, limits: Limits, logger: Logger) {
@@ -48,5 +50,6 @@ final class ServerServices: Sendable {
         self.logger = logger
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
                                       rooms: rooms, delivery: delivery)
+        loopOperations = Operations.loopTable(conversations: conversations)
     }
 }

@@ -16,6 +16,34 @@ public final class ConversationService: Sendable {
     /// durably stored. A retry with the same client id returns the stored message and
     /// delivers nothing again.
     public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> Message {
+        try check(parameters)
+        return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection)
+    }
+
+    /// `send` for a caller that is not a task (an event loop): the same checks, write and
+    /// deliveries, without a task or a continuation. `completion` gets the outcome through
+    /// `resume` (the loop's `execute`), which runs it where the caller lives; the work after
+    /// the commit (the deliveries) runs there too, never on the store's writer thread.
+    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?,
+                     resume: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                     completion: @escaping @Sendable (Result<Message, ProtocolError>) -> Void) {
+        do throws(ProtocolError) {
+            try check(parameters)
+        } catch {
+            resume { completion(.failure(error)) }
+            return
+        }
+        context.gateway.write(storing(parameters, from: user)) { outcome in
+            resume { completion(outcome.map { self.announce($0, connection: connection) }) }
+        }
+    }
+
+    /// What `send` stored: the message, the members read while storing it, and whether it
+    /// is new (false for a retry, which is answered but not delivered again).
+    private typealias Stored = (message: Message, snapshot: MembershipCache.Snapshot, isNew: Bool)
+
+    /// Refuses parameters no conversation would take, before anything is queued.
+    private func check(_ parameters: SendParameters) throws(ProtocolError) {
         let rules = context.rules
         guard !parameters.clientId.isEmpty, parameters.clientId.count <= rules.maxClientIDLength else {
             throw ProtocolError(.invalidField, "a client id has 1 to \(rules.maxClientIDLength) characters", field: "clientId")
@@ -35,10 +63,14 @@ public final class ConversationService: Sendable {
         case .system:
             throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
         }
+    }
+
+    /// The write of a checked send: permission, the insert (or the earlier message of a retry).
+    private func storing(_ parameters: SendParameters, from user: UserID) -> @Sendable (StoreWriter) throws -> Stored {
         let now = context.clock()
         let rooms = context.rooms
         let cache = context.membership
-        let (message, snapshot, isNew): (Message, MembershipCache.Snapshot, Bool) = try await context.gateway.write { writer in
+        return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
                                                           rooms: rooms, cache: cache)
             let conversation = snapshot.conversation
@@ -77,12 +109,15 @@ public final class ConversationService: Sendable {
             }
             return (message, snapshot, true)
         }
-        // Committed: the members read inside the write may be kept.
-        cache.store(snapshot)
-        if isNew {
-            context.announce([message], to: snapshot.members.ids, kind: snapshot.shape.kind, excluding: connection)
+    }
+
+    /// After the commit: keeps the members read inside the write, and delivers a new message.
+    private func announce(_ stored: Stored, connection: ConnectionToken?) -> Message {
+        context.membership.store(stored.snapshot)
+        if stored.isNew {
+            context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind, excluding: connection)
         }
-        return message
+        return stored.message
     }
 
     /// A page of history, oldest first, before `before` (or the newest).

@@ -31,6 +31,10 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     /// Requests waiting while an earlier one is in progress.
     private var queue: [Data] = []
     private var busy = false
+    /// The JSON the hub wrote for the `message.new` event of this connection's send in
+    /// progress, so that the send's answer does not write the message again (`keepJSON`).
+    private var sentMessageJSON: (message: Message, json: [UInt8])?
+    private static let frames = WebSocketFrameEncoder(role: .server)
 
     private static let nextToken = Atomic<UInt64>(0)
 
@@ -153,32 +157,56 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     }
 
     private func run(_ envelope: IncomingFrame, _ frame: Data, _ session: AuthenticatedSession) {
+        let id = envelope.id
+        let request = OperationRequest(session: session, connection: self, frame: frame, decoded: envelope.parameters)
+        if let handler = services.loopOperations[envelope.op] {
+            // A hot operation: no task; it answers on this loop.
+            busy = true
+            handler(request) { result in
+                self.busy = false
+                self.answer(id, result)
+                self.processNext()
+            }
+            return
+        }
         guard let handler = services.operations[envelope.op] else {
             send(OperationCoding.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
             processNext()
             return
         }
         busy = true
-        let id = envelope.id
-        let request = OperationRequest(session: session, connection: self, frame: frame, decoded: envelope.parameters)
-        let operation: @Sendable () async -> Void = {
+        Task {
+            // Encoded in the task: a large answer (a history page) costs the loop nothing.
             let text: String
             do throws(ProtocolError) {
                 text = OperationCoding.success(id, try await handler(request))
             } catch {
                 text = OperationCoding.failure(id, error)
             }
-            self.loop.execute {
-                self.busy = false
-                self.send(text)
-                self.processNext()
-            }
+            self.loop.execute { self.finish(text) }
         }
-        if envelope.parameters != nil {
-            // A hot operation (`Operations.loopOperations`): on this loop from start to end.
-            Task(executorPreference: loop) { await operation() }
-        } else {
-            Task { await operation() }
+    }
+
+    /// Sends the answer to the request in progress and starts the next one; on the loop.
+    private func finish(_ answer: String) {
+        busy = false
+        send(answer)
+        processNext()
+    }
+
+    /// Answers a hot operation; a sent message reuses the JSON its event was written with.
+    private func answer(_ id: RequestID, _ result: Result<any Encodable & Sendable, ProtocolError>) {
+        let kept = sentMessageJSON
+        sentMessageJSON = nil
+        switch result {
+        case .success(let data):
+            if let kept, let message = data as? Message, message == kept.message {
+                socket?.send(encodedFrame: Self.frames.frame(opcode: .text, payload: OperationCoding.success(id, json: kept.json)))
+            } else {
+                send(OperationCoding.success(id, data))
+            }
+        case .failure(let error):
+            send(OperationCoding.failure(id, error))
         }
     }
 
@@ -190,7 +218,20 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
 
     /// Queues an already-encoded event frame.
     func deliver(_ frame: ByteChunk) {
-        loop.execute { self.deliverOnLoop(frame) }
+        // On this loop already (a sender on the same loop): no task and no wake-up. Events
+        // from different threads were never ordered among themselves.
+        if loop.inEventLoop {
+            deliverOnLoop(frame)
+        } else {
+            loop.execute { self.deliverOnLoop(frame) }
+        }
+    }
+
+    /// Keeps the JSON the hub wrote for a message this connection sent, for the send's
+    /// answer; called by the hub. Only on this loop: a send runs there from start to end.
+    func keepJSON(_ json: [UInt8], of message: Message) {
+        guard loop.inEventLoop, busy else { return }
+        sentMessageJSON = (message, json)
     }
 
     /// Queues an already-encoded event frame; call on `loop`.

@@ -111,12 +111,16 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         let typedOnly = event == EventName.forwardedStanza
         var natives: [ClientSession] = []
         var typed: [any EventReceiver] = []
+        /// The excluded connection, if native: the one whose request this event echoes.
+        var origin: ClientSession?
         byUser.withLock { table in
             for user in users {
                 guard let members = table[user] else { continue }
-                for member in members.values where member.token != excluding {
+                for member in members.values {
                     switch member {
+                    case .native(let session) where session.token == excluding: origin = session
                     case .native(let session): if !typedOnly { natives.append(session) }
+                    case .typed(let receiver) where receiver.token == excluding: break
                     case .typed(let receiver): typed.append(receiver)
                     }
                 }
@@ -124,8 +128,10 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         for receiver in typed { receiver.receive(event: event, payload: payload) }
         // Encoded at most once, and only if a native connection is among the recipients.
-        guard !natives.isEmpty, let text = OperationCoding.event(event, payload) else { return }
-        let frame = encoder.text(text)
+        guard !natives.isEmpty, let data = OperationCoding.json(payload) else { return }
+        let frame = encoder.frame(opcode: .text, payload: OperationCoding.event(event, json: data))
+        // A sent message: its sender's connection answers with the same JSON.
+        if let origin, let message = payload as? Message { origin.keepJSON(data, of: message) }
         guard natives.count > 1 else {
             natives[0].deliver(frame)
             return

@@ -1,8 +1,10 @@
 import ParleyProtocol
 
-/// A hand-written JSON encoder for the one payload on the hot path: a text `Message`, sent
-/// twice per 1:1 message (the `message.send` response and the `message.new` event). Foundation's
-/// `JSONEncoder` spent a large share of the server's time on these frames.
+/// A hand-written JSON encoder for the one payload on the hot path: a text `Message`, carried
+/// by the `message.send` response and the `message.new` event. Foundation's `JSONEncoder`
+/// spent a large share of the server's time on these frames. A send writes the message's JSON
+/// once: the hub writes it for the event and hands it to the sender's connection for the
+/// response (`ClientSession.keepJSON`).
 ///
 /// The output means the same as `JSONEncoder`'s (same keys, absent optionals left out, ids as
 /// decimal strings, the same string escapes, `/` not escaped); tests decode both and compare.
@@ -10,9 +12,17 @@ import ParleyProtocol
 enum MessageJSON {
     /// The JSON object for `message`, or nil if it is not a plain text message.
     static func encode(_ message: Message) -> String? {
-        guard message.image == nil, message.system == nil else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(160 + (message.text?.utf8.count ?? 0) + (message.clientId?.utf8.count ?? 0))
+        guard append(message, to: &out) else { return nil }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the JSON object for `message` to `out`; false (and nothing appended) if it is
+    /// not a plain text message.
+    static func append(_ message: Message, to out: inout [UInt8]) -> Bool {
+        guard message.image == nil, message.system == nil else { return false }
+        out.reserveCapacity(out.count + 160 + message.id.utf8.count + (message.text?.utf8.count ?? 0)
+                            + (message.clientId?.utf8.count ?? 0))
         out.append(contentsOf: #"{"id":"#.utf8)
         appendString(message.id, to: &out)
         out.append(contentsOf: #","conversationId":""#.utf8)
@@ -37,11 +47,24 @@ enum MessageJSON {
         out.append(contentsOf: #","createdAt":"#.utf8)
         appendDecimal(message.createdAt, to: &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return true
     }
 
-    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+    /// The decimal digits of `value`, written without making a `String` first.
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        // Counted down from the magnitude, as UInt64 so that Int64.min has one too.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - count)...]))
+        }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -50,21 +73,34 @@ enum MessageJSON {
     /// `\u00XX` escapes, everything else (including non-ASCII) as its UTF-8 bytes.
     static func appendString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-            default: out.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole.
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                appendEscape(byte, to: &out)
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        default:
+            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+        }
     }
 }

@@ -49,3 +49,7 @@ struct OperationRequest: Sendable {
 
 /// An operation: decodes its parameters, does its work, returns the response's `data`.
 typealias OperationHandler = @Sendable (OperationRequest) async throws(ProtocolError) -> any Encodable & Sendable
+
+/// A hot operation (`Operations.loopTable`), started on its connection's loop: it answers
+/// once through `reply`, on that loop, without a task of its own.
+typealias LoopOperationHandler = @Sendable (OperationRequest, _ reply: @escaping @Sendable (Result<any Encodable & Sendable, ProtocolError>) -> Void) -> Void

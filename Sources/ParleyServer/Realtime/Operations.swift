@@ -6,11 +6,31 @@ import ParleyProtocol
 enum Operations {
     /// The hot operations, with their parameter types: their `data` is decoded together with
     /// the frame (one JSON pass), and they run on their connection's event loop instead of
-    /// the task pool (no thread hand-offs besides the store's writer). Only for operations
-    /// whose own work between `await`s is short and never blocks.
+    /// the task pool (no thread hand-offs besides the store's writer), with their handlers in
+    /// `loopTable`, not `table`. Only for operations whose own work on the loop is short and
+    /// never blocks.
     static let loopOperations: [String: any (Decodable & Sendable).Type] = [
         "message.send": SendParameters.self,
     ]
+
+    /// The hot operations' handlers: no task each, they answer through a callback that runs
+    /// on the connection's loop (the store's writer hands its outcome straight to the loop).
+    static func loopTable(conversations: ConversationService) -> [String: LoopOperationHandler] {
+        [
+            "message.send": { request, reply in
+                let parameters: SendParameters
+                do throws(ProtocolError) {
+                    parameters = try request.parameters(SendParameters.self)
+                } catch {
+                    reply(.failure(error))
+                    return
+                }
+                let loop = request.connection.loop
+                conversations.send(from: request.session.userID, parameters, connection: request.connection.token,
+                                   resume: { loop.execute($0) }) { reply($0.map { $0 }) }
+            },
+        ]
+    }
 
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
                       groups: GroupService, rooms: RoomService, delivery: any Delivery) -> [String: OperationHandler] {
@@ -123,10 +143,6 @@ enum Operations {
             },
 
             // Messages and conversations
-            "message.send": { request throws(ProtocolError) in
-                try await conversations.send(from: request.session.userID, try request.parameters(SendParameters.self),
-                                             connection: request.connection.token)
-            },
             "message.history": { request throws(ProtocolError) in
                 try await conversations.history(for: request.session.userID, try request.parameters(HistoryParameters.self))
             },

@@ -57,6 +57,23 @@ import Testing
         #expect((history["messages"] as? [[String: Any]])?.filter { $0["text"] as? String == "only once" }.count == 1)
     }
 
+    /// The message's JSON is written once per send, for the event, and the sender's answer
+    /// reuses it: both must still say the same, including text that needs escapes.
+    @Test func theAnswerAndTheEventCarryTheSameMessage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        for text in ["plain", "quote \" backslash \\ tab\t line\n", "emoji 😀 and 中文 </script>"] {
+            let answer = try await amy.send(conversation, text)
+            let event = try await ben.event("message.new") { $0["text"] as? String == text }
+            #expect(answer["text"] as? String == text)
+            #expect(answer["sender"] as? String == amy.id)
+            #expect(NSDictionary(dictionary: answer) == NSDictionary(dictionary: event))
+        }
+    }
+
     @Test func sendersOtherDevicesGetTheMessage() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -61,6 +61,23 @@ import Testing
         #expect(MessageJSON.encode(notice) == nil)
     }
 
+    @Test(arguments: [0, 7, -1, 10, -10, 1_764_000_000_123, Int64.max, Int64.min])
+    func decimalsAreWrittenLikeDescription(_ value: Int64) {
+        var out: [UInt8] = [UInt8(ascii: "x")]
+        MessageJSON.appendDecimal(value, to: &out)
+        #expect(out == [UInt8(ascii: "x")] + Array(String(value).utf8))
+    }
+
+    /// The byte-level frames (the hot path's) say exactly what the string-level ones say.
+    @Test func framesAroundEncodedDataMatchTheOthers() throws {
+        let message = Self.message("hi \"there\" \\ 😀")
+        let json = try #require(OperationCoding.json(message))
+        for id: RequestID in [.number(-3), .string("r\"1\n")] {
+            #expect(OperationCoding.success(id, json: json) == Array(OperationCoding.success(id, message).utf8))
+        }
+        #expect(OperationCoding.event("message.new", json: json) == Array(try #require(OperationCoding.event("message.new", message)).utf8))
+    }
+
     @Test func framesCarryTheMessageAndTheID() throws {
         let message = Self.message("hi \"there\"")
         let response = OperationCoding.success(.string("r\"1"), message)
