@@ -23,31 +23,36 @@ enum MessageJSON {
         guard message.image == nil, message.system == nil else { return false }
         out.reserveCapacity(out.count + 160 + message.id.utf8.count + (message.text?.utf8.count ?? 0)
                             + (message.clientId?.utf8.count ?? 0))
-        out.append(contentsOf: #"{"id":"#.utf8)
+        appendLiteral(#"{"id":"#, to: &out)
         appendString(message.id, to: &out)
-        out.append(contentsOf: #","conversationId":""#.utf8)
+        appendLiteral(#","conversationId":""#, to: &out)
         appendDecimal(message.conversationId.rawValue, to: &out)
-        out.append(contentsOf: #"","seq":"#.utf8)
+        appendLiteral(#"","seq":"#, to: &out)
         appendDecimal(message.seq, to: &out)
         if let sender = message.sender {
-            out.append(contentsOf: #","sender":""#.utf8)
+            appendLiteral(#","sender":""#, to: &out)
             appendDecimal(sender.rawValue, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         if let clientId = message.clientId {
-            out.append(contentsOf: #","clientId":"#.utf8)
+            appendLiteral(#","clientId":"#, to: &out)
             appendString(clientId, to: &out)
         }
-        out.append(contentsOf: #","kind":"#.utf8)
+        appendLiteral(#","kind":"#, to: &out)
         appendString(message.kind.rawValue, to: &out)
         if let text = message.text {
-            out.append(contentsOf: #","text":"#.utf8)
+            appendLiteral(#","text":"#, to: &out)
             appendString(text, to: &out)
         }
-        out.append(contentsOf: #","createdAt":"#.utf8)
+        appendLiteral(#","createdAt":"#, to: &out)
         appendDecimal(message.createdAt, to: &out)
         out.append(UInt8(ascii: "}"))
         return true
+    }
+
+    /// Appends a literal's bytes (without walking a `String.UTF8View` generically).
+    static func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// The decimal digits of `value`, written without making a `String` first.

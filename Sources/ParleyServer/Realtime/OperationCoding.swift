@@ -28,7 +28,7 @@ enum OperationCoding {
     /// Written by hand: every response has an id, and a JSONEncoder per response only for it is waste.
     private static func appendID(_ id: RequestID?, to out: inout [UInt8]) {
         switch id {
-        case nil: out.append(contentsOf: "null".utf8)
+        case nil: MessageJSON.appendLiteral("null", to: &out)
         case .number(let number): MessageJSON.appendDecimal(number, to: &out)
         case .string(let text): MessageJSON.appendString(text, to: &out)
         }
@@ -43,9 +43,9 @@ enum OperationCoding {
     static func success(_ id: RequestID?, json data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(data.count + 48)
-        out.append(contentsOf: #"{"id":"#.utf8)
+        MessageJSON.appendLiteral(#"{"id":"#, to: &out)
         appendID(id, to: &out)
-        out.append(contentsOf: #","ok":true,"data":"#.utf8)
+        MessageJSON.appendLiteral(#","ok":true,"data":"#, to: &out)
         out.append(contentsOf: data)
         out.append(UInt8(ascii: "}"))
         return out
@@ -65,9 +65,9 @@ enum OperationCoding {
     static func event(_ name: String, json data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(data.count + name.utf8.count + 24)
-        out.append(contentsOf: #"{"event":"#.utf8)
+        MessageJSON.appendLiteral(#"{"event":"#, to: &out)
         MessageJSON.appendString(name, to: &out)
-        out.append(contentsOf: #","data":"#.utf8)
+        MessageJSON.appendLiteral(#","data":"#, to: &out)
         out.append(contentsOf: data)
         out.append(UInt8(ascii: "}"))
         return out

@@ -39,8 +39,9 @@ enum SendFrameReader {
                     id = reader.requestID()
                     return id != nil
                 case "op" where op == nil:
-                    op = reader.string()
-                    return op == "message.send"
+                    guard let name = reader.plainString(), "message.send" ~= name else { return false }
+                    op = "message.send"
+                    return true
                 case "data" where parameters == nil:
                     parameters = reader.sendParameters()
                     return parameters != nil
@@ -68,8 +69,13 @@ enum SendFrameReader {
                     clientID = reader.string()
                     return clientID != nil
                 case "kind" where kind == nil:
-                    kind = reader.string().flatMap(MessageKind.init(rawValue:))
-                    return kind != nil
+                    switch reader.plainString() {
+                    case "text"?: kind = .text
+                    case "image"?: kind = .image
+                    case "system"?: kind = .system
+                    default: return false
+                    }
+                    return true
                 case "text" where text == nil:
                     text = reader.optionalString()
                     return text != nil
@@ -86,15 +92,16 @@ enum SendFrameReader {
         }
 
         /// Reads `{ "key": value, … }`, handing each key to `member`, which reads the value and
-        /// says whether it was acceptable. False for anything malformed or refused.
-        mutating func object(_ member: (String, inout Reader) -> Bool) -> Bool {
+        /// says whether it was acceptable. False for anything malformed or refused, and for a
+        /// key with an escape (no key of the plain shape needs one).
+        mutating func object(_ member: (PlainString, inout Reader) -> Bool) -> Bool {
             skipWhitespace()
             guard take(UInt8(ascii: "{")) else { return false }
             skipWhitespace()
             if take(UInt8(ascii: "}")) { return true }
             while true {
                 skipWhitespace()
-                guard let key = string() else { return false }
+                guard let key = plainString() else { return false }
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
@@ -144,6 +151,23 @@ enum SendFrameReader {
                 }
             }
             return value
+        }
+
+        /// A string without escapes, as its bytes in the frame (no `String` made); nil for
+        /// anything else.
+        mutating func plainString() -> PlainString? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return PlainString(bytes: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
+                }
+                guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
+                index += 1
+            }
+            return nil
         }
 
         /// A string, or null (`.some(nil)`); nil when it is neither.
@@ -256,6 +280,17 @@ enum SendFrameReader {
                 default: return
                 }
             }
+        }
+    }
+
+    /// The bytes of a string literal in the frame that has no escapes, compared with the
+    /// names the reader expects without making a `String`.
+    private struct PlainString {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        static func ~= (name: StaticString, string: PlainString) -> Bool {
+            guard string.bytes.count == name.utf8CodeUnitCount else { return false }
+            return string.bytes.isEmpty || memcmp(string.bytes.baseAddress!, name.utf8Start, string.bytes.count) == 0
         }
     }
 }

@@ -41,6 +41,12 @@ import Testing
         #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text"},}"#,
         #"[1,2]"#,
         "",
+        // Names are compared as written: an escape in a key, the op or the kind is left alone.
+        #"{"\u0069d":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
+        #"{"id":7,"op":"message\u002esend","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"t\u0065xt","text":"hi"}}"#,
+        #"{"id":7,"op":"message.sen","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"","text":"hi"}}"#,
     ]
 
     private func jsonDecoder(_ json: String) throws -> (RequestID, String, SendParameters) {
