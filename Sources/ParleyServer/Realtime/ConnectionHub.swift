@@ -128,10 +128,12 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         for receiver in typed { receiver.receive(event: event, payload: payload) }
         // Encoded at most once, and only if a native connection is among the recipients.
-        guard !natives.isEmpty, let data = OperationCoding.json(payload) else { return }
+        guard !natives.isEmpty else { return }
+        let message = payload as? Message
+        guard let data = message.flatMap(MessageJSON.json) ?? OperationCoding.json(payload) else { return }
         let frame = encoder.frame(opcode: .text, payload: OperationCoding.event(event, json: data))
         // A sent message: its sender's connection answers with the same JSON.
-        if let origin, let message = payload as? Message { origin.keepJSON(data, of: message) }
+        if let origin, let message { origin.keepJSON(data, of: message) }
         guard natives.count > 1 else {
             natives[0].deliver(frame)
             return

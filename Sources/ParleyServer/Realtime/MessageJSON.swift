@@ -12,9 +12,13 @@ import ParleyProtocol
 enum MessageJSON {
     /// The JSON object for `message`, or nil if it is not a plain text message.
     static func encode(_ message: Message) -> String? {
+        json(message).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The JSON object for `message` as UTF-8, or nil if it is not a plain text message.
+    static func json(_ message: Message) -> [UInt8]? {
         var out: [UInt8] = []
-        guard append(message, to: &out) else { return nil }
-        return String(decoding: out, as: UTF8.self)
+        return append(message, to: &out) ? out : nil
     }
 
     /// Appends the JSON object for `message` to `out`; false (and nothing appended) if it is

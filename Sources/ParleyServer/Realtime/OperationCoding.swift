@@ -7,10 +7,7 @@ enum OperationCoding {
     static func json<T: Encodable>(_ value: T) -> [UInt8]? {
         // The hot frames (a text message, as the send's response and as `message.new`) skip
         // Foundation's encoder; see `MessageJSON`.
-        if let message = value as? Message {
-            var out: [UInt8] = []
-            if MessageJSON.append(message, to: &out) { return out }
-        }
+        if let message = value as? Message, let json = MessageJSON.json(message) { return json }
         guard let data = try? JSONCoding.encoder().encode(value) else { return nil }
         return Array(data)
     }

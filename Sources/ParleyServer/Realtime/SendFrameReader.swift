@@ -63,7 +63,7 @@ enum SendFrameReader {
             let complete = object { key, reader in
                 switch key {
                 case "conversationId" where conversation == nil:
-                    conversation = reader.string().flatMap(ConversationID.init(string:))
+                    conversation = reader.plainString()?.positiveInteger.map(ConversationID.init(rawValue:))
                     return conversation != nil
                 case "clientId" where clientID == nil:
                     clientID = reader.string()
@@ -287,6 +287,27 @@ enum SendFrameReader {
     /// names the reader expects without making a `String`.
     private struct PlainString {
         let bytes: UnsafeBufferPointer<UInt8>
+
+        /// The string read as `Int64(_:)` reads it (a sign, then decimal digits) if that is
+        /// above zero: what `ConversationID(string:)` accepts. Nil otherwise.
+        var positiveInteger: Int64? {
+            var digits = bytes[...]
+            var negative = false
+            if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                negative = sign == UInt8(ascii: "-")
+                digits = digits.dropFirst()
+            }
+            guard !negative, !digits.isEmpty else { return nil }
+            var value: Int64 = 0
+            for byte in digits {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                guard !overflow1, !overflow2 else { return nil }
+                value = next
+            }
+            return value > 0 ? value : nil
+        }
 
         static func ~= (name: StaticString, string: PlainString) -> Bool {
             guard string.bytes.count == name.utf8CodeUnitCount else { return false }

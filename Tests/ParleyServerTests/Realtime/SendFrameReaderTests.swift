@@ -15,6 +15,8 @@ import Testing
         #"{"id":9223372036854775807,"op":"message.send","data":{"conversationId":"1","clientId":"🧑‍💻 中文","kind":"text","text":"emoji 😀 and é raw"}}"#,
         #"{"id":-9223372036854775808,"op":"message.send","data":{"conversationId":"1","clientId":"c","kind":"system","mediaId":null}}"#,
         #"{"id":"","op":"message.send","data":{"conversationId":"1","clientId":"","kind":"text","text":""}}"#,
+        // Conversation ids as `Int64(_:)` reads them: a plus sign and leading zeros are fine.
+        #"{"id":1,"op":"message.send","data":{"conversationId":"+0042","clientId":"c","kind":"text","text":"x"}}"#,
     ]
 
     /// Frames the fast reader leaves to `JSONDecoder` (which may accept or refuse them).
@@ -27,6 +29,11 @@ import Testing
         #"{"id":7,"op":"message.send","data":{"conversationId":"42","kind":"text"}}"#,
         #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"video"}}"#,
         #"{"id":7,"op":"message.send","data":{"conversationId":"x","clientId":"c","kind":"text"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"0","clientId":"c","kind":"text"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"-5","clientId":"c","kind":"text"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"+","clientId":"c","kind":"text"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"9223372036854775808","clientId":"c","kind":"text"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"","clientId":"c","kind":"text"}}"#,
         #"{"id":7,"op":"message.send","data":null}"#,
         #"{"id":7,"op":"message.send"}"#,
         #"{"id":7.5,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text"}}"#,
