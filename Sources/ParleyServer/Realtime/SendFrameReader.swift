@@ -182,21 +182,13 @@ enum SendFrameReader {
 
         /// A JSON string with its escapes resolved; nil for anything else or a malformed one.
         mutating func string() -> String? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
+            let quote = index
             // The common case: no escapes, one copy.
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                    index += 1
-                    return text
-                }
-                if byte == UInt8(ascii: "\\") { break }
-                guard byte >= 0x20 else { return nil }
-                index += 1
-            }
-            var unescaped = Array(bytes[start..<index])
+            if let plain = plainString() { return String(decoding: plain.bytes, as: UTF8.self) }
+            // Stopped at an escape, or at what the loop below refuses (a control character,
+            // the end); nothing read at all if there was no opening quote.
+            guard index > quote else { return nil }
+            var unescaped = Array(bytes[(quote + 1)..<index])
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
