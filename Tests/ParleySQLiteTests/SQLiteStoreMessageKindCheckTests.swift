@@ -4,8 +4,9 @@ import ParleySQL
 @testable import ParleySQLite
 import Testing
 
-/// Schema version 6: `messages` rebuilt with its kind check as comparisons instead of an
-/// `IN` list, on databases old and new.
+/// Schema versions 6 and 7: `messages` rebuilt with its kind check as comparisons instead
+/// of an `IN` list, and its ids given by the insert instead of `AUTOINCREMENT`, on
+/// databases old and new.
 @Suite struct SQLiteStoreMessageKindCheckTests {
     /// SQLite's extended code for a failed `CHECK` (`SQLITE_CONSTRAINT_CHECK`).
     private static let checkFailed: Int32 = 275
@@ -41,7 +42,7 @@ import Testing
 
         let store = try SQLiteStore(path: path)
         defer { store.close() }
-        #expect(store.appliedMigrations == [6])
+        #expect(store.appliedMigrations == [6, 7])
 
         let inspector = try SQLiteConnection(path: path, flags: [.readOnly])
         let schema = try #require(try inspector.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'messages'") { try $0.string(0) })
@@ -50,9 +51,9 @@ import Testing
             try $0.string(0)
         }
         #expect(indexes == ["messages_archive", "sqlite_autoindex_messages_1", "sqlite_autoindex_messages_2"])
-        #expect(try inspector.query("SELECT name, seq FROM sqlite_sequence WHERE name LIKE 'messages%'") {
-            "\(try $0.string(0))=\(try $0.int64(1))"
-        } == ["messages=4"])
+        // Version 7 took the old id counter over as the floor of new ids.
+        #expect(try inspector.query("SELECT name FROM sqlite_sequence WHERE name LIKE 'messages%'") { try $0.string(0) }.isEmpty)
+        #expect(try inspector.queryFirst("SELECT high FROM message_id_floor") { try $0.int64(0) } == 4)
 
         // Every row as it was, readable through the store.
         let kept = try await store.read { reader in try (1...3).compactMap { try reader.message(in: ConversationID(1), seq: $0) } }

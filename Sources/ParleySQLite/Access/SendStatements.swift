@@ -40,10 +40,13 @@ final class SendStatements {
 
     /// The message takes the number after `last_seq` without changing the conversation yet:
     /// a refused insert (the client id already used) is undone by SQLite alone, as a
-    /// statement, with nothing to roll back.
+    /// statement, with nothing to roll back. The id is one more than both the largest in the
+    /// table and the largest ever deleted, so it is never one a client has seen before
+    /// (schema version 7). Every insert into `messages` is this one.
     static let insertSQL = """
-        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
+        VALUES ((SELECT max(high, coalesce((SELECT max(id) FROM messages), 0)) + 1 FROM message_id_floor),
+                ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         """
 
     /// The counter follows the insert. Last activity never moves back (see `appendMessage`).
