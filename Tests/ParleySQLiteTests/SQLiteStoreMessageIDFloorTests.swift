@@ -58,5 +58,18 @@ import Testing
         }
         #expect(notice.id == "6" && notice.seq == 1)
         #expect(try admin.queryFirst("SELECT high FROM message_id_floor") { try $0.int64(0) } == 5)
+
+        // Something else adds a message meanwhile (SQLite gives it the writer's next id, 7):
+        // the writer's insert is refused by the primary key, rereads and takes 8.
+        try admin.run("""
+            INSERT INTO messages (conversation_id, seq, kind, created_at) VALUES (?, 100, 'system', 3)
+            """, again.id.rawValue)
+        #expect(try admin.queryFirst("SELECT max(id) FROM messages") { try $0.int64(0) } == 7)
+        let afterOther = try await store.write { writer in
+            try writer.appendMessage(NewMessage(conversationID: again.id, sender: nil, clientID: nil, kind: .system,
+                                                system: SystemNotice(type: .friendAdded), createdAt: 4))
+        }
+        #expect(afterOther.id == "8")
+        #expect(try await send(store, again.id, from: ann.id, "a9").id == "9")
     }
 }

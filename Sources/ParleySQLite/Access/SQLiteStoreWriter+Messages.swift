@@ -37,16 +37,33 @@ extension SQLiteStoreWriter {
         guard let seq else {
             throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
         }
+        let insert = { (id: Int64) throws in
+            try Self.runToEnd(statements.insert) { statement in
+                try statement.bind(integer: conversation, at: 1)
+                try statement.bind(integer: seq, at: 2)
+                try statement.bind(integer: sender, at: 3)
+                try statement.bind(text: message.clientID, at: 4)
+                try statement.bind(text: message.kind.rawValue, at: 5)
+                try statement.bind(text: message.text, at: 6)
+                try statement.bind(text: body, at: 7)
+                try statement.bind(integer: message.createdAt, at: 8)
+                try statement.bind(integer: id, at: 9)
+            }
+            sending.inserted(id)
+        }
+        let id: Int64
         do {
-            try Self.runToEnd(statements.insert) { insert in
-                try insert.bind(integer: conversation, at: 1)
-                try insert.bind(integer: seq, at: 2)
-                try insert.bind(integer: sender, at: 3)
-                try insert.bind(text: message.clientID, at: 4)
-                try insert.bind(text: message.kind.rawValue, at: 5)
-                try insert.bind(text: message.text, at: 6)
-                try insert.bind(text: body, at: 7)
-                try insert.bind(integer: message.createdAt, at: 8)
+            let counted = try sending.messageID()
+            do {
+                try insert(counted)
+                id = counted
+            } catch let error as SQLiteError where error.isPrimaryKeyViolation {
+                // Something besides this connection added messages (a tool): count on from
+                // the table, once.
+                sending.forgetMessageID()
+                let reread = try sending.messageID()
+                try insert(reread)
+                id = reread
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
             if let sender, let clientID = message.clientID,
@@ -57,7 +74,6 @@ extension SQLiteStoreWriter {
         } catch {
             throw StoreError.translating(error, during: "appendMessage")
         }
-        let id = connection.lastInsertRowID
         try StoreError.mapping("appendMessage") {
             try Self.runToEnd(statements.advance) { advance in
                 try advance.bind(integer: seq, at: 1)

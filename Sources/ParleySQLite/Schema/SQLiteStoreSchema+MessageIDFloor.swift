@@ -10,7 +10,10 @@ extension SQLiteStoreSchema {
     /// - Every insert (`SendStatements.insertSQL`) gives the id itself: one more than both
     ///   the largest id in the table and the floor. So an id is never handed out twice,
     ///   even after the newest messages are deleted, and across restarts, since both
-    ///   numbers live in the database.
+    ///   numbers live in the database. The writer reads them for its first message and then
+    ///   counts on in memory (`SendStatements.messageID()`): it is the only connection that
+    ///   adds messages, and if something else did, the insert's primary key refuses the
+    ///   duplicate and the writer reads them again.
     ///
     /// The table is rebuilt like version 6 (which see for foreign keys); the floor is read
     /// from `sqlite_sequence` before the drop removes the table's row there.
