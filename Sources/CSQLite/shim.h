@@ -27,6 +27,16 @@ static inline int parley_sqlite3_bind_blob(sqlite3_stmt *statement, int index,
     return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+// sqlite3_config is variadic, which Swift cannot call.
+
+/// Turns off SQLite's memory statistics for the whole process. With them on (the default),
+/// every allocation and free inside SQLite takes a global mutex to keep the counts; nothing
+/// here reads them. Takes effect only before SQLite initializes (the first open); later it
+/// returns SQLITE_MISUSE and changes nothing.
+static inline int parley_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 // The extended result codes are macros built with `|` and `<<`, which Swift does not import.
 
 /// A UNIQUE index refused a duplicate.

@@ -50,8 +50,24 @@ public final class SQLiteConnection: @unchecked Sendable {
         didSet { trimStatementCache() }
     }
 
+    /// SQLite's process-wide configuration, applied once, before the first database opens
+    /// (SQLite accepts it only until it initializes). Memory statistics are off: they cost a
+    /// global mutex per allocation and per free (a few thousand instructions for each
+    /// message the writer stores), and nothing reads them.
+    private static let processConfiguration: Void = {
+        _ = parley_sqlite3_disable_memory_statistics()
+    }()
+
+    /// The bytes SQLite's memory statistics count as in use: 0 in this process, whatever is
+    /// open, since `processConfiguration` turns the statistics off (for tests).
+    static var countedMemoryInUse: Int64 {
+        _ = processConfiguration
+        return sqlite3_memory_used()
+    }
+
     /// Opens (and by default creates) the database file at `path`.
     public init(path: String, flags: OpenFlags = [.readWrite, .create]) throws {
+        _ = Self.processConfiguration
         var pointer: OpaquePointer?
         let rc = sqlite3_open_v2(path, &pointer, flags.rawValue | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let pointer else {

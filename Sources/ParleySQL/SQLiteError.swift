@@ -65,6 +65,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
         extendedCode == parley_sqlite_constraint_unique || extendedCode == parley_sqlite_constraint_primarykey
     }
 
+    /// Whether a `PRIMARY KEY` (a rowid alias included) refused a duplicate.
+    public var isPrimaryKeyViolation: Bool { extendedCode == parley_sqlite_constraint_primarykey }
+
     /// Whether a `FOREIGN KEY` constraint failed (only checked with `foreign_keys` on).
     public var isForeignKeyViolation: Bool { extendedCode == parley_sqlite_constraint_foreignkey }
 

@@ -3,6 +3,14 @@ import Testing
 @testable import ParleySQL
 
 @Suite struct SQLiteConnectionTests {
+    @Test func sqliteKeepsNoMemoryStatistics() throws {
+        let connection = try SQLiteConnection.inMemory()
+        try connection.execute("CREATE TABLE t (x TEXT); INSERT INTO t VALUES (printf('%.*c', 10000, 'x'))")
+        #expect(try connection.queryFirst("SELECT length(x) FROM t") { try $0.int64(0) } == 10_000)
+        // With statistics on, the open connection, its schema and page cache would count.
+        #expect(SQLiteConnection.countedMemoryInUse == 0)
+    }
+
     @Test func opensInMemoryAndRunsAScript() throws {
         let connection = try SQLiteConnection.inMemory()
         #expect(connection.path == ":memory:")

@@ -5,52 +5,24 @@ import ParleyStoreSupport
 
 // `MessagingWriter`: appending messages.
 extension SQLiteStoreWriter {
+    /// The send path's statements without the read marker: see below. A notice (no sender,
+    /// no client id) cannot be refused as a duplicate.
+    func appendMessage(_ message: NewMessage) throws -> Message {
+        try appendMessage(message, markingReadBySender: false)
+    }
+
     /// The sequence number comes from the conversation's `last_seq` counter, advanced in the
     /// same transaction as the insert: only the writer thread writes, so no two messages can
     /// take the same number, and the write lock is held until commit.
     ///
-    /// Both statements run in a savepoint of their own, so that any failure (the client id
-    /// already used, an unknown sender) undoes the advance even when the caller catches the
-    /// error and carries on in the same `write`: a refused message never leaves a gap.
+    /// Four prepared statements and no savepoint of its own: the insert takes its number
+    /// from `last_seq` without changing the conversation, so a refused insert changes
+    /// nothing (SQLite undoes a failed statement by itself) and never leaves a gap; only
+    /// then are the counter and the sender's read marker moved. A failure after the insert
+    /// ends the write, whose own rollback undoes the insert (see the protocol).
     ///
     /// The conversation's last activity never moves back, so a clock stepping back cannot
     /// sink a conversation with a new message below older ones in the inbox.
-    func appendMessage(_ message: NewMessage) throws -> Message {
-        let body = try MessageBodyCoding.encode(image: message.image, system: message.system)
-        let clientIDUsed: UniquenessRule = ("client_id", {
-            guard let sender = message.sender, let clientID = message.clientID else { return false }
-            return try exists("SELECT 1 FROM messages WHERE sender_id = ? AND client_id = ?", sender.rawValue, clientID)
-        })
-        return try refusingDuplicates("appendMessage", [clientIDUsed]) {
-            try connection.savepoint {
-                // An UPDATE and a SELECT by primary key, not `UPDATE … RETURNING`: SQLite
-                // collects RETURNING rows in a temporary b-tree made for each statement, which
-                // cost more than the second lookup of a row already in the page cache.
-                let changed = try connection.run("""
-                    UPDATE conversations SET last_seq = last_seq + 1, last_activity_at = max(last_activity_at, ?)
-                    WHERE id = ?
-                    """, message.createdAt, message.conversationID.rawValue)
-                guard changed == 1, let seq = try connection.queryFirst("SELECT last_seq FROM conversations WHERE id = ?",
-                                                                        message.conversationID.rawValue, row: { try $0.int64(0) }) else {
-                    throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
-                }
-                try connection.run("""
-                    INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, message.conversationID.rawValue, seq, message.sender?.rawValue, message.clientID,
-                    message.kind.rawValue, message.text, body, message.createdAt)
-                return Message(id: String(connection.lastInsertRowID), conversationId: message.conversationID, seq: seq,
-                               sender: message.sender, clientId: message.clientID, kind: message.kind, text: message.text,
-                               image: message.image, system: message.system, createdAt: message.createdAt)
-            }
-        }
-    }
-
-    /// Four prepared statements and no savepoint of its own: the insert takes its number
-    /// from `last_seq` without changing the conversation, so a refused insert changes
-    /// nothing (SQLite undoes a failed statement by itself); only then are the counter and
-    /// the sender's read marker moved. A failure after the insert ends the write, whose own
-    /// rollback undoes the insert (see the protocol).
     func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message {
         let body = try MessageBodyCoding.encode(image: message.image, system: message.system)
         let sender = message.sender?.rawValue
@@ -65,16 +37,33 @@ extension SQLiteStoreWriter {
         guard let seq else {
             throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
         }
+        let insert = { (id: Int64) throws in
+            try Self.runToEnd(statements.insert) { statement in
+                try statement.bind(integer: conversation, at: 1)
+                try statement.bind(integer: seq, at: 2)
+                try statement.bind(integer: sender, at: 3)
+                try statement.bind(text: message.clientID, at: 4)
+                try statement.bind(text: message.kind.rawValue, at: 5)
+                try statement.bind(text: message.text, at: 6)
+                try statement.bind(text: body, at: 7)
+                try statement.bind(integer: message.createdAt, at: 8)
+                try statement.bind(integer: id, at: 9)
+            }
+            sending.inserted(id)
+        }
+        let id: Int64
         do {
-            try Self.runToEnd(statements.insert) { insert in
-                try insert.bind(integer: conversation, at: 1)
-                try insert.bind(integer: seq, at: 2)
-                try insert.bind(integer: sender, at: 3)
-                try insert.bind(text: message.clientID, at: 4)
-                try insert.bind(text: message.kind.rawValue, at: 5)
-                try insert.bind(text: message.text, at: 6)
-                try insert.bind(text: body, at: 7)
-                try insert.bind(integer: message.createdAt, at: 8)
+            let counted = try sending.messageID()
+            do {
+                try insert(counted)
+                id = counted
+            } catch let error as SQLiteError where error.isPrimaryKeyViolation {
+                // Something besides this connection added messages (a tool): count on from
+                // the table, once.
+                sending.forgetMessageID()
+                let reread = try sending.messageID()
+                try insert(reread)
+                id = reread
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
             if let sender, let clientID = message.clientID,
@@ -85,7 +74,6 @@ extension SQLiteStoreWriter {
         } catch {
             throw StoreError.translating(error, during: "appendMessage")
         }
-        let id = connection.lastInsertRowID
         try StoreError.mapping("appendMessage") {
             try Self.runToEnd(statements.advance) { advance in
                 try advance.bind(integer: seq, at: 1)

@@ -1,3 +1,4 @@
+import ParleyCore
 import ParleySQL
 
 /// The writer connection's prepared statements for a sent message, prepared on first use and
@@ -7,7 +8,7 @@ import ParleySQL
 /// None of them has a `RETURNING` clause: SQLite buffers returned rows in a temporary
 /// b-tree, which it opens, fills and closes for every statement (in the writer's profile
 /// that was a third of SQLite's time per message). The new sequence number is read first
-/// and the row id comes from `lastInsertRowID`.
+/// and the message id is counted here (`messageID()`).
 ///
 /// Owned by the writer thread, like its connection; never used by two threads.
 final class SendStatements {
@@ -21,6 +22,8 @@ final class SendStatements {
 
     private let connection: SQLiteConnection
     private var prepared: Prepared?
+    /// The id the next message gets, once known (see `messageID()`).
+    private var nextMessageID: Int64?
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -35,15 +38,43 @@ final class SendStatements {
         return statements
     }
 
+    /// The id for the next message: one more than both the largest id in `messages` and
+    /// the largest ever deleted (`message_id_floor`, schema version 7), so never an id a
+    /// client has seen. Read from the database for the first message only; after that this
+    /// connection, the only one that adds messages, counts on from the last id it inserted
+    /// (`inserted(_:)`), which spares every insert the two lookups. Ids counted past in a
+    /// transaction that was then rolled back were never shown to anyone, so skipping them
+    /// (or handing them out after a restart) is harmless.
+    func messageID() throws -> Int64 {
+        if let nextMessageID { return nextMessageID }
+        guard let next = try connection.queryFirst(Self.nextMessageIDSQL, row: { try $0.int64(0) }) else {
+            throw StoreError.failure("message ids: the table message_id_floor has lost its row")
+        }
+        nextMessageID = next
+        return next
+    }
+
+    /// `id` is taken: the next message gets the one after it.
+    func inserted(_ id: Int64) {
+        nextMessageID = id + 1
+    }
+
+    /// Reads the next id from the database again: something else added messages.
+    func forgetMessageID() {
+        nextMessageID = nil
+    }
+
+    static let nextMessageIDSQL = "SELECT max(high, coalesce((SELECT max(id) FROM messages), 0)) + 1 FROM message_id_floor"
+
     /// The conversation's counter; no row when the conversation does not exist.
     static let lastSeqSQL = "SELECT last_seq FROM conversations WHERE id = ?1"
 
     /// The message takes the number after `last_seq` without changing the conversation yet:
     /// a refused insert (the client id already used) is undone by SQLite alone, as a
-    /// statement, with nothing to roll back.
+    /// statement, with nothing to roll back. The id (`?9`) comes from `messageID()`.
     static let insertSQL = """
-        INSERT INTO messages (conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
+        VALUES (?9, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         """
 
     /// The counter follows the insert. Last activity never moves back (see `appendMessage`).

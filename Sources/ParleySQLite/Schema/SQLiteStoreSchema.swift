@@ -6,6 +6,9 @@ import ParleySQL
 /// Conventions: `STRICT` tables, so a value of the wrong type is refused on the way in rather
 /// than discovered on the way out (needs SQLite 3.37); times are integer milliseconds since
 /// the epoch (UTC); user ids are `INTEGER`; public random ids are `TEXT`; hashes are `BLOB`.
+/// A `CHECK` on a table written per message spells a list of allowed values as comparisons
+/// joined by `OR`, never `IN` with more than two values: SQLite builds a temporary b-tree for
+/// such a list every time the check runs (see version 6).
 enum SQLiteStoreSchema {
     /// Every step, in order.
     static let migrator = SQLiteMigrator([
@@ -14,6 +17,8 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 3, sql: smsSends),
         SQLiteMigration(version: 4, sql: scramCredentials),
         SQLiteMigration(version: 5, sql: archiveIndex),
+        SQLiteMigration(version: 6, sql: messageKindCheck),
+        SQLiteMigration(version: 7, sql: messageIDFloor),
     ])
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
