@@ -4,7 +4,7 @@ import ParleySQL
 @testable import ParleySQLite
 import Testing
 
-/// Schema version 7: message ids come from the insert, not `AUTOINCREMENT`, and are still
+/// Schema version 6: message ids come from the insert, not `AUTOINCREMENT`, and are still
 /// never handed out twice (clients deduplicate by them).
 @Suite struct SQLiteStoreMessageIDFloorTests {
     private func send(_ store: SQLiteStore, _ conversation: ConversationID, from sender: UserID, _ clientID: String) async throws -> Message {

@@ -4,7 +4,7 @@ import ParleySQL
 @testable import ParleySQLite
 import Testing
 
-/// Schema versions 6 and 7: `messages` rebuilt with its kind check as comparisons instead
+/// Schema version 6: `messages` rebuilt with its kind check as comparisons instead
 /// of an `IN` list, and its ids given by the insert instead of `AUTOINCREMENT`, on
 /// databases old and new.
 @Suite struct SQLiteStoreMessageKindCheckTests {
@@ -42,7 +42,7 @@ import Testing
 
         let store = try SQLiteStore(path: path)
         defer { store.close() }
-        #expect(store.appliedMigrations == [6, 7])
+        #expect(store.appliedMigrations == [6])
 
         let inspector = try SQLiteConnection(path: path, flags: [.readOnly])
         let schema = try #require(try inspector.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'messages'") { try $0.string(0) })
@@ -51,7 +51,7 @@ import Testing
             try $0.string(0)
         }
         #expect(indexes == ["messages_archive", "sqlite_autoindex_messages_1", "sqlite_autoindex_messages_2"])
-        // Version 7 took the old id counter over as the floor of new ids.
+        // The rebuild took the old id counter over as the floor of new ids.
         #expect(try inspector.query("SELECT name FROM sqlite_sequence WHERE name LIKE 'messages%'") { try $0.string(0) }.isEmpty)
         #expect(try inspector.queryFirst("SELECT high FROM message_id_floor") { try $0.int64(0) } == 4)
 

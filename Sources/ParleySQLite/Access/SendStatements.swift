@@ -39,7 +39,7 @@ final class SendStatements {
     }
 
     /// The id for the next message: one more than both the largest id in `messages` and
-    /// the largest ever deleted (`message_id_floor`, schema version 7), so never an id a
+    /// the largest ever deleted (`message_id_floor`, schema version 6), so never an id a
     /// client has seen. Read from the database for the first message only; after that this
     /// connection, the only one that adds messages, counts on from the last id it inserted
     /// (`inserted(_:)`), which spares every insert the two lookups. Ids counted past in a

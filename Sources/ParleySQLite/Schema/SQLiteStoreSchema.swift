@@ -17,8 +17,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 3, sql: smsSends),
         SQLiteMigration(version: 4, sql: scramCredentials),
         SQLiteMigration(version: 5, sql: archiveIndex),
-        SQLiteMigration(version: 6, sql: messageKindCheck),
-        SQLiteMigration(version: 7, sql: messageIDFloor),
+        SQLiteMigration(version: 6, sql: messagesRebuild),
     ])
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
