@@ -28,7 +28,11 @@ class NatsServer:
         self.directory = tempfile.mkdtemp(prefix="parley-e2e-nats-")
         self.port = free_port()
         self.process = None
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise
 
     @property
     def url(self) -> str:
@@ -40,14 +44,20 @@ class NatsServer:
             ["setpriv", "--pdeathsig", "KILL", "--", self.binary, "-a", "127.0.0.1", "-p", str(self.port)],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                if self.process.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("nats-server did not start")
-                time.sleep(0.05)
+        try:
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                        return
+                except OSError:
+                    if self.process.poll() is not None or time.time() > deadline:
+                        raise RuntimeError("nats-server did not start")
+                    time.sleep(0.05)
+        except BaseException:
+            self.process.kill()
+            self.process.wait()
+            self.log.close()
+            raise
 
     def stop(self):
         if self.process and self.process.poll() is None:
