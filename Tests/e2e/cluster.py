@@ -198,7 +198,8 @@ def nats():
     server.close()
 
 
-def nodes(parley, postgres, nats, name: str, count: int):
-    """`count` nodes on a fresh database of `postgres`, all on `nats`."""
+def nodes(parley, postgres, nats, name: str, count: int, *extra: str):
+    """`count` nodes on a fresh database of `postgres`, all on `nats`, with `extra` options."""
     database = postgres.create_database(name)
-    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER) for i in range(count)]
+    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER, *extra)
+            for i in range(count)]

@@ -5,19 +5,13 @@ import asyncio
 import time
 
 from client import Session
-from cluster import CLUSTER, NatsProbe, events, nats, needs_cluster, postgres, users_digest, wait_for  # noqa: F401 (fixtures)
-from test_postgres_store import FAST, befriend, register
+from cluster import NatsProbe, events, nats, needs_cluster, nodes, postgres, users_digest, wait_for  # noqa: F401 (fixtures)
+from test_postgres_store import befriend, register
 
 pytestmark = needs_cluster
 
 # No full lists unless asked, within a test.
 QUIET = ("--cluster-full-beat", "3600")
-
-
-def start(parley, postgres, nats, name: str, count: int):
-    database = postgres.create_database(name)
-    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER, *QUIET)
-            for i in range(count)]
 
 
 def heard(probe: NatsProbe, predicate, timeout: float = 10, what: str = "a notice", after: int = 0) -> tuple[int, dict]:
@@ -32,7 +26,7 @@ def heard(probe: NatsProbe, predicate, timeout: float = 10, what: str = "a notic
 
 
 def test_quiet_heartbeats_carry_a_digest_and_the_lists_come_when_asked(parley, postgres, nats):
-    (node,) = start(parley, postgres, nats, "digest", 1)
+    (node,) = nodes(parley, postgres, nats, "digest", 1, *QUIET)
     ann = register(node.url, "ann")
     probe = NatsProbe(nats)
 
@@ -75,7 +69,7 @@ def test_quiet_heartbeats_carry_a_digest_and_the_lists_come_when_asked(parley, p
 
 
 def test_a_copy_gone_wrong_is_healed_by_the_next_heartbeat(parley, postgres, nats):
-    first, second = start(parley, postgres, nats, "heal", 2)
+    first, second = nodes(parley, postgres, nats, "heal", 2, *QUIET)
     ann = register(first.url, "ann")
     bob = register(second.url, "bob")
     conversation = asyncio.run(befriend(first.port, ann, bob))

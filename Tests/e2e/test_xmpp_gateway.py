@@ -8,7 +8,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, RawStream, befriend, mei_and_bob, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
+from xmpp import Bot, PASSWORD, RawStream, mei_and_bob, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-1", "PLAIN"])
@@ -99,13 +99,8 @@ def test_roster_presence_and_chat_with_a_native_client_share_one_history(server)
 
 
 def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
-    bob_token = register(server, "bob")
-    mei_token = register(server, "mei")
-
     async def scenario():
-        bob = await Session.open(server.port, bob_token)
-        mei_native = await Session.open(server.port, mei_token)
-        conversation = await befriend(bob, mei_native, "mei")
+        mei_native, bob, conversation, _, _ = await mei_and_bob(server)
         await mei_native.close()
         for index, text in enumerate(["first while away", "second while away"]):
             sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"away-{index}",
@@ -131,15 +126,8 @@ def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
 
 
 def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_devices(server):
-    bob_token = register(server, "bob")
-    mei_token = register(server, "mei")
-
     async def scenario():
-        bob = await Session.open(server.port, bob_token)
-        mei_native = await Session.open(server.port, mei_token)
-        conversation = await befriend(bob, mei_native, "mei")
-        mei = Bot("mei@localhost")
-        assert await mei.sign_in(server.xmpp_port)
+        mei_native, bob, conversation, mei, _ = await mei_and_bob(server, jabber=True)
         seqs = []
         for index in range(3):
             sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"read-{index}",
