@@ -316,7 +316,8 @@ public final class ClusterDelivery: Delivery, Sendable {
 
     /// This node's heartbeat, on the notice queue only: the full lists when a node asked for
     /// them (or none were sent yet, or `Timing.fullBeat` has passed since), otherwise their
-    /// digest; with `onlyIfWanted`, nothing unless a node asked and no beat answered it yet.
+    /// digest; with `onlyIfWanted` (an answer to an ask), nothing unless the full lists are due,
+    /// so asks that a heartbeat already answered cost nothing more.
     private func beat(onlyIfWanted: Bool) {
         let now = DispatchTime.now().uptimeNanoseconds
         let interval = UInt64(timing.fullBeat.milliseconds) * 1_000_000
