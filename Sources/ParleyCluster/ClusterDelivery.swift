@@ -10,15 +10,25 @@ import ParleySync
 /// node's subject `parley.node.<id>`. Who is where comes from every node's notices on
 /// `parley.presence` (docs/architecture.md, "Cluster").
 public final class ClusterDelivery: Delivery, Sendable {
-    /// How often a node repeats its full user list, and how many missed repeats make the
-    /// others give it up.
+    /// How often a node proves itself alive, how many missed heartbeats make the others give
+    /// it up, and how often a heartbeat carries the full lists even when no node asked.
     public struct Timing: Sendable {
         public var heartbeat: Duration
         public var missedHeartbeats: Int
-        public init(heartbeat: Duration, missedHeartbeats: Int) {
+        /// Between these, heartbeats carry only a digest (a node that finds its copy differs
+        /// asks for the lists at once); this repeats them regardless, as a last resort.
+        public var fullBeat: Duration
+        public init(heartbeat: Duration, missedHeartbeats: Int, fullBeat: Duration) {
             self.heartbeat = heartbeat
             self.missedHeartbeats = missedHeartbeats
+            self.fullBeat = fullBeat
         }
+    }
+
+    /// When this node last sent its full lists, and whether a node asked for them since.
+    private struct Beats {
+        var lastFull: UInt64?
+        var fullWanted = false
     }
 
     /// What the server does when the cluster's picture changes.
@@ -59,6 +69,7 @@ public final class ClusterDelivery: Delivery, Sendable {
     private let log: @Sendable (String, [String: String]) -> Void
     private let directory: PThreadMutex<ClusterDirectory>
     private let handlers = PThreadMutex<Handlers?>(nil)
+    private let beats = PThreadMutex(Beats())
     /// The rooms' occupants, shared with the other nodes (set by `start`).
     private let occupancy = PThreadMutex<RoomOccupancy?>(nil)
     /// Every notice of this node is composed and published here, one at a time, off every
@@ -173,7 +184,8 @@ public final class ClusterDelivery: Delivery, Sendable {
         local.isOnline(user, excluding: excluding) || isOnlineElsewhere(user)
     }
 
-    /// Half a heartbeat: notices travel in milliseconds, and a beat corrects what one missed.
+    /// Half a heartbeat: notices travel in milliseconds, and a beat's digest reveals what one
+    /// missed (the full lists it then asks for follow in a round trip).
     public var presenceSettleTime: Duration { timing.heartbeat / 2 }
 
     public func isOnlineElsewhere(_ user: UserID) -> Bool {
@@ -219,8 +231,19 @@ public final class ClusterDelivery: Delivery, Sendable {
             let changed = directory.apply(notice, now: now)
             return (changed, notice.kind == .bye ? changed : [], directory.actsForCluster)
         }
-        // Someone new: tell them everything at once instead of at the next beat.
-        if notice.kind == .hello { queue.async { [weak self] in self?.beat() } }
+        switch notice.kind {
+        case .hello:
+            // Someone new: tell them everything at once instead of at the next beat.
+            sendFullBeat()
+        case .ask where notice.peer == nodeID:
+            sendFullBeat()
+        case .digest:
+            if let digest = notice.digest, digest != copy(of: notice.node) {
+                send(ClusterNotice(node: nodeID, kind: .ask, users: [], peer: notice.node))
+            }
+        default:
+            break
+        }
         let handlers = self.handlers.withLock { $0 }
         applyRooms(notice)
         for user in changed { handlers?.changed(user) }
@@ -241,14 +264,21 @@ public final class ClusterDelivery: Delivery, Sendable {
             var table: RoomOccupancy.Table = [:]
             for entry in notice.rooms ?? [] { table[entry.room, default: []].formUnion(entry.users) }
             rooms.replace(table, of: notice.node)
-        case .hello, .online, .offline, .bye:
+        case .hello, .online, .offline, .bye, .digest, .ask:
             return
         }
     }
 
-    /// Every heartbeat: repeat this node's list, give up the silent nodes.
+    /// The digest of what this node holds of `node`'s users and room entries.
+    private func copy(of node: String) -> ClusterDigest {
+        let users = directory.withLock { $0.usersDigest(of: node) }
+        let rooms = occupancy.withLock { $0 }?.table(of: node) ?? [:]
+        return ClusterDigest(users: users, rooms: ClusterDigest.rooms(rooms))
+    }
+
+    /// Every heartbeat: prove this node alive, give up the silent nodes.
     private func tick() {
-        queue.async { [weak self] in self?.beat() }
+        queue.async { [weak self] in self?.beat(onlyIfWanted: false) }
         let span = timing.heartbeat * timing.missedHeartbeats
         let now = DispatchTime.now().uptimeNanoseconds
         let deadline = now > UInt64(span.milliseconds) * 1_000_000 ? now - UInt64(span.milliseconds) * 1_000_000 : 0
@@ -274,11 +304,40 @@ public final class ClusterDelivery: Delivery, Sendable {
         handlers?.expired(offline)
     }
 
-    /// This node's full picture; on the notice queue only.
-    private func beat() {
-        let rooms = occupancy.withLock { $0 }
-        let entries = (rooms?.localTable ?? [:]).map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
-        send(ClusterNotice(node: nodeID, kind: .beat, users: local.connectedUsers, rooms: entries))
+    /// Sends this node's full lists soon: once, however many nodes ask before they go out.
+    private func sendFullBeat() {
+        let queued = beats.withLock { beats in
+            defer { beats.fullWanted = true }
+            return beats.fullWanted
+        }
+        guard !queued else { return }
+        queue.async { [weak self] in self?.beat(onlyIfWanted: true) }
+    }
+
+    /// This node's heartbeat, on the notice queue only: the full lists when a node asked for
+    /// them (or none were sent yet, or `Timing.fullBeat` has passed since), otherwise their
+    /// digest; with `onlyIfWanted` (an answer to an ask), nothing unless the full lists are due,
+    /// so asks that a heartbeat already answered cost nothing more.
+    private func beat(onlyIfWanted: Bool) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let interval = UInt64(timing.fullBeat.milliseconds) * 1_000_000
+        let full: Bool? = beats.withLock { beats in
+            let due = beats.fullWanted || beats.lastFull.map { now &- $0 >= interval } ?? true
+            guard due || !onlyIfWanted else { return nil }
+            guard due else { return false }
+            beats.fullWanted = false
+            beats.lastFull = now
+            return true
+        }
+        guard let full else { return }
+        let table = occupancy.withLock { $0 }?.localTable ?? [:]
+        let users = local.connectedUsers
+        if full {
+            let entries = table.map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
+            send(ClusterNotice(node: nodeID, kind: .beat, users: users, rooms: entries))
+        } else {
+            send(ClusterNotice(node: nodeID, kind: .digest, users: [], digest: ClusterDigest(users: users, rooms: table)))
+        }
     }
 
     /// After a NATS outage: the others may have given this node up, and this node's picture
@@ -286,7 +345,7 @@ public final class ClusterDelivery: Delivery, Sendable {
     private func rejoin() {
         log("cluster: NATS reconnected", ["node": nodeID])
         send(ClusterNotice(node: nodeID, kind: .hello, users: []))
-        queue.async { [weak self] in self?.beat() }
+        sendFullBeat()
         // Others may have given this node up and told friends its users went offline (and
         // this node the same of theirs): once their beats are in, its users are announced again.
         queue.asyncAfter(deadline: .now() + .milliseconds(Int(timing.heartbeat.milliseconds))) { [weak self] in

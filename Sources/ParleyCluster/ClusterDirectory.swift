@@ -5,8 +5,10 @@ public import ParleyProtocol
 /// and acts on what the methods return. Not thread-safe; `ClusterDelivery` holds it in a mutex.
 public struct ClusterDirectory: Sendable {
     private struct Node: Sendable {
-        var users: Set<UserID>
+        var users: Set<UserID> = []
         var lastSeen: UInt64
+        /// `ClusterDigest.users` of `users`, kept current with every change.
+        var digest: UInt64 = 0
     }
 
     /// This node's id: its own notices are ignored.
@@ -31,33 +33,46 @@ public struct ClusterDirectory: Sendable {
         return result
     }
 
+    /// The users part of the digest of what this node holds of `node` (zero for a node not
+    /// heard from, as for one without users).
+    public func usersDigest(of node: String) -> UInt64 { nodes[node]?.digest ?? 0 }
+
     /// Applies a notice; returns the users whose presence on another node changed (so cached
     /// announcements about them are stale). Own notices change nothing.
     public mutating func apply(_ notice: ClusterNotice, now: UInt64) -> [UserID] {
         guard notice.node != me else { return [] }
         switch notice.kind {
-        case .hello:
-            touch(notice.node, now: now)
-            return []
         case .beat:
             let old = nodes[notice.node]?.users ?? []
             let new = Set(notice.users)
-            set(notice.node, users: new, now: now)
+            for user in old.subtracting(new) { unlocate(user, notice.node) }
+            for user in new.subtracting(old) { located[user, default: []].insert(notice.node) }
+            nodes[notice.node] = Node(users: new, lastSeen: now, digest: ClusterDigest(users: new, rooms: [:]).users)
             return Array(old.symmetricDifference(new)).sorted()
         case .online:
-            var users = nodes[notice.node]?.users ?? []
-            let added = notice.users.filter { users.insert($0).inserted }
-            set(notice.node, users: users, now: now)
+            touch(notice.node, now: now)
+            // In place: a sign-in burst must not copy a node's whole set for every notice.
+            var added: [UserID] = []
+            for user in notice.users where nodes[notice.node]?.users.insert(user).inserted == true {
+                nodes[notice.node]?.digest &+= ClusterDigest.element(user)
+                located[user, default: []].insert(notice.node)
+                added.append(user)
+            }
             return added
         case .offline:
-            var users = nodes[notice.node]?.users ?? []
-            let removed = notice.users.filter { users.remove($0) != nil }
-            set(notice.node, users: users, now: now)
+            touch(notice.node, now: now)
+            var removed: [UserID] = []
+            for user in notice.users where nodes[notice.node]?.users.remove(user) != nil {
+                nodes[notice.node]?.digest &-= ClusterDigest.element(user)
+                unlocate(user, notice.node)
+                removed.append(user)
+            }
             return removed
         case .bye:
             return remove(notice.node)
-        case .entered, .left:
-            // Room changes prove the node alive; its users are unchanged.
+        case .hello, .digest, .ask, .entered, .left:
+            // Each proves the node alive; none changes its users (a digest that differs from
+            // the copy is answered by the caller with an `ask`).
             touch(notice.node, now: now)
             return []
         }
@@ -75,14 +90,7 @@ public struct ClusterDirectory: Sendable {
     public var actsForCluster: Bool { nodes.keys.allSatisfy { me < $0 } }
 
     private mutating func touch(_ node: String, now: UInt64) {
-        if nodes[node] == nil { nodes[node] = Node(users: [], lastSeen: now) } else { nodes[node]?.lastSeen = now }
-    }
-
-    private mutating func set(_ node: String, users: Set<UserID>, now: UInt64) {
-        let old = nodes[node]?.users ?? []
-        for user in old.subtracting(users) { unlocate(user, node) }
-        for user in users.subtracting(old) { located[user, default: []].insert(node) }
-        nodes[node] = Node(users: users, lastSeen: now)
+        if nodes[node] == nil { nodes[node] = Node(lastSeen: now) } else { nodes[node]?.lastSeen = now }
     }
 
     private mutating func remove(_ node: String) -> [UserID] {

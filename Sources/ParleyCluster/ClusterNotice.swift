@@ -6,9 +6,15 @@ public struct ClusterNotice: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         /// A node started (or reconnected): everyone answers with a `beat` at once.
         case hello
-        /// The full list of the node's connected users, sent periodically; it replaces what
-        /// was known of the node and proves it alive.
+        /// The full list of the node's connected users and its room entries (`rooms`); it
+        /// replaces what was known of the node and proves it alive. Sent when a node starts or
+        /// reconnects, when asked (`hello`, `ask`) and every `--cluster-full-beat` seconds.
         case beat
+        /// A quiet heartbeat: proves the node alive and gives the `digest` of what its `beat`
+        /// would carry. A node whose copy has another digest asks for the beat.
+        case digest
+        /// The sender's copy of `peer` differs from `peer`'s digest: `peer` answers with a `beat`.
+        case ask
         /// Users' first connection on the node.
         case online
         /// Users' last connection on the node closed.
@@ -28,13 +34,20 @@ public struct ClusterNotice: Codable, Sendable, Equatable {
     public var room: ConversationID?
     /// A beat's room entries made through the node (replacing what was known of them).
     public var rooms: [RoomOccupants]?
+    /// A `digest` heartbeat's fingerprint of the node's users and room entries.
+    public var digest: ClusterDigest?
+    /// The node an `ask` is for.
+    public var peer: String?
 
-    public init(node: String, kind: Kind, users: [UserID], room: ConversationID? = nil, rooms: [RoomOccupants]? = nil) {
+    public init(node: String, kind: Kind, users: [UserID], room: ConversationID? = nil, rooms: [RoomOccupants]? = nil,
+                digest: ClusterDigest? = nil, peer: String? = nil) {
         self.node = node
         self.kind = kind
         self.users = users
         self.room = room
         self.rooms = rooms
+        self.digest = digest
+        self.peer = peer
     }
 }
 

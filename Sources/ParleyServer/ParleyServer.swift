@@ -291,7 +291,8 @@ public final class ParleyServer: Sendable {
         let cluster = try ClusterDelivery(
             url: configuration.nats, nodeID: nodeID, local: hub,
             timing: ClusterDelivery.Timing(heartbeat: .seconds(configuration.clusterHeartbeatSeconds),
-                                           missedHeartbeats: configuration.clusterMissedHeartbeats),
+                                           missedHeartbeats: configuration.clusterMissedHeartbeats,
+                                           fullBeat: .seconds(configuration.clusterFullBeatSeconds)),
             log: { message, fields in logger.warning(message, fields.mapValues { .string($0) }) })
         logger.info("cluster joined", ["node": .string(nodeID), "nats": .string(configuration.nats)])
         return cluster

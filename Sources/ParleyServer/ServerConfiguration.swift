@@ -76,10 +76,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var nats = ""
     /// This server's name in the cluster (logs, NATS subjects); empty: a random one.
     public var nodeID = ""
-    /// Seconds between a cluster node's heartbeats (its list of connected users).
+    /// Seconds between a cluster node's heartbeats (a digest of its connected users and room
+    /// entries; the full lists when another node asks for them).
     public var clusterHeartbeatSeconds = 2
     /// Heartbeats a node may miss before the others take its users for disconnected.
     public var clusterMissedHeartbeats = 3
+    /// Seconds after which a node's heartbeat carries its full lists even though no node
+    /// asked for them (a last resort: a node whose copy differs from a digest asks at once).
+    public var clusterFullBeatSeconds = 60
     /// PostgreSQL writer threads, each with its own connection (SQLite always has one writer).
     public var databaseWriters = 1
     /// Most writes committed together in one transaction (group commit).
@@ -189,7 +193,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         storeOption(),
         text("nats", \.nats, "NATS server URL(s), comma-separated, joining a cluster of servers on one PostgreSQL (empty: single server)"),
         text("node-id", \.nodeID, "this server's name in the cluster, letters, digits, - and _ (empty: random)"),
-        number("cluster-heartbeat", \.clusterHeartbeatSeconds, 1...3_600, "seconds between a cluster node's heartbeats"),
+        number("cluster-heartbeat", \.clusterHeartbeatSeconds, 1...3_600, "seconds between a cluster node's heartbeats (a digest of its users and room entries, or the full lists)"),
+        number("cluster-full-beat", \.clusterFullBeatSeconds, 1...86_400, "seconds after which a cluster node's heartbeat carries its full lists of users and room entries although no node asked (between them it carries their digest; a node whose copy differs asks at once)", exceeded: "the next heartbeat carries the full lists"),
         number("cluster-missed-heartbeats", \.clusterMissedHeartbeats, 1...1_000, "heartbeats a node may miss before its users count as disconnected", exceeded: "the node's users go offline and leave their rooms on the other nodes"),
         number("db-readers", \.databaseReaders, 1...64, "threads answering database reads (PostgreSQL: one connection each)"),
         number("db-writers", \.databaseWriters, 1...64, "PostgreSQL writer threads, one connection each (SQLite has one writer)"),

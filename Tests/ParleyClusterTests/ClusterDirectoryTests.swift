@@ -56,3 +56,62 @@ import Testing
         #expect(directory.actsForCluster)
     }
 }
+
+/// Quiet heartbeats carry a digest of a node's lists; the directory keeps the digest of its
+/// copy current, so a missed notice shows as a difference without going over the lists.
+@Suite struct ClusterDigestTests {
+    private let alice = UserID(rawValue: 1)
+    private let bob = UserID(rawValue: 2)
+    private let carol = UserID(rawValue: 3)
+    private let room = ConversationID(rawValue: 9)
+
+    private func usersDigest(_ users: [UserID]) -> UInt64 { ClusterDigest(users: users, rooms: [:]).users }
+
+    @Test func theCopysDigestFollowsEveryNotice() {
+        var directory = ClusterDirectory(me: "a")
+        #expect(directory.usersDigest(of: "b") == usersDigest([]))
+        _ = directory.apply(ClusterNotice(node: "b", kind: .beat, users: [alice, bob]), now: 1)
+        #expect(directory.usersDigest(of: "b") == usersDigest([bob, alice]))
+        _ = directory.apply(ClusterNotice(node: "b", kind: .online, users: [carol, alice]), now: 2)
+        #expect(directory.usersDigest(of: "b") == usersDigest([alice, bob, carol]))
+        _ = directory.apply(ClusterNotice(node: "b", kind: .offline, users: [alice, alice]), now: 3)
+        #expect(directory.usersDigest(of: "b") == usersDigest([bob, carol]))
+        _ = directory.apply(ClusterNotice(node: "b", kind: .bye, users: []), now: 4)
+        #expect(directory.usersDigest(of: "b") == usersDigest([]))
+    }
+
+    @Test func aMissedNoticeShowsAsADifferentDigest() {
+        var directory = ClusterDirectory(me: "a")
+        _ = directory.apply(ClusterNotice(node: "b", kind: .beat, users: [alice]), now: 1)
+        // Node b's online notice for bob was lost; its next heartbeat gives its real digest.
+        let heard = ClusterDigest(users: [alice, bob], rooms: [:])
+        #expect(directory.apply(ClusterNotice(node: "b", kind: .digest, users: [], digest: heard), now: 2) == [])
+        #expect(directory.usersDigest(of: "b") != heard.users)
+        #expect(!directory.isOnline(bob), "a digest changes nothing by itself; the full beat asked for does")
+        _ = directory.apply(ClusterNotice(node: "b", kind: .beat, users: [alice, bob]), now: 3)
+        #expect(directory.usersDigest(of: "b") == heard.users)
+    }
+
+    @Test func digestsAndAsksKeepANodeAliveAndSilenceStillExpiresIt() {
+        var directory = ClusterDirectory(me: "a")
+        _ = directory.apply(ClusterNotice(node: "b", kind: .beat, users: [alice]), now: 10)
+        _ = directory.apply(ClusterNotice(node: "c", kind: .beat, users: [bob]), now: 10)
+        _ = directory.apply(ClusterNotice(node: "b", kind: .digest, users: [], digest: ClusterDigest(users: [alice], rooms: [:])), now: 30)
+        _ = directory.apply(ClusterNotice(node: "c", kind: .ask, users: [], peer: "b"), now: 15)
+        let expired = directory.expire(before: 20)
+        #expect(expired.nodes == ["c"])
+        #expect(expired.users == [bob])
+        #expect(directory.isOnline(alice))
+        #expect(directory.liveNodes == ["b"])
+    }
+
+    @Test func theDigestIsOfTheSetsNotTheirOrderAndRoomsAreApart() {
+        let one = ClusterDigest(users: [alice, bob], rooms: [room: [alice, bob]])
+        let other = ClusterDigest(users: [bob, alice], rooms: [room: [bob, alice]])
+        #expect(one == other)
+        #expect(ClusterDigest(users: [alice], rooms: [:]) != ClusterDigest(users: [bob], rooms: [:]))
+        #expect(ClusterDigest.rooms([room: [alice]]) != ClusterDigest.rooms([ConversationID(rawValue: 10): [alice]]))
+        #expect(ClusterDigest.rooms([room: [alice]]) != ClusterDigest(users: [alice], rooms: [:]).users)
+        #expect(ClusterDigest(users: [UserID](), rooms: [:]) == ClusterDigest(users: 0, rooms: 0))
+    }
+}

@@ -45,4 +45,11 @@ import Testing
         let old = try JSONDecoder().decode(ClusterNotice.self, from: Data(#"{"node":"b","kind":"online","users":[3]}"#.utf8))
         #expect(old.room == nil && old.rooms == nil && old.users == [UserID(rawValue: 3)])
     }
+
+    @Test func aDigestAndAnAskRoundTrip() throws {
+        let digest = ClusterNotice(node: "a", kind: .digest, users: [], digest: ClusterDigest(users: .max - 1, rooms: 7))
+        #expect(try JSONDecoder().decode(ClusterNotice.self, from: JSONEncoder().encode(digest)) == digest)
+        let ask = ClusterNotice(node: "b", kind: .ask, users: [], peer: "a")
+        #expect(try JSONDecoder().decode(ClusterNotice.self, from: JSONEncoder().encode(ask)) == ask)
+    }
 }

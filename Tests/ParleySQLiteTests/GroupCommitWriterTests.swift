@@ -51,50 +51,53 @@ import Testing
         }
     }
 
-    @Test func aFailureThatChangedNothingRunsNothingTwice() async throws {
+    /// The body both tests share: on a fresh store, one batch of "ann" (counted 0), `failing`
+    /// (counted 1; it throws `Refused`) and the writes `after` makes with the counter; checks
+    /// the first two results and gives `check` the run counts and the results of `after`.
+    private func annThenRefusal(_ failing: @escaping @Sendable (StoreWriter) throws -> String,
+                                then after: (Runs) -> [@Sendable (StoreWriter) throws -> String],
+                                _ check: (SQLiteStore, [Int], [Result<String, any Error>]) async throws -> Void) async throws {
         try await withStore { store, _ in
             let runs = Runs()
-            let results = try await batch(store, [
-                inserting("ann", counted: 0, in: runs),
-                { writer in
-                    runs.count(1)
-                    // Reads, then refuses: nothing to undo.
-                    _ = try writer.user(username: "ann")
-                    throw Refused()
-                },
-                { writer in
-                    runs.count(2)
-                    // A refused insert is undone by SQLite as a statement.
-                    _ = try writer.insertUser(newUser("ann"))
-                    return "never"
-                },
-                inserting("bob", in: runs),
-            ])
-            #expect(runs.values == [1, 1, 1])
+            let failingCounted: @Sendable (StoreWriter) throws -> String = { writer in
+                runs.count(1)
+                return try failing(writer)
+            }
+            let results = try await batch(store, [inserting("ann", counted: 0, in: runs), failingCounted] + after(runs))
             #expect(try results[0].get() == "ann")
             #expect(throws: Refused.self) { try results[1].get() }
-            #expect(throws: StoreError.conflict("username")) { try results[2].get() }
-            #expect(try results[3].get() == "bob")
+            try await check(store, runs.values, Array(results.dropFirst(2)))
+        }
+    }
+
+    @Test func aFailureThatChangedNothingRunsNothingTwice() async throws {
+        try await annThenRefusal({ writer in
+            // Reads, then refuses: nothing to undo.
+            _ = try writer.user(username: "ann")
+            throw Refused()
+        }, then: { runs in [
+            { writer in
+                runs.count(2)
+                // A refused insert is undone by SQLite as a statement.
+                _ = try writer.insertUser(newUser("ann"))
+                return "never"
+            },
+            inserting("bob", in: runs),
+        ] }) { _, runs, results async throws in
+            #expect(runs == [1, 1, 1])
+            #expect(throws: StoreError.conflict("username")) { try results[0].get() }
+            #expect(try results[1].get() == "bob")
         }
     }
 
     @Test func aFailureAfterChangesRunsTheBatchAgainIsolated() async throws {
-        try await withStore { store, _ in
-            let runs = Runs()
-            let results = try await batch(store, [
-                inserting("ann", counted: 0, in: runs),
-                { writer in
-                    runs.count(1)
-                    _ = try writer.insertUser(newUser("cy"))
-                    throw Refused()
-                },
-                inserting("bob", counted: 2, in: runs),
-            ])
+        try await annThenRefusal({ writer in
+            _ = try writer.insertUser(newUser("cy"))
+            throw Refused()
+        }, then: { runs in [inserting("bob", counted: 2, in: runs)] }) { store, runs, results async throws in
             // The first and the failing write ran twice; the last only in the isolated pass.
-            #expect(runs.values == [2, 2, 1])
-            #expect(try results[0].get() == "ann")
-            #expect(throws: Refused.self) { try results[1].get() }
-            #expect(try results[2].get() == "bob")
+            #expect(runs == [2, 2, 1])
+            #expect(try results[0].get() == "bob")
             try await store.read { reader throws in
                 #expect(try reader.user(username: "ann") != nil)
                 #expect(try reader.user(username: "bob") != nil)

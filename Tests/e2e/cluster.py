@@ -1,12 +1,14 @@
 """Pieces of a cluster for the tests: a `nats-server` of the test's own on a free loopback port
 (killed with the test process), and helpers to wait for events on several nodes."""
 import asyncio
+import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 from conftest import free_port
@@ -26,7 +28,11 @@ class NatsServer:
         self.directory = tempfile.mkdtemp(prefix="parley-e2e-nats-")
         self.port = free_port()
         self.process = None
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise
 
     @property
     def url(self) -> str:
@@ -38,14 +44,20 @@ class NatsServer:
             ["setpriv", "--pdeathsig", "KILL", "--", self.binary, "-a", "127.0.0.1", "-p", str(self.port)],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                if self.process.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("nats-server did not start")
-                time.sleep(0.05)
+        try:
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                        return
+                except OSError:
+                    if self.process.poll() is not None or time.time() > deadline:
+                        raise RuntimeError("nats-server did not start")
+                    time.sleep(0.05)
+        except BaseException:
+            self.process.kill()
+            self.process.wait()
+            self.log.close()
+            raise
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -60,6 +72,78 @@ class NatsServer:
     def close(self):
         self.stop()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class NatsProbe:
+    """A bare NATS client (the text protocol over one socket) on the nodes' notice subject: it
+    hears what the nodes tell each other and can speak as if it were a node."""
+
+    SUBJECT = "parley.presence"
+
+    def __init__(self, nats: NatsServer):
+        self.socket = socket.create_connection(("127.0.0.1", nats.port), timeout=10)
+        self.socket.settimeout(None)
+        self.reader = self.socket.makefile("rb")
+        if not self.reader.readline().startswith(b"INFO"):
+            raise RuntimeError("not a NATS server")
+        self.lock = threading.Lock()
+        self.heard: list[dict] = []
+        self.subscribed = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+        # The PONG comes after the server has taken the subscription.
+        self._send(b'CONNECT {"verbose":false,"pedantic":false,"name":"e2e-probe"}\r\n'
+                   + f"SUB {self.SUBJECT} 1\r\nPING\r\n".encode())
+        if not self.subscribed.wait(10):
+            raise RuntimeError("NATS did not answer the subscription")
+
+    def _send(self, data: bytes):
+        with self.lock:
+            self.socket.sendall(data)
+
+    def _read(self):
+        try:
+            while line := self.reader.readline():
+                if line.startswith(b"MSG "):
+                    payload = self.reader.read(int(line.split()[-1]) + 2)[:-2]
+                    notice = json.loads(payload)
+                    with self.lock:
+                        self.heard.append(notice)
+                elif line.startswith(b"PING"):
+                    self._send(b"PONG\r\n")
+                elif line.startswith(b"PONG"):
+                    self.subscribed.set()
+        except (OSError, ValueError):
+            return
+
+    def say(self, notice: dict):
+        """Publishes `notice` (a node's notice: node, kind, users, ...) to every node."""
+        body = json.dumps(notice).encode()
+        self._send(f"PUB {self.SUBJECT} {len(body)}\r\n".encode() + body + b"\r\n")
+
+    def notices(self, node: str | None = None, kind: str | None = None) -> list[dict]:
+        with self.lock:
+            return [n for n in self.heard if (node is None or n["node"] == node) and (kind is None or n["kind"] == kind)]
+
+    def close(self):
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.socket.close()
+        self.thread.join(timeout=5)
+
+
+def users_digest(user_ids) -> int:
+    """What a node's digest heartbeat gives for these users (ClusterDigest, computed apart)."""
+    mask = (1 << 64) - 1
+
+    def mix(value: int) -> int:
+        z = (value + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+    return sum(mix(user & mask) for user in set(user_ids)) & mask
 
 
 async def wait_for(predicate, timeout: float = 15, what: str = "condition"):
@@ -114,7 +198,8 @@ def nats():
     server.close()
 
 
-def nodes(parley, postgres, nats, name: str, count: int):
-    """`count` nodes on a fresh database of `postgres`, all on `nats`."""
+def nodes(parley, postgres, nats, name: str, count: int, *extra: str):
+    """`count` nodes on a fresh database of `postgres`, all on `nats`, with `extra` options."""
     database = postgres.create_database(name)
-    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER) for i in range(count)]
+    return [parley("--store", database, "--nats", nats.url, "--node-id", f"n{i}", *FAST, *CLUSTER, *extra)
+            for i in range(count)]

@@ -43,7 +43,14 @@ class ParleyProcess:
         self.log_path = pathlib.Path(self.data_dir) / "server.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        self.port = self._wait_for_port()
+        try:
+            self.port = self._wait_for_port()
+        except BaseException:
+            # Nobody holds a server that never started: stop it here, or it outlives the caller.
+            self.process.kill()
+            self.process.wait()
+            self.log.close()
+            raise
 
     def _wait_for_port(self) -> int:
         deadline = time.time() + 20

@@ -43,10 +43,18 @@ class PostgresServer:
              "-h", "127.0.0.1", "-p", str(self.port), "-k", self.sockets, "-c", "fsync=off"],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
-        while subprocess.run([f"{self.bin}/pg_isready", "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode != 0:
-            if self.process.poll() is not None or time.time() > deadline:
-                raise RuntimeError("PostgreSQL did not start:\n" + pathlib.Path(self.log.name).read_text()[-2000:])
-            time.sleep(0.1)
+        try:
+            while subprocess.run([f"{self.bin}/pg_isready", "-q", "-h", "127.0.0.1", "-p", str(self.port)]).returncode != 0:
+                if self.process.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("PostgreSQL did not start:\n" + pathlib.Path(self.log.name).read_text()[-2000:])
+                time.sleep(0.1)
+        except BaseException:
+            # Nobody holds a server that never started: stop it and its files here.
+            self.process.kill()
+            self.process.wait()
+            self.log.close()
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise
 
     def _as_user(self, command: list[str]):
         subprocess.run(["setpriv", *self.credentials, "--", *command], check=True, capture_output=True)

@@ -8,7 +8,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, RawStream, befriend, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
+from xmpp import Bot, PASSWORD, RawStream, mei_and_bob, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-1", "PLAIN"])
@@ -99,13 +99,8 @@ def test_roster_presence_and_chat_with_a_native_client_share_one_history(server)
 
 
 def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
-    bob_token = register(server, "bob")
-    mei_token = register(server, "mei")
-
     async def scenario():
-        bob = await Session.open(server.port, bob_token)
-        mei_native = await Session.open(server.port, mei_token)
-        conversation = await befriend(bob, mei_native, "mei")
+        mei_native, bob, conversation, _, _ = await mei_and_bob(server)
         await mei_native.close()
         for index, text in enumerate(["first while away", "second while away"]):
             sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"away-{index}",
@@ -131,15 +126,8 @@ def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
 
 
 def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_devices(server):
-    bob_token = register(server, "bob")
-    mei_token = register(server, "mei")
-
     async def scenario():
-        bob = await Session.open(server.port, bob_token)
-        mei_native = await Session.open(server.port, mei_token)
-        conversation = await befriend(bob, mei_native, "mei")
-        mei = Bot("mei@localhost")
-        assert await mei.sign_in(server.xmpp_port)
+        mei_native, bob, conversation, mei, _ = await mei_and_bob(server, jabber=True)
         seqs = []
         for index in range(3):
             sent = await bob.call("message.send", {"conversationId": conversation, "clientId": f"read-{index}",
@@ -215,13 +203,8 @@ def test_hostile_input_ends_only_the_offending_stream(server):
 
 
 def test_vcard_blocking_chat_states_and_receipts_between_two_jabber_clients(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
-        mei_native = await Session.open(server.port, mei_token)
-        bob_native = await Session.open(server.port, bob_token)
-        await befriend(mei_native, bob_native, "bob")
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
         await bob_native.close()
 
         mei = Bot("mei@localhost")
@@ -275,16 +258,9 @@ def test_vcard_blocking_chat_states_and_receipts_between_two_jabber_clients(serv
 
 
 def test_carbons_and_the_message_archive(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
         import xml.etree.ElementTree as ET
-        mei_native = await Session.open(server.port, mei_token)
-        bob_native = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob_native, "bob")
-        mei = Bot("mei@localhost")
-        assert await mei.sign_in(server.xmpp_port)
+        mei_native, bob_native, conversation, mei, _ = await mei_and_bob(server, jabber=True)
 
         # Carbons: what Mei sends from her phone shows up in her Jabber client.
         enable = mei.make_iq_set()
@@ -530,13 +506,8 @@ def test_shutdown_ends_open_streams_with_system_shutdown(server):
 
 
 def test_a_broken_stream_is_resumed_without_losing_messages_or_going_offline(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob, "bob")
+        mei_native, bob, conversation, _, _ = await mei_and_bob(server)
         await mei_native.close()
         await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
         bob.events.clear()
@@ -599,13 +570,9 @@ def test_a_broken_stream_is_resumed_without_losing_messages_or_going_offline(ser
 
 def test_a_broken_stream_not_resumed_in_time_ends(parley):
     server = parley("--password-cost", "minimum", "--xmpp-resume-timeout", "1", xmpp=True)
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
 
     async def scenario():
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        await befriend(mei_native, bob, "bob")
+        mei_native, bob, _, _, _ = await mei_and_bob(server)
         await mei_native.close()
         await wait_event(bob, lambda e: e["event"] == "presence" and e["data"]["online"] is False)
         bob.events.clear()
@@ -625,14 +592,9 @@ def test_a_broken_stream_not_resumed_in_time_ends(parley):
 
 
 def test_many_streams_of_one_user_each_get_every_message(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
         from concurrent.futures import ThreadPoolExecutor
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob, "bob")
+        mei_native, bob, conversation, _, _ = await mei_and_bob(server)
         loop = asyncio.get_running_loop()
         count = 40
         with ThreadPoolExecutor(max_workers=count) as pool:
@@ -661,14 +623,9 @@ PNG = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"I
 
 
 def test_images_and_avatars_reach_jabber_clients_as_links_they_can_open(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
         import urllib.request
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob, "bob")
+        mei_native, bob, conversation, _, bob_token = await mei_and_bob(server)
         await mei_native.close()
         upload = call(server.url, "POST", "/v1/media", token=bob_token, raw=PNG)
         assert upload.status == 201, upload.body
@@ -696,13 +653,8 @@ def test_images_and_avatars_reach_jabber_clients_as_links_they_can_open(server):
 
 
 def test_a_stream_gets_messages_after_its_initial_presence_each_once(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob, "bob")
+        mei_native, bob, conversation, _, _ = await mei_and_bob(server)
         stream = RawStream(server.xmpp_port)
         stream.sign_in("mei", available=False)
         stream.send("<iq type='get' id='r1'><query xmlns='jabber:iq:roster'/></iq>")

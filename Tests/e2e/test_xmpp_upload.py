@@ -9,9 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from api import call
-from client import Session
 from rawhttp import png_of_size
-from xmpp import Bot, befriend, error_condition, register, run, wait_event
+from xmpp import Bot, error_condition, mei_and_bob, register, run, wait_event
 
 UPLOAD = "urn:xmpp:http:upload:0"
 
@@ -120,15 +119,8 @@ def test_an_expired_slot_is_refused(parley):
 
 
 def test_an_uploaded_image_sent_from_jabber_is_an_image_message(server):
-    mei_token = register(server, "mei")
-    bob_token = register(server, "bob")
-
     async def scenario():
-        mei_native = await Session.open(server.port, mei_token)
-        bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(mei_native, bob, "bob")
-        mei = Bot("mei@localhost")
-        assert await mei.sign_in(server.xmpp_port)
+        mei_native, bob, conversation, mei, _ = await mei_and_bob(server, jabber=True)
         image = png_of_size(1200)
         put_url, get_url = await request_slot(mei, len(image))
         assert put(put_url, image).status == 201

@@ -3,6 +3,7 @@
 import asyncio
 import re
 import socket
+from typing import NamedTuple
 
 import pytest
 import slixmpp
@@ -10,6 +11,7 @@ from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
 
 from api import call
+from client import Session
 
 PASSWORD = "password123"
 
@@ -62,6 +64,31 @@ def register_account(server, username: str) -> dict:
 
 def register(server, username: str) -> str:
     return register_account(server, username)["token"]
+
+
+class Friends(NamedTuple):
+    """Mei and Bob as most gateway tests start: friends, both signed in natively, Mei perhaps
+    on a Jabber client as well."""
+    mei_native: Session
+    bob: Session
+    conversation: str
+    mei: "Bot | None"
+    bob_token: str
+
+
+async def mei_and_bob(server, jabber: bool = False) -> Friends:
+    """Registers mei and bob, signs both in natively and makes them friends (mei asks); with
+    `jabber`, signs mei in on a Jabber client (`Bot`) too."""
+    mei_token = register(server, "mei")
+    bob_token = register(server, "bob")
+    mei_native = await Session.open(server.port, mei_token)
+    bob = await Session.open(server.port, bob_token)
+    conversation = await befriend(mei_native, bob, "bob")
+    mei = None
+    if jabber:
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+    return Friends(mei_native, bob, conversation, mei, bob_token)
 
 
 class Bot(slixmpp.ClientXMPP):

@@ -70,7 +70,4 @@ public protocol ConnectionRegistry: Sendable {
     func add(_ receiver: any EventReceiver, for user: UserID) -> Bool
     /// Forgets a connection; true if it was the user's last (they went offline).
     func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool
-    /// The user's connections of the typed kind (not native ones), for what only a gateway's
-    /// own clients understand (XMPP chat states and receipts).
-    func receivers(of user: UserID) -> [any EventReceiver]
 }

@@ -6,7 +6,7 @@ import ParleySync
 ///
 /// In a cluster each server holds the entries made through it (`local`) and a copy of every
 /// other server's (`remote`, by node id), kept current by the changes `replicate` publishes
-/// and replaced by each server's heartbeat (docs/architecture.md, "Rooms in a cluster"). A
+/// and replaced by each server's full heartbeat (docs/architecture.md, "Rooms in a cluster"). A
 /// room's occupants are the union. A leave removes the user from the room everywhere.
 public final class RoomOccupancy: Sendable {
     /// One change made on this server, for the other servers.
@@ -107,6 +107,11 @@ public final class RoomOccupancy: Sendable {
     /// The entries made on this server, for its heartbeat.
     public var localTable: Table {
         state.withLock { $0.local }
+    }
+
+    /// What this server holds of another server's entries (for comparing with its digest).
+    public func table(of node: String) -> Table {
+        state.withLock { $0.remote[node] ?? [:] }
     }
 
     /// Another server's change.

@@ -55,12 +55,6 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         delete(ObjectIdentifier(receiver), for: user)
     }
 
-    func receivers(of user: UserID) -> [any EventReceiver] {
-        byUser.withLock { table in
-            (table[user] ?? [:]).values.compactMap { if case .typed(let receiver) = $0 { return receiver } else { return nil } }
-        }
-    }
-
     private func insert(_ member: Member, id: ObjectIdentifier, for user: UserID) -> Bool {
         let first = byUser.withLock { table in
             let first = table[user]?.isEmpty ?? true

@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyProtocol
-import Synchronization
+import ParleySync
 import Testing
 @testable import ParleyServer
 
@@ -9,7 +9,7 @@ import Testing
 @Suite struct ConnectionHubTests {
     final class Receiver: EventReceiver {
         let token: ConnectionToken
-        let received = Mutex<[(String, Presence?)]>([])
+        let received = PThreadMutex<[(String, Presence?)]>([])
 
         init(_ token: UInt64) { self.token = ConnectionToken(token) }
 
@@ -26,7 +26,9 @@ import Testing
         #expect(hub.add(phone, for: mei))
         #expect(!hub.add(laptop, for: mei))
         #expect(hub.isOnline(mei))
-        #expect(hub.receivers(of: mei).count == 2)
+        // Both are hers: an event for her reaches each.
+        hub.deliver(event: EventName.presence, payload: Presence(userId: mei, online: true, at: 1), to: [mei], excluding: nil)
+        #expect(phone.received.withLock { $0.count } == 1 && laptop.received.withLock { $0.count } == 1)
         #expect(!hub.remove(phone, for: mei))
         #expect(!hub.remove(phone, for: mei), "removing twice is not a second going-offline")
         #expect(hub.remove(laptop, for: mei))
