@@ -109,14 +109,26 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         // Only gateways (XMPP sessions) understand these.
         let typedOnly = event == EventName.forwardedStanza
-        var natives: [ClientSession] = []
+        // Native recipients grouped by event loop as they are found: one task per loop
+        // carrying all of its recipients, not one per recipient, so a group message to 1,000
+        // members costs as many loop wake-ups as there are loops (and no second array).
+        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
         var typed: [any EventReceiver] = []
         byUser.withLock { table in
             for user in users {
                 guard let members = table[user] else { continue }
                 for member in members.values where member.token != excluding {
                     switch member {
-                    case .native(let session): if !typedOnly { natives.append(session) }
+                    case .native(let session):
+                        guard !typedOnly else { continue }
+                        if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
+                            byLoop[index].sessions.append(session)
+                        } else {
+                            var sessions: [ClientSession] = []
+                            sessions.reserveCapacity(users.count)
+                            sessions.append(session)
+                            byLoop.append((session.loop, sessions))
+                        }
                     case .typed(let receiver): typed.append(receiver)
                     }
                 }
@@ -124,21 +136,11 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         for receiver in typed { receiver.receive(event: event, payload: payload) }
         // Encoded at most once, and only if a native connection is among the recipients.
-        guard !natives.isEmpty, let text = OperationCoding.event(event, payload) else { return }
+        guard !byLoop.isEmpty, let text = OperationCoding.event(event, payload) else { return }
         let frame = encoder.text(text)
-        guard natives.count > 1 else {
-            natives[0].deliver(frame)
+        if byLoop.count == 1 && byLoop[0].sessions.count == 1 {
+            byLoop[0].sessions[0].deliver(frame)
             return
-        }
-        // One task per event loop carrying all of its recipients, not one per recipient: a
-        // group message to 1,000 members costs as many loop wake-ups as there are loops.
-        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
-        for session in natives {
-            if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
-                byLoop[index].sessions.append(session)
-            } else {
-                byLoop.append((session.loop, [session]))
-            }
         }
         for (loop, sessions) in byLoop {
             loop.execute { for session in sessions { session.deliverOnLoop(frame) } }
