@@ -24,6 +24,14 @@ final class RecordingHandler: ConnectionHandler {
     }
 }
 
+/// Hands every read to a closure that writes.
+final class WritingHandler: ConnectionHandler {
+    let onRead: (TCPConnection, UnsafeRawBufferPointer) -> Void
+    init(onRead: @escaping (TCPConnection, UnsafeRawBufferPointer) -> Void) { self.onRead = onRead }
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { onRead(connection, bytes) }
+    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {}
+}
+
 @Suite struct TCPServerTests {
     @Test func echoesOnEveryLoop() throws {
         let group = try EventLoopGroup(loopCount: 2)
@@ -57,6 +65,41 @@ final class RecordingHandler: ConnectionHandler {
         }
         while received.count < payload.count { received += try client.receive() }
         #expect(received == payload)
+    }
+
+    /// A chunk queued alone is written in pieces as the peer reads; chunks queued behind its
+    /// unwritten rest (or in the same turn) follow it in order.
+    @Test func aLargeLoneWriteAndWritesQueuedBehindItArriveInOrder() throws {
+        let big = ByteChunk((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: 64 * 1024 * 1024))
+        let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
+            WritingHandler { connection, bytes in
+                for byte in bytes {
+                    if byte == UInt8(ascii: "x") { connection.write(big) }
+                    if byte == UInt8(ascii: "y") {
+                        connection.write(ByteChunk([1, 2, 3]))
+                        connection.write(ByteChunk([4, 5]))
+                    }
+                }
+            }
+        }
+        defer { server.shutdown(timeout: Duration.seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port)
+        try client.send("x")
+        // Part of the chunk has arrived; 8 MB are more than the socket buffers hold, so the
+        // rest is still queued when "y" comes.
+        var received = try client.receive()
+        try client.send("y")
+        while received.count < big.count + 5 {
+            let chunk = try client.receive(max: 1 << 20)
+            guard !chunk.isEmpty else { break }
+            received += chunk
+        }
+        #expect(received.count == big.count + 5)
+        #expect(received.prefix(big.count).elementsEqual(big.withUnsafeBytes { Array($0) }))
+        #expect(Array(received.suffix(5)) == [1, 2, 3, 4, 5])
     }
 
     @Test func idleConnectionIsClosed() throws {

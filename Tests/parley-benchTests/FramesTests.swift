@@ -15,9 +15,31 @@ import Testing
         #expect(text.utf8.count == 64)
         let event = "{\"event\":\"message.new\",\"data\":{\"id\":\"9\",\"conversationId\":\"3\",\"seq\":2,\"sender\":\"1\",\"kind\":\"text\",\"text\":\"\(text)\"}}"
         #expect(parseParley(event) == .delivery(sentAt: 123_456_789_012, step: 7))
-        let found = Array(event.utf8).withUnsafeBytes { MessageStamp.find(in: $0) }
-        #expect(found?.sentAt == 123_456_789_012)
-        #expect(Array("b|12|".utf8).withUnsafeBytes { MessageStamp.find(in: $0) } == nil)
+        let read = Array(text.utf8).withUnsafeBytes { MessageStamp.read($0, at: 0) }
+        #expect(read?.sentAt == 123_456_789_012)
+        #expect(read?.step == 7)
+        #expect(Array("b|12|".utf8).withUnsafeBytes { MessageStamp.read($0, at: 0) } == nil)
+        // Members in another order and with spaces are read the same.
+        let reordered = "{\"event\":\"message.new\",\"data\":{\"text\":\"\(text)\", \"kind\":\"text\",\"id\":\"9\"}}"
+        #expect(parseParley(reordered) == .delivery(sentAt: 123_456_789_012, step: 7))
+    }
+
+    @Test func aTextMessageMustCarryItsStampAtTheStartOfItsText() {
+        let stamp = MessageStamp.text(sentAt: 99, step: 1, size: 40)
+        func event(_ data: String) -> String { "{\"event\":\"message.new\",\"data\":{\(data)}}" }
+        // A stamp elsewhere than at the start of the text is not the delivery's.
+        if case .malformed = parseParley(event("\"clientId\":\"\(stamp)\",\"kind\":\"text\",\"text\":\"hello\"")) {} else {
+            Issue.record("a text message without a stamp must be malformed")
+        }
+        if case .malformed = parseParley(event("\"kind\":\"text\",\"text\":\"x\(stamp)\"")) {} else {
+            Issue.record("a stamp inside the text is not the message's stamp")
+        }
+        if case .malformed = parseParley(event("\"kind\":\"text\",\"text\":\"b|0000|\"")) {} else {
+            Issue.record("a cut-off stamp must be malformed")
+        }
+        // Not a text message: not measured, whatever it carries.
+        #expect(parseParley(event("\"kind\":\"image\",\"text\":\"\(stamp)\"")) == .ignored)
+        #expect(parseParley(event("\"kind\":\"text\",\"text\":\"\(stamp)\"")) == .delivery(sentAt: 99, step: 1))
     }
 
     @Test func parleyRepliesAndEvents() {

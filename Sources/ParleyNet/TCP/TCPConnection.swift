@@ -35,6 +35,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
     private(set) var fd: Int32
     private(set) var state: State
     private var options: TCPConnectionOptions
+    /// The only write queued, kept inline: a connection mostly has one frame to write per
+    /// turn (a fan-out delivers one event to many connections), and an array here would be
+    /// allocated and freed for each. Invariant: when set, `writeQueue` holds nothing unwritten.
+    private var soleWrite: PendingWrite?
+    /// Writes queued when there is more than one, from `writeHead` on.
     private var writeQueue: [PendingWrite] = []
     private var writeHead = 0
     /// Bytes queued and not yet written.
@@ -128,7 +133,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
     public func write(_ chunk: ByteChunk) {
         assertOnLoop()
         guard state == .open || state == .connecting, chunk.count > 0 else { return }
-        writeQueue.append(PendingWrite(chunk: chunk, offset: 0))
+        if soleWrite == nil && writeHead >= writeQueue.count {
+            soleWrite = PendingWrite(chunk: chunk, offset: 0)
+        } else {
+            if let first = soleWrite {
+                soleWrite = nil
+                writeQueue.append(first)
+            }
+            writeQueue.append(PendingWrite(chunk: chunk, offset: 0))
+        }
         queuedBytes += chunk.count
         if queuedBytes > options.maxQueuedBytes {
             loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
@@ -160,6 +173,27 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
 
     private func flush() {
         let iovecs = loop.iovecScratch
+        while let item = soleWrite {
+            iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: item.chunk.baseAddress! + item.offset),
+                              iov_len: item.chunk.count - item.offset)
+            let result: IOResult<Int>
+            do {
+                result = try systemCall("writev") { writev(fd, iovecs, 1) }
+            } catch {
+                closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
+                return
+            }
+            guard case .processed(let written) = result else {
+                waitForWritable()
+                return
+            }
+            if written >= item.chunk.count - item.offset {
+                soleWrite = nil
+            } else {
+                soleWrite?.offset += written
+            }
+            wrote(written)
+        }
         while writeHead < writeQueue.count {
             var count = 0
             var index = writeHead
@@ -178,11 +212,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
                 return
             }
             guard case .processed(let written) = result else {
-                if !waitingForWritable {
-                    waitingForWritable = true
-                    updateInterest()
-                    armStallTimer()
-                }
+                waitForWritable()
                 return
             }
             advance(by: written)
@@ -190,10 +220,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         writeQueueDrained()
     }
 
+    private func waitForWritable() {
+        guard !waitingForWritable else { return }
+        waitingForWritable = true
+        updateInterest()
+        armStallTimer()
+    }
+
+    /// Moves the queue past `written` bytes.
     private func advance(by written: Int) {
-        loop.metrics.bytesOut.add(written, ordering: .relaxed)
-        lastWriteProgress = loop.now
-        queuedBytes -= written
         var remaining = written
         while remaining > 0 {
             let left = writeQueue[writeHead].chunk.count - writeQueue[writeHead].offset
@@ -205,6 +240,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
                 remaining = 0
             }
         }
+        wrote(written)
+    }
+
+    /// Bookkeeping for `written` bytes that left, from the queue or the sole write.
+    private func wrote(_ written: Int) {
+        loop.metrics.bytesOut.add(written, ordering: .relaxed)
+        lastWriteProgress = loop.now
+        queuedBytes -= written
         if readPausedForBackpressure && queuedBytes < options.writeLowWatermark {
             readPausedForBackpressure = false
             updateInterest()
@@ -213,7 +256,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
 
     private func writeQueueDrained() {
         // Release the queue's storage: an idle connection keeps no write buffer.
-        writeQueue = []
+        soleWrite = nil
+        if !writeQueue.isEmpty { writeQueue = [] }
         writeHead = 0
         queuedBytes = 0
         stallTimer?.cancel()
@@ -327,7 +371,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         updateInterest()
         armIdleTimer()
         handler?.connectionDidConnect(self)
-        if state == .open && !writeQueue.isEmpty { scheduleFlush() }
+        if state == .open && (soleWrite != nil || !writeQueue.isEmpty) { scheduleFlush() }
     }
 
     // MARK: Timers
@@ -388,7 +432,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
             closeReason = reason
             state = .flushingToClose
             updateInterest()
-            if writeHead >= writeQueue.count {
+            if soleWrite == nil && writeHead >= writeQueue.count {
                 beginLinger()
             } else {
                 armStallTimer()
@@ -408,6 +452,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         loop.unregister(fd: fd)
         closeDescriptor(fd)
         fd = -1
+        soleWrite = nil
         writeQueue = []
         writeHead = 0
         queuedBytes = 0

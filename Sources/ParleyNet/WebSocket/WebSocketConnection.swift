@@ -111,7 +111,26 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func consume(_ bytes: UnsafeRawBufferPointer) {
-        decoder.feed(bytes)
+        var index = 0
+        while index < bytes.count && state != .closed {
+            // Whole small messages (what a client mostly gets) go to the delegate in place;
+            // anything else (fragments, control frames, a frame cut by the read) is parsed
+            // and buffered by the decoder, one frame at a time so the fast path resumes.
+            if state == .open, let message = decoder.takeWholeMessage(bytes, at: &index) {
+                connection.loop.metrics.webSocketMessagesIn.add(1, ordering: .relaxed)
+                if message.isText {
+                    delegate?.webSocket(self, didReceiveUTF8: message.payload)
+                } else {
+                    delegate?.webSocket(self, didReceiveBinary: Array(message.payload))
+                }
+                continue
+            }
+            decoder.feedFrame(bytes, at: &index)
+            handleDecodedEvents()
+        }
+    }
+
+    private func handleDecodedEvents() {
         while state != .closed, let event = decoder.next() {
             switch event {
             case .text(let text):

@@ -4,6 +4,11 @@ public protocol WebSocketDelegate: AnyObject {
     func webSocketDidOpen(_ socket: WebSocketConnection)
     /// A complete text message arrived (valid UTF-8).
     func webSocket(_ socket: WebSocketConnection, didReceiveText text: String)
+    /// A complete text message arrived whole in one read (valid UTF-8), given in place: the
+    /// bytes are valid only during the call. The default makes a `String` of them and calls
+    /// `webSocket(_:didReceiveText:)`; a delegate that only scans its messages implements
+    /// this and avoids the copy.
+    func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer)
     /// A complete binary message arrived.
     func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8])
     /// The WebSocket is closed; called exactly once. `code` is the peer's close code, ours
@@ -16,6 +21,9 @@ public protocol WebSocketDelegate: AnyObject {
 extension WebSocketDelegate {
     public func webSocketDidFailToConnect(reason: String) {}
     public func webSocketDidOpen(_ socket: WebSocketConnection) {}
+    public func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer) {
+        webSocket(socket, didReceiveText: String(decoding: bytes, as: UTF8.self))
+    }
     public func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
         socket.close(code: .unsupportedData, reason: "binary messages are not accepted")
     }

@@ -100,16 +100,65 @@ public struct WebSocketFrameDecoder: Sendable {
     /// The bytes are not referenced after the call returns.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         var index = 0
+        while index < bytes.count { feedFrame(bytes, at: &index) }
+    }
+
+    /// Parses `bytes` from `index` until the frame in progress (or the next one) is complete
+    /// or the bytes run out, and moves `index` past what it parsed; after a close frame or a
+    /// protocol error it moves `index` to the end. Lets a caller alternate with
+    /// `takeWholeMessage`, which only applies at a frame boundary.
+    public mutating func feedFrame(_ bytes: UnsafeRawBufferPointer, at index: inout Int) {
         while index < bytes.count {
             switch state {
             case .closed, .failed:
+                index = bytes.count
                 return
             case .header:
                 readHeader(bytes, at: &index)
             case .payload(let frame, let read):
                 readPayload(bytes, at: &index, frame: frame, read: read)
             }
+            if case .header = state, headerCount == 0 { return }
         }
+    }
+
+    /// The next message read in place, without copying: when the decoder is at a frame
+    /// boundary with nothing buffered or pending, and `bytes` holds at `index` a whole
+    /// unfragmented, unmasked text or binary frame within the limits (and, for text, valid
+    /// UTF-8), returns its payload (a slice of `bytes`) and moves `index` past the frame.
+    /// Otherwise returns nil and leaves `index` alone; `feedFrame` then parses (and reports
+    /// any error) as usual.
+    ///
+    /// Unmasked data frames are what a client receives, so this is the client role's path:
+    /// a load tool or SDK receiving many small messages pays no allocation per message.
+    public mutating func takeWholeMessage(_ bytes: UnsafeRawBufferPointer,
+                                          at index: inout Int) -> (isText: Bool, payload: UnsafeRawBufferPointer)? {
+        guard role == .client, case .header = state, headerCount == 0, assembly == .idle,
+              firstEvent == nil, laterEvents.isEmpty, bytes.count - index >= 2 else { return nil }
+        let first = bytes[index], second = bytes[index + 1]
+        // FIN, no reserved bits, text or binary; no mask bit.
+        guard first == 0x81 || first == 0x82, second & 0x80 == 0 else { return nil }
+        var position = index + 2
+        var length = UInt64(second)
+        if length >= 126 {
+            let lengthBytes = length == 127 ? 8 : 2
+            guard bytes.count - position >= lengthBytes else { return nil }
+            length = 0
+            for _ in 0..<lengthBytes {
+                length = length << 8 | UInt64(bytes[position])
+                position += 1
+            }
+        }
+        guard length <= UInt64(limits.maxFrameSize), length <= UInt64(limits.maxMessageSize),
+              UInt64(bytes.count - position) >= length else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + Int(length))])
+        let isText = first == 0x81
+        if isText {
+            var validator = UTF8Validator()
+            guard validator.validate(payload), validator.isComplete else { return nil }
+        }
+        index = position + Int(length)
+        return (isText, payload)
     }
 
     // MARK: - Header

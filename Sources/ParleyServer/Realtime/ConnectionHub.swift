@@ -103,7 +103,10 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         // Only gateways (XMPP sessions) understand these.
         let typedOnly = event == EventName.forwardedStanza
-        var natives: [ClientSession] = []
+        // Native recipients grouped by event loop as they are found: one task per loop
+        // carrying all of its recipients, not one per recipient, so a group message to 1,000
+        // members costs as many loop wake-ups as there are loops (and no second array).
+        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
         var typed: [any EventReceiver] = []
         /// The excluded connection, if native: the one whose request this event echoes.
         var origin: ClientSession?
@@ -113,7 +116,16 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                 for member in members.values {
                     switch member {
                     case .native(let session) where session.token == excluding: origin = session
-                    case .native(let session): if !typedOnly { natives.append(session) }
+                    case .native(let session):
+                        guard !typedOnly else { continue }
+                        if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
+                            byLoop[index].sessions.append(session)
+                        } else {
+                            var sessions: [ClientSession] = []
+                            sessions.reserveCapacity(users.count)
+                            sessions.append(session)
+                            byLoop.append((session.loop, sessions))
+                        }
                     case .typed(let receiver) where receiver.token == excluding: break
                     case .typed(let receiver): typed.append(receiver)
                     }
@@ -122,25 +134,15 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         for receiver in typed { receiver.receive(event: event, payload: payload) }
         // Encoded at most once, and only if a native connection is among the recipients.
-        guard !natives.isEmpty else { return }
+        guard !byLoop.isEmpty else { return }
         let message = payload as? Message
         guard let data = message.flatMap(MessageJSON.json) ?? OperationCoding.json(payload) else { return }
         let frame = encoder.frame(opcode: .text, payload: OperationCoding.event(event, json: data))
         // A sent message: its sender's connection answers with the same JSON.
         if let origin, let message { origin.keepJSON(data, of: message) }
-        guard natives.count > 1 else {
-            natives[0].deliver(frame)
+        if byLoop.count == 1 && byLoop[0].sessions.count == 1 {
+            byLoop[0].sessions[0].deliver(frame)
             return
-        }
-        // One task per event loop carrying all of its recipients, not one per recipient: a
-        // group message to 1,000 members costs as many loop wake-ups as there are loops.
-        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
-        for session in natives {
-            if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
-                byLoop[index].sessions.append(session)
-            } else {
-                byLoop.append((session.loop, [session]))
-            }
         }
         for (loop, sessions) in byLoop {
             loop.execute { for session in sessions { session.deliverOnLoop(frame) } }

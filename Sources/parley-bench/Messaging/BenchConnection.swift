@@ -114,7 +114,13 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
         onFailure?(self, reason)
     }
 
+    func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer) {
+        // The common case: a whole frame read in place, no copy.
+        receive(bytes)
+    }
+
     func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
+        // A message that arrived in pieces, reassembled by the decoder.
         var text = text
         text.withUTF8 { buffer in receive(UnsafeRawBufferPointer(buffer)) }
     }

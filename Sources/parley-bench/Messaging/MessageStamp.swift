@@ -7,8 +7,6 @@
 enum MessageStamp {
     /// `b|`, 20 digits, `|`, 4 digits, `|`.
     static let headerSize = 28
-    /// What starts a stamp; looked for in the middle of a JSON event.
-    static let prefix: [UInt8] = Array("b|".utf8)
 
     /// A message of `size` bytes (at least `headerSize`) stamped with `time` and `step`.
     static func text(sentAt time: UInt64, step: Int, size: Int) -> String {
@@ -53,19 +51,5 @@ enum MessageStamp {
             step = step * 10 + Int(digit)
         }
         return (sentAt, step)
-    }
-
-    /// Finds the first stamp inside `bytes` (a JSON event or a relayed payload).
-    static func find(in bytes: UnsafeRawBufferPointer) -> (sentAt: UInt64, step: Int)? {
-        var index = 0
-        let last = bytes.count - headerSize
-        while index <= last {
-            if bytes[index] == UInt8(ascii: "b"), bytes[index + 1] == UInt8(ascii: "|"),
-               let stamp = read(bytes, at: index) {
-                return stamp
-            }
-            index += 1
-        }
-        return nil
     }
 }

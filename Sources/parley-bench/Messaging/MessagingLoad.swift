@@ -74,15 +74,11 @@ final class MessagingLoad: @unchecked Sendable {
         case .delivery(let sentAt, let stamped):
             // A straggler from an earlier step was counted as lost there.
             guard stamped == step % 10_000 else { return }
-            result.delivered += 1
-            if now >= windowStart && now < windowEnd { result.deliveredInWindow += 1 }
-            if sentAt >= windowStart && sentAt < windowEnd { result.deliveryLatency.record(now &- sentAt) }
+            result.recordDelivery(sentAt: sentAt, now: now, window: windowStart..<windowEnd)
         case .ack(let sentAt):
             // Acks of sends from before this step began belong to an earlier one.
             guard sentAt >= stepStart else { return }
-            result.acked += 1
-            if now >= windowStart && now < windowEnd { result.ackedInWindow += 1 }
-            if sentAt >= windowStart && sentAt < windowEnd { result.ackLatency.record(now &- sentAt) }
+            result.recordAck(sentAt: sentAt, now: now, window: windowStart..<windowEnd)
         case .refused(let reason):
             result.refused += 1
             result.note("refused: \(reason)")

@@ -32,6 +32,22 @@ struct MessagingResult: Sendable {
         for (reason, count) in other.reasons { reasons[reason, default: 0] += count }
     }
 
+    /// Counts a delivery that arrived at `now` of a message sent at `sentAt`; the latency
+    /// counts if it was sent inside `window`. One call per delivery, so that the load's hot
+    /// path touches its result once.
+    mutating func recordDelivery(sentAt: UInt64, now: UInt64, window: Range<UInt64>) {
+        delivered += 1
+        if window.contains(now) { deliveredInWindow += 1 }
+        if window.contains(sentAt) { deliveryLatency.record(now &- sentAt) }
+    }
+
+    /// Counts an acknowledgement that arrived at `now` of a send made at `sentAt`.
+    mutating func recordAck(sentAt: UInt64, now: UInt64, window: Range<UInt64>) {
+        acked += 1
+        if window.contains(now) { ackedInWindow += 1 }
+        if window.contains(sentAt) { ackLatency.record(now &- sentAt) }
+    }
+
     mutating func note(_ reason: String) {
         if reasons[reason] == nil && reasons.count >= 32 {
             reasons["other", default: 0] += 1

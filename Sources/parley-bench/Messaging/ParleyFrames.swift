@@ -1,3 +1,5 @@
+import Glibc
+
 /// Writes and reads the few frames of Parley's native protocol that the load sends and
 /// measures, without a JSON library on the hot path: requests are built as text, and replies
 /// and events are recognised by their fixed beginnings (the server writes `{"id":…,"ok":…`
@@ -14,13 +16,28 @@ enum ParleyFrames {
     private static let eventPrefix = Array("{\"event\":\"".utf8)
     private static let messageNew = Array("message.new\"".utf8)
     private static let okTrue = Array(",\"ok\":true".utf8)
+    private static let kindText = Array("\"kind\":\"text\"".utf8)
+    /// The `text` member and the first two bytes of a stamp (`b|`).
+    private static let stampedText = Array("\"text\":\"b|".utf8)
 
     /// What a text frame from the server means to the load.
+    ///
+    /// Called for every delivery, so it only scans bytes (no JSON decoding, no allocation for
+    /// a delivery): the event's name at its fixed place, then `"kind":"text"` and the stamp at
+    /// the start of the `text` member, each found by `memchr` to a byte that is rare in these
+    /// frames (`k`, `|`). A text message without a readable stamp is malformed (every text
+    /// message in a run is the load's own); system messages are ignored. Inside a JSON string
+    /// a quote is escaped, so neither pattern can match within another member's value.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Incoming {
         if starts(bytes, with: eventPrefix, at: 0) {
             guard starts(bytes, with: messageNew, at: eventPrefix.count) else { return .ignored }
-            // System messages (friend_added, member_joined) carry no stamp.
-            guard let stamp = MessageStamp.find(in: bytes) else { return .ignored }
+            let body = eventPrefix.count + messageNew.count
+            // System messages (friend_added, member_joined) are not text and carry no stamp.
+            guard find(kindText, anchor: 1, in: bytes, from: body) != nil else { return .ignored }
+            guard let member = find(stampedText, anchor: stampedText.count - 1, in: bytes, from: body),
+                  let stamp = MessageStamp.read(bytes, at: member + stampedText.count - 2) else {
+                return .malformed("text message without a stamp")
+            }
             return .delivery(sentAt: stamp.sentAt, step: stamp.step)
         }
         guard starts(bytes, with: responsePrefix, at: 0), bytes.count > responsePrefix.count else {
@@ -63,6 +80,22 @@ enum ParleyFrames {
                 return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
             }
             index += 1
+        }
+        return nil
+    }
+
+    /// Where `needle` first occurs in `bytes` at or after `start`: `memchr` to each place of
+    /// its byte at `anchor` (pick one that is rare in the haystack), then a comparison.
+    static func find(_ needle: [UInt8], anchor: Int, in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, anchor >= 0, anchor < needle.count, start >= 0 else { return nil }
+        let byte = Int32(needle[anchor])
+        let end = bytes.count - (needle.count - anchor - 1)
+        var index = start + anchor
+        while index < end {
+            guard let hit = memchr(base + index, byte, end - index) else { return nil }
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if starts(bytes, with: needle, at: at - anchor) { return at - anchor }
+            index = at + 1
         }
         return nil
     }
