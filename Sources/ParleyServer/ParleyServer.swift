@@ -237,7 +237,7 @@ public final class ParleyServer: Sendable {
                                            maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection,
                                            requestsPerSecond: Double(configuration.webSocketRequestsPerSecond),
                                            requestBurst: Double(configuration.webSocketRequestBurst))
-        let hub = ConnectionHub()
+        let hub = ConnectionHub(fanOutWindow: .milliseconds(configuration.fanOutWindowMilliseconds))
         var messagingRules = MessagingRules()
         messagingRules.maxTextLength = configuration.maxTextLength
         messagingRules.maxHistoryPage = configuration.maxHistoryPage

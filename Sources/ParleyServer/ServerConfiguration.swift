@@ -92,6 +92,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webSocketRequestsPerSecond = 100
     /// Requests one WebSocket may make in a burst above that rate.
     public var webSocketRequestBurst = 200
+    /// Milliseconds a fan-out event (to three users or more: groups, rooms) may wait so that
+    /// the events of that time share one system call per connection; 0 flushes every event
+    /// in its loop turn.
+    public var fanOutWindowMilliseconds = 5
     /// Characters in a text message.
     public var maxTextLength = 4000
     /// Failed logins one username may have in 15 minutes before it must wait.
@@ -201,6 +205,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("db-batch-limit", \.databaseBatchLimit, 1...10_000, "most writes committed together in one transaction", exceeded: "further writes wait for the next transaction (nothing is refused)"),
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
+        number("fanout-window-ms", \.fanOutWindowMilliseconds, 0...100, "milliseconds an event to three or more users (group, room, presence) may wait on a connection so that the events of that time share one write; anything else written to the connection sends it sooner; 0 = each event is written in its loop turn", exceeded: "the window ends and the connection's waiting events are written together"),
         number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message", exceeded: "`message.send` answered `invalid_field` (`text`)"),
         number("login-failures-per-account", \.loginFailuresPerAccount, 1...100_000, "failed logins per username per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),
         number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),

@@ -36,6 +36,11 @@ public final class EventLoop: @unchecked Sendable {
     private var selectables: [Selectable?] = []
     private var generations: [UInt32] = []
     private var endOfTurn: [EndOfTurnWork] = []
+    /// Work whose flush waits for the end of the current delivery window, each knowing its
+    /// place (`deferredFlushSlot`); see EventLoop+DeferredFlush.swift. Loop thread only.
+    var deferredFlushes: [DeferredFlushWork] = []
+    /// The one timer that ends the current delivery window; nil while none is open.
+    var deferredFlushTimer: ScheduledTimer?
     /// The time at the start of the current turn; cheap for handlers that stamp activity.
     public private(set) var now: UInt64 = MonotonicClock.now()
     /// Scratch space for reads on this loop, shared by every connection on it, so that an idle
@@ -199,8 +204,10 @@ public final class EventLoop: @unchecked Sendable {
             runTasks()
             runEndOfTurn()
         }
-        // Last chance for tasks queued during shutdown (e.g. close frames) to run and flush.
+        // Last chance for tasks queued during shutdown (e.g. close frames) to run and flush;
+        // writes still waiting for a delivery window go out with them.
         runTasks()
+        flushDeferredNow()
         runEndOfTurn()
     }
 

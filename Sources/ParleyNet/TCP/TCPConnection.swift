@@ -3,9 +3,10 @@ import CParleySystem
 /// A non-blocking TCP connection owned by one event loop.
 ///
 /// Reads go through the loop's shared buffer straight to the handler; writes are queued as
-/// shared `ByteChunk`s and flushed once per loop turn with one `writev`. A peer whose writes
-/// pile up stops being read (backpressure) and is cut off when it stalls or exceeds its bound.
-public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable {
+/// shared `ByteChunk`s and flushed once per loop turn with one `writev`, or, for writes given
+/// a delivery window, when the loop's window ends. A peer whose writes pile up stops being
+/// read (backpressure) and is cut off when it stalls or exceeds its bound.
+public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every method and property is used only on `loop`
     // (checked by `assertOnLoop`); other threads submit work through `loop.execute`.
 
@@ -46,6 +47,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
     public private(set) var queuedBytes = 0
     private var interest: UInt32 = 0
     private var flushScheduled = false
+    /// Where this connection waits in the loop's delivery window (`write(_:flushWithin:)`);
+    /// nil when it does not. Kept by the loop.
+    var deferredFlushSlot: Int?
     private var waitingForWritable = false
     private var readPausedForBackpressure = false
     private var readPausedByUser = false
@@ -129,10 +133,40 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
 
     // MARK: Writing
 
-    /// Queues `chunk` to be written at the end of this loop turn.
+    /// Queues `chunk` to be written at the end of this loop turn, after anything queued
+    /// before it.
     public func write(_ chunk: ByteChunk) {
         assertOnLoop()
-        guard state == .open || state == .connecting, chunk.count > 0 else { return }
+        guard enqueue(chunk) else { return }
+        scheduleFlush()
+    }
+
+    /// Queues `chunk` to be written when the loop's current delivery window ends, at most
+    /// `window` from now; for fan-out, so that events that many connections get within the
+    /// window share one `writev` each. A plain `write` (or `close`) to this connection before
+    /// then flushes it at the end of that turn with everything else, in order. Its bytes
+    /// count against the queue bounds at once. A zero window is a plain `write`.
+    public func write(_ chunk: ByteChunk, flushWithin window: Duration) {
+        guard window > .zero else {
+            write(chunk)
+            return
+        }
+        assertOnLoop()
+        guard enqueue(chunk) else { return }
+        // Already on its way (a flush this turn, or waiting for the socket), or not connected
+        // yet (the connect flushes): nothing to wait for.
+        guard !flushScheduled, !waitingForWritable, state == .open else { return }
+        loop.deferFlush(self, window: window)
+    }
+
+    func runDeferredFlush() {
+        scheduleFlush()
+    }
+
+    /// Appends `chunk` to the queue and applies the queue's bounds; false if nothing more is
+    /// to be done (closed, empty, or the peer was just cut off).
+    private func enqueue(_ chunk: ByteChunk) -> Bool {
+        guard state == .open || state == .connecting, chunk.count > 0 else { return false }
         if soleWrite == nil && writeHead >= writeQueue.count {
             soleWrite = PendingWrite(chunk: chunk, offset: 0)
         } else {
@@ -146,13 +180,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         if queuedBytes > options.maxQueuedBytes {
             loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
             closeNow(.slowPeer)
-            return
+            return false
         }
         if queuedBytes > options.writeHighWatermark && !readPausedForBackpressure {
             readPausedForBackpressure = true
             updateInterest()
+            if state == .closed { return false }
         }
-        scheduleFlush()
+        return true
     }
 
     /// Queues a copy of `bytes`.
@@ -168,6 +203,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
 
     func runEndOfTurn() {
         flushScheduled = false
+        // Everything queued goes now, deferred writes included: the window has nothing left.
+        if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
         if state == .open || state == .flushingToClose { flush() }
     }
 
@@ -460,6 +497,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, @unchecked Sendable
         idleTimer = nil
         stallTimer?.cancel()
         stallTimer = nil
+        if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
         loop.metrics.openConnections.subtract(1, ordering: .relaxed)
         if let admittedAddress {
             server?.releaseAddress(admittedAddress)

@@ -75,11 +75,12 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     /// Sends a frame encoded once for many recipients (server role: unmasked). Encode it
-    /// with `WebSocketFrameEncoder(role: .server)`.
-    public func send(encodedFrame: ByteChunk) {
+    /// with `WebSocketFrameEncoder(role: .server)`. A non-zero `window` lets the frame wait
+    /// for the loop's delivery window (`TCPConnection.write(_:flushWithin:)`).
+    public func send(encodedFrame: ByteChunk, flushWithin window: Duration = .zero) {
         guard state == .open else { return }
         precondition(role == .server, "shared frames are unmasked: server role only")
-        connection.write(encodedFrame)
+        connection.write(encodedFrame, flushWithin: window)
         connection.loop.metrics.webSocketMessagesOut.add(1, ordering: .relaxed)
     }
 

@@ -216,14 +216,14 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
 
     // MARK: From the hub (any thread)
 
-    /// Queues an already-encoded event frame.
-    func deliver(_ frame: ByteChunk) {
+    /// Queues an already-encoded event frame, flushed within `window` (zero: this turn).
+    func deliver(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
         // On this loop already (a sender on the same loop): no task and no wake-up. Events
         // from different threads were never ordered among themselves.
         if loop.inEventLoop {
-            deliverOnLoop(frame)
+            deliverOnLoop(frame, flushWithin: window)
         } else {
-            loop.execute { self.deliverOnLoop(frame) }
+            loop.execute { self.deliverOnLoop(frame, flushWithin: window) }
         }
     }
 
@@ -234,9 +234,10 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         sentMessageJSON = (message, json)
     }
 
-    /// Queues an already-encoded event frame; call on `loop`.
-    func deliverOnLoop(_ frame: ByteChunk) {
-        socket?.send(encodedFrame: frame)
+    /// Queues an already-encoded event frame, flushed within `window` (zero: this turn);
+    /// call on `loop`.
+    func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
+        socket?.send(encodedFrame: frame, flushWithin: window)
     }
 
     /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).

@@ -8,6 +8,11 @@ import ParleySync
 /// `ConnectionRegistry`. Native WebSockets and typed receivers (XMPP sessions) are held
 /// together, so online state counts both. An event is encoded once into one WebSocket frame
 /// that every native recipient queues; typed receivers get the payload itself.
+///
+/// Fan-out events (addressed to `fanOutUsers` users or more: group and room messages,
+/// presence to many friends) wait for their loop's delivery window, `fanOutWindow`
+/// (`--fanout-window-ms`), before they are flushed, so that a busy group's events share one
+/// `writev` per connection; anything else written to the connection flushes them sooner.
 final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     /// One registered connection.
     private enum Member {
@@ -27,6 +32,21 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     /// Told when a user's first connection comes (true) or last one goes (false), after the
     /// table changed: the cluster delivery's notices to the other nodes.
     private let observer = PThreadMutex<SendableCallback<(UserID, Bool)>?>(nil)
+    /// How long a fan-out event may wait to share its flush with later ones; zero: never.
+    let fanOutWindow: Duration
+    /// Events addressed to at least this many users are fan-out: more than a 1:1
+    /// conversation's two (whose events, like answers, are flushed in their turn).
+    static let fanOutUsers = 3
+
+    /// A hub whose fan-out events wait up to `fanOutWindow` to be flushed (zero: they do not).
+    init(fanOutWindow: Duration = .zero) {
+        self.fanOutWindow = fanOutWindow
+    }
+
+    /// How long an event addressed to `userCount` users may wait on a connection.
+    func flushWindow(forEventTo userCount: Int) -> Duration {
+        userCount >= Self.fanOutUsers ? fanOutWindow : .zero
+    }
 
     /// Sets who hears of users' first and last connections.
     func observe(_ observer: @escaping @Sendable (UserID, Bool) -> Void) {
@@ -140,12 +160,13 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         let frame = encoder.frame(opcode: .text, payload: OperationCoding.event(event, json: data))
         // A sent message: its sender's connection answers with the same JSON.
         if let origin, let message { origin.keepJSON(data, of: message) }
+        let window = flushWindow(forEventTo: users.count)
         if byLoop.count == 1 && byLoop[0].sessions.count == 1 {
-            byLoop[0].sessions[0].deliver(frame)
+            byLoop[0].sessions[0].deliver(frame, flushWithin: window)
             return
         }
         for (loop, sessions) in byLoop {
-            loop.execute { for session in sessions { session.deliverOnLoop(frame) } }
+            loop.execute { for session in sessions { session.deliverOnLoop(frame, flushWithin: window) } }
         }
     }
 

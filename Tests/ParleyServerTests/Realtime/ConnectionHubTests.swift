@@ -52,6 +52,19 @@ import Testing
     }
 }
 
+@Suite struct ConnectionHubWindowTests {
+    /// Group and room events wait for the delivery window; a 1:1 conversation's (two users)
+    /// and a user's own do not, and a zero window turns waiting off.
+    @Test func onlyEventsToThreeUsersOrMoreWaitForTheWindow() {
+        let hub = ConnectionHub(fanOutWindow: .milliseconds(5))
+        #expect(hub.flushWindow(forEventTo: 1) == .zero)
+        #expect(hub.flushWindow(forEventTo: 2) == .zero)
+        #expect(hub.flushWindow(forEventTo: 3) == .milliseconds(5))
+        #expect(hub.flushWindow(forEventTo: 1000) == .milliseconds(5))
+        #expect(ConnectionHub().flushWindow(forEventTo: 1000) == .zero)
+    }
+}
+
 @Suite struct ConnectionHubControlEventTests {
     @Test func aClosedSignInSessionIsActedOnNotSentToReceivers() {
         let hub = ConnectionHub()
