@@ -95,7 +95,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Milliseconds a fan-out event (to three users or more: groups, rooms) may wait so that
     /// the events of that time share one system call per connection; 0 flushes every event
     /// in its loop turn.
-    public var fanOutWindowMilliseconds = 5
+    public var fanOutWindowMilliseconds = 10
     /// Characters in a text message.
     public var maxTextLength = 4000
     /// Failed logins one username may have in 15 minutes before it must wait.

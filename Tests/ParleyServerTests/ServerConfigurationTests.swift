@@ -51,9 +51,9 @@ import Testing
     }
 
     @Test func theFanOutWindowIsAFewMillisecondsByDefaultAndZeroTurnsItOff() throws {
-        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).fanOutWindowMilliseconds == 5)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).fanOutWindowMilliseconds == 10)
         #expect(try ServerConfiguration.parse(arguments: ["--fanout-window-ms", "0"], environment: [:]).fanOutWindowMilliseconds == 0)
-        #expect(try ServerConfiguration.parse(arguments: [], environment: ["PARLEY_FANOUT_WINDOW_MS": "10"]).fanOutWindowMilliseconds == 10)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["PARLEY_FANOUT_WINDOW_MS": "5"]).fanOutWindowMilliseconds == 5)
         // Bounded well inside the latency a delivery is allowed.
         #expect(throws: ConfigurationError.invalidValue(flag: "fanout-window-ms", value: "101", expected: "a whole number from 0 to 100")) {
             try ServerConfiguration.parse(arguments: ["--fanout-window-ms", "101"], environment: [:])
