@@ -72,9 +72,11 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                     for job in batch { job.abandon(failure) }
                     return
                 }
-                // A short, growing, jittered pause, so the transactions that collided do not
-                // collide again in lockstep.
-                usleep(UInt32(1_000 * attempt + Int.random(in: 0..<1_000)))
+                // A doubling, jittered pause (1, 2, 4 … 64 ms, plus up to as much again at
+                // random), so writers that collided do not collide again in lockstep: under
+                // load, pauses growing by a millisecond let the same pair meet eight times.
+                let pause = 1_000 << (attempt - 1)
+                usleep(UInt32(pause + Int.random(in: 0..<pause)))
                 attempt += 1
             }
         }
