@@ -213,17 +213,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         while let item = soleWrite {
             iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: item.chunk.baseAddress! + item.offset),
                               iov_len: item.chunk.count - item.offset)
-            let result: IOResult<Int>
-            do {
-                result = try systemCall("writev") { writev(fd, iovecs, 1) }
-            } catch {
-                closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
-                return
-            }
-            guard case .processed(let written) = result else {
-                waitForWritable()
-                return
-            }
+            guard let written = writeScratch(1) else { return }
             if written >= item.chunk.count - item.offset {
                 soleWrite = nil
             } else {
@@ -241,20 +231,28 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
                 count += 1
                 index += 1
             }
-            let result: IOResult<Int>
-            do {
-                result = try systemCall("writev") { writev(fd, iovecs, Int32(count)) }
-            } catch {
-                closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
-                return
-            }
-            guard case .processed(let written) = result else {
-                waitForWritable()
-                return
-            }
+            guard let written = writeScratch(count) else { return }
             advance(by: written)
         }
         writeQueueDrained()
+    }
+
+    /// Writes the first `count` entries of the loop's iovec scratch space: the bytes written,
+    /// or nil when the flush must stop (the socket is full, or the connection was closed).
+    private func writeScratch(_ count: Int) -> Int? {
+        let iovecs = loop.iovecScratch
+        let result: IOResult<Int>
+        do {
+            result = try systemCall("writev") { writev(fd, iovecs, Int32(count)) }
+        } catch {
+            closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
+            return nil
+        }
+        guard case .processed(let written) = result else {
+            waitForWritable()
+            return nil
+        }
+        return written
     }
 
     private func waitForWritable() {
