@@ -62,6 +62,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private struct PendingWrite {
         let chunk: ByteChunk
         var offset: Int
+
+        /// What is left of it, for `writev`.
+        var unwritten: iovec {
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.baseAddress! + offset), iov_len: chunk.count - offset)
+        }
     }
 
     init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
@@ -211,8 +216,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private func flush() {
         let iovecs = loop.iovecScratch
         while let item = soleWrite {
-            iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: item.chunk.baseAddress! + item.offset),
-                              iov_len: item.chunk.count - item.offset)
+            iovecs[0] = item.unwritten
             guard let written = writeScratch(1) else { return }
             if written >= item.chunk.count - item.offset {
                 soleWrite = nil
@@ -225,9 +229,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             var count = 0
             var index = writeHead
             while index < writeQueue.count && count < EventLoop.iovecScratchCount {
-                let item = writeQueue[index]
-                iovecs[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: item.chunk.baseAddress! + item.offset),
-                                      iov_len: item.chunk.count - item.offset)
+                iovecs[count] = writeQueue[index].unwritten
                 count += 1
                 index += 1
             }

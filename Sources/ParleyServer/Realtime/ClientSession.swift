@@ -162,11 +162,7 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         if let handler = services.loopOperations[envelope.op] {
             // A hot operation: no task; it answers on this loop.
             busy = true
-            handler(request) { result in
-                self.busy = false
-                self.answer(id, result)
-                self.processNext()
-            }
+            handler(request) { result in self.finish { self.answer(id, result) } }
             return
         }
         guard let handler = services.operations[envelope.op] else {
@@ -183,14 +179,14 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
             } catch {
                 text = OperationCoding.failure(id, error)
             }
-            self.loop.execute { self.finish(text) }
+            self.loop.execute { self.finish { self.send(text) } }
         }
     }
 
-    /// Sends the answer to the request in progress and starts the next one; on the loop.
-    private func finish(_ answer: String) {
+    /// Ends the request in progress with `sendAnswer` and starts the next one; on the loop.
+    private func finish(_ sendAnswer: () -> Void) {
         busy = false
-        send(answer)
+        sendAnswer()
         processNext()
     }
 
