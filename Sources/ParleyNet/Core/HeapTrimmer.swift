@@ -19,6 +19,7 @@ public final class HeapTrimmer: Sendable {
     public static let shared = HeapTrimmer()
 
     private let pending = Atomic<Int>(0)
+    private let reported = Atomic<Int>(0)
     private let wake = Semaphore()
     private let trims = Atomic<Int>(0)
 
@@ -37,12 +38,16 @@ public final class HeapTrimmer: Sendable {
 
     /// Notes that about `bytes` were freed; the trim thread wakes when they add up.
     public func freed(_ bytes: Int) {
+        reported.add(bytes, ordering: .relaxed)
         let total = pending.add(bytes, ordering: .relaxed).newValue
         if total >= Self.threshold && total - bytes < Self.threshold { wake.signal() }
     }
 
     /// Trims done so far (for tests and metrics).
     public var trimCount: Int { trims.load(ordering: .relaxed) }
+
+    /// Every byte reported through `freed(_:)` since the process started (for tests).
+    public var reportedBytes: Int { reported.load(ordering: .relaxed) }
 
     private func run() {
         let pause = UInt32(Self.interval.components.seconds * 1_000_000)

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyNet
 import Testing
 @testable import ParleyServer
 
@@ -59,6 +60,27 @@ import Testing
         let reply = try await socket.call("auth", ["token": "forged"])
         #expect((reply["error"] as? [String: Any])?["code"] as? String == "unauthorized")
         #expect(try await socket.closed() == 4001)
+    }
+
+    /// A sign-in and a closed connection each leave heap behind that glibc keeps until it is
+    /// trimmed; both are reported to the process's trimmer.
+    @Test func signInsAndClosesReportTheirHeapToTheTrimmer() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (token, _) = try await server.register("trimmed")
+        let trimmer = HeapTrimmer.shared
+        let beforeSignIn = trimmer.reportedBytes
+        let socket = try await Chatter.connect(server: server, token: token)
+        #expect(trimmer.reportedBytes - beforeSignIn >= ClientSession.signInHeapBytes)
+        let beforeClose = trimmer.reportedBytes
+        socket.close()
+        _ = try await socket.closed()
+        var waited = 0
+        while trimmer.reportedBytes - beforeClose < ClientSession.connectionHeapBytes && waited < 50 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(trimmer.reportedBytes - beforeClose >= ClientSession.connectionHeapBytes)
     }
 
     @Test func silentClientIsClosedWith4000() async throws {
