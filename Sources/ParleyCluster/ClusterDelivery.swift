@@ -321,23 +321,32 @@ public final class ClusterDelivery: Delivery, Sendable {
     private func beat(onlyIfWanted: Bool) {
         let now = DispatchTime.now().uptimeNanoseconds
         let interval = UInt64(timing.fullBeat.milliseconds) * 1_000_000
-        let full: Bool? = beats.withLock { beats in
+        let beat: Beat = beats.withLock { beats in
             let due = beats.fullWanted || beats.lastFull.map { now &- $0 >= interval } ?? true
-            guard due || !onlyIfWanted else { return nil }
-            guard due else { return false }
+            guard due else { return onlyIfWanted ? .nothing : .digest }
             beats.fullWanted = false
             beats.lastFull = now
-            return true
+            return .fullLists
         }
-        guard let full else { return }
+        guard beat != .nothing else { return }
         let table = occupancy.withLock { $0 }?.localTable ?? [:]
         let users = local.connectedUsers
-        if full {
+        if beat == .fullLists {
             let entries = table.map { RoomOccupants(room: $0.key, users: $0.value.sorted()) }
             send(ClusterNotice(node: nodeID, kind: .beat, users: users, rooms: entries))
         } else {
             send(ClusterNotice(node: nodeID, kind: .digest, users: [], digest: ClusterDigest(users: users, rooms: table)))
         }
+    }
+
+    /// What one call of `beat` sends.
+    private enum Beat {
+        /// Nothing: an ask that a heartbeat already answered.
+        case nothing
+        /// Every connected user and room entry (`ClusterNotice.Kind.beat`).
+        case fullLists
+        /// Their fingerprint only (`ClusterNotice.Kind.digest`).
+        case digest
     }
 
     /// After a NATS outage: the others may have given this node up, and this node's picture
