@@ -1,14 +1,13 @@
 import ParleyCore
 import ParleyProtocol
-import ParleyStoreSupport
 
 extension StoredUser {
     /// The `users` columns that `init(row:)` reads, in its order.
-    static let selectColumns =
+    package static let selectColumns =
         "id, username, password_hash, phone, nickname, avatar, signature, age, hobbies, created_at"
 
     /// A user from a row of `selectColumns`.
-    init(row: PostgresRow) throws {
+    package init<Row: StoreRow>(row: Row) throws {
         let id = try row.int64(0)
         self.init(id: UserID(id),
                   username: try row.optionalString(1),
@@ -22,9 +21,9 @@ extension StoredUser {
                   createdAt: try row.int64(9))
     }
 
-    /// The key that makes usernames unique without regard to case: Swift's lowercasing, as
-    /// the SQLite store uses, so both stores agree on which names collide.
-    static func key(for username: String) -> String {
+    /// The key that makes usernames unique without regard to case: Swift's lowercasing, the
+    /// same in both stores, so that they agree on which names collide.
+    package static func key(for username: String) -> String {
         username.lowercased()
     }
 }

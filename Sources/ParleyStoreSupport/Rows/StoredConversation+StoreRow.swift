@@ -3,18 +3,18 @@ import ParleyProtocol
 
 extension StoredConversation {
     /// The `conversations` columns that `init(row:at:)` reads, in its order.
-    static let columns = ["id", "kind", "name", "avatar", "description", "owner_id", "user_a", "user_b",
+    package static let columns = ["id", "kind", "name", "avatar", "description", "owner_id", "user_a", "user_b",
                           "last_seq", "last_activity_at", "created_at"]
     /// `columns` for a `SELECT` from `conversations` alone.
-    static let selectColumns = columns.joined(separator: ", ")
+    package static let selectColumns = columns.joined(separator: ", ")
 
     /// `columns` qualified by `table`, for joins.
-    static func selectColumns(of table: String) -> String {
+    package static func selectColumns(of table: String) -> String {
         columns.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// A conversation from `columns`, starting at column `offset` of `row`.
-    init(row: PostgresRow, at offset: Int = 0) throws {
+    package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {
         let id = try row.int64(offset)
         let kindName = try row.string(offset + 1)
         guard let kind = ConversationKind(rawValue: kindName) else {
@@ -34,7 +34,7 @@ extension StoredConversation {
     }
 
     /// The key that makes group and room names unique without regard to case (per kind).
-    static func key(for name: String) -> String {
+    package static func key(for name: String) -> String {
         name.lowercased()
     }
 }

@@ -1,13 +1,12 @@
 import ParleyCore
 import ParleyProtocol
-import ParleySQL
 
 extension StoredSwipe {
     /// The `swipes` columns that `init(row:)` reads, in its order.
-    static let selectColumns = "user_id, target_id, liked, created_at"
+    package static let selectColumns = "user_id, target_id, liked, created_at"
 
     /// A swipe from a row of `selectColumns`.
-    init(row: SQLiteRow) throws {
+    package init<Row: StoreRow>(row: Row) throws {
         self.init(userID: UserID(try row.int64(0)),
                   targetID: UserID(try row.int64(1)),
                   liked: try row.bool(2),

@@ -3,10 +3,10 @@ import ParleyProtocol
 
 extension StoredSession {
     /// The `sessions` columns that `init(row:)` reads, in its order.
-    static let selectColumns = "id, user_id, token_hash, created_at, last_seen_at, user_agent"
+    package static let selectColumns = "id, user_id, token_hash, created_at, last_seen_at, user_agent"
 
     /// A session from a row of `selectColumns`.
-    init(row: PostgresRow) throws {
+    package init<Row: StoreRow>(row: Row) throws {
         self.init(id: try row.string(0),
                   userID: UserID(try row.int64(1)),
                   tokenHash: try row.bytes(2),

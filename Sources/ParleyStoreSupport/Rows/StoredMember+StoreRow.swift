@@ -1,20 +1,19 @@
 import ParleyCore
 import ParleyProtocol
-import ParleySQL
 
 extension StoredMember {
     /// The `members` columns that `init(row:at:)` reads, in its order.
-    static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq"]
+    package static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq"]
     /// `columns` for a `SELECT` from `members` alone.
-    static let selectColumns = columns.joined(separator: ", ")
+    package static let selectColumns = columns.joined(separator: ", ")
 
     /// `columns` qualified by `table`, for joins.
-    static func selectColumns(of table: String) -> String {
+    package static func selectColumns(of table: String) -> String {
         columns.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// A membership from `columns`, starting at column `offset` of `row`.
-    init(row: SQLiteRow, at offset: Int = 0) throws {
+    package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {
         let conversationID = try row.int64(offset)
         let roleName = try row.string(offset + 2)
         guard let role = Role(rawValue: roleName) else {

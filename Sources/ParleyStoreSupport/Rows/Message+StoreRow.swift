@@ -1,34 +1,32 @@
 import ParleyCore
 import ParleyProtocol
-import ParleySQL
-import ParleyStoreSupport
 
 extension Message {
     /// The `messages` columns that `init(row:at:)` reads, in its order.
-    static let columns = ["id", "conversation_id", "seq", "sender_id", "client_id", "kind", "text", "body", "created_at"]
+    package static let columns = ["id", "conversation_id", "seq", "sender_id", "client_id", "kind", "text", "body", "created_at"]
     /// `columns` for a `SELECT` from `messages` alone.
-    static let selectColumns = columns.joined(separator: ", ")
+    package static let selectColumns = columns.joined(separator: ", ")
 
     /// `columns` qualified by `table`, for joins.
-    static func selectColumns(of table: String) -> String {
+    package static func selectColumns(of table: String) -> String {
         columns.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// A message from `columns`, starting at column `offset` of `row`.
-    init(row: SQLiteRow, at offset: Int = 0) throws {
+    package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {
         let id = try row.int64(offset)
         let kindName = try row.string(offset + 5)
         guard let kind = MessageKind(rawValue: kindName) else {
             throw StoreError.failure("message \(id) has an unknown kind")
         }
-        let body = try MessageBodyCoding.decode(row.column(offset + 7, as: String?.self), messageID: id)
+        let body = try MessageBodyCoding.decode(row.optionalString(offset + 7), messageID: id)
         self.init(id: String(id),
                   conversationId: ConversationID(try row.int64(offset + 1)),
                   seq: try row.int64(offset + 2),
-                  sender: try row.column(offset + 3, as: Int64?.self).map(UserID.init(rawValue:)),
-                  clientId: try row.column(offset + 4),
+                  sender: try row.optionalInt64(offset + 3).map(UserID.init(rawValue:)),
+                  clientId: try row.optionalString(offset + 4),
                   kind: kind,
-                  text: try row.column(offset + 6),
+                  text: try row.optionalString(offset + 6),
                   image: body.image,
                   system: body.system,
                   createdAt: try row.int64(offset + 8))

@@ -1,13 +1,12 @@
 import ParleyCore
 import ParleyProtocol
-import ParleySQL
 
 extension StoredMedia {
     /// The `media` columns that `init(row:)` reads, in its order.
-    static let selectColumns = "id, owner_id, type, width, height, size, created_at"
+    package static let selectColumns = "id, owner_id, type, width, height, size, created_at"
 
     /// A media record from a row of `selectColumns`.
-    init(row: SQLiteRow) throws {
+    package init<Row: StoreRow>(row: Row) throws {
         let id = try row.string(0)
         let typeName = try row.string(2)
         guard let type = ImageType(rawValue: typeName) else {
