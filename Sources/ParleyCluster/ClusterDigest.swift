@@ -21,7 +21,12 @@ public struct ClusterDigest: Codable, Sendable, Equatable {
 
     /// The digest of `users` and the room table `rooms`.
     public init(users: some Sequence<UserID>, rooms: [ConversationID: Set<UserID>]) {
-        self.init(users: users.reduce(0) { $0 &+ Self.element($1) }, rooms: Self.rooms(rooms))
+        self.init(users: Self.users(users), rooms: Self.rooms(rooms))
+    }
+
+    /// The `users` part for these users (each counted once per occurrence: pass a set).
+    public static func users(_ users: some Sequence<UserID>) -> UInt64 {
+        users.reduce(0) { $0 &+ element($1) }
     }
 
     /// One user's share of `users`.

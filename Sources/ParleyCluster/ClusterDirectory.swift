@@ -45,10 +45,11 @@ public struct ClusterDirectory: Sendable {
         case .beat:
             let old = nodes[notice.node]?.users ?? []
             let new = Set(notice.users)
-            for user in old.subtracting(new) { unlocate(user, notice.node) }
-            for user in new.subtracting(old) { located[user, default: []].insert(notice.node) }
-            nodes[notice.node] = Node(users: new, lastSeen: now, digest: ClusterDigest(users: new, rooms: [:]).users)
-            return Array(old.symmetricDifference(new)).sorted()
+            let removed = old.subtracting(new), added = new.subtracting(old)
+            for user in removed { unlocate(user, notice.node) }
+            for user in added { located[user, default: []].insert(notice.node) }
+            nodes[notice.node] = Node(users: new, lastSeen: now, digest: ClusterDigest.users(new))
+            return (Array(removed) + added).sorted()
         case .online:
             touch(notice.node, now: now)
             // In place: a sign-in burst must not copy a node's whole set for every notice.

@@ -36,16 +36,22 @@ struct MessagingResult: Sendable {
     /// counts if it was sent inside `window`. One call per delivery, so that the load's hot
     /// path touches its result once.
     mutating func recordDelivery(sentAt: UInt64, now: UInt64, window: Range<UInt64>) {
-        delivered += 1
-        if window.contains(now) { deliveredInWindow += 1 }
-        if window.contains(sentAt) { deliveryLatency.record(now &- sentAt) }
+        Self.record(sentAt: sentAt, now: now, window: window, count: &delivered, inWindow: &deliveredInWindow,
+                    latency: &deliveryLatency)
     }
 
     /// Counts an acknowledgement that arrived at `now` of a send made at `sentAt`.
     mutating func recordAck(sentAt: UInt64, now: UInt64, window: Range<UInt64>) {
-        acked += 1
-        if window.contains(now) { ackedInWindow += 1 }
-        if window.contains(sentAt) { ackLatency.record(now &- sentAt) }
+        Self.record(sentAt: sentAt, now: now, window: window, count: &acked, inWindow: &ackedInWindow, latency: &ackLatency)
+    }
+
+    /// One arrival: always counted, counted in the window if it arrived inside it, and its
+    /// latency measured if it was sent inside it.
+    private static func record(sentAt: UInt64, now: UInt64, window: Range<UInt64>,
+                               count: inout Int, inWindow: inout Int, latency: inout LatencyHistogram) {
+        count += 1
+        if window.contains(now) { inWindow += 1 }
+        if window.contains(sentAt) { latency.record(now &- sentAt) }
     }
 
     mutating func note(_ reason: String) {
