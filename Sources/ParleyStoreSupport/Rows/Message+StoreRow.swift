@@ -1,16 +1,11 @@
 import ParleyCore
 import ParleyProtocol
 
-extension Message {
+extension Message: JoinableRecord {
     /// The `messages` columns that `init(row:at:)` reads, in its order.
     package static let columns = ["id", "conversation_id", "seq", "sender_id", "client_id", "kind", "text", "body", "created_at"]
     /// `columns` for a `SELECT` from `messages` alone.
     package static let selectColumns = columns.joined(separator: ", ")
-
-    /// `columns` qualified by `table`, for joins.
-    package static func selectColumns(of table: String) -> String {
-        columns.map { "\(table).\($0)" }.joined(separator: ", ")
-    }
 
     /// A message from `columns`, starting at column `offset` of `row`.
     package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {

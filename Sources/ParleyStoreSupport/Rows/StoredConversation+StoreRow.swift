@@ -1,17 +1,12 @@
 import ParleyCore
 import ParleyProtocol
 
-extension StoredConversation {
+extension StoredConversation: JoinableRecord {
     /// The `conversations` columns that `init(row:at:)` reads, in its order.
     package static let columns = ["id", "kind", "name", "avatar", "description", "owner_id", "user_a", "user_b",
                           "last_seq", "last_activity_at", "created_at"]
     /// `columns` for a `SELECT` from `conversations` alone.
     package static let selectColumns = columns.joined(separator: ", ")
-
-    /// `columns` qualified by `table`, for joins.
-    package static func selectColumns(of table: String) -> String {
-        columns.map { "\(table).\($0)" }.joined(separator: ", ")
-    }
 
     /// A conversation from `columns`, starting at column `offset` of `row`.
     package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {

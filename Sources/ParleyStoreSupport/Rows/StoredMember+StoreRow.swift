@@ -1,16 +1,11 @@
 import ParleyCore
 import ParleyProtocol
 
-extension StoredMember {
+extension StoredMember: JoinableRecord {
     /// The `members` columns that `init(row:at:)` reads, in its order.
     package static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq"]
     /// `columns` for a `SELECT` from `members` alone.
     package static let selectColumns = columns.joined(separator: ", ")
-
-    /// `columns` qualified by `table`, for joins.
-    package static func selectColumns(of table: String) -> String {
-        columns.map { "\(table).\($0)" }.joined(separator: ", ")
-    }
 
     /// A membership from `columns`, starting at column `offset` of `row`.
     package init<Row: StoreRow>(row: Row, at offset: Int = 0) throws {
