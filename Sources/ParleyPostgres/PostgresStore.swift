@@ -44,6 +44,9 @@ public final class PostgresStore: Store {
     private let lifecycle: PThreadMutex<Lifecycle>
     /// The schema versions applied by this open (empty when the database was up to date).
     let appliedMigrations: [Int]
+    /// What the migrations applied by this open changed in stored data, one line each (for
+    /// the server's log).
+    public let migrationNotes: [String]
 
     /// Connects to the database `connectionString` names (a libpq URI such as
     /// `postgres://parley@db.example:5432/parley`, or `key=value` pairs), brings its schema
@@ -63,6 +66,8 @@ public final class PostgresStore: Store {
                 writerConnections.append(try PostgresConnection(connectionString: connectionString))
             }
             appliedMigrations = try PostgresStoreSchema.migrator.migrate(writerConnections[0])
+            migrationNotes = appliedMigrations.contains(6)
+                ? try writerConnections[0].query("SELECT note FROM migration_notes WHERE version = 6", []).map { try $0.string(0) } : []
             for _ in 0..<max(1, readers) {
                 readerConnections.append(try PostgresConnection(connectionString: connectionString))
             }

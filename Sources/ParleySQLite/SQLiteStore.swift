@@ -57,6 +57,9 @@ public final class SQLiteStore: Store {
     private let lifecycle: PThreadMutex<Lifecycle>
     /// The schema versions applied by this open (empty when the file was up to date).
     let appliedMigrations: [Int]
+    /// What the migrations applied by this open changed in stored data, one line each (for
+    /// the server's log).
+    public let migrationNotes: [String]
 
     /// How long a connection waits for another process's lock before failing. Within one
     /// process only the writer writes, so this matters only when tools open the file too.
@@ -84,6 +87,8 @@ public final class SQLiteStore: Store {
             try writerConnection.setSynchronousMode(synchronous.mode)
             try writerConnection.setForeignKeysEnabled(true)
             appliedMigrations = try SQLiteStoreSchema.migrator.migrate(writerConnection)
+            migrationNotes = appliedMigrations.contains(7)
+                ? try writerConnection.query("SELECT note FROM migration_notes WHERE version = 7") { try $0.string(0) } : []
             // Read-only opens: a read can never write, whatever its closure tries.
             for _ in 0..<max(1, readers) {
                 let connection = try SQLiteConnection(path: path, flags: [.readOnly])

@@ -39,7 +39,7 @@ public final class ParleyServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         startedAt = MonotonicClock.now()
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try Self.prepareDataDirectory(configuration.dataDirectory, logger: logger)
 
         // Every connection costs a descriptor; keep a reserve for files, the database and logs.
         let descriptorLimit = Int(parley_raise_nofile_limit())
@@ -47,7 +47,7 @@ public final class ParleyServer: Sendable {
         let ceiling = max(16, descriptorLimit - reserve)
         connectionLimit = configuration.maxConnections > 0 ? min(configuration.maxConnections, ceiling) : ceiling
 
-        (store, closeStore) = try Self.openStore(configuration)
+        (store, closeStore) = try Self.openStore(configuration, logger: logger)
         group = try EventLoopGroup(loopCount: configuration.loops)
         pool = BlockingPool(threadCount: configuration.blockingThreads)
         do {
@@ -192,15 +192,39 @@ public final class ParleyServer: Sendable {
 
     /// Opens the store `--store` names and migrates its schema: the SQLite file under the data
     /// directory by default, or the PostgreSQL database of the URI.
-    private static func openStore(_ configuration: ServerConfiguration) throws -> (any Store, @Sendable () -> Void) {
+    /// Creates the data directory readable by this user only, and makes every file the
+    /// process creates from now on (the database, its WAL, media, keys) the same: the data is
+    /// other people's messages, which no other local account should read. An existing
+    /// directory that others may read is left as the operator set it, with a warning.
+    private static func prepareDataDirectory(_ path: String, logger: Logger) throws {
+        umask(0o077)
+        let files = FileManager.default
+        if files.fileExists(atPath: path) {
+            let mode = (try? files.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+            if mode & 0o077 != 0 {
+                logger.warning("the data directory may be read by other local users; chmod 700 it",
+                               ["path": .string(path), "mode": .string(String(mode, radix: 8))])
+            }
+        } else {
+            try files.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+    }
+
+    /// What the schema's migrations changed in stored data (such as text cut to today's
+    /// limits) is logged once, when the migration runs.
+    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> (any Store, @Sendable () -> Void) {
+        let opened: (any Store, @Sendable () -> Void, [String])
         if configuration.store.isEmpty {
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
                                         batchLimit: configuration.databaseBatchLimit)
-            return (store, { store.close() })
+            opened = (store, { store.close() }, store.migrationNotes)
+        } else {
+            let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
+                                          writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
+            opened = (store, { store.close() }, store.migrationNotes)
         }
-        let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
-                                      writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
-        return (store, { store.close() })
+        for note in opened.2 { logger.warning("stored data changed by a schema migration", ["change": .string(note)]) }
+        return (opened.0, opened.1)
     }
 
     private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool,
@@ -227,6 +251,7 @@ public final class ParleyServer: Sendable {
         rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
         rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
         rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
+        rules.text = configuration.textLimits
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
@@ -239,7 +264,7 @@ public final class ParleyServer: Sendable {
                                            requestBurst: Double(configuration.webSocketRequestBurst))
         let hub = ConnectionHub(fanOutWindow: .milliseconds(configuration.fanOutWindowMilliseconds))
         var messagingRules = MessagingRules()
-        messagingRules.maxTextLength = configuration.maxTextLength
+        messagingRules.text = configuration.textLimits
         messagingRules.maxHistoryPage = configuration.maxHistoryPage
         messagingRules.maxArchivePage = configuration.maxArchivePage
         // One answer must never reach the queue bound that cuts a connection off; half of it

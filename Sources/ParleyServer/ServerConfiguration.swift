@@ -1,5 +1,6 @@
 import Foundation
 import ParleyNet
+public import ParleyCore
 
 /// Everything `parley serve` can be told, from flags, environment variables and defaults
 /// (in that order of precedence). One table, `ServerConfiguration.options`, names every
@@ -96,8 +97,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// the events of that time share one system call per connection; 0 flushes every event
     /// in its loop turn.
     public var fanOutWindowMilliseconds = 10
-    /// Characters in a text message.
-    public var maxTextLength = 4000
+    /// Every free-text field's length in characters (Unicode scalars) and UTF-8 bytes: the
+    /// nickname, signature, hobbies, friend-request greeting, group and room names and
+    /// descriptions, text messages and client ids (`--max-<field>-length`, `--max-<field>-bytes`).
+    public var textLimits = TextLimits()
     /// Failed logins one username may have in 15 minutes before it must wait.
     public var loginFailuresPerAccount = 10
     /// Failed logins one client address may have in 15 minutes.
@@ -206,7 +209,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("fanout-window-ms", \.fanOutWindowMilliseconds, 0...100, "milliseconds an event to three or more users (group, room, presence) may wait on a connection so that the events of that time share one write; anything else written to the connection sends it sooner; 0 = each event is written in its loop turn", exceeded: "the window ends and the connection's waiting events are written together"),
-        number("max-text-length", \.maxTextLength, 1...100_000, "characters in a text message", exceeded: "`message.send` answered `invalid_field` (`text`)"),
         number("login-failures-per-account", \.loginFailuresPerAccount, 1...100_000, "failed logins per username per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),
         number("login-failures-per-address", \.loginFailuresPerAddress, 1...1_000_000, "failed logins per client address per 15 minutes", exceeded: "429 `rate_limited` with `Retry-After`, even for the right password"),
         number("registrations-per-address", \.registrationsPerAddress, 1...1_000_000, "accounts registered per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
@@ -230,7 +232,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
-    ]
+    ] + textLimitOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
@@ -322,6 +324,22 @@ public struct ServerConfiguration: Sendable, Equatable {
                    configuration[keyPath: path] = value
                },
                current: { $0[keyPath: path] })
+    }
+
+    /// `--max-<field>-length` (characters, counted as Unicode scalars) and `--max-<field>-bytes`
+    /// for every free-text field.
+    private static func textLimitOptions() -> [Option] {
+        TextField.allCases.flatMap { field -> [Option] in
+            let refusal = field == .name ? "`invalid_name`" : "`invalid_field`"
+            let exceeded = "the request is answered \(refusal) (field `\(field.wireName)`); over XMPP the stanza gets `bad-request` or `not-acceptable`"
+            let what = field.helpName
+            return [
+                number("max-\(field.flagStem)-length", \.textLimits[field].maxCharacters, max(1, field.defaultLimit.characters.lowerBound)...1_000_000,
+                       "most characters (Unicode scalars) in \(what)", exceeded: exceeded),
+                number("max-\(field.flagStem)-bytes", \.textLimits[field].bytes, 1...4_000_000,
+                       "most UTF-8 bytes in \(what)", exceeded: exceeded),
+            ]
+        }
     }
 
     /// `--store`: empty, or a PostgreSQL URI. A refused value is not echoed back, since a

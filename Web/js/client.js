@@ -204,6 +204,8 @@ function applySync(result) {
     }
   }
   state.incoming = result.friendRequests || [];
+  // More requests than the sync answer had room for: fetch the whole list.
+  if (result.friendRequestsCursor) refreshRequests().catch(() => {});
   for (const r of state.incoming) rememberUser(r.from);
   emit('requests');
   const open = state.openConversation;
@@ -307,7 +309,7 @@ export async function leaveRoom(id) {
 }
 
 export async function roomOccupants(id) {
-  const result = await call('room.occupants', { conversationId: id });
+  const result = { users: await allPages('room.occupants', { conversationId: id }, 'users', 'nextCursor') };
   for (const u of result.users) rememberUser(u);
   const info = state.groupInfo.get(id);
   if (info) {
@@ -386,15 +388,30 @@ export async function leaveGroup(id) {
 
 // ---- Friends, requests, blocks ----
 
+// Every page of a list operation: lists are paged by count and bytes (docs/protocol.md).
+async function allPages(op, data, field, cursorField) {
+  const items = [];
+  let cursor;
+  do {
+    const page = await call(op, cursor ? { ...data, cursor } : data);
+    items.push(...(page[field] || []));
+    cursor = page[cursorField];
+  } while (cursor);
+  return items;
+}
+
 export async function refreshFriends() {
-  const { friends } = await call('friend.list');
+  const friends = await allPages('friend.list', {}, 'friends', 'nextCursor');
   state.friends = new Map(friends.map((f) => [f.user.id, f]));
   for (const f of friends) rememberUser(f.user);
   emit('friends');
 }
 
 export async function refreshRequests() {
-  const { incoming, outgoing } = await call('friend.requests');
+  const [incoming, outgoing] = await Promise.all([
+    allPages('friend.requests', { direction: 'incoming' }, 'incoming', 'nextIncomingCursor'),
+    allPages('friend.requests', { direction: 'outgoing' }, 'outgoing', 'nextOutgoingCursor'),
+  ]);
   state.incoming = incoming;
   state.outgoing = outgoing;
   for (const r of [...incoming, ...outgoing]) {
@@ -405,7 +422,7 @@ export async function refreshRequests() {
 }
 
 export async function refreshBlocked() {
-  const { users } = await call('block.list');
+  const users = await allPages('block.list', {}, 'users', 'nextCursor');
   state.blocked = new Set(users.map((u) => u.id));
   for (const u of users) rememberUser(u);
   emit('friends');

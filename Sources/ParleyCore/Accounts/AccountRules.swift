@@ -4,11 +4,11 @@ public struct AccountRules: Sendable, Equatable {
     public var usernameLength: ClosedRange<Int> = 3...32
     /// Password length in UTF-8 bytes.
     public var passwordBytes: ClosedRange<Int> = 8...256
-    public var maxNicknameLength = 32
-    public var maxSignatureLength = 200
+    /// Nickname, signature and hobby lengths in characters and bytes (shared with
+    /// `MessagingRules.text`; the server sets both from one configuration).
+    public var text = TextLimits()
     public var maxAvatarURLLength = 512
     public var maxHobbies = 10
-    public var maxHobbyLength = 24
     public var ageRange: ClosedRange<Int> = 1...150
     /// SMS code digits (4…8).
     public var smsCodeLength = 6

@@ -59,12 +59,8 @@ public struct AccountValidator: Sendable {
         if update.username == .clear {
             throw ProtocolError(.invalidUsername, "a username cannot be removed", field: "username")
         }
-        if case .set(let nickname) = update.nickname, nickname.count > rules.maxNicknameLength || nickname.containsControlCharacters {
-            throw ProtocolError(.invalidField, "a nickname has at most \(rules.maxNicknameLength) characters and no control characters", field: "nickname")
-        }
-        if case .set(let signature) = update.signature, signature.count > rules.maxSignatureLength {
-            throw ProtocolError(.invalidField, "a signature has at most \(rules.maxSignatureLength) characters", field: "signature")
-        }
+        if case .set(let nickname) = update.nickname { try rules.text.validate(nickname, as: .nickname) }
+        if case .set(let signature) = update.signature { try rules.text.validate(signature, as: .signature) }
         if case .set(let avatar) = update.avatar {
             try validateAvatar(avatar)
         }
@@ -75,9 +71,7 @@ public struct AccountValidator: Sendable {
             guard hobbies.count <= rules.maxHobbies else {
                 throw ProtocolError(.invalidField, "at most \(rules.maxHobbies) hobbies", field: "hobbies")
             }
-            for hobby in hobbies where hobby.isEmpty || hobby.count > rules.maxHobbyLength || hobby.containsControlCharacters {
-                throw ProtocolError(.invalidField, "a hobby has 1 to \(rules.maxHobbyLength) characters", field: "hobbies")
-            }
+            for hobby in hobbies { try rules.text.validate(hobby, as: .hobby) }
         }
     }
 

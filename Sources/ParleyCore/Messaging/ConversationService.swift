@@ -10,7 +10,7 @@ public final class ConversationService: Sendable {
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol
     /// check against it).
-    public var maxClientIDLength: Int { context.rules.maxClientIDLength }
+    public var clientIDLimit: TextLimit { context.rules.text[.clientId] }
 
     /// Stores a message and delivers it. The result comes back only after the message is
     /// durably stored. A retry with the same client id returns the stored message and
@@ -45,17 +45,13 @@ public final class ConversationService: Sendable {
     /// Refuses parameters no conversation would take, before anything is queued.
     private func check(_ parameters: SendParameters) throws(ProtocolError) {
         let rules = context.rules
-        guard !parameters.clientId.isEmpty, Self.count(of: parameters.clientId, isAtMost: rules.maxClientIDLength) else {
-            throw ProtocolError(.invalidField, "a client id has 1 to \(rules.maxClientIDLength) characters", field: "clientId")
-        }
+        try rules.text.validate(parameters.clientId, as: .clientId)
         switch parameters.kind {
         case .text:
             guard let text = parameters.text, !text.allSatisfy(\.isWhitespace) else {
                 throw ProtocolError(.invalidField, "a text message needs text", field: "text")
             }
-            guard Self.count(of: text, isAtMost: rules.maxTextLength) else {
-                throw ProtocolError(.invalidField, "a text message has at most \(rules.maxTextLength) characters", field: "text")
-            }
+            try rules.text.validate(text, as: .text)
         case .image:
             guard parameters.mediaId?.isEmpty == false else {
                 throw ProtocolError(.missingField, "an image message needs a mediaId", field: "mediaId")
@@ -63,13 +59,6 @@ public final class ConversationService: Sendable {
         case .system:
             throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
         }
-    }
-
-    /// Whether `text` has at most `limit` characters. A character has at least one UTF-8
-    /// byte, so a text of at most `limit` bytes (nearly every one) is not walked character by
-    /// character, which costs as much as the rest of a send's checks together.
-    private static func count(of text: String, isAtMost limit: Int) -> Bool {
-        text.utf8.count <= limit || text.count <= limit
     }
 
     /// The write of a checked send: permission, the insert (or the earlier message of a retry).
@@ -244,9 +233,13 @@ public final class ConversationService: Sendable {
                 if fitting.count < missed.count || summary.lastSeq - known > Int64(limit) { truncated.append(summary.id) }
                 messages += fitting
             }
-            let requests = try SocialService.describe(try reader.friendRequests(to: user), reader: reader)
-            return SyncResult(conversations: summaries, messages: messages, truncated: truncated, friendRequests: requests,
-                              totalUnread: summaries.reduce(0) { $0 + $1.unread })
+            // What is left of the budget, and at least a quarter of it, for friend requests:
+            // other people choose how many there are.
+            let requests = try SocialService.requestPage(try reader.friendRequests(to: user), after: nil,
+                                                         limit: self.context.rules.maxListPage,
+                                                         budget: max(budget - used, budget / 4), reader: reader)
+            return SyncResult(conversations: summaries, messages: messages, truncated: truncated, friendRequests: requests.items,
+                              friendRequestsCursor: requests.nextCursor, totalUnread: summaries.reduce(0) { $0 + $1.unread })
         }
     }
 

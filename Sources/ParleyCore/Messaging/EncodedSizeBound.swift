@@ -36,12 +36,20 @@ enum EncodedSizeBound {
         return bytes
     }
 
+    static func profile(_ profile: UserProfile) -> Int {
+        200 + string(profile.username) + string(profile.nickname) + string(profile.avatar) + string(profile.signature)
+            + profile.hobbies.reduce(0) { $0 + string($1) + 1 }
+    }
+
+    static func friend(_ friend: Friend) -> Int { 100 + profile(friend.user) }
+
+    static func friendRequest(_ request: FriendRequest) -> Int {
+        100 + string(request.id) + string(request.greeting) + profile(request.from) + profile(request.to)
+    }
+
     static func summary(_ summary: ConversationSummary) -> Int {
         var bytes = summaryOverhead + string(summary.name) + string(summary.avatar) + (summary.lastMessage.map(message) ?? 0)
-        if let peer = summary.peer {
-            bytes += 200 + string(peer.username) + string(peer.nickname) + string(peer.avatar) + string(peer.signature)
-                + peer.hobbies.reduce(0) { $0 + string($1) + 1 }
-        }
+        if let peer = summary.peer { bytes += profile(peer) }
         return bytes
     }
 }

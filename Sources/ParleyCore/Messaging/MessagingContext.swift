@@ -39,6 +39,20 @@ public final class MessagingContext: Sendable {
         return ids.compactMap { byID[$0] }
     }
 
+    /// A page of users by id (ascending) with their profiles, within `budget` bytes.
+    static func userPage(_ ids: [UserID], after: PageKey?, limit: Int, budget: Int, reader: StoreReader) throws -> UserList {
+        let key = { (id: UserID) in PageKey(number: id.rawValue) }
+        let page = try AnswerPage<UserProfile>.of(ids.sorted(), key: key, after: after, limit: limit, budget: budget, describe: { rows in
+            try profiles(rows, reader: reader).map { ($0.id, $0) }
+        }, size: EncodedSizeBound.profile)
+        return UserList(users: page.items, nextCursor: page.nextCursor)
+    }
+
+    /// The page size a list request gets: what it asked for within `maxListPage`.
+    func listLimit(_ asked: Int?) -> Int {
+        min(max(asked ?? rules.maxListPage, 1), rules.maxListPage)
+    }
+
     /// A user's public profile, or `not_found`.
     static func profile(_ id: UserID, reader: StoreReader) throws -> UserProfile {
         guard let user = try reader.user(id: id) else { throw ProtocolError(.notFound, "no user with id \(id)") }
@@ -48,18 +62,13 @@ public final class MessagingContext: Sendable {
     /// Validates a group or room name and returns it trimmed.
     func validName(_ raw: String) throws(ProtocolError) -> String {
         let name = raw.trimmingCharacters(in: " ")
-        guard rules.nameLength.contains(name.count),
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ProtocolError(.invalidName, "a name has \(rules.nameLength.lowerBound) to \(rules.nameLength.upperBound) characters and no control characters", field: "name")
-        }
+        try rules.text.validate(name, as: .name)
         return name
     }
 
     /// Validates an optional description.
     func validDescription(_ description: String?) throws(ProtocolError) {
-        if let description, description.count > rules.maxDescriptionLength {
-            throw ProtocolError(.invalidField, "a description has at most \(rules.maxDescriptionLength) characters", field: "description")
-        }
+        if let description { try rules.text.validate(description, as: .description) }
     }
 }
 

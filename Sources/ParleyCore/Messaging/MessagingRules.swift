@@ -1,9 +1,8 @@
 /// Every messaging limit, named once; the server fills it from its configuration.
 public struct MessagingRules: Sendable, Equatable {
-    /// Characters in a text message.
-    public var maxTextLength = 4000
-    /// Characters in a client id.
-    public var maxClientIDLength = 64
+    /// Text, client id, name, description and greeting lengths in characters and bytes
+    /// (shared with `AccountRules.text`; the server sets both from one configuration).
+    public var text = TextLimits()
     /// Messages in one history page (and the default when a client asks for none).
     public var maxHistoryPage = 100
     public var defaultHistoryPage = 50
@@ -18,14 +17,13 @@ public struct MessagingRules: Sendable, Equatable {
     /// see `EncodedSizeBound`); what does not fit is left for history paging. The server sets
     /// it below its per-connection queue bound, which a single answer must never exceed.
     public var maxAnswerBytes = 1 << 20
-    /// Group and room names, in characters.
-    public var nameLength: ClosedRange<Int> = 2...32
-    public var maxDescriptionLength = 200
-    public var maxGreetingLength = 200
     /// Cards in one discover page.
     public var maxDeckPage = 50
     /// Members in one member-list page.
     public var maxMemberPage = 200
+    /// Entries in one page of friends, friend requests, blocked users or room occupants
+    /// (each page is also kept within `maxAnswerBytes`).
+    public var maxListPage = 200
     /// Conversations whose member lists are kept in memory for sending (see `MembershipCache`).
     public var membershipCacheConversations = 100_000
 

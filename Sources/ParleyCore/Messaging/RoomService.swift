@@ -165,11 +165,16 @@ public final class RoomService: Sendable {
     }
 
     /// Who is in the room now (for occupants).
-    public func occupants(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> UserList {
+    public func occupants(for user: UserID, _ parameters: OccupantsParameters) async throws(ProtocolError) -> UserList {
         guard context.rooms.contains(parameters.conversationId, user) else {
             throw ProtocolError(.notMember, "enter the room first")
         }
+        let after = try PageKey.parse(parameters.cursor)
+        let limit = context.listLimit(parameters.limit)
+        let budget = context.rules.maxAnswerBytes
         let ids = context.rooms.occupants(of: parameters.conversationId)
-        return try await context.gateway.read { reader in UserList(users: try MessagingContext.profiles(ids, reader: reader)) }
+        return try await context.gateway.read { reader in
+            try MessagingContext.userPage(ids, after: after, limit: limit, budget: budget, reader: reader)
+        }
     }
 }

@@ -12,9 +12,7 @@ public final class SocialService: Sendable {
     /// the two friends at once; if this user had already asked, the pending request comes back.
     public func requestFriend(from user: UserID, _ parameters: FriendRequestParameters,
                               connection: ConnectionToken?) async throws(ProtocolError) -> FriendRequestOutcome {
-        if let greeting = parameters.greeting, greeting.count > context.rules.maxGreetingLength {
-            throw ProtocolError(.invalidField, "a greeting has at most \(context.rules.maxGreetingLength) characters", field: "greeting")
-        }
+        if let greeting = parameters.greeting { try context.rules.text.validate(greeting, as: .greeting) }
         let now = context.clock()
         let requestID = context.secrets.identifier()
         let outcome: RequestOutcome = try await context.gateway.write { writer in
@@ -95,17 +93,64 @@ public final class SocialService: Sendable {
         }
     }
 
-    /// The user's friends with their online state.
-    public func friends(of user: UserID) async throws(ProtocolError) -> FriendList {
-        let rows = try await context.gateway.read { reader in
-            let friendships = try reader.friendships(of: user)
-            let profiles = try MessagingContext.profiles(friendships.map(\.friendID), reader: reader)
-            let byID = Dictionary(profiles.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return friendships.compactMap { friendship in byID[friendship.friendID].map { (friendship, $0) } }
+    /// A page of the user's friends with their online state, oldest friendship first.
+    public func friends(of user: UserID, _ page: PageParameters = PageParameters()) async throws(ProtocolError) -> FriendList {
+        let after = try PageKey.parse(page.cursor)
+        let limit = context.listLimit(page.limit)
+        let budget = context.rules.maxAnswerBytes
+        let delivery = context.delivery
+        let result = try await context.gateway.read { reader in
+            let friendships = try reader.friendships(of: user).sorted { Self.key($0) < Self.key($1) }
+            return try AnswerPage<Friend>.of(friendships, key: Self.key, after: after, limit: limit, budget: budget, describe: { rows in
+                let profiles = try MessagingContext.profiles(rows.map(\.friendID), reader: reader)
+                let byID = Dictionary(profiles.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                return rows.compactMap { row in
+                    byID[row.friendID].map { (row, Friendships.friend($0, conversation: row.conversationID, since: row.since, delivery: delivery)) }
+                }
+            }, size: EncodedSizeBound.friend)
         }
-        return FriendList(friends: rows.map { friendship, profile in
-            Friendships.friend(profile, conversation: friendship.conversationID, since: friendship.since, delivery: context.delivery)
-        })
+        return FriendList(friends: result.items, nextCursor: result.nextCursor)
+    }
+
+    /// Every friend, every page: for gateways that send each as a stanza of its own (an XMPP
+    /// roster), where no single answer grows with the list.
+    public func allFriends(of user: UserID) async throws(ProtocolError) -> [Friend] {
+        var friends: [Friend] = []
+        var cursor: String?
+        repeat {
+            let page = try await self.friends(of: user, PageParameters(cursor: cursor))
+            friends += page.friends
+            cursor = page.nextCursor
+        } while cursor != nil
+        return friends
+    }
+
+    /// Every pending request to the user, oldest first (see `allFriends`).
+    public func allIncomingRequests(of user: UserID) async throws(ProtocolError) -> [FriendRequest] {
+        var requests: [FriendRequest] = []
+        var cursor: String?
+        repeat {
+            let page = try await self.requests(of: user, FriendRequestsParameters(direction: .incoming, cursor: cursor))
+            requests += page.incoming
+            cursor = page.nextIncomingCursor
+        } while cursor != nil
+        return requests
+    }
+
+    /// Every user this user blocked (see `allFriends`).
+    public func allBlocked(by user: UserID) async throws(ProtocolError) -> [UserProfile] {
+        var users: [UserProfile] = []
+        var cursor: String?
+        repeat {
+            let page = try await blocked(by: user, PageParameters(cursor: cursor))
+            users += page.users
+            cursor = page.nextCursor
+        } while cursor != nil
+        return users
+    }
+
+    private static func key(_ friendship: StoredFriendship) -> PageKey {
+        PageKey(number: friendship.since, tiebreak: String(friendship.friendID.rawValue))
     }
 
     /// The 1:1 conversation of two friends; `not_friends` if they are not. With `reachable`,
@@ -127,12 +172,45 @@ public final class SocialService: Sendable {
         guard !blocked else { throw ProtocolError(.blocked, "one of you has blocked the other") }
     }
 
-    /// Requests waiting for the user, and the ones they sent.
-    public func requests(of user: UserID) async throws(ProtocolError) -> FriendRequestList {
-        try await context.gateway.read { reader in
-            try FriendRequestList(incoming: Self.describe(try reader.friendRequests(to: user), reader: reader),
-                                  outgoing: Self.describe(try reader.friendRequests(from: user), reader: reader))
+    /// Requests waiting for the user, and the ones they sent, oldest first: without a
+    /// direction the first page of each (each within half the answer budget), with one the
+    /// page of that list after the cursor.
+    public func requests(of user: UserID, _ parameters: FriendRequestsParameters = FriendRequestsParameters()) async throws(ProtocolError) -> FriendRequestList {
+        let after = try PageKey.parse(parameters.cursor)
+        let limit = context.listLimit(parameters.limit)
+        let budget = context.rules.maxAnswerBytes
+        let direction = parameters.direction
+        if after != nil && direction == nil {
+            throw ProtocolError(.missingField, "a cursor continues one list: give its direction", field: "direction")
         }
+        return try await context.gateway.read { reader in
+            var list = FriendRequestList(incoming: [], outgoing: [])
+            if direction != .outgoing {
+                let page = try Self.requestPage(try reader.friendRequests(to: user), after: after, limit: limit,
+                                                budget: direction == nil ? budget / 2 : budget, reader: reader)
+                list.incoming = page.items
+                list.nextIncomingCursor = page.nextCursor
+            }
+            if direction != .incoming {
+                let page = try Self.requestPage(try reader.friendRequests(from: user), after: after, limit: limit,
+                                                budget: direction == nil ? budget / 2 : budget, reader: reader)
+                list.outgoing = page.items
+                list.nextOutgoingCursor = page.nextCursor
+            }
+            return list
+        }
+    }
+
+    /// One page of stored requests, oldest first, described with both people's profiles.
+    static func requestPage(_ requests: [StoredFriendRequest], after: PageKey?, limit: Int, budget: Int,
+                            reader: StoreReader) throws -> AnswerPage<FriendRequest> {
+        let key = { (request: StoredFriendRequest) in PageKey(number: request.createdAt, tiebreak: request.id) }
+        return try AnswerPage<FriendRequest>.of(requests.sorted { key($0) < key($1) }, key: key, after: after, limit: limit,
+                                                budget: budget, describe: { rows in
+            let described = try describe(rows, reader: reader)
+            let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return described.compactMap { request in byID[request.id].map { ($0, request) } }
+        }, size: EncodedSizeBound.friendRequest)
     }
 
     static func describe(_ requests: [StoredFriendRequest], reader: StoreReader) throws -> [FriendRequest] {
@@ -182,9 +260,12 @@ public final class SocialService: Sendable {
     }
 
     /// Everyone the user has blocked.
-    public func blocked(by user: UserID) async throws(ProtocolError) -> UserList {
-        try await context.gateway.read { reader in
-            UserList(users: try MessagingContext.profiles(try reader.blockedUsers(by: user), reader: reader))
+    public func blocked(by user: UserID, _ page: PageParameters = PageParameters()) async throws(ProtocolError) -> UserList {
+        let after = try PageKey.parse(page.cursor)
+        let limit = context.listLimit(page.limit)
+        let budget = context.rules.maxAnswerBytes
+        return try await context.gateway.read { reader in
+            try MessagingContext.userPage(try reader.blockedUsers(by: user), after: after, limit: limit, budget: budget, reader: reader)
         }
     }
 }

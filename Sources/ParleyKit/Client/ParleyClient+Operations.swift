@@ -79,15 +79,30 @@ extension ParleyClient {
 
     /// `friend.list`, oldest friendship first (also refreshes the cache).
     public func friends() async throws(ParleyError) -> [Friend] {
-        let list: FriendList = try await call("friend.list", EmptyPayload())
-        try? store.transaction { try store.replaceFriends(list.friends) }
-        for friend in list.friends { presence[friend.user.id] = friend.online }
-        return list.friends
+        var friends: [Friend] = []
+        var cursor: String?
+        repeat {
+            let page: FriendList = try await call("friend.list", PageParameters(cursor: cursor))
+            friends += page.friends
+            cursor = page.nextCursor
+        } while cursor != nil
+        try? store.transaction { try store.replaceFriends(friends) }
+        for friend in friends { presence[friend.user.id] = friend.online }
+        return friends
     }
 
     /// `friend.requests`: incoming and outgoing (also refreshes the cache).
     public func friendRequests() async throws(ParleyError) -> FriendRequestList {
-        let list: FriendRequestList = try await call("friend.requests", EmptyPayload())
+        var list = FriendRequestList(incoming: [], outgoing: [])
+        for direction in [FriendRequestDirection.incoming, .outgoing] {
+            var cursor: String?
+            repeat {
+                let page: FriendRequestList = try await call("friend.requests", FriendRequestsParameters(direction: direction, cursor: cursor))
+                list.incoming += page.incoming
+                list.outgoing += page.outgoing
+                cursor = direction == .incoming ? page.nextIncomingCursor : page.nextOutgoingCursor
+            } while cursor != nil
+        }
         try? store.transaction {
             try store.replaceFriendRequests(list.incoming, incoming: true)
             try store.replaceFriendRequests(list.outgoing, incoming: false)
@@ -115,8 +130,14 @@ extension ParleyClient {
 
     /// `block.list`.
     public func blockedUsers() async throws(ParleyError) -> [UserProfile] {
-        let list: UserList = try await call("block.list", EmptyPayload())
-        return list.users
+        var users: [UserProfile] = []
+        var cursor: String?
+        repeat {
+            let page: UserList = try await call("block.list", PageParameters(cursor: cursor))
+            users += page.users
+            cursor = page.nextCursor
+        } while cursor != nil
+        return users
     }
 
     // MARK: Discover
@@ -225,9 +246,15 @@ extension ParleyClient {
 
     /// `room.occupants`. Error: `not_member`.
     public func roomOccupants(_ conversation: ConversationID) async throws(ParleyError) -> [UserProfile] {
-        let list: UserList = try await call("room.occupants", ConversationReference(conversationId: conversation))
-        try? store.setProfiles(list.users)
-        return list.users
+        var users: [UserProfile] = []
+        var cursor: String?
+        repeat {
+            let page: UserList = try await call("room.occupants", OccupantsParameters(conversationId: conversation, cursor: cursor))
+            users += page.users
+            cursor = page.nextCursor
+        } while cursor != nil
+        try? store.setProfiles(users)
+        return users
     }
 
     private func enteredRoom(_ entry: RoomEntry) -> RoomEntry {

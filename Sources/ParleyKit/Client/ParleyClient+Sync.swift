@@ -31,8 +31,14 @@ extension ParleyClient {
         for message in waiting.values.joined().sorted(by: { $0.seq < $1.seq }) { receiveLive(message) }
         emit(.conversationsChanged)
 
-        let contacts = await request("friend.list", EmptyPayload(), on: generation, as: FriendList.self)
-        guard case .success(let list) = contacts else { return contacts.failure }
+        var list = FriendList(friends: [])
+        var cursor: String?
+        repeat {
+            let contacts = await request("friend.list", PageParameters(cursor: cursor), on: generation, as: FriendList.self)
+            guard case .success(let page) = contacts else { return contacts.failure }
+            list.friends += page.friends
+            cursor = page.nextCursor
+        } while cursor != nil
         try? store.transaction { try store.replaceFriends(list.friends) }
         for friend in list.friends where presence[friend.user.id] != friend.online {
             let known = presence[friend.user.id] != nil
@@ -40,8 +46,23 @@ extension ParleyClient {
             // Presence that changed while offline is news; the first sighting is not.
             if known { emit(.presence(Presence(userId: friend.user.id, online: friend.online, at: Int64(Date().timeIntervalSince1970 * 1000)))) }
         }
-        let requests = await request("friend.requests", EmptyPayload(), on: generation, as: FriendRequestList.self)
-        if case .success(let requests) = requests {
+        var requests = FriendRequestList(incoming: [], outgoing: [])
+        var complete = true
+        pages: for direction in [FriendRequestDirection.incoming, .outgoing] {
+            var cursor: String?
+            repeat {
+                let answer = await request("friend.requests", FriendRequestsParameters(direction: direction, cursor: cursor),
+                                           on: generation, as: FriendRequestList.self)
+                guard case .success(let page) = answer else {
+                    complete = false
+                    break pages
+                }
+                requests.incoming += page.incoming
+                requests.outgoing += page.outgoing
+                cursor = direction == .incoming ? page.nextIncomingCursor : page.nextOutgoingCursor
+            } while cursor != nil
+        }
+        if complete {
             try? store.transaction {
                 try store.replaceFriendRequests(requests.incoming, incoming: true)
                 try store.replaceFriendRequests(requests.outgoing, incoming: false)

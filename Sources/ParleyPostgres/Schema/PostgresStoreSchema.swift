@@ -17,6 +17,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 3, sql: smsSends),
         PostgresMigration(version: 4, sql: scramCredentials),
         PostgresMigration(version: 5, sql: archiveIndex),
+        PostgresMigration(version: 6, sql: textClipping),
     ])
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by

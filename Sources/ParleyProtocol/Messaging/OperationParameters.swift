@@ -36,26 +36,74 @@ public struct UserReference: Codable, Sendable {
     public init(userId: UserID) { self.userId = userId }
 }
 
-/// `friend.list`.
+/// `friend.list`: one page, oldest friendship first.
 public struct FriendList: Codable, Sendable {
     public var friends: [Friend]
-    public init(friends: [Friend]) { self.friends = friends }
+    /// Give it as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+    public init(friends: [Friend], nextCursor: String? = nil) {
+        self.friends = friends
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `friend.requests`: without `direction`, the first page of both lists; with it, the page
+/// of that list after `cursor`.
+public struct FriendRequestsParameters: Codable, Sendable {
+    public var direction: FriendRequestDirection?
+    public var cursor: String?
+    public var limit: Int?
+    public init(direction: FriendRequestDirection? = nil, cursor: String? = nil, limit: Int? = nil) {
+        self.direction = direction
+        self.cursor = cursor
+        self.limit = limit
+    }
+}
+
+/// Which of a user's pending friend requests.
+public enum FriendRequestDirection: String, Codable, Sendable {
+    case incoming, outgoing
 }
 
 /// `friend.requests`.
 public struct FriendRequestList: Codable, Sendable {
+    /// Requests to this user, oldest first.
     public var incoming: [FriendRequest]
+    /// Requests this user sent, oldest first.
     public var outgoing: [FriendRequest]
-    public init(incoming: [FriendRequest], outgoing: [FriendRequest]) {
+    /// Cursors of the next pages (with `direction`); absent when a list is complete.
+    public var nextIncomingCursor: String?
+    public var nextOutgoingCursor: String?
+    public init(incoming: [FriendRequest], outgoing: [FriendRequest],
+                nextIncomingCursor: String? = nil, nextOutgoingCursor: String? = nil) {
         self.incoming = incoming
         self.outgoing = outgoing
+        self.nextIncomingCursor = nextIncomingCursor
+        self.nextOutgoingCursor = nextOutgoingCursor
     }
 }
 
 /// A list of users (`block.list`, `room.occupants`).
 public struct UserList: Codable, Sendable {
     public var users: [UserProfile]
-    public init(users: [UserProfile]) { self.users = users }
+    /// Give it as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+    public init(users: [UserProfile], nextCursor: String? = nil) {
+        self.users = users
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `room.occupants`: a page of a room's occupants.
+public struct OccupantsParameters: Codable, Sendable {
+    public var conversationId: ConversationID
+    public var cursor: String?
+    public var limit: Int?
+    public init(conversationId: ConversationID, cursor: String? = nil, limit: Int? = nil) {
+        self.conversationId = conversationId
+        self.cursor = cursor
+        self.limit = limit
+    }
 }
 
 /// A page request: an opaque cursor from the previous page and a size.
@@ -285,15 +333,19 @@ public struct SyncResult: Codable, Sendable {
     public var messages: [Message]
     /// Conversations with more missed messages than were sent: page them with `message.history`.
     public var truncated: [ConversationID]
-    /// Friend requests waiting for this user.
+    /// Friend requests waiting for this user, oldest first: the first page of
+    /// `friend.requests`' incoming list.
     public var friendRequests: [FriendRequest]
+    /// Present when more requests wait: `friend.requests {direction: "incoming", cursor}`.
+    public var friendRequestsCursor: String?
     public var totalUnread: Int64
     public init(conversations: [ConversationSummary], messages: [Message], truncated: [ConversationID],
-                friendRequests: [FriendRequest], totalUnread: Int64) {
+                friendRequests: [FriendRequest], friendRequestsCursor: String? = nil, totalUnread: Int64) {
         self.conversations = conversations
         self.messages = messages
         self.truncated = truncated
         self.friendRequests = friendRequests
+        self.friendRequestsCursor = friendRequestsCursor
         self.totalUnread = totalUnread
     }
 }

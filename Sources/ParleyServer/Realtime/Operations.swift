@@ -67,8 +67,12 @@ enum Operations {
                 try await social.decline(try request.parameters(RequestReference.self).requestId, by: request.session.userID)
                 return EmptyPayload()
             },
-            "friend.list": { request throws(ProtocolError) in try await social.friends(of: request.session.userID) },
-            "friend.requests": { request throws(ProtocolError) in try await social.requests(of: request.session.userID) },
+            "friend.list": { request throws(ProtocolError) in
+                try await social.friends(of: request.session.userID, try request.parameters(PageParameters.self))
+            },
+            "friend.requests": { request throws(ProtocolError) in
+                try await social.requests(of: request.session.userID, try request.parameters(FriendRequestsParameters.self))
+            },
             "friend.remove": { request throws(ProtocolError) in
                 try await social.removeFriend(try request.parameters(UserReference.self).userId, by: request.session.userID)
                 return EmptyPayload()
@@ -81,7 +85,9 @@ enum Operations {
                 try await social.unblock(try request.parameters(UserReference.self).userId, by: request.session.userID)
                 return EmptyPayload()
             },
-            "block.list": { request throws(ProtocolError) in try await social.blocked(by: request.session.userID) },
+            "block.list": { request throws(ProtocolError) in
+                try await social.blocked(by: request.session.userID, try request.parameters(PageParameters.self))
+            },
 
             // Discover
             "discover.deck": { request throws(ProtocolError) in
@@ -139,7 +145,7 @@ enum Operations {
                 try await rooms.update(by: request.session.userID, try request.parameters(GroupUpdate.self))
             },
             "room.occupants": { request throws(ProtocolError) in
-                try await rooms.occupants(for: request.session.userID, try request.parameters(ConversationReference.self))
+                try await rooms.occupants(for: request.session.userID, try request.parameters(OccupantsParameters.self))
             },
 
             // Messages and conversations

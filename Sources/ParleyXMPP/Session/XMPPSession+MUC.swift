@@ -108,9 +108,16 @@ extension XMPPSession {
             guard error.code == .notFound else { throw error }
             entry = try await services.rooms.create(by: me, CreateParameters(name: name))
         }
-        let occupants = try await services.rooms.occupants(for: me, ConversationReference(conversationId: entry.room.id))
+        // Every page: each occupant becomes a presence stanza of its own, so no one answer grows.
+        var occupants: [UserProfile] = []
+        var cursor: String?
+        repeat {
+            let page = try await services.rooms.occupants(for: me, OccupantsParameters(conversationId: entry.room.id, cursor: cursor))
+            occupants += page.users
+            cursor = page.nextCursor
+        } while cursor != nil
         return Entry(conversation: entry.room.id, kind: .room, subject: Self.subject(name: entry.room.name, description: entry.room.description),
-                     occupants: occupants.users.map { ($0, .none) }, history: entry.messages)
+                     occupants: occupants.map { ($0, .none) }, history: entry.messages)
     }
 
     /// A group chat's subject: its description, the nearest thing Parley has to a topic, or

@@ -58,7 +58,7 @@ extension XMPPSession {
     /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
     /// random one when it has none or one too long for the core.
     func clientID(for stanza: XMLElement) -> String {
-        stanza["id"].flatMap { (1...services.conversations.maxClientIDLength).contains($0.count) ? $0 : nil }
+        stanza["id"].flatMap { services.conversations.clientIDLimit.allows($0) ? $0 : nil }
             ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
     }
 

@@ -8,7 +8,7 @@ import ParleyProtocol
 extension XMPPSession {
     func roster(type: String, _ query: XMLElement, me: UserID) async throws(ProtocolError) -> XMLElement? {
         if type == "get" {
-            let friends = try await services.social.friends(of: me).friends
+            let friends = try await services.social.allFriends(of: me)
             var result = XMLElement("query", namespace: Namespace.roster)
             for friend in friends {
                 learn(friend)
@@ -85,13 +85,13 @@ extension XMPPSession {
                 if let friend = outcome.friend { announceFriend(friend, me: me) }
             case "subscribed":
                 let other = try await services.directory.user(for: jid)
-                if let request = try await services.social.requests(of: me.user).incoming.first(where: { $0.from.id == other }) {
+                if let request = try await services.social.allIncomingRequests(of: me.user).first(where: { $0.from.id == other }) {
                     learn(try await services.social.accept(request.id, by: me.user))
                 }
             case "unsubscribed", "unsubscribe":
                 let other = try await services.directory.user(for: jid)
                 if type == "unsubscribed",
-                   let request = try await services.social.requests(of: me.user).incoming.first(where: { $0.from.id == other }) {
+                   let request = try await services.social.allIncomingRequests(of: me.user).first(where: { $0.from.id == other }) {
                     try await services.social.decline(request.id, by: me.user)
                 } else if (try? await services.social.directConversation(of: me.user, with: other)) != nil {
                     try await services.social.removeFriend(other, by: me.user)
@@ -110,13 +110,13 @@ extension XMPPSession {
     private func deliverInitial(me: (user: UserID, bare: JID, full: JID)) async {
         await onLoop { self.chatDelivery = .catchingUp }
         let social = services.social
-        if let friends = try? await social.friends(of: me.user).friends {
+        if let friends = try? await social.allFriends(of: me.user) {
             for friend in friends {
                 learn(friend)
                 if friend.online { send(XMLElement("presence", ["from": address(of: friend.user.id).description, "to": me.full.description])) }
             }
         }
-        if let requests = try? await social.requests(of: me.user).incoming {
+        if let requests = try? await social.allIncomingRequests(of: me.user) {
             for request in requests { send(subscriptionRequest(request, to: me.full)) }
         }
         let delivered = await deliverUnread(me: me)

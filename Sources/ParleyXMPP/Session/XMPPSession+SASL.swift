@@ -186,7 +186,7 @@ extension XMPPSession {
         }
         let user = account.profile.id
         // What events need to be rendered is loaded before the hub starts sending them.
-        let friends = (try? await services.social.friends(of: user).friends) ?? []
+        let friends = (try? await services.social.allFriends(of: user)) ?? []
         for friend in friends { services.directory.remember(friend.user) }
         let jid = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain, resource: resource)
         state.withLock { state in

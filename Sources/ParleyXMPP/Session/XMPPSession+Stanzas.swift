@@ -232,7 +232,7 @@ extension XMPPSession {
         switch (query.name, type) {
         case ("blocklist", "get"):
             var list = XMLElement("blocklist", namespace: Namespace.blocking)
-            for profile in try await services.social.blocked(by: me).users {
+            for profile in try await services.social.allBlocked(by: me) {
                 list.append(XMLElement("item", namespace: Namespace.blocking, ["jid": services.directory.jid(of: profile).description]))
             }
             return list
@@ -242,7 +242,7 @@ extension XMPPSession {
             var targets: [UserID] = []
             for jid in jids { targets.append(try await services.directory.user(for: jid)) }
             if query.name == "unblock" && jids.isEmpty {
-                targets = try await services.social.blocked(by: me).users.map(\.id)
+                targets = try await services.social.allBlocked(by: me).map(\.id)
             }
             for target in targets {
                 if query.name == "block" {

@@ -210,7 +210,7 @@ import Testing
     }
 
     @Test func badMessagesAreRefusedWithTheirField() async throws {
-        let server = try TestServer { $0.maxTextLength = 10 }
+        let server = try TestServer { $0.textLimits[.text].maxCharacters = 10 }
         defer { server.stop() }
         let amy = try await Chatter("amy", on: server)
         let ben = try await Chatter("ben", on: server)
