@@ -14,6 +14,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case headersTooLarge = "headers_too_large"
     case upgradeRequired = "upgrade_required"          // WebSocket version other than 13
     case httpVersionNotSupported = "http_version_not_supported"
+    case unsupportedUpgrade = "unsupported_upgrade"    // an Upgrade other than WebSocket (h2c, …)
+    case requestTimeout = "request_timeout"            // a request head or body too slow to arrive
+    case misdirectedRequest = "misdirected_request"    // a Host that is not one of the server's names
     case unsupportedMediaType = "unsupported_media_type"
     // Authentication
     case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
@@ -57,6 +60,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .headersTooLarge: return 431
         case .httpVersionNotSupported: return 505
         case .unsupportedMediaType: return 415
+        case .unsupportedUpgrade: return 501
+        case .requestTimeout: return 408
+        case .misdirectedRequest: return 421
         case .tooManyAttempts, .rateLimited: return 429
         case .smsDeliveryFailed: return 502
         case .internalError: return 500

@@ -82,9 +82,8 @@ public final class ParleyServer: Sendable {
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
         }
 
-        let origins = configuration.allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let originPolicy: WebSocketOriginPolicy = origins.isEmpty ? .sameOrigin : origins.contains("*") ? .allowAny : .allowList(origins)
-        let httpConfiguration = HTTPServer.Configuration(
+        let exposure = try PublicExposure(configuration)
+        var httpConfiguration = HTTPServer.Configuration(
             limits: HTTPLimits(maxHeaderBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
                                maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes),
             tcp: TCPServerOptions(maxConnections: connectionLimit, maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
@@ -94,7 +93,12 @@ public final class ParleyServer: Sendable {
                 writeStallTimeout: .seconds(configuration.writeStallTimeoutSeconds))),
             webSocket: WebSocketOptions(limits: WebSocketLimits(maxFrameSize: configuration.maxWebSocketFrameBytes,
                                                                 maxMessageSize: configuration.maxWebSocketMessageBytes)),
-            originPolicy: originPolicy)
+            originPolicy: exposure.originPolicy)
+        httpConfiguration.allowedHosts = exposure.allowedHosts
+        httpConfiguration.originScheme = exposure.originScheme
+        httpConfiguration.clientAddresses = exposure.clientAddresses
+        httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
+        httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
         do {
             http = try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
                                   configuration: httpConfiguration, responder: responder)
@@ -144,7 +148,7 @@ public final class ParleyServer: Sendable {
                                                       expected: "a PEM certificate chain whose key is --xmpp-tls-key (\(error))")
             }
         }
-        let xmppConfiguration = XMPPConfiguration(
+        var xmppConfiguration = XMPPConfiguration(
             domain: configuration.xmppDomain,
             limits: XMLStreamLimits(maxStanzaBytes: configuration.xmppMaxStanzaBytes, maxDepth: configuration.xmppMaxDepth,
                                     maxAttributes: configuration.xmppMaxAttributes),
@@ -153,6 +157,7 @@ public final class ParleyServer: Sendable {
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
+        xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)

@@ -43,6 +43,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Browser origins allowed to open WebSockets, comma-separated; empty means same origin
     /// as the Host header; `*` allows any.
     public var allowedOrigins = ""
+    /// Seconds a request's line and headers may take to arrive once its first byte has.
+    public var headerTimeoutSeconds = 10
+    /// Slowest a request body may arrive, in bytes a second (judged after `headerTimeoutSeconds`).
+    public var minimumBodyBytesPerSecond = 1024
+    /// Reverse proxies (CIDR ranges or addresses, comma-separated) whose `X-Forwarded-For` /
+    /// `Forwarded` headers name the client; empty believes no one's.
+    public var trustedProxies = ""
     /// Seconds a graceful shutdown waits for connections to finish.
     public var shutdownTimeoutSeconds = 5
     /// How SMS codes are delivered: `file` (append to `<data>/sms-outbox.jsonl`, for
@@ -186,7 +193,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("max-body-bytes", \.maxBodyBytes, 1024...1 << 30, "largest HTTP request body", exceeded: "413 `payload_too_large`, connection closed"),
         number("max-ws-frame-bytes", \.maxWebSocketFrameBytes, 125...1 << 26, "largest WebSocket frame", exceeded: "WebSocket closed with 1009"),
         number("max-ws-message-bytes", \.maxWebSocketMessageBytes, 125...1 << 28, "largest WebSocket message", exceeded: "WebSocket closed with 1009"),
-        text("allowed-origins", \.allowedOrigins, "browser origins allowed on WebSockets (comma-separated, * for any; empty = same origin)"),
+        text("allowed-origins", \.allowedOrigins, "browser origins allowed on WebSockets besides --public-url's (comma-separated, * for any; empty with no --public-url = same origin as the Host header, scheme included)"),
+        number("header-timeout", \.headerTimeoutSeconds, 1...3_600, "seconds a request's line and headers may take to arrive", exceeded: "408 `request_timeout`, connection closed"),
+        number("min-body-rate", \.minimumBodyBytesPerSecond, 1...1 << 30, "slowest a request body may arrive, in bytes a second averaged over the body (judged once it has taken --header-timeout)", exceeded: "408 `request_timeout`, connection closed"),
+        trustedProxiesOption(),
         number("shutdown-timeout", \.shutdownTimeoutSeconds, 0...600, "seconds a graceful shutdown waits"),
         choice("sms-sender", \.smsSender, ["file", "webhook"], "SMS delivery: file (<data>/sms-outbox.jsonl) or webhook"),
         text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
@@ -219,7 +229,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("max-archive-page", \.maxArchivePage, 1...10_000, "most messages in one page of the message archive (XMPP XEP-0313 queries; also the page a query without <max> gets)", exceeded: "a larger `<max>` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),
         number("membership-cache", \.membershipCacheConversations, 0...100_000_000, "conversations whose member lists (and 1:1 friend/block verdicts) are kept in memory (0 = none; always none with --store postgres)", exceeded: "an arbitrary half of the lists is dropped and read again from the store when next needed"),
-        text("public-url", \.publicURL, "base URL clients elsewhere reach the server at, for links in XMPP (empty: http://<host>:<port>)"),
+        text("public-url", \.publicURL, "base URL clients elsewhere reach the server at: links in XMPP, the WebSocket origin allowed, and with it only its host name (and loopback names) are answered (empty: http://<host>:<port>)", exceeded: "a request whose Host names another host gets 421 `misdirected_request`; a WebSocket from another origin 403 `forbidden`"),
         number("xmpp-port", \.xmppPort, 0...65535, "XMPP (Jabber) client port; 0 turns XMPP off"),
         text("xmpp-domain", \.xmppDomain, "domain of XMPP addresses user@domain (default: the host name)"),
         choice("xmpp-allow-plaintext", \.xmppAllowPlaintext, ["no", "yes"], "accept unencrypted XMPP streams from other machines (SCRAM only)"),
@@ -340,6 +350,19 @@ public struct ServerConfiguration: Sendable, Equatable {
                        "most UTF-8 bytes in \(what)", exceeded: exceeded),
             ]
         }
+    }
+
+    /// `--trusted-proxies`: addresses or CIDR ranges, checked at start.
+    private static func trustedProxiesOption() -> Option {
+        Option(flag: "trusted-proxies", environment: environmentName("trusted-proxies"),
+               help: "reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For/Forwarded name the client for per-address limits; empty = none", whenExceeded: "",
+               apply: { configuration, value throws(ConfigurationError) in
+                   guard ClientAddressResolver(list: value) != nil else {
+                       throw .invalidValue(flag: "trusted-proxies", value: value, expected: "IP addresses or CIDR ranges separated by commas")
+                   }
+                   configuration.trustedProxies = value
+               },
+               current: { $0.trustedProxies })
     }
 
     /// `--store`: empty, or a PostgreSQL URI. A refused value is not echoed back, since a

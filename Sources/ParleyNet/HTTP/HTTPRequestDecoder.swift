@@ -87,6 +87,25 @@ public final class HTTPRequestDecoder {
         }
     }
 
+    /// How far the current request has come, for deadlines on slow peers.
+    public enum Progress: Equatable, Sendable {
+        /// No byte of a next request yet (or no more requests will be read).
+        case betweenRequests
+        /// Inside a request line and its headers.
+        case head
+        /// Reading a body: how many of its bytes have arrived.
+        case body(bytes: Int)
+    }
+
+    /// Where the request being read stands.
+    public var progress: Progress {
+        switch state {
+        case .head: .head
+        case .body: .body(bytes: body.count)
+        case .idle, .closed, .upgraded, .failed: .betweenRequests
+        }
+    }
+
     /// Parses `bytes`, which follow those of the previous feed.
     ///
     /// Returns the requests completed by these bytes and, if the stream ended here, how.

@@ -11,6 +11,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let patch = HTTPMethod(rawValue: "PATCH")
     public static let delete = HTTPMethod(rawValue: "DELETE")
     public static let options = HTTPMethod(rawValue: "OPTIONS")
+    public static let connect = HTTPMethod(rawValue: "CONNECT")
 
     public var description: String { rawValue }
 }

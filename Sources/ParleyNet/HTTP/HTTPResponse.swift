@@ -29,6 +29,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
     public static let upgradeRequired = HTTPStatus(code: 426, reason: "Upgrade Required")
     public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
+    public static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")

@@ -30,12 +30,16 @@ public final class HTTPRequestContext: @unchecked Sendable {
     public let loop: EventLoop
     /// The peer's address.
     public let remoteAddress: SocketAddress?
+    /// The client's address: the peer's, or what a trusted proxy forwarded for
+    /// (`ClientAddressResolver`). Per-address limits use this.
+    public let clientAddress: String
     private weak var owner: HTTPServerConnection?
     private let sequence: Int
 
-    init(loop: EventLoop, remoteAddress: SocketAddress?, owner: HTTPServerConnection, sequence: Int) {
+    init(loop: EventLoop, remoteAddress: SocketAddress?, clientAddress: String, owner: HTTPServerConnection, sequence: Int) {
         self.loop = loop
         self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress
         self.owner = owner
         self.sequence = sequence
     }

@@ -10,6 +10,23 @@ public final class HTTPServer: Sendable {
         public var webSocket: WebSocketOptions
         /// Which browser origins may open WebSockets.
         public var originPolicy: WebSocketOriginPolicy
+        /// How long a request's line and headers may take to arrive once its first byte has:
+        /// a peer that sends a header byte now and then to hold the connection gets 408.
+        public var headerTimeout: Duration = .seconds(10)
+        /// The slowest a request body may arrive, in bytes a second averaged from the start
+        /// of the body, judged once the body has taken `headerTimeout`; slower gets 408.
+        public var minimumBodyBytesPerSecond = 1024
+        /// How a request's client address is found (trusted reverse proxies).
+        public var clientAddresses = ClientAddressResolver()
+        /// The host names (without port, lowercased) requests may name in `Host`; nil takes
+        /// any. Against DNS rebinding: a page of another site whose name was made to point at
+        /// this server still sends its own name as `Host`. Requests without `Host` (no
+        /// browser sends one without) pass.
+        public var allowedHosts: Set<String>?
+        /// The scheme pages reach this server by (`http`, or `https` with TLS), compared with
+        /// a WebSocket's `Origin` under `.sameOrigin`; nil when it cannot be known here (a TLS
+        /// terminator in front).
+        public var originScheme: String? = "http"
 
         public init(limits: HTTPLimits = HTTPLimits(), tcp: TCPServerOptions = TCPServerOptions(),
                     webSocket: WebSocketOptions = WebSocketOptions(), originPolicy: WebSocketOriginPolicy = .sameOrigin) {

@@ -14,6 +14,16 @@ final class HTTPServerConnection: ConnectionHandler {
     private var terminal: HTTPDecoderOutput.Terminal?
     /// Set by a graceful shutdown: answer what is in flight, then close.
     private var closing = false
+    /// The deadline on the request being read, and what it watches.
+    private var deadline: ScheduledTimer?
+    private var watched = Watched.nothing
+
+    /// What the deadline is for: a head, or a body that started at a time with a count.
+    private enum Watched: Equatable {
+        case nothing
+        case head
+        case body(startedAt: UInt64, bytesAtStart: Int)
+    }
 
     /// More pipelined requests than this pause reading until the backlog shrinks.
     private static let maxWaitingRequests = 16
@@ -27,6 +37,7 @@ final class HTTPServerConnection: ConnectionHandler {
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         let output = decoder.feed(bytes)
+        watchProgress()
         waiting.append(contentsOf: output.requests)
         if let end = output.terminal {
             terminal = end
@@ -35,6 +46,75 @@ final class HTTPServerConnection: ConnectionHandler {
             connection.pauseReading()
         }
         processNext()
+    }
+
+    /// Puts a deadline on the request being read (its head, or the rate of its body), and
+    /// none between requests: a peer cannot hold a connection by trickling bytes.
+    private func watchProgress() {
+        switch decoder.progress {
+        case .betweenRequests:
+            stopWatching()
+        case .head:
+            guard watched != .head else { return }
+            stopWatching()
+            watched = .head
+            deadline = connection.loop.schedule(after: configuration.headerTimeout) { [weak self] in
+                self?.headDeadlinePassed()
+            }
+        case .body(let bytes):
+            if case .body = watched { return }
+            stopWatching()
+            watched = .body(startedAt: MonotonicClock.now(), bytesAtStart: bytes)
+            scheduleBodyCheck()
+        }
+    }
+
+    private func stopWatching() {
+        deadline?.cancel()
+        deadline = nil
+        watched = .nothing
+    }
+
+    /// While the server itself holds the connection back (a response in progress, a backlog
+    /// of requests), the peer is not the slow one.
+    private var serverIsBusy: Bool { inFlight != nil || !waiting.isEmpty }
+
+    private func headDeadlinePassed() {
+        deadline = nil
+        guard connection.isActive, watched == .head, decoder.progress == .head else { return }
+        if serverIsBusy {
+            watched = .nothing
+            watchProgress()
+            return
+        }
+        timedOut("the request's headers took longer than \(configuration.headerTimeout) to arrive")
+    }
+
+    private func scheduleBodyCheck() {
+        deadline = connection.loop.schedule(after: .seconds(1)) { [weak self] in self?.checkBodyRate() }
+    }
+
+    private func checkBodyRate() {
+        deadline = nil
+        guard connection.isActive, case .body(let startedAt, let bytesAtStart) = watched,
+              case .body(let bytes) = decoder.progress else { return }
+        let elapsed = Double(MonotonicClock.now() &- startedAt) / 1e9
+        let grace = Double(configuration.headerTimeout.nanoseconds) / 1e9
+        if elapsed >= grace && !serverIsBusy
+            && Double(bytes - bytesAtStart) < Double(configuration.minimumBodyBytesPerSecond) * elapsed {
+            timedOut("the request's body arrived slower than \(configuration.minimumBodyBytesPerSecond) bytes a second")
+            return
+        }
+        scheduleBodyCheck()
+    }
+
+    /// Answers 408 and closes: nothing of a request that never arrived whole is processed.
+    private func timedOut(_ reason: String) {
+        stopWatching()
+        connection.pauseReading()
+        waiting.removeAll()
+        write(responder.errorResponse(status: .requestTimeout, reason: reason), for: nil, keepAlive: false)
+        connection.close()
     }
 
     private func processNext() {
@@ -48,7 +128,11 @@ final class HTTPServerConnection: ConnectionHandler {
         nextSequence += 1
         inFlight = (nextSequence, request)
         let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
-                                         owner: self, sequence: nextSequence)
+                                         clientAddress: clientAddress(of: request.head), owner: self, sequence: nextSequence)
+        guard hostIsAllowed(request.head) else {
+            complete(sequence: nextSequence, with: responder.errorResponse(status: .misdirectedRequest, reason: "this server does not answer for that host name"))
+            return
+        }
         responder.respond(to: request, context: context)
     }
 
@@ -87,6 +171,26 @@ final class HTTPServerConnection: ConnectionHandler {
         }
     }
 
+    private func clientAddress(of head: HTTPRequestHead) -> String {
+        let peer = connection.remoteAddress?.host ?? "unknown"
+        return configuration.clientAddresses.clientAddress(peer: peer, headers: head.headers)
+    }
+
+    /// Whether `Host` names this server (see `HTTPServer.Configuration.allowedHosts`).
+    private func hostIsAllowed(_ head: HTTPRequestHead) -> Bool {
+        guard let allowed = configuration.allowedHosts, let host = head.headers[first: "Host"] else { return true }
+        return allowed.contains(Self.hostName(of: host))
+    }
+
+    /// `host[:port]` without the port, lowercased; IPv6 keeps its brackets.
+    static func hostName(of authority: String) -> String {
+        let lowered = authority.lowercasedASCII()
+        if lowered.hasPrefix("[") {
+            return lowered.firstIndex(of: "]").map { String(lowered[...$0]) } ?? lowered
+        }
+        return String(lowered.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
+
     private func refuse(_ status: HTTPStatus, _ reason: String, for head: HTTPRequestHead, extraHeaders: HTTPHeaders = [:]) {
         var response = responder.errorResponse(status: status, reason: reason)
         for field in extraHeaders { response.headers.replaceOrAdd(name: field.name, value: field.value) }
@@ -95,11 +199,20 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     private func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
+        if request.head.method == .connect {
+            refuse(.methodNotAllowed, "CONNECT is not supported: this is not a proxy", for: request.head)
+            return
+        }
         guard request.head.headers.containsToken("websocket", in: "Upgrade") else {
             refuse(.notImplemented, "only WebSocket upgrades are supported", for: request.head)
             return
         }
-        switch WebSocketHandshake.validate(request: request.head, originPolicy: configuration.originPolicy) {
+        guard hostIsAllowed(request.head) else {
+            refuse(.misdirectedRequest, "this server does not answer for that host name", for: request.head)
+            return
+        }
+        switch WebSocketHandshake.validate(request: request.head, originPolicy: configuration.originPolicy,
+                                           scheme: configuration.originScheme) {
         case .failure(let error):
             var extra = error.response.headers
             extra.remove(name: "Content-Type")
@@ -107,7 +220,7 @@ final class HTTPServerConnection: ConnectionHandler {
             refuse(error.status, error.reason, for: request.head, extraHeaders: extra)
         case .success(let accept):
             let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
-                                             owner: self, sequence: -1)
+                                             clientAddress: clientAddress(of: request.head), owner: self, sequence: -1)
             guard let delegate = responder.webSocketDelegate(for: request.head, context: context) else {
                 refuse(.notFound, "no WebSocket endpoint at this path", for: request.head)
                 return
@@ -125,6 +238,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        stopWatching()
         waiting.removeAll()
         inFlight = nil
     }

@@ -23,7 +23,8 @@ public enum WebSocketHandshake {
     /// 426 (with `Sec-WebSocket-Version: 13`) for another protocol version, 403 for an
     /// origin `originPolicy` does not allow.
     public static func validate(request head: HTTPRequestHead,
-                                originPolicy: WebSocketOriginPolicy) -> Result<HTTPResponse, WebSocketHandshakeError> {
+                                originPolicy: WebSocketOriginPolicy,
+                                scheme: String? = nil) -> Result<HTTPResponse, WebSocketHandshakeError> {
         let headers = head.headers
         guard head.method == .get else {
             return .failure(WebSocketHandshakeError(status: .methodNotAllowed, reason: "a WebSocket upgrade must use GET",
@@ -60,7 +61,7 @@ public enum WebSocketHandshake {
         guard origins.count <= 1 else {
             return .failure(WebSocketHandshakeError(status: .badRequest, reason: "more than one Origin header"))
         }
-        guard originPolicy.allows(origin: origins.first.map { String($0.trimmingSpaces()) }, host: String(host.trimmingSpaces())) else {
+        guard originPolicy.allows(origin: origins.first.map { String($0.trimmingSpaces()) }, host: String(host.trimmingSpaces()), scheme: scheme) else {
             return .failure(WebSocketHandshakeError(status: .forbidden, reason: "origin not allowed"))
         }
         let response = HTTPResponse(status: .switchingProtocols, headers: [

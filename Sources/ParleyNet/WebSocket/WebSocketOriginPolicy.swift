@@ -12,13 +12,15 @@ public enum WebSocketOriginPolicy: Sendable, Equatable {
     /// with a default port (80 for http/ws, 443 for https/wss) equal to no port.
     case allowList([String])
     /// Only pages served from the host the request was sent to: the origin's host and port
-    /// must match the `Host` header. The scheme is not compared because behind a TLS
-    /// terminator the server cannot know which one the page used.
+    /// must match the `Host` header, and its scheme the one the server is reached by when
+    /// that is known (see `allows`).
     case sameOrigin
 
     /// Whether a request with this `Origin` value (nil when absent) sent to `host` (the
-    /// `Host` header) may connect.
-    public func allows(origin: String?, host: String?) -> Bool {
+    /// `Host` header) may connect. `scheme` is how pages reach this server (`http` or
+    /// `https`), compared under `.sameOrigin`; nil when it cannot be known here (behind a
+    /// TLS terminator).
+    public func allows(origin: String?, host: String?, scheme: String? = nil) -> Bool {
         guard let origin else { return true }
         switch self {
         case .allowAny:
@@ -32,6 +34,7 @@ public enum WebSocketOriginPolicy: Sendable, Equatable {
             }
         case .sameOrigin:
             guard let candidate = Origin(origin), let host, let target = Authority(host) else { return false }
+            if let scheme, candidate.scheme != scheme.lowercasedASCII() { return false }
             return candidate.authority.host == target.host
                 && candidate.port == (target.port ?? Origin.defaultPort(scheme: candidate.scheme))
         }

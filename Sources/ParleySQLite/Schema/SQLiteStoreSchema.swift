@@ -18,6 +18,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 4, sql: scramCredentials),
         SQLiteMigration(version: 5, sql: archiveIndex),
         SQLiteMigration(version: 6, sql: messagesRebuild),
+        SQLiteMigration(version: 7, sql: textClipping),
     ])
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by

@@ -9,8 +9,9 @@ struct APIRequest: Sendable {
     let parameters: [String: String]
     let context: HTTPRequestContext
 
-    /// The client's address without the port, for per-address limits.
-    var clientAddress: String { context.remoteAddress?.host ?? "unknown" }
+    /// The client's address without the port, for per-address limits: the peer's, or what a
+    /// proxy of `--trusted-proxies` forwarded for.
+    var clientAddress: String { context.clientAddress }
 
     /// The `User-Agent` header, if any.
     var userAgent: String? { http.head.headers[first: "User-Agent"] }

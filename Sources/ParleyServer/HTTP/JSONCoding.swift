@@ -81,11 +81,15 @@ enum JSONCoding {
         case 403: code = .forbidden
         case 404: code = .notFound
         case 405: code = .methodNotAllowed
+        case 408: code = .requestTimeout
+        case 415: code = .unsupportedMediaType
+        case 421: code = .misdirectedRequest
         case 413: code = .payloadTooLarge
         case 414: code = .uriTooLong
         case 426: code = .upgradeRequired
         case 431: code = .headersTooLarge
         case 505: code = .httpVersionNotSupported
+        case 501: code = .unsupportedUpgrade
         case 500...: code = .internalError
         default: code = .badRequest
         }

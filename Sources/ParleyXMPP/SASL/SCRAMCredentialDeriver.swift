@@ -10,6 +10,14 @@ public struct SCRAMCredentialDeriver: SCRAMCredentialDeriving {
     /// Bytes of salt.
     public static let saltBytes = 16
 
+    /// The salt a sign-in for `username` is answered with when it has no account: derived
+    /// from the server's secret, so it does not change between tries (a fresh random salt for
+    /// unknown names and a fixed one for real accounts would tell which names exist).
+    /// Case-folded like usernames, which are looked up without regard to case.
+    public static func decoySalt(for username: String, mechanism: String, secret: [UInt8]) -> [UInt8] {
+        Array(SCRAMHash.sha256.hmac(key: secret, Array("scram-decoy-salt\u{0}\(mechanism)\u{0}\(username.lowercased())".utf8)).prefix(saltBytes))
+    }
+
     public init(iterations: Int = defaultIterations) {
         self.iterations = iterations
     }

@@ -95,9 +95,12 @@ extension XMPPSession {
             } catch {
                 throw SASLFailure(error.code == .rateLimited ? .temporaryAuthFailure : .notAuthorized, error.message)
             }
-            // An unknown user gets a challenge like anyone else's and fails at the proof.
+            // An unknown user gets a challenge like anyone else's, the same every time, and
+            // fails at the proof (counted as a wrong password).
             let exchange = SCRAMExchange(hash: hash, clientFirst: first,
-                                         salt: candidate?.credential.salt ?? CryptoRandom.bytes(SCRAMCredentialDeriver.saltBytes),
+                                         salt: candidate?.credential.salt
+                                            ?? SCRAMCredentialDeriver.decoySalt(for: first.username, mechanism: mechanism,
+                                                                                secret: services.configuration.decoySecret),
                                          iterations: candidate?.credential.iterations ?? SCRAMCredentialDeriver.defaultIterations)
             state.withLock { $0.phase = .sasl(.scram(exchange, candidate)) }
             send(XMLElement("challenge", namespace: Namespace.sasl, [:], text: Base64.encode(Array(exchange.serverFirst.utf8))))

@@ -25,6 +25,10 @@ public struct XMPPConfiguration: Sendable {
     /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
     /// become absolute links with it, since a Jabber client knows no other server.
     public var publicURL: String
+    /// A secret of the server (the same on every node of a cluster, kept across restarts):
+    /// SCRAM's salt for a username that has no account is derived from it, so the answer for
+    /// an unknown name looks like a real account's and stays the same from try to try.
+    public var decoySecret: [UInt8] = CryptoRandom.bytes(32)
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
