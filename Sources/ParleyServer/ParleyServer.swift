@@ -213,6 +213,8 @@ public final class ParleyServer: Sendable {
         } else {
             try files.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
+        // Made at first start, so every node of a cluster can be given a copy before serving.
+        _ = try ServerSecret.load(from: path)
     }
 
     /// What the schema's migrations changed in stored data (such as text cut to today's
