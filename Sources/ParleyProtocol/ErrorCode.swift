@@ -30,6 +30,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case codeExpired = "code_expired"
     case tooManyAttempts = "too_many_attempts"
     case rateLimited = "rate_limited"
+    case quotaExceeded = "quota_exceeded"              // uploads over a per-user quota (`retryAfterSeconds` when waiting helps)
     case authRequired = "auth_required"                // WebSocket: first frame must be `auth`
     // Messaging
     case notMember = "not_member"                      // not in the group, 1:1 conversation or room
@@ -63,7 +64,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .unsupportedUpgrade: return 501
         case .requestTimeout: return 408
         case .misdirectedRequest: return 421
-        case .tooManyAttempts, .rateLimited: return 429
+        case .tooManyAttempts, .rateLimited, .quotaExceeded: return 429
         case .smsDeliveryFailed: return 502
         case .internalError: return 500
         case .unavailable: return 503

@@ -31,6 +31,8 @@ public final class ParleyServer: Sendable {
     let cluster: ClusterDelivery?
     let logger: Logger
     let startedAt: UInt64
+    /// Removes uploads nobody used, in the background.
+    private let mediaSweeper: MediaSweeper
     /// Most connections held at once.
     public let connectionLimit: Int
 
@@ -121,6 +123,7 @@ public final class ParleyServer: Sendable {
             closeStore()
             throw error
         }
+        mediaSweeper = MediaSweeper(media: services.media, logger: logger)
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
@@ -187,6 +190,7 @@ public final class ParleyServer: Sendable {
             xmppDone.wait()
             cut += xmppCut.value.withLock { $0 }
         }
+        mediaSweeper.stop()
         // After the connections closed: the other nodes forget this one's users now.
         cluster?.stop()
         group.shutdown()
@@ -264,7 +268,7 @@ public final class ParleyServer: Sendable {
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
                                       blocking: blocking, rules: rules, clock: clock, scram: SCRAMCredentialDeriver())
         let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
-                                 secrets: secrets, blocking: blocking, maxBytes: configuration.maxMediaBytes, clock: clock)
+                                 secrets: secrets, blocking: blocking, rules: configuration.mediaRules, clock: clock)
         let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
                                            maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection,
                                            requestsPerSecond: Double(configuration.webSocketRequestsPerSecond),

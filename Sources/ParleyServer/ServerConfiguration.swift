@@ -61,6 +61,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsCodeLength = 6
     /// Largest image upload, in bytes.
     public var maxMediaBytes = 5 * 1024 * 1024
+    /// Bytes one user may upload in any 24 hours.
+    public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
+    /// Bytes of uploads one user may hold at once.
+    public var mediaQuotaBytes = 2 * 1024 * 1024 * 1024
+    /// Uploads one user may make in any minute.
+    public var mediaUploadsPerMinute = 30
+    /// Hours an upload no message or avatar uses is kept; 0 keeps them all.
+    public var orphanMediaHours = 24
     /// Seconds an upload slot (XMPP HTTP upload) may be used after it was granted.
     public var uploadSlotLifetimeSeconds = 300
     /// Unused upload slots one user may hold at once.
@@ -202,6 +210,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("sms-webhook-url", \.smsWebhookURL, "SMS gateway URL for the webhook sender"),
         number("sms-code-length", \.smsCodeLength, 4...8, "digits in an SMS code"),
         number("max-media-bytes", \.maxMediaBytes, 1024...1 << 30, "largest image upload", exceeded: "413 `payload_too_large`"),
+        number("media-quota-bytes-per-day", \.mediaQuotaBytesPerDay, 1024...1 << 40, "bytes one user may upload in any 24 hours", exceeded: "429 `quota_exceeded` with `Retry-After` (when the oldest upload of the day leaves the window)"),
+        number("media-quota-bytes", \.mediaQuotaBytes, 1024...1 << 50, "bytes of uploads one user may hold at once", exceeded: "429 `quota_exceeded` (unused uploads are removed after --orphan-media-hours)"),
+        number("media-uploads-per-minute", \.mediaUploadsPerMinute, 1...1_000_000, "uploads one user may make in any minute", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("orphan-media-hours", \.orphanMediaHours, 0...1_000_000, "hours an upload that no message or avatar uses is kept before it is removed (0 = kept for ever)", exceeded: "the upload's record and file are removed (checked every ten minutes)"),
         number("upload-slot-lifetime", \.uploadSlotLifetimeSeconds, 1...86_400, "seconds an upload slot (XMPP HTTP upload, XEP-0363) may be used after it was granted", exceeded: "the PUT gets 403 `forbidden` (expired); the client asks for a new slot"),
         number("upload-slots-per-user", \.uploadSlotsPerUser, 1...10_000, "unused, unexpired upload slots one user may hold", exceeded: "the slot request gets `resource-constraint`"),
         choice("password-cost", \.passwordCost, ["interactive", "minimum"], "argon2id cost (minimum: tests and benchmarks only)"),
@@ -350,6 +362,17 @@ public struct ServerConfiguration: Sendable, Equatable {
                        "most UTF-8 bytes in \(what)", exceeded: exceeded),
             ]
         }
+    }
+
+    /// The upload limits of `MediaRules`.
+    var mediaRules: MediaRules {
+        var rules = MediaRules()
+        rules.maxBytes = maxMediaBytes
+        rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
+        rules.bytesHeld = Int64(mediaQuotaBytes)
+        rules.uploadsPerMinute = mediaUploadsPerMinute
+        rules.orphanGraceMillis = Int64(orphanMediaHours) * 3_600_000
+        return rules
     }
 
     /// `--trusted-proxies`: addresses or CIDR ranges, checked at start.

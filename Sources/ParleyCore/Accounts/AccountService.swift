@@ -284,6 +284,7 @@ public final class AccountService: Sendable {
     /// accounts choose it once).
     public func updateProfile(of userID: UserID, with update: ProfileUpdate) async throws(ProtocolError) -> Account {
         try validator.validate(update)
+        let now = clock()
         return try await write { writer in
             guard var user = try writer.user(id: userID) else {
                 throw ProtocolError(.unauthorized, "the account no longer exists")
@@ -299,6 +300,7 @@ public final class AccountService: Sendable {
             }
             user.nickname = update.nickname.applied(to: user.nickname)
             user.avatar = update.avatar.applied(to: user.avatar)
+            if case .set(let avatar) = update.avatar { try MediaReference.mark(avatar: avatar, at: now, writer: writer) }
             user.signature = update.signature.applied(to: user.signature)
             user.age = update.age.applied(to: user.age)
             user.hobbies = update.hobbies.applied(to: user.hobbies) ?? []

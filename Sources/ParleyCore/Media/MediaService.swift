@@ -7,27 +7,35 @@ public protocol MediaFileStoring: Sendable {
     func save(id: String, bytes: [UInt8]) throws
     /// The bytes stored under `id`, or nil.
     func load(id: String) throws -> [UInt8]?
+    /// Removes the bytes stored under `id` (nothing if there are none).
+    func delete(id: String) throws
 }
 
 /// Image uploads: the type is sniffed from the bytes, the size bounded, the name chosen by
-/// the server.
+/// the server; each user's uploads bounded by rate, by bytes a day and by bytes held; uploads
+/// nobody used removed after a grace period.
 public final class MediaService: Sendable {
     let store: Store
     let files: MediaFileStoring
     let secrets: SecretGenerating
     let blocking: BlockingExecutor
     let clock: WallClock
+    public let rules: MediaRules
+    private let uploadRate: SlidingWindowLimiter
     /// Largest upload in bytes.
-    public let maxBytes: Int
+    public var maxBytes: Int { rules.maxBytes }
+
+    static let day: Int64 = 86_400_000
 
     public init(store: Store, files: MediaFileStoring, secrets: SecretGenerating, blocking: BlockingExecutor,
-                maxBytes: Int, clock: @escaping WallClock) {
+                rules: MediaRules = MediaRules(), clock: @escaping WallClock) {
         self.store = store
         self.files = files
         self.secrets = secrets
         self.blocking = blocking
-        self.maxBytes = maxBytes
+        self.rules = rules
         self.clock = clock
+        uploadRate = SlidingWindowLimiter(limit: rules.uploadsPerMinute, windowSeconds: 60)
     }
 
     /// Stores an image uploaded by `owner`, under `id` when one was chosen before the bytes
@@ -40,18 +48,68 @@ public final class MediaService: Sendable {
         guard let image = ImageSniffer.sniff(bytes) else {
             throw ProtocolError(.unsupportedMediaType, "only PNG, JPEG, GIF and WebP images are accepted")
         }
+        let now = clock()
+        if let wait = uploadRate.attempt(String(owner.rawValue), now: now) {
+            throw ProtocolError(.rateLimited, "at most \(rules.uploadsPerMinute) uploads a minute", retryAfterSeconds: wait)
+        }
         let media = StoredMedia(id: id ?? secrets.identifier(), ownerID: owner, type: image.type, width: image.width,
-                                height: image.height, size: bytes.count, createdAt: clock())
+                                height: image.height, size: bytes.count, createdAt: now)
+        let rules = self.rules
         do {
+            // A cheap look first, so an upload over quota writes no file.
+            let usage = try await store.read { reader in try reader.mediaUsage(of: owner, since: now - Self.day) }
+            try Self.checkQuota(usage, adding: bytes.count, now: now, rules: rules)
             // The file first: a record must never point at bytes that are not there.
             try await blocking.run { [files] in try files.save(id: media.id, bytes: bytes) }
-            try await store.write { writer in try writer.insertMedia(media) }
+            do {
+                try await store.write { writer in
+                    // Again inside the write: concurrent uploads of one user cannot pass it together.
+                    try Self.checkQuota(try writer.mediaUsage(of: owner, since: now - Self.day), adding: bytes.count, now: now, rules: rules)
+                    try writer.insertMedia(media)
+                }
+            } catch {
+                try? await blocking.run { [files] in try files.delete(id: media.id) }
+                throw error
+            }
         } catch {
             throw StoreGateway.translate(error)
         }
         return media.info
     }
 
+    /// `quota_exceeded` when `bytes` more would pass the day's or the held bytes' quota.
+    static func checkQuota(_ usage: MediaUsage, adding bytes: Int, now: Int64, rules: MediaRules) throws(ProtocolError) {
+        if usage.heldBytes + Int64(bytes) > rules.bytesHeld {
+            throw ProtocolError(.quotaExceeded, "your uploads may take at most \(rules.bytesHeld) bytes; uploads no message or avatar uses are removed after a while")
+        }
+        if usage.recentBytes + Int64(bytes) > rules.bytesPerDay {
+            // When the oldest upload of the window leaves it (a lower bound: it may take more).
+            let wait = usage.oldestRecentAt.map { max(1, Int(($0 + day - now + 999) / 1000)) } ?? 60
+            throw ProtocolError(.quotaExceeded, "at most \(rules.bytesPerDay) bytes of uploads a day", retryAfterSeconds: wait)
+        }
+    }
+
+    /// Removes uploads older than the grace period that no message or avatar uses, record
+    /// first (so nothing points at a missing file), then file; returns how many.
+    @discardableResult
+    public func removeUnused(limit: Int = 500) async throws(ProtocolError) -> Int {
+        guard rules.orphanGraceMillis > 0 else { return 0 }
+        let cutoff = clock() - rules.orphanGraceMillis
+        do {
+            let candidates = try await store.read { reader in try reader.unreferencedMedia(createdBefore: cutoff, limit: limit) }
+            guard !candidates.isEmpty else { return 0 }
+            // A use may have come since the read: only records still unused go.
+            let removed = try await store.write { writer in
+                try candidates.filter { try writer.deleteUnreferencedMedia(id: $0.id) }.map(\.id)
+            }
+            try await blocking.run { [files] in
+                for id in removed { try? files.delete(id: id) }
+            }
+            return removed.count
+        } catch {
+            throw StoreGateway.translate(error)
+        }
+    }
     /// An image's record and bytes.
     public func download(id: String) async throws(ProtocolError) -> (StoredMedia, [UInt8]) {
         let notFound = ProtocolError(.notFound, "no such media")

@@ -29,7 +29,11 @@ struct ConversationInfoEdit: Sendable {
             fields.append("name")
         }
         let avatar = update.avatar.applied(to: conversation.avatar)
-        if avatar != conversation.avatar { conversation.avatar = avatar; fields.append("avatar") }
+        if avatar != conversation.avatar {
+            conversation.avatar = avatar
+            fields.append("avatar")
+            try MediaReference.mark(avatar: avatar, at: now, writer: writer)
+        }
         let description = update.description.applied(to: conversation.description)
         if description != conversation.description { conversation.description = description; fields.append("description") }
         guard !fields.isEmpty else { return nil }

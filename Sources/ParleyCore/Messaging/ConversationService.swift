@@ -85,6 +85,7 @@ public final class ConversationService: Sendable {
                     throw ProtocolError(.invalidField, "no image of yours with that mediaId", field: "mediaId")
                 }
                 image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
+                try writer.markMediaReferenced(id: media.id, at: now)
             }
             let message: Message
             do {

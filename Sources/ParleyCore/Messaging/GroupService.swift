@@ -23,6 +23,7 @@ public final class GroupService: Sendable {
             let group = try writer.insertConversation(NewConversation(kind: .group, name: name, avatar: parameters.avatar,
                                                                       description: parameters.description, ownerID: user, createdAt: now))
             try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .owner, joinedAt: now, readSeq: 0))
+            try MediaReference.mark(avatar: parameters.avatar, at: now, writer: writer)
             membership.invalidate(group.id)
             let message = try Self.notice(.groupCreated, in: group.id, actor: user, name: name, now: now, writer: writer)
             _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)

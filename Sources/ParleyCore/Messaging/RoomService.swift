@@ -22,6 +22,7 @@ public final class RoomService: Sendable {
             if try writer.conversation(kind: .room, name: name) != nil {
                 throw ProtocolError(.nameTaken, "a room named '\(name)' exists", field: "name")
             }
+            try MediaReference.mark(avatar: parameters.avatar, at: now, writer: writer)
             return try writer.insertConversation(NewConversation(kind: .room, name: name, avatar: parameters.avatar,
                                                                  description: parameters.description, ownerID: user, createdAt: now))
         }

@@ -40,6 +40,10 @@ public protocol StoreReader: MessagingReader {
     func session(tokenHash: [UInt8]) throws -> StoredSession?
     func sessions(of userID: UserID) throws -> [StoredSession]
     func media(id: String) throws -> StoredMedia?
+    /// What `owner`'s uploads take in all, and since `since` (milliseconds).
+    func mediaUsage(of owner: UserID, since: Int64) throws -> MediaUsage
+    /// Uploads made before `createdBefore` that no message or avatar has used, oldest first.
+    func unreferencedMedia(createdBefore: Int64, limit: Int) throws -> [StoredMedia]
     func smsChallenge(phone: String) throws -> SMSChallenge?
     /// When codes were sent to `phone` after `since` (milliseconds), oldest first.
     func smsSendTimes(phone: String, since: Int64) throws -> [Int64]
@@ -60,6 +64,10 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func deleteSession(id: String, userID: UserID) throws -> Bool
     func touchSession(id: String, at time: Int64) throws
     func insertMedia(_ media: StoredMedia) throws
+    /// Records that a message or avatar uses the upload (a no-op for an unknown id).
+    func markMediaReferenced(id: String, at time: Int64) throws
+    /// Removes an upload's record if nothing has used it yet; returns whether it did.
+    func deleteUnreferencedMedia(id: String) throws -> Bool
     func saveSMSChallenge(_ challenge: SMSChallenge) throws
     func deleteSMSChallenge(phone: String) throws
     /// Records that a code was sent to `phone` at `time`, and forgets every number's sends at

@@ -68,6 +68,23 @@ extension PostgresStoreQuerying {
                        id, row: StoredMedia.init(row:))
     }
 
+    func mediaUsage(of owner: UserID, since: Int64) throws -> MediaUsage {
+        try queryFirst("mediaUsage(of:since:)", """
+            SELECT coalesce(sum(size), 0)::bigint, coalesce(sum(CASE WHEN created_at >= $1 THEN size END), 0)::bigint,
+                   min(CASE WHEN created_at >= $1 THEN created_at END)
+            FROM media WHERE owner_id = $2
+            """, since, owner.rawValue) { row in
+            MediaUsage(heldBytes: try row.int64(0), recentBytes: try row.int64(1), oldestRecentAt: try row.optionalInt64(2))
+        } ?? MediaUsage(heldBytes: 0, recentBytes: 0, oldestRecentAt: nil)
+    }
+
+    func unreferencedMedia(createdBefore: Int64, limit: Int) throws -> [StoredMedia] {
+        try query("unreferencedMedia", """
+            SELECT \(StoredMedia.selectColumns) FROM media
+            WHERE referenced_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2
+            """, createdBefore, limit, row: StoredMedia.init(row:))
+    }
+
     func smsChallenge(phone: String) throws -> SMSChallenge? {
         try queryFirst("smsChallenge(phone:)", "SELECT \(SMSChallenge.selectColumns) FROM sms_challenges WHERE phone = $1",
                        phone, row: SMSChallenge.init(row:))

@@ -72,6 +72,14 @@ struct PostgresStoreWriter: PostgresStoreQuerying, StoreWriter {
             media.size, media.createdAt)
     }
 
+    func markMediaReferenced(id: String, at time: Int64) throws {
+        try run("markMediaReferenced", "UPDATE media SET referenced_at = $1 WHERE id = $2 AND referenced_at IS NULL", time, id)
+    }
+
+    func deleteUnreferencedMedia(id: String) throws -> Bool {
+        try run("deleteUnreferencedMedia", "DELETE FROM media WHERE id = $1 AND referenced_at IS NULL", id) > 0
+    }
+
     func saveSMSChallenge(_ challenge: SMSChallenge) throws {
         try run("saveSMSChallenge", """
             INSERT INTO sms_challenges (phone, code_hash, sent_at, expires_at, failed_attempts)

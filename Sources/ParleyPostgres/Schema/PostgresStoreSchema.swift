@@ -18,7 +18,15 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 4, sql: scramCredentials),
         PostgresMigration(version: 5, sql: archiveIndex),
         PostgresMigration(version: 6, sql: textClipping),
+        PostgresMigration(version: 7, sql: mediaReferences),
     ])
+
+    /// Version 7: when an upload was first used (SQLite's version 8).
+    static let mediaReferences = """
+        ALTER TABLE media ADD COLUMN referenced_at BIGINT;
+        UPDATE media SET referenced_at = created_at;
+        CREATE INDEX media_unreferenced ON media (created_at) WHERE referenced_at IS NULL;
+        """
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
     /// creation time then id), read by the XMPP gateway's archive queries (XEP-0313) by time

@@ -55,6 +55,27 @@ extension SQLiteStoreQuerying {
         }
     }
 
+    func mediaUsage(of owner: UserID, since: Int64) throws -> MediaUsage {
+        try StoreError.mapping("mediaUsage(of:since:)") {
+            try connection.queryFirst("""
+                SELECT coalesce(sum(size), 0), coalesce(sum(CASE WHEN created_at >= ?1 THEN size END), 0),
+                       min(CASE WHEN created_at >= ?1 THEN created_at END)
+                FROM media WHERE owner_id = ?2
+                """, since, owner.rawValue) { row in
+                MediaUsage(heldBytes: try row.int64(0), recentBytes: try row.int64(1), oldestRecentAt: try row.optionalInt64(2))
+            } ?? MediaUsage(heldBytes: 0, recentBytes: 0, oldestRecentAt: nil)
+        }
+    }
+
+    func unreferencedMedia(createdBefore: Int64, limit: Int) throws -> [StoredMedia] {
+        try StoreError.mapping("unreferencedMedia") {
+            try connection.query("""
+                SELECT \(StoredMedia.selectColumns) FROM media
+                WHERE referenced_at IS NULL AND created_at < ? ORDER BY created_at LIMIT ?
+                """, createdBefore, limit, row: StoredMedia.init(row:))
+        }
+    }
+
     func smsChallenge(phone: String) throws -> SMSChallenge? {
         try StoreError.mapping("smsChallenge(phone:)") {
             try connection.queryFirst("SELECT \(SMSChallenge.selectColumns) FROM sms_challenges WHERE phone = ?",

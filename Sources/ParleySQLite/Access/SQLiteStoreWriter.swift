@@ -75,6 +75,18 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
         }
     }
 
+    func markMediaReferenced(id: String, at time: Int64) throws {
+        try StoreError.mapping("markMediaReferenced") {
+            try connection.run("UPDATE media SET referenced_at = ? WHERE id = ? AND referenced_at IS NULL", time, id)
+        }
+    }
+
+    func deleteUnreferencedMedia(id: String) throws -> Bool {
+        try StoreError.mapping("deleteUnreferencedMedia") {
+            try connection.run("DELETE FROM media WHERE id = ? AND referenced_at IS NULL", id) > 0
+        }
+    }
+
     func saveSMSChallenge(_ challenge: SMSChallenge) throws {
         try StoreError.mapping("saveSMSChallenge") {
             try connection.run("""

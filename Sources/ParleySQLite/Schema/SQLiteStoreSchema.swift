@@ -19,7 +19,18 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 5, sql: archiveIndex),
         SQLiteMigration(version: 6, sql: messagesRebuild),
         SQLiteMigration(version: 7, sql: textClipping),
+        SQLiteMigration(version: 8, sql: mediaReferences),
     ])
+
+    /// Version 8: when an upload was first used by a message or an avatar (`referenced_at`),
+    /// so uploads nobody used can be removed after a grace period; uploads older than this
+    /// step count as used (they may be linked from anywhere). A partial index finds the
+    /// unused ones without reading the rest.
+    static let mediaReferences = """
+        ALTER TABLE media ADD COLUMN referenced_at INTEGER;
+        UPDATE media SET referenced_at = created_at;
+        CREATE INDEX media_unreferenced ON media (created_at) WHERE referenced_at IS NULL;
+        """
 
     /// Version 5: the message archive (`ArchiveRange`: every message but system notices, by
     /// creation time then id), read by the XMPP gateway's archive queries (XEP-0313) by time

@@ -15,7 +15,7 @@ struct MediaDirectory: MediaFileStoring {
         // whole file, never a torn one under the final name.
         let final = path + "/" + id
         let temporary = final + ".part"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw MediaDirectoryError.io("open", errno) }
         var written = 0
         while written < bytes.count {
@@ -42,6 +42,10 @@ struct MediaDirectory: MediaFileStoring {
             fsync(directory)
             close(directory)
         }
+    }
+
+    func delete(id: String) throws {
+        guard unlink(path + "/" + id) == 0 || errno == ENOENT else { throw MediaDirectoryError.io("unlink", errno) }
     }
 
     func load(id: String) throws -> [UInt8]? {

@@ -1,0 +1,16 @@
+/// Every upload limit, named once; the server fills it from its configuration.
+public struct MediaRules: Sendable, Equatable {
+    /// Largest upload, in bytes.
+    public var maxBytes = 5 * 1024 * 1024
+    /// Bytes one user may upload in any 24 hours.
+    public var bytesPerDay: Int64 = 200 * 1024 * 1024
+    /// Bytes of uploads one user may hold at once.
+    public var bytesHeld: Int64 = 2 * 1024 * 1024 * 1024
+    /// Uploads one user may make in any minute.
+    public var uploadsPerMinute = 30
+    /// Milliseconds an upload may stay unused (in no message, no avatar) before it is
+    /// removed; 0 keeps them all.
+    public var orphanGraceMillis: Int64 = 24 * 3_600_000
+
+    public init() {}
+}
