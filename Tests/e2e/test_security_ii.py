@@ -221,3 +221,15 @@ def test_forwarded_addresses_count_only_from_trusted_proxies(parley):
     forged = call(untrusted.url, "POST", "/v1/auth/register", {"username": "two", "password": "password123"},
                   headers={"X-Forwarded-For": "203.0.113.9"})
     assert forged.status == 429, "a forged header from an untrusted peer changes nothing"
+
+
+def test_json_bodies_must_say_so_so_cross_site_forms_cannot_post(parley):
+    server = parley()
+    body = json.dumps({"username": "mei", "password": "password123"}).encode()
+    # What a cross-site HTML form can send without a preflight: text/plain and form data.
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": content_type} if content_type else {}
+        reply = call(server.url, "POST", "/v1/auth/register", raw=body, headers=headers)
+        assert reply.status == 415 and reply.error_code == "unsupported_media_type", (content_type, reply.body)
+    reply = call(server.url, "POST", "/v1/auth/register", raw=body, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert reply.status == 201

@@ -24,8 +24,16 @@ struct APIRequest: Sendable {
         return String(parts[1].trimmingCharacters(in: .whitespaces))
     }
 
-    /// The JSON body decoded as `T`, or the protocol's error for what is wrong with it.
+    /// The JSON body decoded as `T`, or the protocol's error for what is wrong with it. The
+    /// body must be labelled `application/json`: a browser sends a cross-site form (a
+    /// "simple" request, no preflight) only as form data or plain text, so this label is
+    /// what keeps another site's page from posting to sign-in and registration.
     func decodeBody<T: Decodable>(_ type: T.Type) throws(ProtocolError) -> T {
-        try JSONCoding.decode(type, from: http.body)
+        let contentType = http.head.headers[first: "Content-Type"] ?? ""
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard mediaType == "application/json" else {
+            throw ProtocolError(.unsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+        }
+        return try JSONCoding.decode(type, from: http.body)
     }
 }
