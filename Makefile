@@ -90,7 +90,7 @@ test-e2e:
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
-# The Jabber comparison in docs/benchmarks.md ("Jabber: Parley vs ejabberd vs Prosody"): each
+# The Jabber comparison in docs/benchmarks-history.md ("Jabber: Parley vs ejabberd vs Prosody"): each
 # server on loopback on free ports with its own temporary config and data, the same users, the
 # same tsung 1:1 chat load at each rate of XMPP_BENCH_RATES with a latency probe beside it,
 # then idle signed-in sessions; results as JSON lines in XMPP_BENCH_RESULTS. The settings of

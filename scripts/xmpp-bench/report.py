@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the JSON lines of scripts/xmpp-bench/run.sh into the Markdown tables of
-docs/benchmarks.md ("Jabber: Parley vs ejabberd vs Prosody").
+docs/benchmarks-history.md ("Jabber: Parley vs ejabberd vs Prosody").
 
 A rate counts as held when tsung sent at least 95 % of the planned messages without errors and
 every probe message arrived with p99 under one second."""

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The side-by-side Jabber measurement: Parley's XMPP gateway, ejabberd and Prosody on the
-# same work (docs/benchmarks.md, "Jabber: Parley vs ejabberd vs Prosody").
+# same work (docs/benchmarks-history.md, "Jabber: Parley vs ejabberd vs Prosody").
 #
 # For each server: start it on loopback on free ports with its own temporary config and data
 # directory (plaintext SASL PLAIN allowed, offline storage on), register the same users,
