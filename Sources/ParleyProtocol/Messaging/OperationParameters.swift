@@ -31,7 +31,7 @@ public struct RequestReference: Codable, Sendable {
 }
 
 /// Operations that name a user.
-public struct UserReference: Codable, Sendable {
+public struct UserReference: Codable, Sendable, Equatable {
     public var userId: UserID
     public init(userId: UserID) { self.userId = userId }
 }

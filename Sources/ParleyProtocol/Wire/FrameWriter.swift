@@ -1,0 +1,76 @@
+/// Writes the WebSocket frames' JSON text (docs/protocol.md): requests, responses and events
+/// around data already encoded, by hand (an id and a few constant keys need no encoder).
+public enum FrameWriter {
+    /// `{"id":…,"op":…,"data":…}` for `operation`; nil if the parameters cannot be encoded.
+    public static func request<O: Operation>(_ operation: O.Type, id: RequestID, _ parameters: O.Parameters) -> [UInt8]? {
+        WireJSON.encode(parameters).map { request(op: O.name, id: id, dataJSON: $0) }
+    }
+
+    /// `{"id":…,"op":…,"data":…}` around data already encoded.
+    public static func request(op: String, id: RequestID, dataJSON data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + op.utf8.count + 40)
+        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
+        appendID(id, to: &out)
+        JSONWriter.appendLiteral(#","op":"#, to: &out)
+        JSONWriter.appendString(op, to: &out)
+        JSONWriter.appendLiteral(#","data":"#, to: &out)
+        out.append(contentsOf: data)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `{"id":…,"ok":true,"data":…}`; `{}` as data if the value cannot be encoded.
+    public static func success<T: Encodable>(_ id: RequestID?, _ value: T) -> [UInt8] {
+        success(id, dataJSON: WireJSON.encode(value) ?? Array("{}".utf8))
+    }
+
+    /// `{"id":…,"ok":true,"data":…}` around data already encoded.
+    public static func success(_ id: RequestID?, dataJSON data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 48)
+        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
+        appendID(id, to: &out)
+        JSONWriter.appendLiteral(#","ok":true,"data":"#, to: &out)
+        out.append(contentsOf: data)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `{"id":…,"ok":false,"error":{…}}`
+    public static func failure(_ id: RequestID?, _ error: ProtocolError) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
+        appendID(id, to: &out)
+        JSONWriter.appendLiteral(#","ok":false,"error":"#, to: &out)
+        out.append(contentsOf: WireJSON.encode(error) ?? Array("{}".utf8))
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `{"event":…,"data":…}`; nil only if the payload cannot be encoded.
+    public static func event(_ event: ServerEvent) -> [UInt8]? {
+        event.dataJSON().map { self.event(name: event.name, dataJSON: $0) }
+    }
+
+    /// `{"event":…,"data":…}` around data already encoded.
+    public static func event(name: String, dataJSON data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + name.utf8.count + 24)
+        JSONWriter.appendLiteral(#"{"event":"#, to: &out)
+        JSONWriter.appendString(name, to: &out)
+        JSONWriter.appendLiteral(#","data":"#, to: &out)
+        out.append(contentsOf: data)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// A request id as JSON: a number, a string, or `null` for a request that could not be read.
+    public static func appendID(_ id: RequestID?, to out: inout [UInt8]) {
+        switch id {
+        case nil: JSONWriter.appendLiteral("null", to: &out)
+        case .number(let number): JSONWriter.appendDecimal(number, to: &out)
+        case .string(let text): JSONWriter.appendString(text, to: &out)
+        }
+    }
+}

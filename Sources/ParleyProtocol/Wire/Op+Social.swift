@@ -1,0 +1,79 @@
+extension Op {
+    public enum FriendRequest: Operation {
+        public typealias Parameters = FriendRequestParameters
+        public typealias Result = FriendRequestOutcome
+        public static let name = "friend.request"
+    }
+
+    public enum FriendAccept: Operation {
+        public typealias Parameters = RequestReference
+        public typealias Result = Friend
+        public static let name = "friend.accept"
+    }
+
+    public enum FriendDecline: Operation {
+        public typealias Parameters = RequestReference
+        public typealias Result = EmptyPayload
+        public static let name = "friend.decline"
+    }
+
+    public enum FriendList: Operation {
+        public typealias Parameters = PageParameters
+        public typealias Result = ParleyProtocol.FriendList
+        public static let name = "friend.list"
+    }
+
+    public enum FriendRequests: Operation {
+        public typealias Parameters = FriendRequestsParameters
+        public typealias Result = FriendRequestList
+        public static let name = "friend.requests"
+    }
+
+    public enum FriendRemove: Operation {
+        public typealias Parameters = UserReference
+        public typealias Result = EmptyPayload
+        public static let name = "friend.remove"
+    }
+
+    public enum BlockAdd: Operation {
+        public typealias Parameters = UserReference
+        public typealias Result = EmptyPayload
+        public static let name = "block.add"
+    }
+
+    public enum BlockRemove: Operation {
+        public typealias Parameters = UserReference
+        public typealias Result = EmptyPayload
+        public static let name = "block.remove"
+    }
+
+    public enum BlockList: Operation {
+        public typealias Parameters = PageParameters
+        public typealias Result = UserList
+        public static let name = "block.list"
+    }
+
+    public enum DiscoverDeck: Operation {
+        public typealias Parameters = PageParameters
+        public typealias Result = ParleyProtocol.DiscoverDeck
+        public static let name = "discover.deck"
+    }
+
+    public enum DiscoverLike: Operation {
+        public typealias Parameters = UserReference
+        public typealias Result = LikeOutcome
+        public static let name = "discover.like"
+    }
+
+    public enum DiscoverPass: Operation {
+        public typealias Parameters = UserReference
+        public typealias Result = EmptyPayload
+        public static let name = "discover.pass"
+    }
+
+    public enum DiscoverUndo: Operation {
+        public typealias Parameters = EmptyPayload
+        public typealias Result = UndoOutcome
+        public static let name = "discover.undo"
+    }
+}

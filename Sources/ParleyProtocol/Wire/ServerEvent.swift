@@ -1,0 +1,64 @@
+public import Foundation
+
+/// Everything the server pushes to a client of its own accord (docs/protocol.md, "Events"),
+/// each with its typed payload: the core says which, the gateway encodes it once for every
+/// native recipient, and clients decode it back into the same cases.
+public enum ServerEvent: Sendable, Equatable {
+    /// A message in one of the user's conversations (not to the connection that sent it).
+    case messageNew(Message)
+    /// The user's read marker moved on another of their connections.
+    case conversationRead(ReadState)
+    /// Someone asked the user to be friends.
+    case friendRequest(FriendRequest)
+    /// A friendship began.
+    case friendAdded(Friend)
+    /// A friendship ended.
+    case friendRemoved(UserReference)
+    /// A friend came online or went offline.
+    case presence(Presence)
+    /// The user's own account changed on another connection.
+    case meUpdated(Account)
+
+    /// The `event` member of the frame.
+    public var name: String {
+        switch self {
+        case .messageNew: "message.new"
+        case .conversationRead: "conversation.read"
+        case .friendRequest: "friend.request"
+        case .friendAdded: "friend.added"
+        case .friendRemoved: "friend.removed"
+        case .presence: "presence"
+        case .meUpdated: "me.updated"
+        }
+    }
+
+    /// The `data` member as JSON; nil only if a payload cannot be encoded.
+    public func dataJSON() -> [UInt8]? {
+        switch self {
+        case .messageNew(let message): WireJSON.encode(message)
+        case .conversationRead(let state): WireJSON.encode(state)
+        case .friendRequest(let request): WireJSON.encode(request)
+        case .friendAdded(let friend): WireJSON.encode(friend)
+        case .friendRemoved(let reference): WireJSON.encode(reference)
+        case .presence(let presence): WireJSON.encode(presence)
+        case .meUpdated(let account): WireJSON.encode(account)
+        }
+    }
+
+    /// The event named `name` from its `data` JSON; nil for a name this build does not know
+    /// (within version 1 new events are additive: a client ignores them). Throws when the
+    /// JSON is not that event's payload.
+    public static func decode(name: String, data: Data) throws -> ServerEvent? {
+        let decoder = JSONDecoder()
+        switch name {
+        case "message.new": return .messageNew(try decoder.decode(Message.self, from: data))
+        case "conversation.read": return .conversationRead(try decoder.decode(ReadState.self, from: data))
+        case "friend.request": return .friendRequest(try decoder.decode(FriendRequest.self, from: data))
+        case "friend.added": return .friendAdded(try decoder.decode(Friend.self, from: data))
+        case "friend.removed": return .friendRemoved(try decoder.decode(UserReference.self, from: data))
+        case "presence": return .presence(try decoder.decode(Presence.self, from: data))
+        case "me.updated": return .meUpdated(try decoder.decode(Account.self, from: data))
+        default: return nil
+        }
+    }
+}
