@@ -9,7 +9,7 @@ import ParleySync
 /// get the event through NATS, one publication per node that holds any of them, on that
 /// node's subject `parley.node.<id>`. Who is where comes from every node's notices on
 /// `parley.presence` (docs/architecture.md, "Cluster").
-public final class ClusterDelivery: Delivery, Sendable {
+public final class ClusterDelivery: Delivery, ConnectionRegistry, Sendable {
     /// How often a node proves itself alive, how many missed heartbeats make the others give
     /// it up, and how often a heartbeat carries the full lists even when no node asked.
     public struct Timing: Sendable {
@@ -161,18 +161,50 @@ public final class ClusterDelivery: Delivery, Sendable {
 
     // MARK: Delivery
 
-    public func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
-        local.deliver(event: event, payload: payload, to: users, excluding: excluding)
+    @discardableResult
+    public func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
+        let encoded = local.deliver(event, to: users, excluding: excluding)
         let remote = directory.withLock { $0.nodes(of: users) }
-        guard !remote.isEmpty else { return }
-        // `excluding` is not forwarded: a token names a connection of this node only.
-        guard let body = try? JSONEncoder().encode(payload) else {
-            log("cluster: event not encodable", ["event": event])
-            return
+        guard !remote.isEmpty else { return encoded }
+        // `excluding` is not forwarded: a token names a connection of this node only. The
+        // JSON the hub wrote is sent as it is.
+        guard let body = encoded ?? event.dataJSON() else {
+            log("cluster: event not encodable", ["event": event.name])
+            return encoded
         }
+        publish(event.name, body, to: remote)
+        return encoded
+    }
+
+    // MARK: ConnectionRegistry
+
+    public func add(_ receiver: any EventReceiver, for user: UserID) -> Bool {
+        local.add(receiver, for: user)
+    }
+
+    public func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool {
+        local.remove(receiver, for: user)
+    }
+
+    public func closeConnections(of user: UserID, signedInWith sessionID: String) {
+        local.closeConnections(of: user, signedInWith: sessionID)
+        let remote = directory.withLock { $0.nodes(of: [user]) }
+        guard !remote.isEmpty, let body = try? JSONEncoder().encode(ClosedSession(sessionId: sessionID)) else { return }
+        publish(ClusterEventHeader.sessionClosed, Array(body), to: remote)
+    }
+
+    public func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {
+        local.forward(stanza, to: users, excluding: excluding)
+        let remote = directory.withLock { $0.nodes(of: users) }
+        guard !remote.isEmpty, let body = try? JSONEncoder().encode(stanza) else { return }
+        publish(ClusterEventHeader.forwardedStanza, Array(body), to: remote)
+    }
+
+    /// One publication per node: the header line, then `body`.
+    private func publish(_ event: String, _ body: [UInt8], to remote: [String: [UserID]]) {
         for (node, recipients) in remote {
             guard let header = try? JSONEncoder().encode(ClusterEventHeader(node: nodeID, event: event, users: recipients)) else { continue }
-            publish(Self.nodeSubject(node), Array(header) + [0x0A] + Array(body))
+            publish(Self.nodeSubject(node), Array(header) + [0x0A] + body)
         }
     }
 
@@ -203,21 +235,31 @@ public final class ClusterDelivery: Delivery, Sendable {
         }
     }
 
-    /// An event another node forwarded for users connected here (on a libnats thread; the hub
+    /// What another node handed over for users connected here (on a libnats thread; the hub
     /// hands the work to the event loops).
     private func received(event bytes: [UInt8]) {
         guard let newline = bytes.firstIndex(of: 0x0A),
-              let header = try? JSONDecoder().decode(ClusterEventHeader.self, from: Data(bytes[..<newline])),
-              let payload = ClusterEventDecoder.decode(header.event, Data(bytes[(newline + 1)...])) else {
+              let header = try? JSONDecoder().decode(ClusterEventHeader.self, from: Data(bytes[..<newline])) else {
             log("cluster: unreadable event dropped", ["node": nodeID, "bytes": String(bytes.count)])
             return
         }
-        deliverLocally(header.event, payload, to: header.users)
-    }
-
-    /// Opens the existential so the hub gets the concrete payload type.
-    private func deliverLocally<Payload: Encodable & Sendable>(_ event: String, _ payload: Payload, to users: [UserID]) {
-        local.deliver(event: event, payload: payload, to: users, excluding: nil)
+        let body = Data(bytes[(newline + 1)...])
+        switch header.event {
+        case ClusterEventHeader.forwardedStanza:
+            guard let stanza = try? JSONDecoder().decode(ForwardedStanza.self, from: body) else { break }
+            local.forward(stanza, to: header.users, excluding: nil)
+            return
+        case ClusterEventHeader.sessionClosed:
+            guard let closed = try? JSONDecoder().decode(ClosedSession.self, from: body) else { break }
+            for user in header.users { local.closeConnections(of: user, signedInWith: closed.sessionId) }
+            return
+        default:
+            if let event = try? ServerEvent.decode(name: header.event, data: body) {
+                local.deliver(event, to: header.users, excluding: nil)
+                return
+            }
+        }
+        log("cluster: unreadable event dropped", ["node": nodeID, "event": header.event])
     }
 
     private func received(notice bytes: [UInt8]) {

@@ -62,10 +62,22 @@ public struct RoomOccupants: Codable, Sendable, Equatable {
     }
 }
 
-/// The first line of an event forwarded to another node; the event's JSON payload follows
-/// after a newline, encoded once by the publisher.
+/// The first line of what one node hands another for users connected there; the JSON of its
+/// payload follows after a newline, encoded once by the publisher: a `ServerEvent`'s `data`
+/// (named by the event), a forwarded stanza, or the id of an ended sign-in session.
 struct ClusterEventHeader: Codable, Sendable {
     var node: String
     var event: String
     var users: [UserID]
+
+    /// The `event` of a gateway stanza (`ConnectionRegistry.forward`), never a client event's name.
+    static let forwardedStanza = "xmpp.forward"
+    /// The `event` of an ended sign-in session (`ConnectionRegistry.closeConnections`); the
+    /// payload is `{"sessionId": …}`.
+    static let sessionClosed = "session.closed"
+}
+
+/// The payload of a `session.closed` forward.
+struct ClosedSession: Codable, Sendable {
+    var sessionId: String
 }

@@ -163,7 +163,7 @@ public final class ParleyServer: Sendable {
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
-                                        registry: services.hub, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
+                                        registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
         let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
                                     options: tcp, services: xmppServices)
         logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
@@ -288,6 +288,7 @@ public final class ParleyServer: Sendable {
         messagingRules.membershipCacheConversations = configuration.store.isEmpty ? configuration.membershipCacheConversations : 0
         let cluster = try joinCluster(configuration, hub: hub, logger: logger)
         let delivery: any Delivery = cluster ?? hub
+        let registry: any ConnectionRegistry = cluster ?? hub
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: delivery, secrets: secrets,
                                          rules: messagingRules, clock: clock)
         var uploadRules = UploadSlots.Rules()
@@ -295,7 +296,7 @@ public final class ParleyServer: Sendable {
         uploadRules.perUser = configuration.uploadSlotsPerUser
         let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
         let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
-                                      delivery: delivery, limits: limits, logger: logger)
+                                      delivery: delivery, registry: registry, limits: limits, logger: logger)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

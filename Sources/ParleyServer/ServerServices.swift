@@ -27,16 +27,17 @@ final class ServerServices: Sendable {
     let hub: ConnectionHub
     /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
     let delivery: any Delivery
+    /// Where connections sign in and out and are acted on: the same hub or cluster delivery.
+    let registry: any ConnectionRegistry
     let limits: Limits
     let logger: Logger
     /// WebSocket operations by name.
-    let operations: [String: OperationHandler]
-    /// The hot operations, run on their connection's loop without a task.
-    let loopOperations: [String: LoopOperationHandler]
+    let operations: OperationTable
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
-         delivery: any Delivery, limits: Limits, logger: Logger) {
+         delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger) {
         self.delivery = delivery
+        self.registry = registry
         self.accounts = accounts
         self.media = media
         self.uploads = uploads
@@ -50,6 +51,5 @@ final class ServerServices: Sendable {
         self.logger = logger
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
                                       rooms: rooms, delivery: delivery)
-        loopOperations = Operations.loopTable(conversations: conversations)
     }
 }

@@ -17,7 +17,7 @@ public final class ConversationService: Sendable {
     /// delivers nothing again.
     public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> Message {
         try check(parameters)
-        return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection)
+        return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection).message
     }
 
     /// `send` for a caller that is not a task (an event loop): the same checks, write and
@@ -26,7 +26,7 @@ public final class ConversationService: Sendable {
     /// the commit (the deliveries) runs there too, never on the store's writer thread.
     public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?,
                      resume: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-                     completion: @escaping @Sendable (Result<Message, ProtocolError>) -> Void) {
+                     completion: @escaping @Sendable (Result<SentMessage, ProtocolError>) -> Void) {
         do throws(ProtocolError) {
             try check(parameters)
         } catch {
@@ -109,12 +109,19 @@ public final class ConversationService: Sendable {
     }
 
     /// After the commit: keeps the members read inside the write, and delivers a new message.
-    private func announce(_ stored: Stored, connection: ConnectionToken?) -> Message {
+    private func announce(_ stored: Stored, connection: ConnectionToken?) -> SentMessage {
         context.membership.store(stored.snapshot)
-        if stored.isNew {
-            context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind, excluding: connection)
-        }
-        return stored.message
+        guard stored.isNew else { return SentMessage(message: stored.message, encodedJSON: nil) }
+        let encoded = context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind,
+                                       excluding: connection)
+        return SentMessage(message: stored.message, encodedJSON: encoded)
+    }
+
+    /// The 1:1 conversation `user` has with `other`, friends now or once; `not_found` if none.
+    public func find(for user: UserID, with other: UserID) async throws(ProtocolError) -> ConversationReference {
+        let conversation = try await context.gateway.read { reader in try reader.directConversation(between: user, and: other) }
+        guard let conversation else { throw ProtocolError(.notFound, "no conversation with that user") }
+        return ConversationReference(conversationId: conversation.id)
     }
 
     /// A page of history, oldest first, before `before` (or the newest).
@@ -179,7 +186,7 @@ public final class ConversationService: Sendable {
             return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
                              totalUnread: try writer.totalUnread(for: user))
         }
-        context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
+        context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
         return state
     }
 
@@ -198,7 +205,7 @@ public final class ConversationService: Sendable {
         let total = try await context.gateway.read { reader in try reader.totalUnread(for: user) }
         let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
                               totalUnread: total)
-        context.delivery.deliver(event: EventName.conversationRead, payload: state, to: [user], excluding: connection)
+        context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
     }
 
     /// The conversation, if the user may read it, and their read marker after moving it to

@@ -10,9 +10,12 @@ public struct ConnectionToken: Hashable, Sendable {
 /// How the core reaches connected clients. The gateway implements it; the core decides who
 /// receives what.
 public protocol Delivery: Sendable {
-    /// Sends the event to every connection of every user in `users`, except `excluding`.
-    /// The payload is encoded once for all of them.
-    func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?)
+    /// Sends `event` to every connection of every user in `users`, except `excluding`. The
+    /// event is encoded once for all native connections; that encoding of its `data` is
+    /// returned (nil when no native connection took it), so the sender's own answer can carry
+    /// the same bytes instead of writing them again.
+    @discardableResult
+    func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]?
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
     /// Whether the user has an authenticated connection other than `excluding`, here or on
@@ -36,38 +39,31 @@ extension Delivery {
     public var presenceSettleTime: Duration { .zero }
 }
 
-/// The event names of `docs/protocol.md`.
-public enum EventName {
-    public static let messageNew = "message.new"
-    public static let conversationRead = "conversation.read"
-    public static let friendRequest = "friend.request"
-    public static let friendAdded = "friend.added"
-    public static let friendRemoved = "friend.removed"
-    public static let presence = "presence"
-    public static let meUpdated = "me.updated"
-    /// Chat states and receipts between XMPP sessions (`ForwardedStanza`); never sent to a
-    /// native client.
-    public static let forwardedStanza = "xmpp.forward"
-    /// A control event (`SignInSessionClosed`): the hub closes the WebSockets of the ended
-    /// sign-in session instead of sending it.
-    public static let signInSessionClosed = "session.closed"
-}
-
-/// A signed-in connection that takes events as typed payloads and renders them itself: a
+/// A signed-in connection that takes events as typed values and renders them itself: a
 /// gateway speaking another protocol (XMPP). Native WebSocket connections are not these: the
 /// hub encodes an event once into a frame shared by all of them.
 public protocol EventReceiver: AnyObject, Sendable {
     /// Identifies the connection (to leave it out of the echo of its own request).
     var token: ConnectionToken { get }
     /// An event for this connection; called on any thread, must not block.
-    func receive(event: String, payload: any Encodable & Sendable)
+    func receive(_ event: ServerEvent)
+    /// A stanza another gateway session handed this user's sessions (`ConnectionRegistry.forward`).
+    func receive(forwarded stanza: ForwardedStanza)
 }
 
-/// Where a gateway's connections sign in and out. Online state (and so presence) counts every
-/// kind of connection together.
+/// Where connections sign in and out, and what acts on connections rather than informs
+/// their users: closing the ones of an ended sign-in session, handing a gateway's stanza to
+/// another user's gateway sessions. Online state (and so presence) counts every kind of
+/// connection together. In a cluster the acts reach the user's connections on every server.
 public protocol ConnectionRegistry: Sendable {
     /// Registers a signed-in connection; true if it is the user's first (they came online).
     func add(_ receiver: any EventReceiver, for user: UserID) -> Bool
     /// Forgets a connection; true if it was the user's last (they went offline).
     func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool
+    /// Closes every connection of `user` that signed in with the sign-in session `sessionID`
+    /// (signed out, or revoked from another device).
+    func closeConnections(of user: UserID, signedInWith sessionID: String)
+    /// Hands `stanza` to the typed receivers (gateway sessions) of `users`, but `excluding`;
+    /// native connections never see it.
+    func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?)
 }

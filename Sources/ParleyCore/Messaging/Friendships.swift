@@ -34,10 +34,8 @@ enum Friendships {
     /// Tells both people of a new friendship, and delivers the notice message.
     static func announce(_ a: UserProfile, _ b: UserProfile, conversation: ConversationID, message: Message,
                          since: Int64, context: MessagingContext, excluding: ConnectionToken?) {
-        context.delivery.deliver(event: EventName.friendAdded, payload: friend(b, conversation: conversation, since: since, delivery: context.delivery),
-                                 to: [a.id], excluding: nil)
-        context.delivery.deliver(event: EventName.friendAdded, payload: friend(a, conversation: conversation, since: since, delivery: context.delivery),
-                                 to: [b.id], excluding: nil)
+        context.delivery.deliver(.friendAdded(friend(b, conversation: conversation, since: since, delivery: context.delivery)), to: [a.id], excluding: nil)
+        context.delivery.deliver(.friendAdded(friend(a, conversation: conversation, since: since, delivery: context.delivery)), to: [b.id], excluding: nil)
         context.announce([message], to: [a.id, b.id], kind: .user, excluding: nil)
     }
 

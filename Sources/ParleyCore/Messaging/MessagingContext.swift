@@ -24,12 +24,16 @@ public final class MessagingContext: Sendable {
     }
 
     /// Sends new messages to whoever should see them: the stored members, or a room's
-    /// occupants, except the connection that sent them.
-    func announce(_ messages: [Message], to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) {
+    /// occupants, except the connection that sent them. Returns the last message's `data`
+    /// JSON as the delivery encoded it, if it did (see `Delivery.deliver`).
+    @discardableResult
+    func announce(_ messages: [Message], to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) -> [UInt8]? {
+        var encoded: [UInt8]?
         for message in messages {
             let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
-            delivery.deliver(event: EventName.messageNew, payload: message, to: recipients, excluding: excluding)
+            encoded = delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
         }
+        return encoded
     }
 
     /// Public profiles for ids, in the order asked; unknown ids are skipped.

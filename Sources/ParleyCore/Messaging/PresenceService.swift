@@ -63,9 +63,9 @@ public final class PresenceService: Sendable {
         let listening = friends.filter { delivery.isOnline($0) }
         guard !listening.isEmpty else { return }
         let now = context.clock()
-        delivery.deliver(event: EventName.presence, payload: Presence(userId: user, online: true, at: now), to: listening, excluding: nil)
+        delivery.deliver(.presence(Presence(userId: user, online: true, at: now)), to: listening, excluding: nil)
         for friend in listening {
-            delivery.deliver(event: EventName.presence, payload: Presence(userId: friend, online: true, at: now), to: [user], excluding: nil)
+            delivery.deliver(.presence(Presence(userId: friend, online: true, at: now)), to: [user], excluding: nil)
         }
     }
 
@@ -81,7 +81,6 @@ public final class PresenceService: Sendable {
         guard changed else { return }
         let listening = friends.filter { delivery.isOnline($0) }
         guard !listening.isEmpty else { return }
-        delivery.deliver(event: EventName.presence, payload: Presence(userId: user, online: online, at: context.clock()),
-                         to: listening, excluding: nil)
+        delivery.deliver(.presence(Presence(userId: user, online: online, at: context.clock())), to: listening, excluding: nil)
     }
 }

@@ -126,7 +126,7 @@ public final class RoomService: Sendable {
                                                 system: SystemNotice(type: .roomLeft, actor: user), createdAt: now))
         }
         // The leaver's other devices hear of it too.
-        context.delivery.deliver(event: EventName.messageNew, payload: message, to: context.rooms.occupants(of: room) + [user], excluding: nil)
+        context.delivery.deliver(.messageNew(message), to: context.rooms.occupants(of: room) + [user], excluding: nil)
     }
 
     /// Changes the room's name, avatar or description; anyone in the room may, and everyone
@@ -151,6 +151,29 @@ public final class RoomService: Sendable {
     }
 
     /// The room's information, for occupants.
+    /// A room's public information, by name or id, for anyone: rooms are open, so what a
+    /// link or a search shows before entering is no secret.
+    public func find(_ lookup: RoomLookup) async throws(ProtocolError) -> RoomInfo {
+        let rooms = context.rooms
+        let name: String?
+        if let raw = lookup.name {
+            // A name longer than any room's is simply not found, without reading the store.
+            guard context.rules.text[.name].allows(raw) else { throw ProtocolError(.notFound, "no such room") }
+            name = raw
+        } else {
+            name = nil
+        }
+        guard name != nil || lookup.conversationId != nil else {
+            throw ProtocolError(.missingField, "give a room's name or its conversationId", field: "name")
+        }
+        return try await context.gateway.read { reader in
+            let found = try name.map { try reader.conversation(kind: .room, name: $0) } ?? lookup.conversationId.flatMap { try reader.conversation(id: $0) }
+            guard let room = found, room.kind == .room, let roomName = room.name else { throw ProtocolError(.notFound, "no such room") }
+            return RoomInfo(id: room.id, name: roomName, avatar: room.avatar, description: room.description,
+                            occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+        }
+    }
+
     public func info(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> RoomInfo {
         guard context.rooms.contains(parameters.conversationId, user) else {
             throw ProtocolError(.notMember, "enter the room first")

@@ -49,7 +49,7 @@ public final class SocialService: Sendable {
         switch outcome {
         case .pending(let request, let isNew):
             if isNew {
-                context.delivery.deliver(event: EventName.friendRequest, payload: request, to: [request.to.id], excluding: nil)
+                context.delivery.deliver(.friendRequest(request), to: [request.to.id], excluding: nil)
             }
             return FriendRequestOutcome(request: request)
         case .befriended(let me, let other, let conversation, let message):
@@ -230,8 +230,8 @@ public final class SocialService: Sendable {
             guard try writer.friendship(of: user, with: other) != nil else { throw ProtocolError(.notFound, "not a friend") }
             try writer.deleteFriendship(user, other)
         }
-        context.delivery.deliver(event: EventName.friendRemoved, payload: UserReference(userId: other), to: [user], excluding: nil)
-        context.delivery.deliver(event: EventName.friendRemoved, payload: UserReference(userId: user), to: [other], excluding: nil)
+        context.delivery.deliver(.friendRemoved(UserReference(userId: other)), to: [user], excluding: nil)
+        context.delivery.deliver(.friendRemoved(UserReference(userId: user)), to: [other], excluding: nil)
     }
 
     /// Blocks `target`: no messages or requests between the two until unblocked. Pending

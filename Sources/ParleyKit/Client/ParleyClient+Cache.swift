@@ -48,7 +48,7 @@ extension ParleyClient {
     public func profile(of id: UserID) async -> UserProfile? {
         if let cached = try? store.profile(id) { return cached }
         guard state == .online, let generation = link?.generation else { return nil }
-        guard case .success(let profile) = await request("user.get", UserLookup(id: id), on: generation, as: UserProfile.self) else {
+        guard case .success(let profile) = await request(Op.UserGet.self, UserLookup(id: id), on: generation) else {
             return nil
         }
         try? store.setProfiles([profile])

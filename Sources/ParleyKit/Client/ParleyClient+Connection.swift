@@ -104,7 +104,7 @@ extension ParleyClient {
             await self?.socketClosed(generation: thisGeneration, code: 1006, reason: "")
         }
 
-        let auth: Result<AuthReply, ParleyError> = await request("auth", AuthParameters(token: token), on: thisGeneration)
+        let auth: Result<AuthReply, ParleyError> = await request(Op.Auth.self, AuthParameters(token: token), on: thisGeneration)
         switch auth {
         case .success(let reply):
             adoptAccount(reply.user)

@@ -4,39 +4,25 @@ import ParleyProtocol
 // Server events: stored in the cache first, then passed on, so a view that reloads from the
 // cache when it hears of a change sees it.
 extension ParleyClient {
-    func handleEvent(_ name: String, _ data: Data) {
-        let decoder = JSONDecoder()
-        func payload<T: Decodable>(_ type: T.Type) -> T? {
-            try? decoder.decode(IncomingData<T>.self, from: data).data
-        }
-        switch name {
-        case "message.new":
-            guard let message = payload(Message.self) else { return }
+    func handle(_ event: ServerEvent) {
+        switch event {
+        case .messageNew(let message):
             receiveLive(message)
-        case "conversation.read":
-            guard let read = payload(ReadState.self) else { return }
+        case .conversationRead(let read):
             applyRead(read)
-        case "friend.request":
-            guard let request = payload(FriendRequest.self) else { return }
+        case .friendRequest(let request):
             try? store.setFriendRequest(request, incoming: request.to.id == me?.profile.id)
             emit(.friendRequest(request))
-        case "friend.added":
-            guard let friend = payload(Friend.self) else { return }
+        case .friendAdded(let friend):
             befriended(friend)
-        case "friend.removed":
-            guard let removed = payload(FriendRemoved.self) else { return }
+        case .friendRemoved(let removed):
             try? store.removeFriend(removed.userId)
             presence[removed.userId] = nil
             emit(.friendRemoved(removed.userId))
-        case "presence":
-            guard let update = payload(Presence.self) else { return }
+        case .presence(let update):
             applyPresence(update)
-        case "me.updated":
-            guard let account = payload(Account.self) else { return }
+        case .meUpdated(let account):
             adoptAccount(account)
-        default:
-            // Within version 1, new events are additive: ignore the unknown.
-            return
         }
     }
 
@@ -125,7 +111,7 @@ extension ParleyClient {
         let missing = Int(min(100, message.seq - known - 1))
         let parameters = HistoryParameters(conversationId: conversation, before: message.seq, limit: missing)
         Task {
-            let page = await self.request("message.history", parameters, on: generation, as: MessagePage.self)
+            let page = await self.request(Op.MessageHistory.self, parameters, on: generation)
             // On failure the held messages go out anyway, late rather than never; the next
             // sync brings what is still missing.
             self.releaseHeldBack(conversation, with: (try? page.get().messages) ?? [])
@@ -147,7 +133,7 @@ extension ParleyClient {
         guard let generation = link?.generation else { return }
         refreshScheduled = true
         Task {
-            let list = await self.request("conversation.list", EmptyPayload(), on: generation, as: ConversationList.self)
+            let list = await self.request(Op.ConversationList.self, EmptyPayload(), on: generation)
             self.finishConversationRefresh(list)
         }
     }

@@ -8,12 +8,12 @@ extension ParleyClient {
 
     /// `ping`: the server's clock.
     public func ping() async throws(ParleyError) -> PingReply {
-        try await call("ping", EmptyPayload())
+        try await call(Op.Ping.self, EmptyPayload())
     }
 
     /// `me.get`: the signed-in account, fresh from the server.
     public func fetchAccount() async throws(ParleyError) -> Account {
-        let account: Account = try await call("me.get", EmptyPayload())
+        let account: Account = try await call(Op.MeGet.self, EmptyPayload())
         adoptAccount(account)
         return account
     }
@@ -23,21 +23,21 @@ extension ParleyClient {
     /// `username_already_set`.
     @discardableResult
     public func updateProfile(_ update: ProfileUpdate) async throws(ParleyError) -> Account {
-        let account: Account = try await call("me.update", update)
+        let account: Account = try await call(Op.MeUpdate.self, update)
         adoptAccount(account)
         return account
     }
 
     /// `user.get` by id. Error: `not_found`.
     public func user(id: UserID) async throws(ParleyError) -> UserProfile {
-        let profile: UserProfile = try await call("user.get", UserLookup(id: id))
+        let profile: UserProfile = try await call(Op.UserGet.self, UserLookup(id: id))
         try? store.setProfiles([profile])
         return profile
     }
 
     /// `user.get` by username (any letter case). Error: `not_found`.
     public func user(username: String) async throws(ParleyError) -> UserProfile {
-        let profile: UserProfile = try await call("user.get", UserLookup(username: username))
+        let profile: UserProfile = try await call(Op.UserGet.self, UserLookup(username: username))
         try? store.setProfiles([profile])
         return profile
     }
@@ -56,7 +56,7 @@ extension ParleyClient {
     }
 
     private func requestFriend(_ parameters: FriendRequestParameters) async throws(ParleyError) -> FriendRequestOutcome {
-        let outcome: FriendRequestOutcome = try await call("friend.request", parameters)
+        let outcome: FriendRequestOutcome = try await call(Op.FriendRequest.self, parameters)
         if let request = outcome.request { try? store.setFriendRequest(request, incoming: false) }
         if let friend = outcome.friend { befriended(friend) }
         return outcome
@@ -65,7 +65,7 @@ extension ParleyClient {
     /// `friend.accept`. Errors: `not_found`, `blocked`.
     @discardableResult
     public func acceptFriendRequest(_ requestId: String) async throws(ParleyError) -> Friend {
-        let friend: Friend = try await call("friend.accept", RequestReference(requestId: requestId))
+        let friend: Friend = try await call(Op.FriendAccept.self, RequestReference(requestId: requestId))
         try? store.removeFriendRequests(id: requestId)
         befriended(friend)
         return friend
@@ -73,7 +73,7 @@ extension ParleyClient {
 
     /// `friend.decline` (the sender is not told). Error: `not_found`.
     public func declineFriendRequest(_ requestId: String) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("friend.decline", RequestReference(requestId: requestId))
+        let _: EmptyPayload = try await call(Op.FriendDecline.self, RequestReference(requestId: requestId))
         try? store.removeFriendRequests(id: requestId)
     }
 
@@ -82,7 +82,7 @@ extension ParleyClient {
         var friends: [Friend] = []
         var cursor: String?
         repeat {
-            let page: FriendList = try await call("friend.list", PageParameters(cursor: cursor))
+            let page: FriendList = try await call(Op.FriendList.self, PageParameters(cursor: cursor))
             friends += page.friends
             cursor = page.nextCursor
         } while cursor != nil
@@ -97,7 +97,7 @@ extension ParleyClient {
         for direction in [FriendRequestDirection.incoming, .outgoing] {
             var cursor: String?
             repeat {
-                let page: FriendRequestList = try await call("friend.requests", FriendRequestsParameters(direction: direction, cursor: cursor))
+                let page: FriendRequestList = try await call(Op.FriendRequests.self, FriendRequestsParameters(direction: direction, cursor: cursor))
                 list.incoming += page.incoming
                 list.outgoing += page.outgoing
                 cursor = direction == .incoming ? page.nextIncomingCursor : page.nextOutgoingCursor
@@ -112,20 +112,20 @@ extension ParleyClient {
 
     /// `friend.remove`: the 1:1 history stays; new messages are refused. Error: `not_found`.
     public func removeFriend(_ userId: UserID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("friend.remove", UserReference(userId: userId))
+        let _: EmptyPayload = try await call(Op.FriendRemove.self, UserReference(userId: userId))
         try? store.removeFriend(userId)
         emit(.friendRemoved(userId))
     }
 
     /// `block.add`: neither can message or ask the other any more. Error: `not_found`.
     public func block(_ userId: UserID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("block.add", UserReference(userId: userId))
+        let _: EmptyPayload = try await call(Op.BlockAdd.self, UserReference(userId: userId))
         try? store.removeFriendRequests(involving: userId)
     }
 
     /// `block.remove`.
     public func unblock(_ userId: UserID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("block.remove", UserReference(userId: userId))
+        let _: EmptyPayload = try await call(Op.BlockRemove.self, UserReference(userId: userId))
     }
 
     /// `block.list`.
@@ -133,7 +133,7 @@ extension ParleyClient {
         var users: [UserProfile] = []
         var cursor: String?
         repeat {
-            let page: UserList = try await call("block.list", PageParameters(cursor: cursor))
+            let page: UserList = try await call(Op.BlockList.self, PageParameters(cursor: cursor))
             users += page.users
             cursor = page.nextCursor
         } while cursor != nil
@@ -144,7 +144,7 @@ extension ParleyClient {
 
     /// `discover.deck`: people to swipe (≤ 50 per page, 20 by default).
     public func discoverDeck(cursor: String? = nil, limit: Int? = nil) async throws(ParleyError) -> DiscoverDeck {
-        let deck: DiscoverDeck = try await call("discover.deck", PageParameters(cursor: cursor, limit: limit))
+        let deck: DiscoverDeck = try await call(Op.DiscoverDeck.self, PageParameters(cursor: cursor, limit: limit))
         try? store.setProfiles(deck.cards)
         return deck
     }
@@ -152,20 +152,20 @@ extension ParleyClient {
     /// `discover.like`: `matched` with the new friend when they liked you too.
     /// Errors: `not_found`, `blocked`, `already_friends`.
     public func like(_ userId: UserID) async throws(ParleyError) -> LikeOutcome {
-        let outcome: LikeOutcome = try await call("discover.like", UserReference(userId: userId))
+        let outcome: LikeOutcome = try await call(Op.DiscoverLike.self, UserReference(userId: userId))
         if let friend = outcome.friend { befriended(friend) }
         return outcome
     }
 
     /// `discover.pass`.
     public func pass(_ userId: UserID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("discover.pass", UserReference(userId: userId))
+        let _: EmptyPayload = try await call(Op.DiscoverPass.self, UserReference(userId: userId))
     }
 
     /// `discover.undo`: the last swiped card, back in the deck (nil when there was none).
     /// Error: `already_friends` (that like made a match).
     public func undoSwipe() async throws(ParleyError) -> UserProfile? {
-        let outcome: UndoOutcome = try await call("discover.undo", EmptyPayload())
+        let outcome: UndoOutcome = try await call(Op.DiscoverUndo.self, EmptyPayload())
         return outcome.card
     }
 
@@ -173,31 +173,31 @@ extension ParleyClient {
 
     /// `group.create`: you are the owner. Errors: `invalid_name`, `name_taken`, `invalid_field`.
     public func createGroup(name: String, description: String? = nil, avatar: String? = nil) async throws(ParleyError) -> GroupInfo {
-        changedGroup(try await call("group.create", CreateParameters(name: name, description: description, avatar: avatar)))
+        changedGroup(try await call(Op.GroupCreate.self, CreateParameters(name: name, description: description, avatar: avatar)))
     }
 
     /// `group.join` by name (any letter case); joining twice is harmless. Error: `not_found`.
     public func joinGroup(name: String) async throws(ParleyError) -> GroupInfo {
-        changedGroup(try await call("group.join", NameReference(name: name)))
+        changedGroup(try await call(Op.GroupJoin.self, NameReference(name: name)))
     }
 
     /// `group.leave`: an owner who leaves hands the group on. Error: `not_member`.
     public func leaveGroup(_ conversation: ConversationID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("group.leave", ConversationReference(conversationId: conversation))
+        let _: EmptyPayload = try await call(Op.GroupLeave.self, ConversationReference(conversationId: conversation))
         try? store.removeGroup(conversation)
         emit(.conversationsChanged)
     }
 
     /// `group.get`. Errors: `not_found`, `not_member`.
     public func group(_ conversation: ConversationID) async throws(ParleyError) -> GroupInfo {
-        let info: GroupInfo = try await call("group.get", ConversationReference(conversationId: conversation))
+        let info: GroupInfo = try await call(Op.GroupGet.self, ConversationReference(conversationId: conversation))
         try? store.setGroup(info)
         return info
     }
 
     /// `group.members`, a page at a time (≤ 200). Error: `not_member`.
     public func groupMembers(_ conversation: ConversationID, cursor: String? = nil, limit: Int? = nil) async throws(ParleyError) -> GroupMemberPage {
-        let page: GroupMemberPage = try await call("group.members", GroupMembersParameters(conversationId: conversation, cursor: cursor, limit: limit))
+        let page: GroupMemberPage = try await call(Op.GroupMembers.self, GroupMembersParameters(conversationId: conversation, cursor: cursor, limit: limit))
         try? store.setProfiles(page.members.map(\.user))
         return page
     }
@@ -205,17 +205,17 @@ extension ParleyClient {
     /// `group.update`: any member may; everyone sees an `info_changed` notice.
     /// Errors: `not_member`, `invalid_name`, `name_taken`.
     public func updateGroup(_ update: GroupUpdate) async throws(ParleyError) -> GroupInfo {
-        changedGroup(try await call("group.update", update))
+        changedGroup(try await call(Op.GroupUpdate.self, update))
     }
 
     /// `group.remove`: the owner removes a member. Errors: `not_owner`, `not_found`.
     public func removeMember(_ userId: UserID, from conversation: ConversationID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("group.remove", MemberReference(conversationId: conversation, userId: userId))
+        let _: EmptyPayload = try await call(Op.GroupRemove.self, MemberReference(conversationId: conversation, userId: userId))
     }
 
     /// `group.transfer`: the owner hands the group to a member. Errors: `not_owner`, `not_found`.
     public func transferGroup(_ conversation: ConversationID, to userId: UserID) async throws(ParleyError) -> GroupInfo {
-        changedGroup(try await call("group.transfer", MemberReference(conversationId: conversation, userId: userId)))
+        changedGroup(try await call(Op.GroupTransfer.self, MemberReference(conversationId: conversation, userId: userId)))
     }
 
     private func changedGroup(_ info: GroupInfo) -> GroupInfo {
@@ -228,18 +228,18 @@ extension ParleyClient {
 
     /// `room.create`: you are in it. Errors: `invalid_name`, `name_taken`.
     public func createRoom(name: String, description: String? = nil, avatar: String? = nil) async throws(ParleyError) -> RoomEntry {
-        enteredRoom(try await call("room.create", CreateParameters(name: name, description: description, avatar: avatar)))
+        enteredRoom(try await call(Op.RoomCreate.self, CreateParameters(name: name, description: description, avatar: avatar)))
     }
 
     /// `room.enter` by name: the room and its last 50 messages. The client enters it again
     /// after every reconnect until `leaveRoom`. Error: `not_found`.
     public func enterRoom(name: String) async throws(ParleyError) -> RoomEntry {
-        enteredRoom(try await call("room.enter", NameReference(name: name)))
+        enteredRoom(try await call(Op.RoomEnter.self, NameReference(name: name)))
     }
 
     /// `room.leave`. Error: `not_member`.
     public func leaveRoom(_ conversation: ConversationID) async throws(ParleyError) {
-        let _: EmptyPayload = try await call("room.leave", ConversationReference(conversationId: conversation))
+        let _: EmptyPayload = try await call(Op.RoomLeave.self, ConversationReference(conversationId: conversation))
         try? store.removeRoom(conversation)
         emit(.conversationsChanged)
     }
@@ -249,12 +249,23 @@ extension ParleyClient {
         var users: [UserProfile] = []
         var cursor: String?
         repeat {
-            let page: UserList = try await call("room.occupants", OccupantsParameters(conversationId: conversation, cursor: cursor))
+            let page: UserList = try await call(Op.RoomOccupants.self, OccupantsParameters(conversationId: conversation, cursor: cursor))
             users += page.users
             cursor = page.nextCursor
         } while cursor != nil
         try? store.setProfiles(users)
         return users
+    }
+
+    /// `room.find`: a room's public information by name, without entering. Error: `not_found`.
+    public func findRoom(named name: String) async throws(ParleyError) -> RoomInfo {
+        try await call(Op.RoomFind.self, RoomLookup(name: name))
+    }
+
+    /// `room.find`: a room's public information by id (a room link), without entering.
+    /// Error: `not_found`.
+    public func findRoom(_ conversation: ConversationID) async throws(ParleyError) -> RoomInfo {
+        try await call(Op.RoomFind.self, RoomLookup(conversationId: conversation))
     }
 
     private func enteredRoom(_ entry: RoomEntry) -> RoomEntry {
@@ -274,7 +285,7 @@ extension ParleyClient {
             let cached = try store.messages(in: conversation, before: seq, limit: limit)
             return MessagePage(messages: cached, hasMore: (cached.first?.seq ?? seq ?? 1) > 1)
         }
-        let page: MessagePage = try await call("message.history", HistoryParameters(conversationId: conversation, before: seq, limit: limit))
+        let page: MessagePage = try await call(Op.MessageHistory.self, HistoryParameters(conversationId: conversation, before: seq, limit: limit))
         // Older messages are the caller's; any newer than the cache held are news for every
         // listener (the page can overtake a live event), so those are reported as usual.
         let known = (try? store.lastSeq(of: conversation)) ?? 0
@@ -283,9 +294,15 @@ extension ParleyClient {
         return page
     }
 
+    /// `conversation.find`: the 1:1 conversation with `user` (friends now or once), without
+    /// sending anything. Error: `not_found`.
+    public func conversation(with user: UserID) async throws(ParleyError) -> ConversationID {
+        try await call(Op.ConversationFind.self, UserReference(userId: user)).conversationId
+    }
+
     /// `conversation.list`: the sessions list from the server (also refreshes the cache).
     public func conversations() async throws(ParleyError) -> ConversationList {
-        let list: ConversationList = try await call("conversation.list", EmptyPayload())
+        let list: ConversationList = try await call(Op.ConversationList.self, EmptyPayload())
         try? store.transaction { try store.replaceConversations(list.conversations.filter { $0.kind != .room }, includingRooms: false) }
         return list
     }
@@ -293,7 +310,7 @@ extension ParleyClient {
     /// `conversation.read`: everything up to `seq` is read (the marker never moves back).
     @discardableResult
     public func markRead(_ conversation: ConversationID, upTo seq: Int64) async throws(ParleyError) -> ReadState {
-        let read: ReadState = try await call("conversation.read", ReadParameters(conversationId: conversation, seq: seq))
+        let read: ReadState = try await call(Op.ConversationRead.self, ReadParameters(conversationId: conversation, seq: seq))
         applyRead(read)
         return read
     }
@@ -302,7 +319,7 @@ extension ParleyClient {
     /// cache's last seqs. New messages are reported as `.messageNew`.
     public func sync() async throws(ParleyError) -> SyncResult {
         let since = Dictionary(uniqueKeysWithValues: try store.lastSeqs().map { ($0.key.description, $0.value) })
-        let result: SyncResult = try await call("sync", SyncParameters(since: since))
+        let result: SyncResult = try await call(Op.Sync.self, SyncParameters(since: since))
         try? store.transaction { try store.replaceConversations(result.conversations, includingRooms: false) }
         ingest(result.messages)
         emit(.conversationsChanged)

@@ -86,7 +86,7 @@ extension ParleyClient {
         while running, state == .online, let generation = link?.generation {
             guard let entry = try? store.nextPending() else { return }
             try? store.countAttempt(entry.clientId)
-            let result = await request("message.send", entry.sendParameters, on: generation, as: Message.self)
+            let result = await request(Op.MessageSend.self, entry.sendParameters, on: generation)
             switch result {
             case .success(let message):
                 ingest([message])

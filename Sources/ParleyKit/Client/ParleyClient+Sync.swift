@@ -15,7 +15,7 @@ extension ParleyClient {
         // Live messages that come while `sync` runs may be newer than what it returns; they
         // wait, so that every conversation is reported in seq order.
         catchingUp = generation
-        let synced = await request("sync", SyncParameters(since: since), on: generation, as: SyncResult.self)
+        let synced = await request(Op.Sync.self, SyncParameters(since: since), on: generation)
         catchingUp = nil
         let waiting = heldBack
         heldBack.removeAll()
@@ -34,7 +34,7 @@ extension ParleyClient {
         var list = FriendList(friends: [])
         var cursor: String?
         repeat {
-            let contacts = await request("friend.list", PageParameters(cursor: cursor), on: generation, as: FriendList.self)
+            let contacts = await request(Op.FriendList.self, PageParameters(cursor: cursor), on: generation)
             guard case .success(let page) = contacts else { return contacts.failure }
             list.friends += page.friends
             cursor = page.nextCursor
@@ -51,8 +51,8 @@ extension ParleyClient {
         pages: for direction in [FriendRequestDirection.incoming, .outgoing] {
             var cursor: String?
             repeat {
-                let answer = await request("friend.requests", FriendRequestsParameters(direction: direction, cursor: cursor),
-                                           on: generation, as: FriendRequestList.self)
+                let answer = await request(Op.FriendRequests.self, FriendRequestsParameters(direction: direction, cursor: cursor),
+                                           on: generation)
                 guard case .success(let page) = answer else {
                     complete = false
                     break pages
@@ -70,7 +70,7 @@ extension ParleyClient {
         }
 
         for room in (try? store.rooms()) ?? [] {
-            switch await request("room.enter", NameReference(name: room.name), on: generation, as: RoomEntry.self) {
+            switch await request(Op.RoomEnter.self, NameReference(name: room.name), on: generation) {
             case .success(let entry):
                 try? store.setRoom(entry.room, lastMessage: entry.messages.last)
                 ingest(entry.messages)

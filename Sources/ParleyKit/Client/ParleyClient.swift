@@ -25,7 +25,7 @@ public actor ParleyClient {
     /// A request waiting for its response.
     struct PendingRequest {
         let generation: Int
-        let continuation: CheckedContinuation<Result<Data, ParleyError>, Never>
+        let continuation: CheckedContinuation<Result<(Data, Range<Int>?), ParleyError>, Never>
         let timeout: Task<Void, Never>
     }
 

@@ -94,6 +94,16 @@ public struct UserList: Codable, Sendable {
     }
 }
 
+/// `room.find`: a room by its name (any letter case) or its id; one of the two.
+public struct RoomLookup: Codable, Sendable {
+    public var name: String?
+    public var conversationId: ConversationID?
+    public init(name: String? = nil, conversationId: ConversationID? = nil) {
+        self.name = name
+        self.conversationId = conversationId
+    }
+}
+
 /// `room.occupants`: a page of a room's occupants.
 public struct OccupantsParameters: Codable, Sendable {
     public var conversationId: ConversationID

@@ -2,7 +2,7 @@
 /// around data already encoded, by hand (an id and a few constant keys need no encoder).
 public enum FrameWriter {
     /// `{"id":…,"op":…,"data":…}` for `operation`; nil if the parameters cannot be encoded.
-    public static func request<O: Operation>(_ operation: O.Type, id: RequestID, _ parameters: O.Parameters) -> [UInt8]? {
+    public static func request<O: APIOperation>(_ operation: O.Type, id: RequestID, _ parameters: O.Parameters) -> [UInt8]? {
         WireJSON.encode(parameters).map { request(op: O.name, id: id, dataJSON: $0) }
     }
 

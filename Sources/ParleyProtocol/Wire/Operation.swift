@@ -2,7 +2,7 @@
 /// its request's `data` holds and what its response's `data` holds. Each is declared once,
 /// in `Op`, and the server's handlers, ParleyKit's calls and parley-bench's requests all name
 /// it by its type, so a client and the server cannot disagree on a shape.
-public protocol Operation: Sendable {
+public protocol APIOperation: Sendable {
     /// The request's `data`. A missing or null `data` reads as `{}`.
     associatedtype Parameters: Codable & Sendable
     /// The successful response's `data`.

@@ -49,16 +49,36 @@ public enum ServerEvent: Sendable, Equatable {
     /// (within version 1 new events are additive: a client ignores them). Throws when the
     /// JSON is not that event's payload.
     public static func decode(name: String, data: Data) throws -> ServerEvent? {
-        let decoder = JSONDecoder()
+        try decode(name: name, Payload(bytes: data, range: nil, bare: true))
+    }
+
+    /// The event named `name` whose `data` lies at `range` of a whole frame (as `FrameReader`
+    /// found it).
+    public static func decode(name: String, in frame: Data, _ range: Range<Int>?) throws -> ServerEvent? {
+        try decode(name: name, Payload(bytes: frame, range: range, bare: false))
+    }
+
+    private static func decode(name: String, _ payload: Payload) throws -> ServerEvent? {
         switch name {
-        case "message.new": return .messageNew(try decoder.decode(Message.self, from: data))
-        case "conversation.read": return .conversationRead(try decoder.decode(ReadState.self, from: data))
-        case "friend.request": return .friendRequest(try decoder.decode(FriendRequest.self, from: data))
-        case "friend.added": return .friendAdded(try decoder.decode(Friend.self, from: data))
-        case "friend.removed": return .friendRemoved(try decoder.decode(UserReference.self, from: data))
-        case "presence": return .presence(try decoder.decode(Presence.self, from: data))
-        case "me.updated": return .meUpdated(try decoder.decode(Account.self, from: data))
+        case "message.new": return .messageNew(try payload.read(Message.self))
+        case "conversation.read": return .conversationRead(try payload.read(ReadState.self))
+        case "friend.request": return .friendRequest(try payload.read(FriendRequest.self))
+        case "friend.added": return .friendAdded(try payload.read(Friend.self))
+        case "friend.removed": return .friendRemoved(try payload.read(UserReference.self))
+        case "presence": return .presence(try payload.read(Presence.self))
+        case "me.updated": return .meUpdated(try payload.read(Account.self))
         default: return nil
+        }
+    }
+
+    /// Where an event's `data` is: bare JSON, or a range of a frame.
+    private struct Payload {
+        let bytes: Data
+        let range: Range<Int>?
+        let bare: Bool
+
+        func read<T: Decodable>(_ type: T.Type) throws -> T {
+            bare ? try JSONDecoder().decode(type, from: bytes) : try FrameReader.data(type, in: bytes, range)
         }
     }
 }

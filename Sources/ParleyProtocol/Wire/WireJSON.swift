@@ -9,10 +9,12 @@ public enum WireJSON {
         return encoder
     }
 
-    /// `value` as JSON bytes: a text `Message` written by `MessageJSON`, anything else by
-    /// `JSONEncoder`; nil if it cannot be encoded.
+    /// `value` as JSON bytes: a text `Message` and `message.send`'s parameters written by
+    /// hand (`MessageJSON`, `SendParameters.json()`), anything else by `JSONEncoder`; nil if
+    /// it cannot be encoded.
     public static func encode<T: Encodable>(_ value: T) -> [UInt8]? {
         if let message = value as? Message, let json = MessageJSON.json(message) { return json }
+        if let send = value as? SendParameters { return send.json() }
         return (try? encoder().encode(value)).map(Array.init)
     }
 }

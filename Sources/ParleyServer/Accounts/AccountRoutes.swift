@@ -8,12 +8,12 @@ enum AccountRoutes {
         let accounts = services.accounts
         let media = services.media
         let delivery = services.delivery
+        let registry = services.registry
 
-        /// Closes the WebSockets signed in with an ended sign-in session, through the delivery so
+        /// Closes the WebSockets signed in with an ended sign-in session, through the registry so
         /// those connected to other servers of a cluster close too.
         @Sendable func closeWebSockets(of sessionID: String, user: UserID) {
-            delivery.deliver(event: EventName.signInSessionClosed, payload: SignInSessionClosed(sessionId: sessionID),
-                             to: [user], excluding: nil)
+            registry.closeConnections(of: user, signedInWith: sessionID)
         }
 
         /// Resolves the bearer token of a request to its session.
@@ -68,7 +68,7 @@ enum AccountRoutes {
             let session = try await authenticate(request)
             let update = try request.decodeBody(ProfileUpdate.self)
             let account = try await accounts.updateProfile(of: session.userID, with: update)
-            delivery.deliver(event: EventName.meUpdated, payload: account, to: [session.userID], excluding: nil)
+            delivery.deliver(.meUpdated(account), to: [session.userID], excluding: nil)
             return JSONCoding.response(.ok, account)
         })
         routes.add(.get, "/v1/users/by-name/:username", .task { request throws(ProtocolError) in

@@ -31,9 +31,6 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     /// Requests waiting while an earlier one is in progress.
     private var queue: [Data] = []
     private var busy = false
-    /// The JSON the hub wrote for the `message.new` event of this connection's send in
-    /// progress, so that the send's answer does not write the message again (`keepJSON`).
-    private var sentMessageJSON: (message: Message, json: [UInt8])?
     private static let frames = WebSocketFrameEncoder(role: .server)
 
     private static let nextToken = Atomic<UInt64>(0)
@@ -72,9 +69,9 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         }
         guard bucket.take(now: loop.now) else {
             // Refused without being read further; the id is read only to answer it.
-            let id = (try? JSONDecoder().decode(RequestFrame.self, from: Data(text.utf8)))?.id
-            send(OperationCoding.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",
-                                                           retryAfterSeconds: 1)))
+            let id = try? FrameReader.request(Data(text.utf8)).id
+            send(FrameWriter.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",
+                                                       retryAfterSeconds: 1)))
             return
         }
         queue.append(Data(text.utf8))
@@ -103,22 +100,22 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     private func processNext() {
         guard !busy, !queue.isEmpty, socket?.isOpen == true else { return }
         let frame = queue.removeFirst()
-        let envelope: IncomingFrame
-        do {
-            envelope = try SendFrameReader.read(frame) ?? JSONDecoder().decode(IncomingFrame.self, from: frame)
+        let envelope: RequestEnvelope
+        do throws(ProtocolError) {
+            envelope = try FrameReader.request(frame)
         } catch {
-            send(OperationCoding.failure(nil, ProtocolError(.badRequest, "a request is a JSON object with an id and an op")))
+            send(FrameWriter.failure(nil, error))
             processNext()
             return
         }
         switch state {
         case .awaitingAuth:
-            guard envelope.op == "auth" else {
-                send(OperationCoding.failure(envelope.id, ProtocolError(.authRequired, "the first request must be auth")))
+            guard envelope.op == Op.Auth.name else {
+                send(FrameWriter.failure(envelope.id, ProtocolError(.authRequired, "the first request must be auth")))
                 processNext()
                 return
             }
-            authenticate(envelope.id, frame)
+            authenticate(envelope, frame)
         case .authenticating:
             // Not reachable: requests wait in the queue while `busy`.
             queue.insert(frame, at: 0)
@@ -129,14 +126,15 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         }
     }
 
-    private func authenticate(_ id: RequestID, _ frame: Data) {
+    private func authenticate(_ envelope: RequestEnvelope, _ frame: Data) {
         state = .authenticating
         busy = true
         let services = self.services
+        let id = envelope.id
         Task {
             let outcome: Result<(AuthenticatedSession, Account), ProtocolError>
             do throws(ProtocolError) {
-                let token = try JSONCoding.decode(RequestData<AuthParameters>.self, from: Array(frame)).data.token
+                let token = try FrameReader.parameters(Op.Auth.Parameters.self, in: frame, envelope).token
                 let session = try await services.accounts.authenticate(token: token)
                 outcome = .success((session, try await services.accounts.account(of: session.userID)))
             } catch {
@@ -159,39 +157,32 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
                 let presence = services.presence
                 Task { await presence.cameOnline(session.userID) }
             }
-            send(OperationCoding.success(id, AuthReply(user: account)))
+            send(FrameWriter.success(id, AuthReply(user: account)))
             processNext()
         case .failure(let error):
             state = .awaitingAuth
-            send(OperationCoding.failure(id, error))
+            send(FrameWriter.failure(id, error))
             socket?.close(code: CloseCodes.authFailed, reason: "authentication failed")
         }
     }
 
-    private func run(_ envelope: IncomingFrame, _ frame: Data, _ session: AuthenticatedSession) {
-        let id = envelope.id
-        let request = OperationRequest(session: session, connection: self, frame: frame, decoded: envelope.parameters)
-        if let handler = services.loopOperations[envelope.op] {
+    private func run(_ envelope: RequestEnvelope, _ frame: Data, _ session: AuthenticatedSession) {
+        let context = OperationContext(session: session, connection: self)
+        switch services.operations[envelope.op] {
+        case .loop(let handler)?:
             // A hot operation: no task; it answers on this loop.
             busy = true
-            handler(request) { result in self.finish { self.answer(id, result) } }
-            return
-        }
-        guard let handler = services.operations[envelope.op] else {
-            send(OperationCoding.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
-            processNext()
-            return
-        }
-        busy = true
-        Task {
-            // Encoded in the task: a large answer (a history page) costs the loop nothing.
-            let text: String
-            do throws(ProtocolError) {
-                text = OperationCoding.success(id, try await handler(request))
-            } catch {
-                text = OperationCoding.failure(id, error)
+            handler(context, envelope, frame) { answer in self.finish { self.send(answer) } }
+        case .task(let handler)?:
+            busy = true
+            Task {
+                // Decoded and encoded in the task: a large answer (a history page) costs the loop nothing.
+                let answer = await handler(context, envelope, frame)
+                self.loop.execute { self.finish { self.send(answer) } }
             }
-            self.loop.execute { self.finish { self.send(text) } }
+        case nil:
+            send(FrameWriter.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
+            processNext()
         }
     }
 
@@ -202,24 +193,9 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         processNext()
     }
 
-    /// Answers a hot operation; a sent message reuses the JSON its event was written with.
-    private func answer(_ id: RequestID, _ result: Result<any Encodable & Sendable, ProtocolError>) {
-        let kept = sentMessageJSON
-        sentMessageJSON = nil
-        switch result {
-        case .success(let data):
-            if let kept, let message = data as? Message, message == kept.message {
-                socket?.send(encodedFrame: Self.frames.frame(opcode: .text, payload: OperationCoding.success(id, json: kept.json)))
-            } else {
-                send(OperationCoding.success(id, data))
-            }
-        case .failure(let error):
-            send(OperationCoding.failure(id, error))
-        }
-    }
-
-    private func send(_ text: String) {
-        socket?.send(text: text)
+    /// Sends a frame's JSON text.
+    private func send(_ text: [UInt8]) {
+        socket?.send(encodedFrame: Self.frames.frame(opcode: .text, payload: text))
     }
 
     // MARK: From the hub (any thread)
@@ -235,13 +211,6 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         }
     }
 
-    /// Keeps the JSON the hub wrote for a message this connection sent, for the send's
-    /// answer; called by the hub. Only on this loop: a send runs there from start to end.
-    func keepJSON(_ json: [UInt8], of message: Message) {
-        guard loop.inEventLoop, busy else { return }
-        sentMessageJSON = (message, json)
-    }
-
     /// Queues an already-encoded event frame, flushed within `window` (zero: this turn);
     /// call on `loop`.
     func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
@@ -255,11 +224,6 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
             self.socket?.close(code: code, reason: reason)
         }
     }
-}
-
-/// The `auth` operation's result.
-struct AuthReply: Encodable, Sendable {
-    var user: Account
 }
 
 /// Parley's own WebSocket close codes (the 4000–4999 range is for applications).

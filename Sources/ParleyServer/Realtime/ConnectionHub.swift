@@ -113,31 +113,19 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { table in table[user]?.values.contains { $0.token != excluding } ?? false }
     }
 
-    func deliver<Payload: Encodable & Sendable>(event: String, payload: Payload, to users: [UserID], excluding: ConnectionToken?) {
-        // A control event: acted on here, never sent.
-        if event == EventName.signInSessionClosed, let closed = payload as? SignInSessionClosed {
-            for user in users {
-                disconnect(signInSession: closed.sessionId, of: user, code: CloseCodes.authFailed, reason: "signed out")
-            }
-            return
-        }
-        // Only gateways (XMPP sessions) understand these.
-        let typedOnly = event == EventName.forwardedStanza
+    @discardableResult
+    func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
         // Native recipients grouped by event loop as they are found: one task per loop
         // carrying all of its recipients, not one per recipient, so a group message to 1,000
         // members costs as many loop wake-ups as there are loops (and no second array).
         var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
         var typed: [any EventReceiver] = []
-        /// The excluded connection, if native: the one whose request this event echoes.
-        var origin: ClientSession?
         byUser.withLock { table in
             for user in users {
                 guard let members = table[user] else { continue }
-                for member in members.values {
+                for member in members.values where member.token != excluding {
                     switch member {
-                    case .native(let session) where session.token == excluding: origin = session
                     case .native(let session):
-                        guard !typedOnly else { continue }
                         if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
                             byLoop[index].sessions.append(session)
                         } else {
@@ -146,37 +134,42 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                             sessions.append(session)
                             byLoop.append((session.loop, sessions))
                         }
-                    case .typed(let receiver) where receiver.token == excluding: break
                     case .typed(let receiver): typed.append(receiver)
                     }
                 }
             }
         }
-        for receiver in typed { receiver.receive(event: event, payload: payload) }
+        for receiver in typed { receiver.receive(event) }
         // Encoded at most once, and only if a native connection is among the recipients.
-        guard !byLoop.isEmpty else { return }
-        let message = payload as? Message
-        guard let data = message.flatMap(MessageJSON.json) ?? OperationCoding.json(payload) else { return }
-        let frame = encoder.frame(opcode: .text, payload: OperationCoding.event(event, json: data))
-        // A sent message: its sender's connection answers with the same JSON.
-        if let origin, let message { origin.keepJSON(data, of: message) }
+        guard !byLoop.isEmpty, let data = event.dataJSON() else { return nil }
+        let frame = encoder.frame(opcode: .text, payload: FrameWriter.event(name: event.name, dataJSON: data))
         let window = flushWindow(forEventTo: users.count)
         if byLoop.count == 1 && byLoop[0].sessions.count == 1 {
             byLoop[0].sessions[0].deliver(frame, flushWithin: window)
-            return
+            return data
         }
         for (loop, sessions) in byLoop {
             loop.execute { for session in sessions { session.deliverOnLoop(frame, flushWithin: window) } }
         }
+        return data
     }
 
-    /// Sends an event to every connection of `user` (but `excluding`, if given).
-    func push<Payload: Encodable & Sendable>(_ event: String, _ payload: Payload, to user: UserID, excluding: ClientSession? = nil) {
-        deliver(event: event, payload: payload, to: [user], excluding: excluding?.token)
+    /// Closes every WebSocket of `user` that signed in with the sign-in session `sessionID`.
+    func closeConnections(of user: UserID, signedInWith sessionID: String) {
+        for session in sessions(of: user) {
+            session.closeIfSignedIn(with: sessionID, code: CloseCodes.authFailed, reason: "signed out")
+        }
     }
 
-    /// Closes every WebSocket that signed in with the sign-in session `sessionID`.
-    func disconnect(signInSession sessionID: String, of user: UserID, code: WebSocketCloseCode, reason: String) {
-        for session in sessions(of: user) { session.closeIfSignedIn(with: sessionID, code: code, reason: reason) }
+    func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {
+        let receivers = byUser.withLock { table in
+            users.flatMap { user in
+                (table[user] ?? [:]).values.compactMap { member -> (any EventReceiver)? in
+                    guard case .typed(let receiver) = member, receiver.token != excluding else { return nil }
+                    return receiver
+                }
+            }
+        }
+        for receiver in receivers { receiver.receive(forwarded: stanza) }
     }
 }

@@ -5,20 +5,30 @@ import ParleyProtocol
 // Parley's events (docs/protocol.md) rendered as stanzas for this session.
 extension XMPPSession {
     /// From the hub, on any thread: rendered on the loop, in the order they came.
-    func receive(event: String, payload: any Encodable & Sendable) {
-        loop.execute { self.accept(event, payload) }
+    func receive(_ event: ServerEvent) {
+        renderLater(.server(event))
+    }
+
+    /// From another session of this gateway, on any thread: in order with the events.
+    func receive(forwarded stanza: ForwardedStanza) {
+        renderLater(.forwarded(stanza))
+    }
+
+    /// Renders `event` on the loop, after what is queued there already.
+    func renderLater(_ event: GatewayEvent) {
+        loop.execute { self.accept(event) }
     }
 
     /// Renders the event now, or holds it (and everything after it) while the address of a
     /// user it names is looked up: a group's or room's member this session has not met yet.
-    private func accept(_ event: String, _ payload: any Encodable & Sendable) {
+    private func accept(_ event: GatewayEvent) {
         if resolving || chatDelivery == .catchingUp {
-            heldEvents.append((event, payload))
+            heldEvents.append(event)
             return
         }
-        if let unknown = unknownUser(in: event, payload) {
+        if let unknown = unknownUser(in: event) {
             resolving = true
-            heldEvents.append((event, payload))
+            heldEvents.append(event)
             let accounts = services.accounts
             Task {
                 let profile = try? await accounts.profile(id: unknown)
@@ -33,17 +43,17 @@ extension XMPPSession {
                     self.resolving = false
                     let held = self.heldEvents
                     self.heldEvents = []
-                    for (event, payload) in held { self.accept(event, payload) }
+                    for event in held { self.accept(event) }
                 }
             }
             return
         }
-        render(event, payload)
+        render(event)
     }
 
     /// A user whose address a group chat event needs and this session does not know.
-    private func unknownUser(in event: String, _ payload: any Encodable & Sendable) -> UserID? {
-        guard event == EventName.messageNew, let message = payload as? Message else { return nil }
+    private func unknownUser(in event: GatewayEvent) -> UserID? {
+        guard let message = event.message else { return nil }
         let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
         return state.withLock { state in
             guard state.joined[message.conversationId] != nil else { return nil }
@@ -51,10 +61,10 @@ extension XMPPSession {
         }
     }
 
-    private func render(_ event: String, _ payload: any Encodable & Sendable) {
+    private func render(_ event: GatewayEvent) {
         guard let me else { return }
-        switch (event, payload) {
-        case (EventName.messageNew, let message as Message):
+        switch event {
+        case .server(.messageNew(let message)):
             if let stanza = chatStanza(message, delayed: false) {
                 // Before the initial presence it stays unread and comes with the catch-up.
                 guard chatDelivery == .live else { return }
@@ -69,26 +79,26 @@ extension XMPPSession {
             } else {
                 announceSubject(message)
             }
-        case (EventName.presence, let presence as Presence):
+        case .server(.presence(let presence)):
             guard presence.userId != me.user else { return }
             send(XMLElement("presence", ["type": presence.online ? nil : "unavailable", "from": address(of: presence.userId).description,
                                          "to": me.full.description]))
-        case (EventName.friendRequest, let request as FriendRequest):
+        case .server(.friendRequest(let request)):
             guard request.to.id == me.user else { return }
             send(subscriptionRequest(request, to: me.full))
-        case (EventName.friendAdded, let friend as Friend):
+        case .server(.friendAdded(let friend)):
             announceFriend(friend, me: me)
-        case (EventName.friendRemoved, let reference as UserReference):
+        case .server(.friendRemoved(let reference)):
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
             state.withLock { state in
                 for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
             }
-        case (EventName.forwardedStanza, let forwarded as ForwardedStanza):
+        case .forwarded(let forwarded):
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
-        default:
-            // Read markers, profile changes, groups and rooms have no XMPP form here yet.
+        case .server(.conversationRead), .server(.meUpdated):
+            // Read markers and profile changes have no XMPP form here yet.
             return
         }
     }

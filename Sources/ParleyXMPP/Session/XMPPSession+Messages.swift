@@ -72,10 +72,10 @@ extension XMPPSession {
     }
 
     /// Hands a `<message>` that Parley does not store (chat states, receipts, invitations) to
-    /// `recipient`'s XMPP sessions through the delivery: on this server or any other of a
+    /// `recipient`'s XMPP sessions through the registry: on this server or any other of a
     /// cluster. Native clients have no form for these and never get them.
     func forward(_ stanza: ForwardedStanza, to recipient: UserID) {
-        services.delivery.deliver(event: EventName.forwardedStanza, payload: stanza, to: [recipient], excluding: nil)
+        services.registry.forward(stanza, to: [recipient], excluding: nil)
     }
 
     /// A forwarded message addressed to this session.
@@ -183,8 +183,8 @@ extension XMPPSession {
     /// peers' messages it already sent.
     func finishCatchUp(delivered: [ConversationID: Int64], me: UserID) {
         chatDelivery = .live
-        heldEvents.removeAll { event, payload in
-            guard event == EventName.messageNew, let message = payload as? Message, message.sender != me,
+        heldEvents.removeAll { event in
+            guard let message = event.message, message.sender != me,
                   let through = delivered[message.conversationId] else { return false }
             return message.seq <= through
         }

@@ -120,7 +120,7 @@ extension XMPPSession {
         resolving = false
         let held = heldEvents
         heldEvents = []
-        for (event, payload) in held { receive(event: event, payload: payload) }
+        for event in held { renderLater(event) }
     }
 
     /// Runs `body` on the loop and waits for it.

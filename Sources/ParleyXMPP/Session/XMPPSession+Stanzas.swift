@@ -216,7 +216,7 @@ extension XMPPSession {
         let account = try await services.accounts.updateProfile(of: me, with: update)
         state.withLock { $0.account = account }
         // The user's other devices hear of it, as they do of a native `me.update`.
-        services.delivery.deliver(event: EventName.meUpdated, payload: account, to: [me], excluding: token)
+        services.delivery.deliver(.meUpdated(account), to: [me], excluding: token)
     }
 
     /// A link to this server's media as the path form profiles and groups keep (the

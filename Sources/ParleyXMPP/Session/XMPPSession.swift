@@ -37,7 +37,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     /// Whether bytes came since `releaseTimer` was armed.
     private var readSinceArmed = false
     /// Events waiting while a user's address is looked up, so that order is kept.
-    var heldEvents: [(String, any Encodable & Sendable)] = []
+    var heldEvents: [GatewayEvent] = []
     /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
     var resolving = false
     /// Whether 1:1 messages go to this stream as they come (see `ChatDelivery`).

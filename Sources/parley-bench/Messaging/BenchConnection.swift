@@ -1,3 +1,5 @@
+import Foundation
+import ParleyProtocol
 import ParleyNet
 
 /// One load client's WebSocket in any `Dialect`: sends setup requests and measured messages,
@@ -56,17 +58,37 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
 
     // MARK: Setup (call on the loop)
 
-    /// Parley: sends a request with a string id; `completion` gets whether it succeeded and
-    /// the whole response frame.
-    func request(_ op: String, data: String, completion: @escaping (Bool, [UInt8]) -> Void) {
+    /// Parley: sends a set-up request (a string id, so it cannot be taken for a measured
+    /// send's answer); `completion` gets its result, or why it failed.
+    func request<O: APIOperation>(_ operation: O.Type, _ parameters: O.Parameters,
+                                  completion: @escaping (Result<O.Result, BenchError>) -> Void) {
         guard let socket, socket.isOpen else {
-            completion(false, Array("{\"error\":{\"code\":\"not_connected\"}}".utf8))
+            completion(.failure(.failed("not_connected")))
             return
         }
         nextRequest += 1
         let id = "s\(nextRequest)"
-        pendingReplies[id] = completion
-        socket.send(text: "{\"id\":\"\(id)\",\"op\":\"\(op)\",\"data\":\(data)}")
+        guard let frame = FrameWriter.request(operation, id: .string(id), parameters) else {
+            completion(.failure(.failed("cannot encode \(O.name)")))
+            return
+        }
+        pendingReplies[id] = { ok, reply in
+            let data = Data(reply)
+            guard case .response(_, let result)? = FrameReader.serverFrame(data) else {
+                return completion(.failure(.failed(ok ? "unreadable answer" : "closed")))
+            }
+            switch result {
+            case .success(let range):
+                do {
+                    completion(.success(try FrameReader.data(O.Result.self, in: data, range)))
+                } catch {
+                    completion(.failure(.failed("\(O.name): unreadable result")))
+                }
+            case .failure(let error):
+                completion(.failure(.failed("\(O.name): \(error.code.rawValue)")))
+            }
+        }
+        socket.send(text: String(decoding: frame, as: UTF8.self))
     }
 
     /// Relay and NATS: subscribes to `topic`; `completion` runs once the server has confirmed

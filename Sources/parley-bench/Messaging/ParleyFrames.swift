@@ -1,3 +1,4 @@
+import ParleyProtocol
 import Glibc
 
 /// Writes and reads the few frames of Parley's native protocol that the load sends and
@@ -8,8 +9,10 @@ enum ParleyFrames {
     /// A `message.send` whose request id is the send time, so the acknowledgement carries the
     /// time back; `clientId` must be unique per sender.
     static func send(sentAt: UInt64, conversation: String, clientID: String, text: String) -> String {
-        "{\"id\":\(sentAt),\"op\":\"message.send\",\"data\":{\"conversationId\":\"\(conversation)\","
-            + "\"clientId\":\"\(clientID)\",\"kind\":\"text\",\"text\":\"\(text)\"}}"
+        let parameters = SendParameters(conversationId: ConversationID(string: conversation) ?? ConversationID(0), clientId: clientID,
+                                        kind: .text, text: text)
+        return String(decoding: FrameWriter.request(op: Op.MessageSend.name, id: .number(Int64(sentAt)), dataJSON: parameters.json()),
+                      as: UTF8.self)
     }
 
     private static let responsePrefix = Array("{\"id\":".utf8)

@@ -1,3 +1,4 @@
+import ParleyProtocol
 import Foundation
 import ParleyNet
 
@@ -44,8 +45,8 @@ enum ScenarioSetup {
         }
         if target.dialect == .parley {
             try expectAll(set.perform { (client: BenchConnection, done: @escaping (String?) -> Void) in
-                client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, frame in
-                    done(ok ? nil : "auth: \(describe(frame))")
+                client.request(Op.Auth.self, AuthParameters(token: client.token)) { result in
+                    done(result.failureReason)
                 }
             }, what: "sign in")
         }
@@ -61,8 +62,8 @@ enum ScenarioSetup {
             let askers = stride(from: 0, to: clients.count - 1, by: 2).map { clients[$0] }
             let requestIDs = set.perform(askers) { (client: BenchConnection, done: @escaping (String?) -> Void) in
                 let partner = clients[client.index + 1]
-                client.request("friend.request", data: "{\"userId\":\"\(partner.userID)\"}") { ok, frame in
-                    done(ok ? field(frame, "data", "request", "id") : nil)
+                client.request(Op.FriendRequest.self, FriendRequestParameters(userId: UserID(string: partner.userID))) { result in
+                    done(try? result.get().request?.id)
                 }
             }
             guard requestIDs.allSatisfy({ ($0 ?? nil) != nil }) else {
@@ -71,8 +72,8 @@ enum ScenarioSetup {
             let accepters = askers.map { clients[$0.index + 1] }
             let byAccepter = Dictionary(uniqueKeysWithValues: zip(accepters.map(\.index), requestIDs.map { $0!! }))
             let conversations = set.perform(accepters) { (client: BenchConnection, done: @escaping (String?) -> Void) in
-                client.request("friend.accept", data: "{\"requestId\":\"\(byAccepter[client.index]!)\"}") { ok, frame in
-                    done(ok ? field(frame, "data", "conversationId") : nil)
+                client.request(Op.FriendAccept.self, RequestReference(requestId: byAccepter[client.index]!)) { result in
+                    done((try? result.get().conversationId)?.description)
                 }
             }
             guard conversations.allSatisfy({ ($0 ?? nil) != nil }) else {
@@ -98,14 +99,14 @@ enum ScenarioSetup {
         case .parley:
             let name = "g-" + UserRegistry.runPrefix()
             let created = set.perform([clients[0]]) { (client: BenchConnection, done: @escaping (String?) -> Void) in
-                client.request("group.create", data: "{\"name\":\"\(name)\"}") { ok, frame in
-                    done(ok ? field(frame, "data", "id") : nil)
+                client.request(Op.GroupCreate.self, CreateParameters(name: name)) { result in
+                    done((try? result.get().id)?.description)
                 }
             }
             guard let conversation = created.first.flatMap({ $0 }).flatMap({ $0 }) else { throw BenchError.failed("group.create failed") }
             try expectAll(set.perform(Array(clients.dropFirst())) { (client: BenchConnection, done: @escaping (String?) -> Void) in
-                client.request("group.join", data: "{\"name\":\"\(name)\"}") { ok, frame in
-                    done(ok ? nil : "group.join: \(describe(frame))")
+                client.request(Op.GroupJoin.self, NameReference(name: name)) { result in
+                    done(result.failureReason)
                 }
             }, what: "join the group")
             for client in clients { client.route = conversation }
@@ -132,19 +133,6 @@ enum ScenarioSetup {
             throw BenchError.failed("\(failures.values.reduce(0, +)) of \(results.count) clients could not \(what): "
                 + ErrorTally.lines(failures).prefix(3).joined(separator: "; "))
         }
-    }
-
-    /// A string at `path` inside a JSON frame.
-    static func field(_ frame: [UInt8], _ path: String...) -> String? {
-        var value = try? JSONSerialization.jsonObject(with: Data(frame))
-        for key in path { value = (value as? [String: Any])?[key] }
-        return value as? String
-    }
-
-    /// An error response's code and message, for error reports.
-    static func describe(_ frame: [UInt8]) -> String {
-        let code = field(frame, "error", "code") ?? "?"
-        return code + (field(frame, "error", "message").map { " (\($0))" } ?? "")
     }
 
     static func hostText(_ address: SocketAddress) -> String { address.host }

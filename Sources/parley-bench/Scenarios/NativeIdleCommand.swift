@@ -1,3 +1,4 @@
+import ParleyProtocol
 import Glibc
 import ParleyNet
 
@@ -61,7 +62,7 @@ enum NativeIdleCommand: BenchCommand {
             let slice = Array(set.connections[(count * round / rounds)..<(count * (round + 1) / rounds)])
             opened += set.open(slice, target: target.address, path: ScenarioSetup.parleyPath, sources: sources)
             let roundSignedIn = set.perform(slice) { (client: BenchConnection, done: @escaping (Bool) -> Void) in
-                client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, _ in done(ok) }
+                client.request(Op.Auth.self, AuthParameters(token: client.token)) { result in done(result.failureReason == nil) }
             }.filter { $0 == true }.count
             signedIn += roundSignedIn
             ProcessSetup.sleep(milliseconds: 1000)

@@ -23,11 +23,6 @@ enum ReconnectCommand: BenchCommand {
     static let valueOptions: Set<String> = ["port", "host", "clients", "missed", "loops", "source-ips", "window", "server-pid", "results"]
 
     /// The part of a `sync` response the scenario checks.
-    private struct SyncReply: Decodable {
-        var ok: Bool
-        var data: SyncResult?
-    }
-
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let host = try options.string("host", default: "127.0.0.1")
         let target = MessagingSettings.Target(dialect: .parley,
@@ -53,9 +48,8 @@ enum ReconnectCommand: BenchCommand {
 
         // What each returning client holds: the last seq of its 1:1 conversation.
         let held = set.perform(returning) { (client: BenchConnection, done: @escaping (Int64?) -> Void) in
-            client.request("sync", data: "{\"since\":{}}") { ok, frame in
-                let reply = try? JSONDecoder().decode(SyncReply.self, from: Data(frame))
-                done(reply?.data?.conversations.first { $0.id.description == client.route }?.lastSeq)
+            client.request(Op.Sync.self, SyncParameters(since: [:])) { result in
+                done((try? result.get())?.conversations.first { $0.id.description == client.route }?.lastSeq)
             }
         }
         guard held.allSatisfy({ ($0 ?? nil) != nil }) else {
@@ -71,10 +65,11 @@ enum ReconnectCommand: BenchCommand {
             var acked = 0, answered = 0
             for number in 0..<missed {
                 let text = MessageStamp.text(sentAt: MonotonicClock.now(), step: number, size: 64)
-                client.request("message.send", data: "{\"conversationId\":\"\(client.route)\",\"clientId\":\"r\(client.index)-\(number)\","
-                                + "\"kind\":\"text\",\"text\":\"\(text)\"}") { ok, _ in
+                let parameters = SendParameters(conversationId: ConversationID(string: client.route) ?? ConversationID(0),
+                                                clientId: "r\(client.index)-\(number)", kind: .text, text: text)
+                client.request(Op.MessageSend.self, parameters) { result in
                     answered += 1
-                    if ok { acked += 1 }
+                    if case .success = result { acked += 1 }
                     if answered == missed { done(acked) }
                 }
             }
@@ -89,16 +84,17 @@ enum ReconnectCommand: BenchCommand {
         let serverBefore = target.pids.first.flatMap { try? ProcessStats.read(pid: $0).cpuTicks }
         let start = MonotonicClock.now()
         let opened = set.open(returning, target: target.address, path: ScenarioSetup.parleyPath, sources: sources, window: window) { client in
-            client.request("auth", data: "{\"token\":\"\(client.token)\"}") { ok, frame in
-                guard ok else {
-                    state.withLock { $0.failures["auth: \(ScenarioSetup.describe(frame))", default: 0] += 1 }
+            client.request(Op.Auth.self, AuthParameters(token: client.token)) { auth in
+                if let reason = auth.failureReason {
+                    state.withLock { $0.failures[reason, default: 0] += 1 }
                     return
                 }
                 let since = lastSeq[client.index] ?? 0
-                client.request("sync", data: "{\"since\":{\"\(client.route)\":\(since)}}") { ok, frame in
+                let parameters = SyncParameters(since: [client.route: since])
+                client.request(Op.Sync.self, parameters) { synced in
                     let now = MonotonicClock.now()
-                    guard ok, let result = (try? JSONDecoder().decode(SyncReply.self, from: Data(frame)))?.data else {
-                        state.withLock { $0.failures["sync: \(ScenarioSetup.describe(frame))", default: 0] += 1 }
+                    guard case .success(let result) = synced else {
+                        state.withLock { $0.failures[synced.failureReason ?? "sync", default: 0] += 1 }
                         return
                     }
                     let got = result.messages.filter { $0.conversationId.description == client.route && $0.seq > since

@@ -21,3 +21,11 @@ enum BenchError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension Result where Failure == BenchError {
+    /// Why it failed, or nil for a success: the set-up steps' tally of reasons.
+    var failureReason: String? {
+        guard case .failure(let error) = self else { return nil }
+        return "\(error)"
+    }
+}

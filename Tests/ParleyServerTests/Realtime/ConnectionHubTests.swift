@@ -5,16 +5,21 @@ import Testing
 @testable import ParleyServer
 
 /// The hub as the gateways' registry: typed receivers (XMPP sessions) count for online state
-/// and get the payload itself.
+/// and get the event itself.
 @Suite struct ConnectionHubTests {
     final class Receiver: EventReceiver {
         let token: ConnectionToken
-        let received = PThreadMutex<[(String, Presence?)]>([])
+        let received = PThreadMutex<[ServerEvent]>([])
+        let forwarded = PThreadMutex<[ForwardedStanza]>([])
 
         init(_ token: UInt64) { self.token = ConnectionToken(token) }
 
-        func receive(event: String, payload: any Encodable & Sendable) {
-            received.withLock { $0.append((event, payload as? Presence)) }
+        func receive(_ event: ServerEvent) {
+            received.withLock { $0.append(event) }
+        }
+
+        func receive(forwarded stanza: ForwardedStanza) {
+            forwarded.withLock { $0.append(stanza) }
         }
     }
 
@@ -27,7 +32,8 @@ import Testing
         #expect(!hub.add(laptop, for: mei))
         #expect(hub.isOnline(mei))
         // Both are hers: an event for her reaches each.
-        hub.deliver(event: EventName.presence, payload: Presence(userId: mei, online: true, at: 1), to: [mei], excluding: nil)
+        #expect(hub.deliver(.presence(Presence(userId: mei, online: true, at: 1)), to: [mei], excluding: nil) == nil,
+                "no native connection: nothing was encoded")
         #expect(phone.received.withLock { $0.count } == 1 && laptop.received.withLock { $0.count } == 1)
         #expect(!hub.remove(phone, for: mei))
         #expect(!hub.remove(phone, for: mei), "removing twice is not a second going-offline")
@@ -36,7 +42,7 @@ import Testing
         #expect(hub.sessions(of: mei).isEmpty)
     }
 
-    @Test func eventsReachTypedReceiversAsPayloadsButNotTheExcludedOne() {
+    @Test func eventsReachTypedReceiversAsTheyAreButNotTheExcludedOne() {
         let hub = ConnectionHub()
         let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
         let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
@@ -44,9 +50,8 @@ import Testing
         _ = hub.add(meiLaptop, for: mei)
         _ = hub.add(bobPhone, for: bob)
         let presence = Presence(userId: bob, online: true, at: 5)
-        hub.deliver(event: EventName.presence, payload: presence, to: [mei], excluding: meiLaptop.token)
-        #expect(meiPhone.received.withLock { $0.map(\.1) } == [presence])
-        #expect(meiPhone.received.withLock { $0.map(\.0) } == [EventName.presence])
+        hub.deliver(.presence(presence), to: [mei], excluding: meiLaptop.token)
+        #expect(meiPhone.received.withLock { $0 } == [.presence(presence)])
         #expect(meiLaptop.received.withLock { $0.isEmpty })
         #expect(bobPhone.received.withLock { $0.isEmpty })
     }
@@ -65,16 +70,22 @@ import Testing
     }
 }
 
-@Suite struct ConnectionHubControlEventTests {
-    @Test func aClosedSignInSessionIsActedOnNotSentToReceivers() {
+@Suite struct ConnectionHubRegistryTests {
+    /// A gateway stanza goes to typed receivers only, never as an event, and not to the one
+    /// left out.
+    @Test func forwardedStanzasReachOnlyTypedReceivers() {
         let hub = ConnectionHub()
         let mei = UserID(rawValue: 1)
-        let phone = ConnectionHubTests.Receiver(1)
+        let phone = ConnectionHubTests.Receiver(1), laptop = ConnectionHubTests.Receiver(2)
         _ = hub.add(phone, for: mei)
-        hub.deliver(event: EventName.signInSessionClosed, payload: SignInSessionClosed(sessionId: "s"), to: [mei], excluding: nil)
+        _ = hub.add(laptop, for: mei)
+        let stanza = ForwardedStanza(type: "chat", id: nil, from: "a@b/c", children: "")
+        hub.forward(stanza, to: [mei], excluding: laptop.token)
+        #expect(phone.forwarded.withLock { $0 } == [stanza])
+        #expect(laptop.forwarded.withLock { $0.isEmpty })
         #expect(phone.received.withLock { $0.isEmpty })
-        hub.deliver(event: EventName.forwardedStanza, payload: ForwardedStanza(type: "chat", id: nil, from: "a@b/c", children: ""),
-                    to: [mei], excluding: nil)
-        #expect(phone.received.withLock { $0.map(\.0) } == [EventName.forwardedStanza], "typed receivers get gateway signals")
+        // Closing a sign-in session's connections acts on WebSockets only; receivers hear nothing.
+        hub.closeConnections(of: mei, signedInWith: "s")
+        #expect(phone.received.withLock { $0.isEmpty })
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import ParleyProtocol
 import Testing
-@testable import ParleyServer
+@testable import ParleyProtocol
 
-/// The hand-written encoder of text messages says the same as Foundation's `JSONEncoder`:
+/// The hand-written writers (a text message, `message.send`'s parameters, the frames) say the same as Foundation's `JSONEncoder`:
 /// both outputs decode to equal values and equal JSON objects, for texts that need escaping.
-@Suite struct MessageJSONTests {
+@Suite struct FrameWriterTests {
     static let texts: [String] = [
         "hello",
         "",
@@ -25,7 +24,7 @@ import Testing
     }
 
     static func foundationJSON(_ message: Message) throws -> Data {
-        try JSONCoding.encoder().encode(message)
+        try WireJSON.encoder().encode(message)
     }
 
     @Test(arguments: texts)
@@ -64,33 +63,54 @@ import Testing
     @Test(arguments: [0, 7, -1, 10, -10, 1_764_000_000_123, Int64.max, Int64.min])
     func decimalsAreWrittenLikeDescription(_ value: Int64) {
         var out: [UInt8] = [UInt8(ascii: "x")]
-        MessageJSON.appendDecimal(value, to: &out)
+        JSONWriter.appendDecimal(value, to: &out)
         #expect(out == [UInt8(ascii: "x")] + Array(String(value).utf8))
     }
 
-    /// The byte-level frames (the hot path's) say exactly what the string-level ones say.
+    /// Frames around encoded data say what the same frames around values say.
     @Test func framesAroundEncodedDataMatchTheOthers() throws {
         let message = Self.message("hi \"there\" \\ 😀")
-        let json = try #require(OperationCoding.json(message))
+        let json = try #require(WireJSON.encode(message))
         for id: RequestID in [.number(-3), .string("r\"1\n")] {
-            #expect(OperationCoding.success(id, json: json) == Array(OperationCoding.success(id, message).utf8))
+            #expect(FrameWriter.success(id, dataJSON: json) == FrameWriter.success(id, message))
         }
-        #expect(OperationCoding.event("message.new", json: json) == Array(try #require(OperationCoding.event("message.new", message)).utf8))
+        #expect(FrameWriter.event(name: "message.new", dataJSON: json) == FrameWriter.event(.messageNew(message)))
     }
 
     @Test func framesCarryTheMessageAndTheID() throws {
         let message = Self.message("hi \"there\"")
-        let response = OperationCoding.success(.string("r\"1"), message)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.utf8)) as? [String: Any])
+        let response = FrameWriter.success(.string("r\"1"), message)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(response)) as? [String: Any])
         #expect(object["id"] as? String == "r\"1")
         #expect(object["ok"] as? Bool == true)
         let data = try JSONSerialization.data(withJSONObject: try #require(object["data"]))
         #expect(try JSONDecoder().decode(Message.self, from: data) == message)
-        let numbered = try #require(try JSONSerialization.jsonObject(with: Data(OperationCoding.success(.number(77), message).utf8))
+        let numbered = try #require(try JSONSerialization.jsonObject(with: Data(FrameWriter.success(.number(77), message)))
             as? [String: Any])
         #expect((numbered["id"] as? NSNumber)?.int64Value == 77)
-        let event = try #require(OperationCoding.event("message.new", message))
-        let eventObject = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+        let event = try #require(FrameWriter.event(.messageNew(message)))
+        let eventObject = try #require(try JSONSerialization.jsonObject(with: Data(event)) as? [String: Any])
         #expect(eventObject["event"] as? String == "message.new")
+    }
+
+    /// `message.send`'s parameters written by hand say what `JSONEncoder` says.
+    @Test(arguments: texts)
+    func sendParametersAreWrittenAsJSONEncoderWritesThem(_ text: String) throws {
+        for parameters in [SendParameters(conversationId: ConversationID(42), clientId: "c \"\(text)\"", kind: .text, text: text),
+                           SendParameters(conversationId: ConversationID(7), clientId: "x", kind: .image, mediaId: "m/1")] {
+            let fast = try JSONSerialization.jsonObject(with: Data(parameters.json())) as? NSDictionary
+            let foundation = try JSONSerialization.jsonObject(with: WireJSON.encoder().encode(parameters)) as? NSDictionary
+            #expect(fast != nil && fast == foundation)
+        }
+    }
+
+    /// A request written for an operation reads back as the same operation and parameters.
+    @Test func requestsRoundTripThroughTheReader() throws {
+        let parameters = SendParameters(conversationId: ConversationID(5), clientId: "c", kind: .text, text: "hé \"x\"")
+        let frame = Data(try #require(FrameWriter.request(Op.MessageSend.self, id: .number(12), parameters)))
+        let envelope = try FrameReader.request(frame)
+        #expect(envelope.id == .number(12) && envelope.op == Op.MessageSend.name)
+        let read = try FrameReader.parameters(SendParameters.self, in: frame, envelope)
+        #expect(read.text == parameters.text && read.clientId == parameters.clientId && read.conversationId == parameters.conversationId)
     }
 }

@@ -1,0 +1,24 @@
+extension SendParameters {
+    /// The parameters' JSON, written by hand: the request every client sends most (and
+    /// parley-bench at its full rate). Means what `JSONEncoder` writes; tests compare.
+    public func json() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(80 + clientId.utf8.count + (text?.utf8.count ?? 0) + (mediaId?.utf8.count ?? 0))
+        JSONWriter.appendLiteral(#"{"conversationId":""#, to: &out)
+        JSONWriter.appendDecimal(conversationId.rawValue, to: &out)
+        JSONWriter.appendLiteral(#"","clientId":"#, to: &out)
+        JSONWriter.appendString(clientId, to: &out)
+        JSONWriter.appendLiteral(#","kind":"#, to: &out)
+        JSONWriter.appendString(kind.rawValue, to: &out)
+        if let text {
+            JSONWriter.appendLiteral(#","text":"#, to: &out)
+            JSONWriter.appendString(text, to: &out)
+        }
+        if let mediaId {
+            JSONWriter.appendLiteral(#","mediaId":"#, to: &out)
+            JSONWriter.appendString(mediaId, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
