@@ -9,6 +9,7 @@ import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDia
 import { ymd } from '../time.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
+import { openActionForm } from './menu.js';
 import { hobbyChips, kvRow } from './profile.js';
 
 export function infoView({ tab, detail }) {
@@ -138,6 +139,13 @@ export function infoView({ tab, detail }) {
     editButton.hidden = !((k === 'group' || k === 'room') && c);
     editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
     if (!editing) currentForm = null;
+    if (!name && !c && (loadError === 'not_found' || loadError === 'not_member')) {
+      // Opened from a link to a room or group one is not in: no name was typed, so "check
+      // the name" would mislead; a room is entered by its name.
+      const enter = h('button', { type: 'button', class: 'btn btn-primary', text: t('enter_by_name'), onclick: () => openActionForm('enter_room') });
+      content.replaceChildren(h('div', { class: 'not-in-block' }, h('p', { class: 'empty-text', text: t('not_in_unknown') }), enter));
+      return;
+    }
     if (!name) {
       content.replaceChildren(loadError ? h('p', { class: 'empty-text', text: errorText({ code: loadError }) }) : h('div', { class: 'loading-block' }, spinner()));
       return;
