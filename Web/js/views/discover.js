@@ -7,7 +7,7 @@ import { h, prefersReducedMotion } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, connectionBanner, toast, spinner, modal } from '../ui.js';
+import { avatar, connectionBanner, toast, spinner, modal, emojiText } from '../ui.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 
@@ -58,7 +58,7 @@ export function discoverView() {
       h('div', { class: 'card-shade', 'aria-hidden': 'true' }),
       h('div', { class: 'card-info' },
         h('h2', { class: 'card-name' }, h('span', { text: name }), user.age ? h('span', { class: 'card-age', text: t('age_years', { n: user.age }) }) : null),
-        user.signature ? h('p', { class: 'card-signature', text: user.signature }) : null,
+        user.signature ? emojiText(user.signature, 'card-signature', 'p') : null,
         chips.length ? h('ul', { class: 'chips', role: 'list' }, chips) : null),
       h('div', { class: 'stamp stamp--like', 'aria-hidden': 'true', text: t('stamp_like') }),
       h('div', { class: 'stamp stamp--nope', 'aria-hidden': 'true', text: t('stamp_nope') }));
