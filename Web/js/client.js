@@ -376,6 +376,19 @@ export async function groupMembers(id) {
   return members;
 }
 
+/** The owner removes a member; everyone gets a `member_removed` notice. */
+export async function removeMember(id, userId) {
+  await call('group.remove', { conversationId: id, userId });
+  await groupInfo(id).catch(() => {});
+}
+
+/** The owner hands the group to another member; everyone gets an `owner_changed` notice. */
+export async function transferGroup(id, userId) {
+  const info = await call('group.transfer', { conversationId: id, userId });
+  applyGroupInfo(info);
+  return info;
+}
+
 export async function leaveGroup(id) {
   await call('group.leave', { conversationId: id });
   state.conversations.delete(id);
