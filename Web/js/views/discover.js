@@ -33,12 +33,17 @@ export function discoverView() {
   const actions = h('div', { class: 'deck-actions' }, passButton, undoButton, likeButton);
   const hint = h('p', { class: 'deck-hint', text: t('discover_keys') });
   const el = h('section', { class: 'view view--discover', 'aria-labelledby': 'discover-title' },
-    h('header', { class: 'topbar' }, h('h1', { class: 'topbar-title', id: 'discover-title', text: t('discover_title') })),
+    // Seed 004's top bar of round buttons: one's own profile, the title, the chats.
+    h('header', { class: 'topbar topbar--discover' },
+      roundButton('me', t('open_profile'), 'round--top', () => go('#/me')),
+      h('h1', { class: 'topbar-title', id: 'discover-title', text: t('discover_title') }),
+      roundButton('chats', t('open_chats'), 'round--top', () => go('#/chats'))),
     connectionBanner(),
     h('div', { class: 'discover-body' }, stack, actions, hint));
 
   function roundButton(name, label, cls, onclick) {
-    return h('button', { type: 'button', class: `round ${cls}`, 'aria-label': label, title: label, onclick }, icon(name, { size: cls === 'round--undo' ? 22 : 30 }));
+    const size = cls === 'round--undo' ? 22 : cls === 'round--top' ? 22 : 30;
+    return h('button', { type: 'button', class: `round ${cls}`, 'aria-label': label, title: label, onclick }, icon(name, { size }));
   }
 
   // ---- Cards ----
