@@ -72,7 +72,7 @@ export function infoView({ tab, detail }) {
         user.username ? h('p', { class: 'hero-handle', text: `@${user.username}` }) : null,
         h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${user.id}` }),
           friend ? h('span', { class: `presence-label${friend.online ? ' is-online' : ''}`, text: friend.online ? t('online') : t('offline') }) : null)));
-    const rows = h('dl', { class: 'card kv-list' },
+    const rows = h('div', { class: 'card kv-list' },
       kvRow(t('signature'), user.signature),
       kvRow(t('age'), user.age ? String(user.age) : ''),
       kvRow(t('hobbies'), user.hobbies && user.hobbies.length ? hobbyChips(user.hobbies) : ''),
@@ -164,7 +164,7 @@ export function infoView({ tab, detail }) {
     if (editing && (k === 'group' || k === 'room')) {
       parts.push(groupEditor(info, k));
     } else {
-      parts.push(h('dl', { class: 'card kv-list' },
+      parts.push(h('div', { class: 'card kv-list' },
         kvRow(t('description'), info.description),
         info.createdAt ? kvRow(t('created_at'), ymd(new Date(info.createdAt))) : null));
     }

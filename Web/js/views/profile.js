@@ -16,7 +16,8 @@ export function kvRow(label, value, { mono = false } = {}) {
   // Text values go through emojiText so emoji such as ☕ show in colour, as in the header.
   const valueEl = value instanceof Node ? value
     : emojiText(value || t('not_set'), `kv-value${mono ? ' is-mono' : ''}${value ? '' : ' is-empty'}`);
-  return h('div', { class: 'kv' }, h('dt', { class: 'kv-label', text: label }), h('dd', { class: 'kv-data' }, valueEl));
+  // Each pair is its own <dl> so the list reads the same to every checker and screen reader.
+  return h('dl', { class: 'kv' }, h('dt', { class: 'kv-label', text: label }), h('dd', { class: 'kv-data' }, valueEl));
 }
 
 export function profileView() {
@@ -71,7 +72,7 @@ export function profileView() {
   }
 
   function viewMode(me) {
-    const rows = h('dl', { class: 'card kv-list' },
+    const rows = h('div', { class: 'card kv-list' },
       kvRow(t('id'), me.id, { mono: true }),
       kvRow(t('username'), me.username),
       kvRow(t('nickname'), me.nickname),
