@@ -336,7 +336,7 @@ extension ChatApp {
                         var head = Line(bubble.timeLabel + "  ", .dim)
                         head.append(bubble.senderName + " ", Style.bold.colored(.green))
                         lines.append(Line.right(head, width: width))
-                        for part in text { lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width)) }
+                        for part in Self.flushLeft(text) { lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width)) }
                     } else {
                         var head = Line(" " + bubble.senderName, Style.bold.colored(.cyan))
                         head.append("  " + bubble.timeLabel, .dim)
@@ -347,7 +347,7 @@ extension ChatApp {
             }
         }
         for pending in dialogue.pending {
-            for part in DisplayWidth.wrap(pending.text, to: bubbleWidth) {
+            for part in Self.flushLeft(DisplayWidth.wrap(pending.text, to: bubbleWidth)) {
                 lines.append(Line.right(Line(part + " ", .dim), width: width))
             }
             if let failure = pending.failure {
@@ -357,6 +357,15 @@ extension ChatApp {
             }
         }
         return lines
+    }
+}
+
+extension ChatApp {
+    /// The wrapped lines of a right-hand (own) message padded to the widest of them, so that
+    /// once right-aligned they share one left edge instead of a ragged one.
+    static func flushLeft(_ parts: [String]) -> [String] {
+        let widest = parts.map { DisplayWidth.width(of: $0) }.max() ?? 0
+        return parts.map { DisplayWidth.fit($0, to: widest) }
     }
 }
 
