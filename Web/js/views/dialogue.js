@@ -278,7 +278,10 @@ export function dialogueView() {
     for (const child of list.children) {
       if (child.classList.contains('day-header')) continue; // shared by a day: it moves with prepends
       const rect = child.getBoundingClientRect();
-      if (rect.bottom > top) return { el: child, offset: rect.top };
+      // The bubble, not the row: a row that stops starting a run (older messages by the
+      // same sender arrived above it) loses its name line and margin above the bubble.
+      const target = child.querySelector('.msg-line') || child;
+      if (rect.bottom > top) return { el: target, offset: target.getBoundingClientRect().top };
     }
     return null;
   }
