@@ -154,3 +154,26 @@ def test_room_notices_skip_reload_bounces_and_repeats(parley, browsers):
     watcher.wait_system("ben left the room")
     time.sleep(0.5)
     assert watcher.system_texts().count("ben left the room") == 1
+
+
+def test_a_refused_upload_leaves_no_empty_bubble(parley, browsers):
+    import pathlib
+    import tempfile
+
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    befriend(server, ann, ben)
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann)
+    browser.open_chat_titled("ben")
+    # Named like a picture, but not one: the server refuses the upload.
+    fake = pathlib.Path(tempfile.mkdtemp()) / "holiday.png"
+    fake.write_text("these are words, not pixels")
+    browser.driver.find_element("css selector", ".composer input[type=file]").send_keys(str(fake))
+    failed = browser.wait(".msg[data-state=failed]", timeout=15)
+    assert browser.wait(".msg[data-state=failed] .image-unavailable").text == "Image not available"
+    assert "Not sent:" in browser.wait(".msg[data-state=failed] .msg-error").text
+    assert failed.size["height"] > 40
+    browser.screenshot("refused-upload-phone")
+    browser.click(".msg[data-state=failed] .msg-delete")
+    browser.wait_gone(".msg[data-state=failed]")

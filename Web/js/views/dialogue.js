@@ -191,8 +191,10 @@ export function dialogueView() {
         // A picture that cannot be decoded (an upload the server refused, say) must not
         // leave an empty bubble.
         img.classList.add('is-broken');
-        img.replaceWith(h('span', { class: 'image-unavailable', style: `width:${box.width}px;height:${box.height}px` },
-          icon('image', { size: 28 }), h('span', { text: t('image_unavailable') })));
+        const stand = h('span', { class: 'image-unavailable' }, icon('image', { size: 28 }), h('span', { text: t('image_unavailable') }));
+        stand.style.width = `${box.width}px`;
+        stand.style.height = `${box.height}px`;
+        img.replaceWith(stand);
       }, { once: true });
       const open = h('button', { type: 'button', class: 'bubble-image', 'aria-label': t('open_image') }, img);
       open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
