@@ -51,7 +51,7 @@ test-deps: deps
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:

@@ -79,6 +79,13 @@ def test_login_page_remembers_and_explains(parley, browsers):
     # Log out: the login page shows Mei's avatar and name again.
     browser.click(".tab[data-tab=me]")
     browser.click(".view--profile .logout")
+    # It asks first; cancelling keeps the session.
+    browser.wait(".modal", text="Log out of Parley on this device?")
+    browser.click(".modal .btn-secondary", text="Cancel")
+    browser.wait_gone(".modal-backdrop")
+    assert browser.visible(".view--profile .logout")
+    browser.click(".view--profile .logout")
+    browser.click(".modal .btn-danger", text="Log out")
     browser.wait(".auth-card")
     assert browser.js("return document.querySelector('.auth-card input[autocomplete=username]').value") == "mei"
     browser.wait(".auth-avatar .avatar-initial", text="M")
@@ -100,7 +107,13 @@ def test_register_names_each_problem(parley, browsers):
     register(server.url, "taken_name")
     browser = browsers(server.url, size=PHONE)
     browser.open("#/register")
-    browser.click("form.auth-form button[type=submit]")
+    # Like Login's, the button waits for every field; leaving each empty names its problem.
+    submit = browser.wait("form.auth-form button[type=submit]")
+    assert not submit.is_enabled()
+    for label in ("Username", "Password", "Password again"):
+        browser.field(label).click()
+    browser.field("Username").click()
+    assert not submit.is_enabled()
     messages = browser.texts(".field-msg.is-error")
     assert messages == ["Enter your username", "Enter your password", "Enter the password a second time"], messages
     browser.fill("Username", "x")

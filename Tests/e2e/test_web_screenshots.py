@@ -259,6 +259,25 @@ def test_screenshots_of_every_page(parley, browsers):
         lambda: b.js("return getComputedStyle(document.body).backgroundColor") == "rgb(14, 15, 17)", 5, "the dark theme"))
     browser.route("#/contacts")
     browser.shoot_both("26-contacts-dark", lambda b, size: b.wait(".contact-section[data-section=friends]"))
+
+    # Every signed-in page in each language and theme not shown above.
+    pages = [("chats", "#/chats", ".view--list:not([hidden]) a.row"),
+             ("contacts", "#/contacts", ".contact-section[data-section=strangers]"),
+             ("discover", "#/discover", ".view--discover .topbar .round"),
+             ("me", "#/me", ".view--profile .kv-list"),
+             ("dialogue", f"#/chats/c/{chat}", ".view--dialogue .bubble"),
+             ("group-info", f"#/chats/c/{group}/info", ".people .person")]
+    for language, theme in (("en", "dark"), ("zh", "dark"), ("zh", "light")):
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
+        browser.route("#/me")
+        browser.click(f".segment[data-lang={language}]")
+        browser.wait(".tab[data-tab=chats]", text="消息" if language == "zh" else "Chats")
+        for name, route, ready in pages:
+            browser.route(route)
+            browser.shoot_both(f"28-{name}-{language}-{theme}", lambda b, size, ready=ready: b.wait(ready, timeout=15))
+    browser.route("#/me")
+    browser.click(".segment[data-lang=en]")
+    browser.wait(".tab[data-tab=chats]", text="Chats")
     browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     # The connection lost.

@@ -106,10 +106,18 @@ class Browser:
         return len(self.visible(css))
 
     def click(self, css: str, text: str | None = None, timeout: float = 10):
-        element = self.wait(css, timeout, text)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
-        element.click()
-        return element
+        # A page that re-renders (a profile arriving, say) may replace the element between
+        # finding and clicking it: find it again, a bounded number of times.
+        for attempt in range(3):
+            element = self.wait(css, timeout, text)
+            try:
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
+                element.click()
+                return element
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
+                time.sleep(0.1)
 
     def type(self, css: str, value: str, clear: bool = True):
         element = self.wait(css)

@@ -16,6 +16,21 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.isControl("\u{1B}"))
     }
 
+    @Test("emoji sequences take the columns a scalar-measuring terminal (tmux, xterm) gives them")
+    func emojiSequences() {
+        #expect(DisplayWidth.width(of: "🧑‍💻") == 2)          // ZWJ: one picture
+        #expect(DisplayWidth.width(of: "🤷‍♀️") == 2)          // ZWJ then a narrow sign and VS16
+        #expect(DisplayWidth.width(of: "🏳️‍🌈") == 1)          // a narrow base keeps its column
+        #expect(DisplayWidth.width(of: "❤️") == 1)            // VS16 adds nothing
+        #expect(DisplayWidth.width(of: "☕️") == 2)
+        #expect(DisplayWidth.width(of: "👍🏽") == 4)            // the skin tone is drawn beside it
+        #expect(DisplayWidth.width(of: "👩🏽‍💻") == 4)
+        #expect(DisplayWidth.width(of: "🇨🇳") == 2)            // two regional indicators
+        #expect(DisplayWidth.width(of: "#️⃣") == 1)
+        #expect(DisplayWidth.width(of: "कि") == 2)            // a spacing mark takes a column
+        #expect(DisplayWidth.fit("ok 👍🏽 🇨🇳", to: 12).count == 8)
+    }
+
     @Test("truncating and fitting count columns, not characters")
     func truncation() {
         #expect(DisplayWidth.truncate("你好世界", to: 5) == "你好…")

@@ -67,6 +67,7 @@ export function begin(token, account) {
   reset();
   setMe(account);
   loadRooms();
+  loadMet();
   outbox.load(account.id);
   outbox.configure({ call, upload: (file) => api.upload(file), sent: messageSent });
   connection = new Connection({
@@ -226,6 +227,57 @@ function scheduleConversationRefresh() {
   }, 150);
 }
 
+// ---- People met (seed 000's strangers) ----
+
+// The contacts page lists strangers: people seen in a group, a room or on Discover who are
+// not friends. The server keeps no such list, so this client remembers whom it has seen,
+// newest first, per account on this device.
+const MET_KEEP = 60;
+
+function metKey() {
+  return state.me ? `parley.met.${state.me.id}` : null;
+}
+
+function loadMet() {
+  state.met.clear();
+  try {
+    for (const [id, seen] of JSON.parse(localStorage.getItem(metKey()) || '[]')) {
+      if (typeof id === 'string' && seen && typeof seen.at === 'number') state.met.set(id, seen);
+    }
+  } catch {
+    /* a damaged list starts again */
+  }
+}
+
+/** Notes people seen in `where` ('group', 'room' or 'discover'), at `at` (ms) or now. */
+function noteMet(ids, where, at = Date.now()) {
+  let changed = false;
+  for (const id of ids) {
+    if (!id || id === state.me?.id) continue;
+    const known = state.met.get(id);
+    if (known && known.at >= at) continue;
+    state.met.set(id, { at, where });
+    changed = true;
+  }
+  if (!changed) return;
+  if (state.met.size > MET_KEEP) {
+    const newest = [...state.met].sort((a, b) => b[1].at - a[1].at).slice(0, MET_KEEP);
+    state.met = new Map(newest);
+  }
+  try {
+    localStorage.setItem(metKey(), JSON.stringify([...state.met]));
+  } catch {
+    /* storage full: the list still lives in memory */
+  }
+  emit('met');
+}
+
+/** Notes the people behind a group's or room's messages. */
+function noteMessagesMet(conversation, messages) {
+  if (!conversation || (conversation.kind !== 'group' && conversation.kind !== 'room')) return;
+  for (const m of messages) noteMet([m.sender || m.system?.actor], conversation.kind, m.createdAt || Date.now());
+}
+
 // ---- Rooms ----
 
 function roomsKey() {
@@ -278,6 +330,7 @@ function applyRoomEntry({ room, messages }) {
     noteMessage(conversation, m);
     if (m.sender) ensureUser(m.sender);
   }
+  noteMessagesMet(conversation, messages || []);
   emit('conversations');
   emit('timeline', room.id);
   emit('group', room.id);
@@ -311,6 +364,7 @@ export async function leaveRoom(id) {
 export async function roomOccupants(id) {
   const result = { users: await allPages('room.occupants', { conversationId: id }, 'users', 'nextCursor') };
   for (const u of result.users) rememberUser(u);
+  noteMet(result.users.map((u) => u.id), 'room');
   const info = state.groupInfo.get(id);
   if (info) {
     info.occupantCount = result.users.length;
@@ -375,7 +429,21 @@ export async function groupMembers(id) {
     members.push(...page.members);
     cursor = page.nextCursor;
   } while (cursor);
+  noteMet(members.map((m) => m.user.id), 'group');
   return members;
+}
+
+/** The owner removes a member; everyone gets a `member_removed` notice. */
+export async function removeMember(id, userId) {
+  await call('group.remove', { conversationId: id, userId });
+  await groupInfo(id).catch(() => {});
+}
+
+/** The owner hands the group to another member; everyone gets an `owner_changed` notice. */
+export async function transferGroup(id, userId) {
+  const info = await call('group.transfer', { conversationId: id, userId });
+  applyGroupInfo(info);
+  return info;
 }
 
 export async function leaveGroup(id) {
@@ -521,12 +589,21 @@ export const uploadImage = (file) => api.upload(file);
 
 // ---- Discover ----
 
-export const deck = (cursor) => call('discover.deck', cursor ? { cursor, limit: 20 } : { limit: 20 });
-export const pass = (userId) => call('discover.pass', { userId });
+export async function deck(cursor) {
+  const page = await call('discover.deck', cursor ? { cursor, limit: 20 } : { limit: 20 });
+  for (const user of page.cards) rememberUser(user);
+  return page;
+}
+export async function pass(userId) {
+  const result = await call('discover.pass', { userId });
+  noteMet([userId], 'discover');
+  return result;
+}
 export const undoSwipe = () => call('discover.undo', {});
 
 export async function like(userId) {
   const result = await call('discover.like', { userId });
+  noteMet([userId], 'discover');
   if (result.matched && result.friend) addFriend(result.friend);
   return result;
 }
@@ -548,6 +625,7 @@ export async function loadNewest(id) {
     for (const m of page.messages) if (m.sender) ensureUser(m.sender);
     const conversation = state.conversations.get(id);
     if (conversation) for (const m of page.messages) noteMessage(conversation, m);
+    noteMessagesMet(conversation, page.messages);
   } catch (error) {
     tl.error = error.code;
   } finally {
@@ -601,6 +679,7 @@ function onMessage(m) {
   }
   const isNew = m.seq > (conversation.lastSeq || 0);
   noteMessage(conversation, m);
+  noteMessagesMet(conversation, [m]);
   if (isNew && m.sender && m.sender !== state.me?.id && conversation.kind !== 'room') {
     if (isReading(m.conversationId)) markRead(m.conversationId);
     else conversation.unread = (conversation.unread || 0) + 1;

@@ -32,6 +32,7 @@ export const state = {
   outgoing: [],
   blocked: new Set(),        // user ids
   roomNames: new Set(),      // names of rooms the user is in (entered again after reconnecting)
+  met: new Map(),            // user id → {at, where}: people seen in groups, rooms and Discover (strangers unless friends)
   outbox: [],                // pending sends, see outbox.js
   connection: { status: 'stopped' },
   synced: false,             // the first sync of this page finished
@@ -49,6 +50,7 @@ export function reset() {
   state.outgoing = [];
   state.blocked.clear();
   state.roomNames.clear();
+  state.met.clear();
   state.outbox = [];
   state.connection = { status: 'stopped' };
   state.synced = false;

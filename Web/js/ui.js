@@ -334,6 +334,10 @@ export function openLightbox(src, alt) {
 
 // ---- The connection banner ----
 
+// Views are built once and kept while off screen (a dialogue left for the list comes back
+// later), so a banner stays in this set even while detached: dropping it then would leave it
+// showing a stale state when its view returns. Weak references let banners of destroyed
+// views go with them.
 const banners = new Set();
 let countdown = null;
 let connectingSince = 0;
@@ -345,7 +349,7 @@ export function connectionBanner() {
   const el = h('div', { class: 'conn-banner', role: 'status', 'aria-live': 'polite', hidden: true },
     icon('offline', { size: 16, cls: 'conn-icon' }), spinner('spinner--sm conn-spinner'), text, retry);
   retry.addEventListener('click', () => el.dispatchEvent(new CustomEvent('parley-retry', { bubbles: true })));
-  banners.add(el);
+  banners.add(new WeakRef(el));
   paintBanner(el);
   return el;
 }
@@ -371,12 +375,10 @@ function paintBanner(el) {
 }
 
 function paintAll() {
-  for (const el of [...banners]) {
-    if (!el.isConnected && el.dataset.painted) banners.delete(el);
-    else {
-      el.dataset.painted = '1';
-      paintBanner(el);
-    }
+  for (const ref of [...banners]) {
+    const el = ref.deref();
+    if (el) paintBanner(el);
+    else banners.delete(ref);
   }
 }
 

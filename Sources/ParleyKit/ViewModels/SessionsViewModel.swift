@@ -31,6 +31,8 @@ public final class SessionsViewModel {
     @ObservationIgnored private var observation: ObservationTasks?
     @ObservationIgnored private var reloading = false
     @ObservationIgnored private var reloadAgain = false
+    /// Senders whose profiles were asked for once already (a preview names them).
+    @ObservationIgnored private var profilesAsked: Set<UserID> = []
 
     /// A sessions list of `client`; call `start()` when it appears.
     public init(client: ParleyClient, language: ParleyLanguage = .preferred,
@@ -98,17 +100,31 @@ public final class SessionsViewModel {
         } while reloadAgain
     }
 
+    /// A group's or room's preview names its sender; one not met yet would read "ID: 4"
+    /// until the conversation is opened. Each is asked for once, then the rows are rebuilt.
+    private func fetchProfiles(_ ids: [UserID]) {
+        profilesAsked.formUnion(ids)
+        Task { [weak self, client] in
+            var found = false
+            for id in ids where (try? await client.user(id: id)) != nil { found = true }
+            if found { await self?.reload() }
+        }
+    }
+
     private func rebuild() async {
         let summaries = (try? await client.cachedConversations()) ?? []
         let me = await client.account?.profile.id
         var names: [UserID: String] = [:]
+        var unknown: [UserID] = []
         for summary in summaries {
             guard let message = summary.lastMessage else { continue }
             for id in [message.sender, message.system?.actor, message.system?.target].compactMap({ $0 }) where names[id] == nil {
                 let profile = try? await client.cachedProfile(id)
+                if profile == nil, !profilesAsked.contains(id) { unknown.append(id) }
                 names[id] = DisplayName.of(nickname: profile?.nickname, username: profile?.username, id: id)
             }
         }
+        if !unknown.isEmpty { fetchProfiles(unknown) }
         var online: [UserID: Bool] = [:]
         for summary in summaries {
             if let peer = summary.peer { online[peer.id] = await client.isOnline(peer.id) }

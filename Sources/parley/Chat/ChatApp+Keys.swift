@@ -21,6 +21,8 @@ extension ChatApp {
         case .main:
             if prompt != nil {
                 handlePrompt(key)
+            } else if focus == .discover {
+                handleDiscover(key)
             } else if focus == .dialogue && dialogue != nil {
                 handleDialogue(key)
             } else {
@@ -173,6 +175,10 @@ extension ChatApp {
                 if answer.lowercased() == "y" { self?.logout() }
                 return nil
             }
+        case .character("d"):
+            openDiscover()
+        case .character("p"):
+            editProfile()
         case .character("q"):
             quitting = true
         default:
@@ -255,6 +261,10 @@ extension ChatApp {
         case .enter:
             let text = input.text
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            if text.hasPrefix("/"), sendFile(text, to: dialogue) {
+                input.clear()
+                return
+            }
             input.clear()
             dialogue.draft = text
             scroll(to: 0)

@@ -92,10 +92,13 @@ extension ChatApp {
             let left = min(36, max(24, columns * 3 / 10))
             let right = columns - left - 1
             let list = listPane(width: left, height: bodyHeight)
-            let talk = dialogue == nil ? emptyDialogue(width: right, height: bodyHeight) : dialoguePane(width: right, height: bodyHeight)
+            let talk = focus == .discover ? discoverPane(width: right, height: bodyHeight)
+                : dialogue == nil ? emptyDialogue(width: right, height: bodyHeight) : dialoguePane(width: right, height: bodyHeight)
             for row in 0..<bodyHeight {
                 lines.append(list[row] + Line("│", .dim) + talk[row])
             }
+        } else if focus == .discover {
+            lines += discoverPane(width: columns, height: bodyHeight)
         } else if focus == .dialogue && dialogue != nil {
             lines += dialoguePane(width: columns, height: bodyHeight)
         } else {
@@ -152,19 +155,22 @@ extension ChatApp {
         let variants: [String]
         if prompt != nil {
             variants = [" Enter confirm · Esc cancel"]
+        } else if focus == .discover {
+            variants = [" ← pass · → like · u undo · Esc list · Ctrl-C quit"]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
-                        " Enter send · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
-                        " Enter send · Esc back · PgUp/PgDn · End · ^C quit"]
+            variants = [" Enter send · /image PATH · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                        " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
+                        " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
         } else if tab == .contacts {
             variants = [" ↑↓ select · Enter open/accept · y/n request · Tab chats · a add friend · g/G group · r/R room · L logout · q quit",
                         " ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
                         " ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit"]
         } else {
-            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · L logout · q quit",
-                        " ↑↓ Enter open · Tab contacts · a friend · g/G join/new group · r/R enter/new room · L logout · q quit",
-                        " ↑↓ Enter · Tab contacts · a friend · g/G group · r/R room · L logout · q quit",
-                        " ↑↓ Enter · Tab · a friend · g/G group · r/R room · q quit"]
+            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter open · Tab contacts · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter · Tab contacts · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter · Tab · a friend · g/G group · r/R room · d discover · p profile · q quit",
+                        " ↑↓ Enter · Tab · a friend · g/G · r/R · d discover · p me · q quit"]
         }
         // The last row: one column short, so that the terminal never scrolls.
         let text = variants.first { DisplayWidth.width(of: $0) < columns } ?? variants[variants.count - 1]
@@ -336,7 +342,7 @@ extension ChatApp {
                         var head = Line(bubble.timeLabel + "  ", .dim)
                         head.append(bubble.senderName + " ", Style.bold.colored(.green))
                         lines.append(Line.right(head, width: width))
-                        for part in text { lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width)) }
+                        for part in Self.flushLeft(text) { lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width)) }
                     } else {
                         var head = Line(" " + bubble.senderName, Style.bold.colored(.cyan))
                         head.append("  " + bubble.timeLabel, .dim)
@@ -347,7 +353,7 @@ extension ChatApp {
             }
         }
         for pending in dialogue.pending {
-            for part in DisplayWidth.wrap(pending.text, to: bubbleWidth) {
+            for part in Self.flushLeft(DisplayWidth.wrap(pending.text, to: bubbleWidth)) {
                 lines.append(Line.right(Line(part + " ", .dim), width: width))
             }
             if let failure = pending.failure {
@@ -357,6 +363,15 @@ extension ChatApp {
             }
         }
         return lines
+    }
+}
+
+extension ChatApp {
+    /// The wrapped lines of a right-hand (own) message padded to the widest of them, so that
+    /// once right-aligned they share one left edge instead of a ragged one.
+    static func flushLeft(_ parts: [String]) -> [String] {
+        let widest = parts.map { DisplayWidth.width(of: $0) }.max() ?? 0
+        return parts.map { DisplayWidth.fit($0, to: widest) }
     }
 }
 

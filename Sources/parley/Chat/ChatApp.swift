@@ -36,7 +36,7 @@ final class ChatApp {
 
     /// Where keys go on the main screen.
     enum Focus {
-        case list, dialogue
+        case list, dialogue, discover
     }
 
     /// A one-line question at the bottom ("Add friend (username):").
@@ -64,6 +64,8 @@ final class ChatApp {
     let sessions: SessionsViewModel
     let contacts: ContactsViewModel
     var dialogue: DialogueViewModel?
+    /// The Discover deck, once opened.
+    var discover: DiscoverViewModel?
     var input = LineEditor()
     /// Lines scrolled up from the newest message (0: at the bottom).
     var scrollOffset = 0

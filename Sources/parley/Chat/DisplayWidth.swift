@@ -14,8 +14,16 @@ enum DisplayWidth {
         0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
         0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
         0x16FE0...0x16FE4, 0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF,
-        0x1F18E...0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F251, 0x1F300...0x1F64F, 0x1F680...0x1F6FF,
-        0x1F7E0...0x1F7EB, 0x1F90C...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+        0x1F18E...0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F251,
+        // The pictographs block scalar by scalar: those shown as text by default (🏳 ☀ 🕊…)
+        // take one column, as terminals draw them.
+        0x1F300...0x1F320, 0x1F32D...0x1F335, 0x1F337...0x1F37C, 0x1F37E...0x1F393, 0x1F3A0...0x1F3CA,
+        0x1F3CF...0x1F3D3, 0x1F3E0...0x1F3F0, 0x1F3F4...0x1F3F4, 0x1F3F8...0x1F43E, 0x1F440...0x1F440,
+        0x1F442...0x1F4FC, 0x1F4FF...0x1F53D, 0x1F54B...0x1F54E, 0x1F550...0x1F567, 0x1F57A...0x1F57A,
+        0x1F595...0x1F596, 0x1F5A4...0x1F5A4, 0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC...0x1F6CC,
+        0x1F6D0...0x1F6D2, 0x1F6D5...0x1F6D7, 0x1F6DC...0x1F6DF, 0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC,
+        0x1F7E0...0x1F7EB, 0x1F7F0...0x1F7F0, 0x1F90C...0x1F93A, 0x1F93C...0x1F945, 0x1F947...0x1F9FF,
+        0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
 
     /// Columns of one scalar: 0, 1 or 2.
@@ -45,11 +53,29 @@ enum DisplayWidth {
         return 1
     }
 
-    /// Columns of one grapheme cluster: two if any of its scalars is wide (an emoji sequence is
-    /// drawn as one picture), else the widest of them.
+    /// Columns of one grapheme cluster as terminals that measure by scalar (wcwidth: xterm,
+    /// VTE, tmux) draw it: the sum of its scalars' widths, where a scalar after a zero-width
+    /// joiner joins the picture before it and takes no column of its own. So a ZWJ family is
+    /// 2, a skin-toned thumb 4 (the modifier is drawn beside it), a flag 2 (two regional
+    /// indicators of one column), and a variation selector adds nothing ("❤️" stays 1).
+    /// Anything else would push every column after it out of line.
     static func width(of character: Character) -> Int {
         if character.isASCII { return character.asciiValue.map { $0 < 0x20 || $0 == 0x7F ? 0 : 1 } ?? 1 }
-        return character.unicodeScalars.reduce(0) { max($0, width(of: $1)) }
+        var total = 0
+        var joining = false
+        for scalar in character.unicodeScalars {
+            if scalar.value == 0x200D {
+                joining = true
+                continue
+            }
+            let columns = width(of: scalar)
+            if joining && columns > 0 {
+                joining = false
+                continue
+            }
+            total += columns
+        }
+        return total
     }
 
     /// Whether a character holds a C0 or C1 control (ESC, CR, DEL…), which must not reach

@@ -58,7 +58,8 @@ import Testing
             #expect(reply.errorCode == code, "\(body)")
             #expect(reply.errorField == field, "\(body)")
         }
-        let malformed = try await server.request("POST", "/v1/auth/register", raw: Data("{not json".utf8))
+        let malformed = try await server.request("POST", "/v1/auth/register", raw: Data("{not json".utf8),
+                                                 headers: ["Content-Type": "application/json"])
         #expect(malformed.status == 400)
         #expect(malformed.errorCode == "bad_request")
         let tooLong = try await server.request("POST", "/v1/auth/register",

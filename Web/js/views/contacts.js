@@ -5,8 +5,10 @@ import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
 import { avatar, connectionBanner, iconButton, setBusy, toast, emojiText } from '../ui.js';
 import { openActionMenu } from './menu.js';
-import { acceptRequest, declineRequest } from '../client.js';
+import { acceptRequest, declineRequest, ensureUser } from '../client.js';
 import { go } from '../router.js';
+
+const STRANGERS_SHOWN = 20;
 
 export function contactsView() {
   const plus = iconButton('plus', t('menu'), () => openActionMenu(plus), 'topbar-action');
@@ -101,13 +103,25 @@ export function contactsView() {
     const rooms = conversations.filter((c) => c.kind === 'room');
     sections.push(section('groups', t('groups'), groups.length, groups.map(conversationRow), t('groups_empty')));
     sections.push(section('rooms', t('rooms'), rooms.length, rooms.map(conversationRow), t('rooms_empty')));
+    // Seed 000's fourth kind: people met in a group, a room or on Discover who are not
+    // friends, the most recent first; a name not fetched yet reads "ID: <id>".
+    const asked = new Set([...state.incoming.map((r) => r.from.id), ...state.outgoing.map((r) => r.to.id)]);
+    const strangers = [...state.met]
+      .filter(([id]) => id !== state.me?.id && !state.friends.has(id) && !state.blocked.has(id) && !asked.has(id))
+      .sort((a, b) => b[1].at - a[1].at)
+      .slice(0, STRANGERS_SHOWN);
+    for (const [id] of strangers) ensureUser(id);
+    sections.push(section('strangers', t('strangers'), strangers.length, strangers.map(([id, seen]) => personRow(
+      state.users.get(id) || { id },
+      { href: `#/contacts/u/${encodeURIComponent(id)}`, sub: t(`met_${seen.where}`) },
+    )), t('strangers_empty')));
     const focused = document.activeElement;
     const keepFocus = body.contains(focused) && focused.closest('[data-user]')?.dataset.user;
     syncChildren(body, sections);
     if (keepFocus) body.querySelector(`[data-user="${CSS.escape(keepFocus)}"] a, [data-user="${CSS.escape(keepFocus)}"] button`)?.focus();
   });
 
-  const offs = ['friends', 'requests', 'conversations', 'users', 'group'].map((topic) => on(topic, render));
+  const offs = ['friends', 'requests', 'conversations', 'users', 'group', 'met'].map((topic) => on(topic, render));
   render();
   return {
     el,

@@ -14,8 +14,12 @@ import { messageTime, fullTime, dayKey, dayHeader } from '../time.js';
 import { entriesFor } from '../outbox.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
+import { openActionForm } from './menu.js';
 
 const RUN_GAP = 5 * 60 * 1000;
+// A room notice pair "X left" then "X entered" this close together is a reload or a
+// reconnect, not news: both are left out.
+const ROOM_BOUNCE = 2 * 60 * 1000;
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'“”‘’，。！？]+/gi;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
@@ -97,8 +101,11 @@ export function dialogueView() {
     PALETTE.map((emoji) => h('button', { type: 'button', class: 'emoji-choice', text: emoji, 'aria-label': emoji, onclick: () => insertText(emoji) })));
   const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, imageButton, emojiButton, textarea, sendButton);
   const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
-  const outside = h('div', { class: 'not-member', hidden: true }, h('span', { text: t('not_in_room') }), enterAgain);
-  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), body, outside, composer);
+  const outsideText = h('span', { text: t('not_in_room') });
+  const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
+  // A conversation one can no longer post to says why instead of offering a composer.
+  const cannotPost = h('div', { class: 'not-member cannot-post', role: 'status', hidden: true }, icon('alert', { size: 18 }), h('span', { class: 'cannot-post-text' }));
+  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), body, outside, cannotPost, composer);
   title.id = 'dialogue-title';
 
   // ---- Header ----
@@ -106,7 +113,11 @@ export function dialogueView() {
   function paintHeader() {
     const conversation = state.conversations.get(id);
     const infoData = state.groupInfo.get(id);
-    setTextWithEmoji(title, conversation ? conversationTitle(conversation) : (infoData?.name || '…'), splitEmoji);
+    const tl = timeline(id);
+    const unknown = !conversation && !infoData?.name;
+    const titleText = conversation ? conversationTitle(conversation)
+      : (infoData?.name || (tl.error ? t('unknown_conversation') : '…'));
+    setTextWithEmoji(title, titleText, splitEmoji);
     let sub = '';
     if (conversation?.kind === 'user') {
       const friend = state.friends.get(conversation.peer?.id);
@@ -120,14 +131,33 @@ export function dialogueView() {
     subtitle.textContent = sub;
     subtitle.hidden = !sub;
     subtitle.classList.toggle('is-online', sub === t('online'));
-    const isRoomOutside = (conversation == null && (infoData && 'occupantCount' in infoData)) || timeline(id).error === 'not_member';
+    const isRoomOutside = (conversation == null && (infoData && 'occupantCount' in infoData))
+      || (tl.error === 'not_member' && conversation?.kind !== 'user') || (unknown && tl.error === 'not_found');
     outside.hidden = !isRoomOutside;
-    composer.hidden = isRoomOutside;
+    // Opened from a link without ever having been inside: only the name enters a room.
+    outsideText.textContent = unknown ? t('not_in_unknown') : t('not_in_room');
+    enterAgain.textContent = unknown ? t('enter_by_name') : t('enter_again');
+    const reason = isRoomOutside ? null : cannotPostReason(conversation);
+    cannotPost.hidden = !reason;
+    cannotPost.querySelector('.cannot-post-text').textContent = reason ? t(reason) : '';
+    composer.hidden = isRoomOutside || !!reason;
+  }
+
+  /** Why the user cannot post here now (a string key), or null when they can. */
+  function cannotPostReason(conversation) {
+    if (conversation?.kind !== 'user' || !state.synced) return null;
+    const peer = conversation.peer?.id;
+    if (peer && state.blocked.has(peer)) return 'cannot_post_blocked';
+    if (peer && !state.friends.has(peer)) return 'cannot_post_not_friends';
+    return null;
   }
 
   enterAgain.addEventListener('click', async () => {
     const name = state.groupInfo.get(id)?.name;
-    if (!name) return;
+    if (!name) {
+      openActionForm('enter_room');
+      return;
+    }
     try {
       await client.enterRoom(name);
     } catch (error) {
@@ -143,11 +173,12 @@ export function dialogueView() {
 
   function buildRow(message, conversation) {
     if (message.kind === 'system') {
+      // Seed 000 shows a notice's time with its text.
+      const when = h('span', { class: 'msg-system-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
       const text = live(h('span', { class: 'msg-system-text' }), (span) => { span.textContent = systemText(message); });
-      return h('div', { class: 'msg msg--system', dataset: { seq: message.seq } }, text);
+      return h('div', { class: 'msg msg--system', dataset: { seq: message.seq } }, when, text);
     }
     const mine = state.me && message.sender === state.me.id;
-    const showNames = conversation && conversation.kind !== 'user';
     const bubble = h('div', { class: 'bubble' });
     if (message.kind === 'image') {
       const box = imageBox(message.image);
@@ -156,7 +187,15 @@ export function dialogueView() {
       img.style.height = `${box.height}px`;
       const src = message.preview || safeURL(message.image?.url);
       if (src) img.src = src;
-      img.addEventListener('error', () => img.classList.add('is-broken'), { once: true });
+      img.addEventListener('error', () => {
+        // A picture that cannot be decoded (an upload the server refused, say) must not
+        // leave an empty bubble.
+        img.classList.add('is-broken');
+        const stand = h('span', { class: 'image-unavailable' }, icon('image', { size: 28 }), h('span', { text: t('image_unavailable') }));
+        stand.style.width = `${box.width}px`;
+        stand.style.height = `${box.height}px`;
+        img.replaceWith(stand);
+      }, { once: true });
       const open = h('button', { type: 'button', class: 'bubble-image', 'aria-label': t('open_image') }, img);
       open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
       bubble.classList.add('bubble--image');
@@ -169,13 +208,22 @@ export function dialogueView() {
       bubble.appendChild(p);
     }
     bubble.title = fullTime(message.createdAt);
+    // Touch has no hover: a tap on the bubble shows its full date and time.
+    bubble.addEventListener('click', (event) => {
+      if (event.target.closest('a, button')) return;
+      const shown = row.classList.toggle('show-full-time');
+      time.textContent = shown ? fullTime(message.createdAt) : messageTime(message.createdAt);
+      if (shown) delete time.dataset.ts;
+      else time.dataset.ts = message.createdAt;
+    });
     const status = h('span', { class: 'msg-status' });
     const time = h('div', { class: 'msg-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
     const side = mine ? userAvatar(state.me.id, 'sm') : userAvatar(message.sender, 'sm');
     const row = h('div', { class: `msg ${mine ? 'msg--self' : 'msg--other'}` },
       h('div', { class: 'msg-avatar' }, side),
       h('div', { class: 'msg-body' },
-        showNames && !mine ? userNameText(message.sender, 'msg-sender') : null,
+        // Seed 001 names the sender of every message; the name shows once per run.
+        userNameText(mine ? state.me.id : message.sender, 'msg-sender'),
         h('div', { class: 'msg-line' }, bubble, status),
         h('p', { class: 'msg-error', hidden: true }),
         time));
@@ -201,7 +249,9 @@ export function dialogueView() {
     } else if (stateName === 'failed') {
       const retry = h('button', { type: 'button', class: 'msg-retry', 'aria-label': t('failed_retry'), title: t('failed_retry') }, icon('alert', { size: 20 }));
       retry.addEventListener('click', () => client.retrySend(pending.clientId));
-      status.appendChild(retry);
+      const remove = h('button', { type: 'button', class: 'msg-delete', 'aria-label': t('delete_failed_label'), title: t('delete_failed_label') }, icon('trash', { size: 18 }));
+      remove.addEventListener('click', () => client.discardSend(pending.clientId));
+      status.append(retry, remove);
     }
     if (errorLine) {
       errorLine.hidden = stateName !== 'failed';
@@ -230,7 +280,10 @@ export function dialogueView() {
     for (const child of list.children) {
       if (child.classList.contains('day-header')) continue; // shared by a day: it moves with prepends
       const rect = child.getBoundingClientRect();
-      if (rect.bottom > top) return { el: child, offset: rect.top };
+      // The bubble, not the row: a row that stops starting a run (older messages by the
+      // same sender arrived above it) loses its name line and margin above the bubble.
+      const target = child.querySelector('.msg-line') || child;
+      if (rect.bottom > top) return { el: target, offset: target.getBoundingClientRect().top };
     }
     return null;
   }
@@ -255,11 +308,13 @@ export function dialogueView() {
     const wasAtBottom = stick;
     const keep = wasAtBottom ? null : anchor();
 
+    const bounced = roomBounces(items);
     const nodes = [];
     let previous = null;
     let previousDay = null;
     const rowEntries = [];
     for (const item of items) {
+      if (bounced.has(item.key)) continue;
       const m = item.message;
       const day = dayKey(m.createdAt);
       if (day !== previousDay) {
@@ -314,6 +369,32 @@ export function dialogueView() {
     afterScroll();
     // Fill a short screen with older history.
     if (tl.loaded && tl.hasMore && !tl.loading && scroller.scrollHeight <= scroller.clientHeight + 80) client.loadOlder(id);
+  }
+
+  /**
+   * The keys of room notices left out: a leave and a re-entry by the same person within
+   * ROOM_BOUNCE, and a notice that repeats the one shown before it for that person.
+   */
+  function roomBounces(items) {
+    const hidden = new Set();
+    const last = new Map(); // actor → the last room notice of theirs still shown
+    for (const item of items) {
+      const m = item.message;
+      const type = m.kind === 'system' ? m.system?.type : null;
+      if (type !== 'room_entered' && type !== 'room_left') continue;
+      const actor = m.system.actor || '';
+      const before = last.get(actor);
+      if (before && before.type === type) {
+        hidden.add(item.key);
+      } else if (before && before.type === 'room_left' && type === 'room_entered' && m.createdAt - before.createdAt <= ROOM_BOUNCE) {
+        hidden.add(item.key);
+        hidden.add(before.key);
+        last.set(actor, before.previous);
+      } else {
+        last.set(actor, { type, createdAt: m.createdAt, key: item.key, previous: before });
+      }
+    }
+    return hidden;
   }
 
   function paintPill() {

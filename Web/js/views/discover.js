@@ -7,7 +7,7 @@ import { h, prefersReducedMotion } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, connectionBanner, toast, spinner, modal } from '../ui.js';
+import { avatar, connectionBanner, toast, spinner, modal, emojiText } from '../ui.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 
@@ -33,12 +33,17 @@ export function discoverView() {
   const actions = h('div', { class: 'deck-actions' }, passButton, undoButton, likeButton);
   const hint = h('p', { class: 'deck-hint', text: t('discover_keys') });
   const el = h('section', { class: 'view view--discover', 'aria-labelledby': 'discover-title' },
-    h('header', { class: 'topbar' }, h('h1', { class: 'topbar-title', id: 'discover-title', text: t('discover_title') })),
+    // Seed 004's top bar of round buttons: one's own profile, the title, the chats.
+    h('header', { class: 'topbar topbar--discover' },
+      roundButton('me', t('open_profile'), 'round--top', () => go('#/me')),
+      h('h1', { class: 'topbar-title', id: 'discover-title', text: t('discover_title') }),
+      roundButton('chats', t('open_chats'), 'round--top', () => go('#/chats'))),
     connectionBanner(),
     h('div', { class: 'discover-body' }, stack, actions, hint));
 
   function roundButton(name, label, cls, onclick) {
-    return h('button', { type: 'button', class: `round ${cls}`, 'aria-label': label, title: label, onclick }, icon(name, { size: cls === 'round--undo' ? 22 : 30 }));
+    const size = cls === 'round--undo' ? 22 : cls === 'round--top' ? 22 : 30;
+    return h('button', { type: 'button', class: `round ${cls}`, 'aria-label': label, title: label, onclick }, icon(name, { size }));
   }
 
   // ---- Cards ----
@@ -58,7 +63,7 @@ export function discoverView() {
       h('div', { class: 'card-shade', 'aria-hidden': 'true' }),
       h('div', { class: 'card-info' },
         h('h2', { class: 'card-name' }, h('span', { text: name }), user.age ? h('span', { class: 'card-age', text: t('age_years', { n: user.age }) }) : null),
-        user.signature ? h('p', { class: 'card-signature', text: user.signature }) : null,
+        user.signature ? emojiText(user.signature, 'card-signature', 'p') : null,
         chips.length ? h('ul', { class: 'chips', role: 'list' }, chips) : null),
       h('div', { class: 'stamp stamp--like', 'aria-hidden': 'true', text: t('stamp_like') }),
       h('div', { class: 'stamp stamp--nope', 'aria-hidden': 'true', text: t('stamp_nope') }));

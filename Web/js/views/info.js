@@ -5,10 +5,11 @@ import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner, emojiText } from '../ui.js';
+import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner, emojiText, modal } from '../ui.js';
 import { ymd } from '../time.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
+import { openActionForm } from './menu.js';
 import { hobbyChips, kvRow } from './profile.js';
 
 export function infoView({ tab, detail }) {
@@ -71,7 +72,7 @@ export function infoView({ tab, detail }) {
         user.username ? h('p', { class: 'hero-handle', text: `@${user.username}` }) : null,
         h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${user.id}` }),
           friend ? h('span', { class: `presence-label${friend.online ? ' is-online' : ''}`, text: friend.online ? t('online') : t('offline') }) : null)));
-    const rows = h('dl', { class: 'card kv-list' },
+    const rows = h('div', { class: 'card kv-list' },
       kvRow(t('signature'), user.signature),
       kvRow(t('age'), user.age ? String(user.age) : ''),
       kvRow(t('hobbies'), user.hobbies && user.hobbies.length ? hobbyChips(user.hobbies) : ''),
@@ -138,6 +139,13 @@ export function infoView({ tab, detail }) {
     editButton.hidden = !((k === 'group' || k === 'room') && c);
     editButton.replaceChildren(icon(editing ? 'check' : 'edit', { size: 18 }), h('span', { text: t(editing ? 'save' : 'edit') }));
     if (!editing) currentForm = null;
+    if (!name && !c && (loadError === 'not_found' || loadError === 'not_member')) {
+      // Opened from a link to a room or group one is not in: no name was typed, so "check
+      // the name" would mislead; a room is entered by its name.
+      const enter = h('button', { type: 'button', class: 'btn btn-primary', text: t('enter_by_name'), onclick: () => openActionForm('enter_room') });
+      content.replaceChildren(h('div', { class: 'not-in-block' }, h('p', { class: 'empty-text', text: t('not_in_unknown') }), enter));
+      return;
+    }
     if (!name) {
       content.replaceChildren(loadError ? h('p', { class: 'empty-text', text: errorText({ code: loadError }) }) : h('div', { class: 'loading-block' }, spinner()));
       return;
@@ -156,7 +164,7 @@ export function infoView({ tab, detail }) {
     if (editing && (k === 'group' || k === 'room')) {
       parts.push(groupEditor(info, k));
     } else {
-      parts.push(h('dl', { class: 'card kv-list' },
+      parts.push(h('div', { class: 'card kv-list' },
         kvRow(t('description'), info.description),
         info.createdAt ? kvRow(t('created_at'), ymd(new Date(info.createdAt))) : null));
     }
@@ -182,14 +190,21 @@ export function infoView({ tab, detail }) {
   function peopleCard(k, info) {
     const heading = h('h3', { class: 'card-title', text: k === 'group' ? t('members') : t('occupants') });
     if (!members) return h('section', { class: 'card people' }, heading, h('div', { class: 'loading-block' }, spinner()));
+    const isOwner = (m) => (info.ownerId ? info.ownerId === m.user.id : m.role === 'owner');
+    // The owner manages the others: remove them, or hand the group over.
+    const manages = k === 'group' && state.me && members.some((m) => m.user.id === state.me.id && isOwner(m));
     const grid = h('ul', { class: 'people-grid', role: 'list' }, members.map((m) => {
       const user = state.users.get(m.user.id) || m.user;
       const name = displayName(user, user.id);
-      return h('li', {},
+      const manage = manages && user.id !== state.me.id
+        ? iconButton('more', t('manage_member', { name }), () => manageMember(user.id, name), 'person-manage')
+        : null;
+      return h('li', { class: 'person-cell' },
         h('a', { class: 'person', href: `#/${tab}/u/${encodeURIComponent(user.id)}`, title: name },
           avatar({ src: user.avatar, name, seed: user.id, size: 'lg' }),
           h('span', { class: 'person-name', text: name }),
-          m.role === 'owner' || (info.ownerId && info.ownerId === user.id) ? h('span', { class: 'person-tag', text: t('owner') }) : null));
+          isOwner(m) ? h('span', { class: 'person-tag', text: t('owner') }) : null),
+        manage);
     }));
     return h('section', { class: 'card people' }, heading, grid);
   }
@@ -257,6 +272,30 @@ export function infoView({ tab, detail }) {
     requestAnimationFrame(() => name.input.focus());
     currentForm = form;
     return form;
+  }
+
+  /** The owner's choices for one member, each confirmed first. */
+  function manageMember(memberId, name) {
+    const run = async (question, confirmText, work, done) => {
+      dialog.close();
+      if (!(await confirmDialog(question, { danger: true, confirmText }))) return;
+      try {
+        await work();
+        members = await client.groupMembers(conversationId);
+        toast(done);
+        if (!editing) render();
+      } catch (error) {
+        toast(errorText(error), 'error');
+      }
+    };
+    const remove = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block', dataset: { manage: 'remove' } }, icon('trash', { size: 18 }), h('span', { text: t('remove_member') }));
+    remove.addEventListener('click', () => run(t('confirm_remove_member', { name }), t('remove_member'),
+      () => client.removeMember(conversationId, memberId), t('member_removed_toast', { name })));
+    const transfer = h('button', { type: 'button', class: 'btn btn-secondary btn-block', dataset: { manage: 'transfer' } }, icon('spark', { size: 18 }), h('span', { text: t('make_owner') }));
+    transfer.addEventListener('click', () => run(t('confirm_make_owner', { name }), t('make_owner'),
+      () => client.transferGroup(conversationId, memberId), t('owner_changed_toast', { name })));
+    const dialog = modal({ title: name, content: [h('div', { class: 'action-stack' }, transfer, remove)], cls: 'modal--small' });
+    dialog.el.dataset.action = 'manage-member';
   }
 
   function render() {

@@ -4,7 +4,7 @@ import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText, languageSetting, setLanguage } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, field, setBusy, connectionBanner, toast, emojiText } from '../ui.js';
+import { avatar, field, setBusy, connectionBanner, toast, emojiText, confirmDialog } from '../ui.js';
 import * as client from '../client.js';
 import { USERNAME_RULE } from './authframe.js';
 
@@ -13,8 +13,11 @@ export function hobbyChips(hobbies, cls = '') {
 }
 
 export function kvRow(label, value, { mono = false } = {}) {
-  const valueEl = value instanceof Node ? value : h('span', { class: `kv-value${mono ? ' is-mono' : ''}${value ? '' : ' is-empty'}`, text: value || t('not_set') });
-  return h('div', { class: 'kv' }, h('dt', { class: 'kv-label', text: label }), h('dd', { class: 'kv-data' }, valueEl));
+  // Text values go through emojiText so emoji such as ☕ show in colour, as in the header.
+  const valueEl = value instanceof Node ? value
+    : emojiText(value || t('not_set'), `kv-value${mono ? ' is-mono' : ''}${value ? '' : ' is-empty'}`);
+  // Each pair is its own <dl> so the list reads the same to every checker and screen reader.
+  return h('dl', { class: 'kv' }, h('dt', { class: 'kv-label', text: label }), h('dd', { class: 'kv-data' }, valueEl));
 }
 
 export function profileView() {
@@ -58,6 +61,7 @@ export function profileView() {
       })));
     const logout = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block logout' }, icon('logout', { size: 18 }), h('span', { text: t('logout') }));
     logout.addEventListener('click', async () => {
+      if (!(await confirmDialog(t('confirm_logout'), { danger: true, confirmText: t('logout') }))) return;
       setBusy(logout, true, t('logging_out'));
       await client.end();
     });
@@ -68,7 +72,7 @@ export function profileView() {
   }
 
   function viewMode(me) {
-    const rows = h('dl', { class: 'card kv-list' },
+    const rows = h('div', { class: 'card kv-list' },
       kvRow(t('id'), me.id, { mono: true }),
       kvRow(t('username'), me.username),
       kvRow(t('nickname'), me.nickname),

@@ -34,11 +34,15 @@ export function registerView({ onSignedIn }) {
     show('username', username, t('hint_username_rule'));
     show('password', password, t('hint_password_rule'));
     show('again', again, null);
+    // Like Login's, the button waits until every field has something in it; what is wrong
+    // with filled fields is said when it is pressed.
+    submit.disabled = !name || !pass || !repeat;
     return problems;
   }
 
   for (const [key, f] of [['username', username], ['password', password], ['again', again]]) {
-    f.input.addEventListener('blur', () => { if (f.input.value) touched.add(key); validate(); });
+    // Leaving a field, even empty, names its problem (the button cannot be pressed yet).
+    f.input.addEventListener('blur', () => { touched.add(key); validate(); });
     f.input.addEventListener('input', () => { if (touched.has(key) || (key === 'again' && f.input.value.length >= password.input.value.length)) touched.add(key); validate(); });
   }
 
@@ -72,6 +76,7 @@ export function registerView({ onSignedIn }) {
     }
   });
 
+  validate();
   const footer = [h('span', { text: t('have_account') }), ' ', h('a', { href: '#/login', text: t('login_link') })];
   return {
     el: authFrame({ title: t('register_title'), subtitle: t('register_subtitle'), body: form, footer }),
