@@ -171,7 +171,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCoreTests",
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
+            // ParleySQLite: services run against the real store in a temporary file (the
+            // contract suite keeps both stores honest); the delivery is a recording fake.
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "ParleySQLite"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -44,6 +44,27 @@ enum JSONFramesHarness {
         for check in checks {
             try check.run(data)
         }
+        try checkFrameReader(data)
+    }
+
+    /// `FrameReader` (the hand-written scanner with `JSONDecoder` behind it) never crashes, and
+    /// what it reads as `message.send`'s parameters is what `JSONDecoder` reads from the
+    /// frame's `data`; a server frame it reads as an event decodes as `JSONDecoder` would.
+    static func checkFrameReader(_ data: Data) throws(InvariantFailure) {
+        if let envelope = try? FrameReader.request(data),
+           let fast = try? FrameReader.parameters(SendParameters.self, in: data, envelope),
+           let reference = (try? JSONDecoder().decode(OptionalData<SendParameters>.self, from: data))?.data {
+            try InvariantFailure.expect(fast.conversationId == reference.conversationId && fast.clientId == reference.clientId
+                                        && fast.kind == reference.kind && fast.text == reference.text && fast.mediaId == reference.mediaId,
+                                        "FrameReader and JSONDecoder read different send parameters")
+        }
+        if case .event(let name, let range)? = FrameReader.serverFrame(data), let event = try? ServerEvent.decode(name: name, in: data, range) {
+            let again = FrameWriter.event(event).map { Data($0) }
+            try InvariantFailure.expect(again.flatMap { written -> ServerEvent? in
+                guard case .event(let name2, let range2)? = FrameReader.serverFrame(written) else { return nil }
+                return try? ServerEvent.decode(name: name2, in: written, range2)
+            } == event, "an event read from a frame does not read back from the frame written for it")
+        }
     }
 
     /// The check for a type without `==`: stable encoding only.

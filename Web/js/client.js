@@ -344,6 +344,14 @@ export async function createRoom(name, description) {
   return entry.room;
 }
 
+// A room's public information by id, without entering it (a room link opened from outside).
+export async function findRoom(id) {
+  const info = await call('room.find', { conversationId: id });
+  state.groupInfo.set(id, { ...(state.groupInfo.get(id) || {}), ...info });
+  emit('group', id);
+  return info;
+}
+
 export async function enterRoom(name) {
   const entry = await call('room.enter', { name });
   applyRoomEntry(entry);

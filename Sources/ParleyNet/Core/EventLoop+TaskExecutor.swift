@@ -1,14 +1,30 @@
-/// An event loop can run Swift tasks: a task started with the loop as its executor
-/// preference (`Task(executorPreference: loop)`) runs its synchronous stretches on the loop's
-/// thread, and resumes there after every `await`. A request that is mostly hand-offs (decode,
-/// queue a write, encode the answer) then costs no wake-ups of the global pool's threads:
-/// whoever resumes it queues the job on the loop, as `execute` does for any task.
+/// An event loop can run Swift tasks and actors.
 ///
-/// Only for work that never blocks: everything the task runs between its `await`s runs on
-/// the loop.
-extension EventLoop: TaskExecutor {
+/// As a `TaskExecutor`: a task started with the loop as its executor preference
+/// (`Task(executorPreference: loop)`) runs its synchronous stretches, nonisolated async
+/// functions included, on the loop's thread, and resumes there after every `await`. A request
+/// that is mostly hand-offs (decode, queue a write, encode the answer) then costs no wake-ups
+/// of the global pool's threads: whoever resumes it queues the job on the loop, as `execute`
+/// does for any task.
+///
+/// As a `SerialExecutor`: an actor whose `unownedExecutor` is the loop's is isolated to the
+/// loop's thread, so state a connection owns lives in an actor the compiler checks, and code
+/// the loop calls synchronously (a socket's callbacks) enters the actor with
+/// `assumeIsolated`, which `checkIsolated` confirms.
+///
+/// Only for work that never blocks: everything between `await`s runs on the loop.
+extension EventLoop: TaskExecutor, SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        execute { job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor()) }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Traps unless called on the loop's thread: what `assumeIsolated` relies on.
+    public func checkIsolated() {
+        precondition(inEventLoop, "not on the event loop's thread")
     }
 }

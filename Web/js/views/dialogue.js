@@ -110,6 +110,8 @@ export function dialogueView() {
 
   // ---- Header ----
 
+  let roomLookedUp = false;
+
   function paintHeader() {
     const conversation = state.conversations.get(id);
     const infoData = state.groupInfo.get(id);
@@ -134,6 +136,11 @@ export function dialogueView() {
     const isRoomOutside = (conversation == null && (infoData && 'occupantCount' in infoData))
       || (tl.error === 'not_member' && conversation?.kind !== 'user') || (unknown && tl.error === 'not_found');
     outside.hidden = !isRoomOutside;
+    // A room link opened from outside: ask the room's name once, so "Enter again" can enter.
+    if (unknown && isRoomOutside && !roomLookedUp && state.connection.status === 'online') {
+      roomLookedUp = true;
+      client.findRoom(id).catch(() => {});
+    }
     // Opened from a link without ever having been inside: only the name enters a room.
     outsideText.textContent = unknown ? t('not_in_unknown') : t('not_in_room');
     enterAgain.textContent = unknown ? t('enter_by_name') : t('enter_again');
