@@ -268,3 +268,58 @@ def test_sighup_swaps_the_certificate_while_a_websocket_stays_open(tls_server, t
         assert again["ok"], again
         await session.close()
     run(scenario(), timeout=60)
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_parley_chat_over_wss_with_a_ca_file(tls_server, tmp_path):
+    from test_chat_tmux import Tmux, wait_for_event
+
+    server, cert, _ = tls_server
+    register(server, cert, "alice")
+    bob = register(server, cert, "bob")
+    env = {"LANG": "C.UTF-8", "TERM": "xterm-256color"}
+
+    async def scenario():
+        bob_session = await open_session(server, cert, bob["token"])
+        # Without the CA the terminal client refuses the server's certificate, and says why.
+        refused = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", f"wss://localhost:{server.port}",
+                        "--data", str(tmp_path / "refused")], 200, 30, env)
+        try:
+            await refused.wait_for("Username", "Password")
+            refused.text("alice")
+            refused.keys("Tab")
+            refused.text(PASSWORD)
+            refused.keys("Enter")
+            await refused.wait_for("certificate verification failed")
+        finally:
+            refused.close()
+
+        tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", f"wss://localhost:{server.port}",
+                     "--ca-file", cert, "--data", str(tmp_path / "trusted")], 100, 30, env)
+        try:
+            await tmux.wait_for("Username", "Password")
+            tmux.text("alice")
+            tmux.keys("Tab")
+            tmux.text(PASSWORD)
+            tmux.keys("Enter")
+            await tmux.wait_for("● online")
+            alice = await open_session(server, cert, https(server, "/v1/auth/login", cert, "POST",
+                                                           {"username": "alice", "password": PASSWORD})[2]["token"])
+            asked = await alice.call("friend.request", {"username": "bob"})
+            accepted = await bob_session.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+            assert accepted["ok"], accepted
+            await alice.close()
+            await tmux.wait_for("bob", "now friends")
+            tmux.keys("Enter")
+            await tmux.wait_for("Say something")
+            tmux.text("hello over wss")
+            tmux.keys("Enter")
+            await wait_for_event(bob_session, "hello over wss")
+            reply = await bob_session.call("message.send", {"conversationId": accepted["data"]["conversationId"],
+                                                            "clientId": "r1", "kind": "text", "text": "reply over tls"})
+            assert reply["ok"], reply
+            await tmux.wait_for("reply over tls")
+        finally:
+            tmux.close()
+        await bob_session.close()
+    run(scenario(), timeout=120)
