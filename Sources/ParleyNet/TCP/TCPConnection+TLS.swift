@@ -22,7 +22,7 @@ extension TCPConnection {
     /// The ciphertext for `chunk`, or nil when there is none to queue yet (the handshake is
     /// not done: it waits in TLS) or the connection failed.
     func encrypted(_ chunk: ByteChunk) -> ByteChunk? {
-        guard let tls else { return chunk }
+        guard let tls else { return tlsSetupError == nil ? chunk : nil }
         guard isActive else { return nil }
         do throws(TLSError) {
             try tls.write(chunk)

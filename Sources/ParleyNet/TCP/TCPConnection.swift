@@ -63,8 +63,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     var tls: TLSEngine?
     /// A TLS client tells its handler it is connected only once the handshake is done.
     private var connectAfterHandshake = false
-    /// A client connection's TLS context and the server name to check, until it connects.
-    private var clientTLS: (context: TLSContext, serverName: String)?
+    /// Why a client connection's TLS could not be set up; reported once it connects, and
+    /// nothing is written meanwhile (never in the clear).
+    var tlsSetupError: TLSError?
 
     private struct PendingWrite {
         let chunk: ByteChunk
@@ -140,7 +141,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         }
         let connection = TCPConnection(fd: fd, loop: loop, state: .connecting, options: options)
         connection.handler = handler
-        if let tls { connection.clientTLS = (tls, serverName ?? address.host) }
+        if let tls {
+            // Made now, so that anything written before the connect finishes waits in TLS.
+            do throws(TLSError) {
+                connection.tls = try TLSEngine(context: tls, serverName: serverName ?? address.host)
+            } catch {
+                connection.tlsSetupError = error
+            }
+            connection.connectAfterHandshake = true
+        }
         connection.interest = UInt32(EPOLLOUT.rawValue)
         do throws(SystemError) {
             try loop.register(connection, fd: fd, events: connection.interest)
@@ -317,6 +326,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         if readPausedForBackpressure && queuedBytes < options.writeLowWatermark {
             readPausedForBackpressure = false
             updateInterest()
+            // Input TLS already holds would not wake epoll (see `resumeReading`).
+            if tls != nil { loop.execute { [weak self] in self?.drainTLS() } }
         }
     }
 
@@ -448,15 +459,19 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         interest = 0
         updateInterest()
         armIdleTimer()
-        if let (context, serverName) = clientTLS {
-            clientTLS = nil
+        if let error = tlsSetupError {
+            closeNow(.tls(error))
+            return
+        }
+        if let tls, connectAfterHandshake {
             // The handler hears of the connection once the handshake is done.
-            connectAfterHandshake = true
             do throws(TLSError) {
-                try startTLS(context, serverName: serverName)
+                try tls.startHandshake()
             } catch {
                 closeNow(.tls(error))
+                return
             }
+            sendTLSOutput()
             return
         }
         handler?.connectionDidConnect(self)
