@@ -11,6 +11,8 @@ final class ServerCertificates: Sendable {
         let context: TLSContext
         /// The flag named in errors.
         let flag: String
+        /// What it serves, for the log: `https` or `xmpp`.
+        let purpose: String
     }
 
     private let main: Loaded?
@@ -25,17 +27,18 @@ final class ServerCertificates: Sendable {
     /// flag when a file is missing, unreadable, or the key does not match.
     init(configuration: ServerConfiguration) throws(ConfigurationError) {
         main = try Self.load(certificate: configuration.tlsCertificate, key: configuration.tlsKey,
-                             alpn: ["http/1.1"], flag: "tls")
+                             alpn: ["http/1.1"], flag: "tls", purpose: "https")
         if !configuration.xmppTLSCertificate.isEmpty || !configuration.xmppTLSKey.isEmpty {
             xmppPair = try Self.load(certificate: configuration.xmppTLSCertificate, key: configuration.xmppTLSKey,
-                                     alpn: ["xmpp-client"], flag: "xmpp-tls")
+                                     alpn: ["xmpp-client"], flag: "xmpp-tls", purpose: "xmpp")
         } else {
             xmppPair = try Self.load(certificate: configuration.tlsCertificate, key: configuration.tlsKey,
-                                     alpn: ["xmpp-client"], flag: "tls")
+                                     alpn: ["xmpp-client"], flag: "tls", purpose: "xmpp")
         }
     }
 
-    private static func load(certificate: String, key: String, alpn: [String], flag: String) throws(ConfigurationError) -> Loaded? {
+    private static func load(certificate: String, key: String, alpn: [String], flag: String,
+                             purpose: String) throws(ConfigurationError) -> Loaded? {
         guard !certificate.isEmpty || !key.isEmpty else { return nil }
         guard !certificate.isEmpty, !key.isEmpty else {
             throw ConfigurationError.invalidValue(flag: certificate.isEmpty ? "\(flag)-cert" : "\(flag)-key", value: "",
@@ -43,7 +46,7 @@ final class ServerCertificates: Sendable {
         }
         do {
             let context = try TLSContext(certificatePath: certificate, keyPath: key, alpn: alpn)
-            return Loaded(certificatePath: certificate, keyPath: key, context: context, flag: flag)
+            return Loaded(certificatePath: certificate, keyPath: key, context: context, flag: flag, purpose: purpose)
         } catch {
             throw ConfigurationError.invalidValue(flag: "\(flag)-cert", value: certificate,
                                                   expected: "a PEM certificate chain whose private key is --\(flag)-key (\(error))")
@@ -55,10 +58,11 @@ final class ServerCertificates: Sendable {
         for pair in [main, xmppPair].compactMap({ $0 }) {
             do throws(TLSError) {
                 try pair.context.reload(certificatePath: pair.certificatePath, keyPath: pair.keyPath)
-                logger.info("tls certificate reloaded", ["certificate": .string(pair.certificatePath)])
+                logger.info("tls certificate reloaded", ["certificate": .string(pair.certificatePath), "for": .string(pair.purpose)])
             } catch {
                 logger.error("tls certificate reload failed; the previous one stays in use",
-                             ["certificate": .string(pair.certificatePath), "error": .string(error.description)])
+                             ["certificate": .string(pair.certificatePath), "for": .string(pair.purpose),
+                              "error": .string(error.description)])
             }
         }
     }
