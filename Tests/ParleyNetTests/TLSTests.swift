@@ -129,6 +129,27 @@ final class StartTLSEchoHandler: ConnectionHandler {
         #expect(alpn.value == "http/1.1")
     }
 
+    @Test func pipelinedRequestsInManyRecordsAreAllAnswered() throws {
+        // 40 requests, one TLS record each, arriving together: every record in TLS's input
+        // buffer is decrypted and handed over, none left behind when the socket is drained.
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        let (server, _) = try Self.tlsServer(certificate)
+        defer { server.stop() }
+        let clients = try EventLoopGroup(loopCount: 1, name: "test-client")
+        defer { clients.shutdown() }
+        let trust = try TLSContext(clientCAFile: certificate.certificatePath)
+        // One TLS record each (one write each), all flushed together in one segment.
+        let requests = (0..<40).map { "GET /hello/n\($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }
+        let probe = ByteProbe { connection in
+            for request in requests { connection.write(ByteChunk(string: request)) }
+        }
+        Self.connectRaw(server.port, tls: trust, serverName: "localhost", on: clients.next(), probe: probe)
+        #expect(probe.state.wait(seconds: 10) { $0.text.contains("hello n39") }, "\(probe.state.value.text.suffix(200))")
+        let text = probe.state.value.text
+        #expect((0..<40).allSatisfy { text.contains("hello n\($0)") })
+    }
+
     @Test func aServerNameTheCertificateDoesNotCoverFailsVerification() throws {
         let certificate = try TestCertificate()
         defer { certificate.remove() }
