@@ -21,7 +21,7 @@ final class TLSEngine {
     private var failed = false
 
     /// An idle connection's memory buffers are swapped for fresh ones once they grew past this.
-    private static let keptBufferBytes = 4096
+    private static let keptBufferBytes = 1024
 
     /// A connection from `context`; a client sends `serverName` (SNI) and checks the server's
     /// certificate against it when the context verifies.
