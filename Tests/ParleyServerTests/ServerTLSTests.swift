@@ -22,12 +22,12 @@ import Testing
             }
         }
         guard done.wait(timeout: .now() + 15) == .success, let result = outcome.withLock({ $0 }) else {
-            throw HTTPClientExchangeErrorTimeout()
+            throw NoAnswerInTime()
         }
         return result
     }
 
-    private struct HTTPClientExchangeErrorTimeout: Error {}
+    private struct NoAnswerInTime: Error {}
 
     @Test func httpsWithHSTSAndACertificateReloadedInPlace() throws {
         let first = try TestCertificate(commonName: "first")

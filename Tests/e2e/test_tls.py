@@ -15,7 +15,7 @@ import pytest
 import websockets
 
 from client import Session
-from conftest import ParleyProcess, binary, free_port
+from conftest import binary, free_port
 from web import DESKTOP, PHONE, WEB_ROOT, Browser
 from xmpp import Bot, PASSWORD, run
 
@@ -30,8 +30,8 @@ def make_certificate(directory, name: str, common_name: str = "localhost") -> tu
 
 
 def trusting(cert: str) -> ssl.SSLContext:
-    context = ssl.create_default_context(cafile=cert)
-    return context
+    """Verifies the server's certificate and name against `cert` (the test's own CA)."""
+    return ssl.create_default_context(cafile=cert)
 
 
 def https(server, path: str, cert: str, method: str = "GET", body=None, token: str | None = None):

@@ -90,6 +90,7 @@ public final class ParleyNetTransport: WebSocketTransport {
         let target = (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?" + $0 } ?? "")
         let head = HTTPRequestHead(method: HTTPMethod(rawValue: method), uri: target, headers: fields)
         let bytes = body.map { Array($0) } ?? []
+        // Connect, handshake, request and answer: a few round trips, each bounded like a connect.
         let timeout = connectTimeout * 3
         let result: Result<HTTPClientExchange.Response, HTTPClientExchangeError> = await withCheckedContinuation { continuation in
             loop.execute {

@@ -42,9 +42,9 @@ public final class HTTPClientExchange: ConnectionHandler {
         let exchange = HTTPClientExchange(request: HTTPRequestEncoder.encodeHead(head), body: body,
                                           maxBodyBytes: maxBodyBytes, completion: completion)
         do {
-            let connection = try TCPConnection.connect(to: address, on: loop, options: TCPConnectionOptions(idleTimeout: timeout),
-                                                       tls: tls, serverName: serverName, handler: exchange)
-            _ = connection
+            // The connection keeps its handler (this exchange) until it closes.
+            _ = try TCPConnection.connect(to: address, on: loop, options: TCPConnectionOptions(idleTimeout: timeout),
+                                          tls: tls, serverName: serverName, handler: exchange)
         } catch {
             exchange.finish(.failure(HTTPClientExchangeError("cannot connect to \(address): \(error)")))
         }
