@@ -12,6 +12,9 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
 TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
+# The reverse proxies of docs/operations.md, run by Tests/e2e/test_reverse_proxy.py on loopback.
+# Installed with RUNLEVEL=1 so that invoke-rc.d does not start their default sites on port 80.
+PROXY_TEST_PACKAGES := nginx caddy
 BENCH_PACKAGES := wrk nats-server
 # Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.
 BENCH_XMPP_PACKAGES := tsung ejabberd prosody python3
@@ -32,12 +35,13 @@ help:
 	@echo "make soak   1,000 WebSocket clients against parley serve for SOAK_SECONDS (600)"
 
 # Installs whichever of the listed Debian packages are missing (apt-get, via sudo unless root).
+# $(1): the packages; $(2): environment for apt-get (e.g. RUNLEVEL=1: install, start nothing).
 define apt_install
 	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive $(2) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 endef
 
@@ -49,6 +53,7 @@ test-deps: deps
 		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \
+		&& command -v nginx >/dev/null && command -v caddy >/dev/null \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
 	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python' 2>/dev/null \
@@ -56,6 +61,7 @@ test-deps: deps
 
 apt-test-packages:
 	$(call apt_install,$(TEST_PACKAGES))
+	$(call apt_install,$(PROXY_TEST_PACKAGES),RUNLEVEL=1)
 
 build: deps
 	$(SWIFT) build

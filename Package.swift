@@ -50,8 +50,9 @@ let package = Package(
             name: "ParleySync",
             swiftSettings: strictSwift
         ),
-        // The XMPP gateway's XML parser (with DTDs and entities refused) and its SCRAM
-        // primitives (SHA, HMAC, PBKDF2, random bytes). Only ParleyXMPP imports them.
+        // The XMPP gateway's XML parser (with DTDs and entities refused); only ParleyXMPP
+        // imports it. OpenSSL: TLS for every listener and client, and the crypto SCRAM needs
+        // (SHA, HMAC, PBKDF2, random bytes); only ParleyNet imports it.
         .systemLibrary(
             name: "CExpat",
             pkgConfig: "expat",
@@ -69,7 +70,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyNet",
-            dependencies: ["ParleySync", "CParleySystem", "CHTTPParser"],
+            dependencies: ["ParleySync", "CParleySystem", "CHTTPParser", "COpenSSL"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -110,7 +111,7 @@ let package = Package(
         // stanza mapped onto ParleyCore's services (docs/xmpp.md). ParleyServer starts it.
         .target(
             name: "ParleyXMPP",
-            dependencies: ["ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySync", "CExpat", "COpenSSL"],
+            dependencies: ["ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySync", "CExpat"],
             swiftSettings: strictSwift
         ),
         // Several servers on one PostgreSQL database acting as one: the core's `Delivery` over

@@ -21,6 +21,10 @@ public final class ParleyServer: Sendable {
     public let http: HTTPServer
     /// The XMPP client listener, unless `--xmpp-port 0` turned it off.
     let xmpp: XMPPServer?
+    /// The XMPP direct TLS listener (XEP-0368), when `--xmpp-tls-port` is set.
+    let xmppDirectTLS: XMPPServer?
+    /// TLS of the main port and of XMPP (one context when both use `--tls-cert`).
+    let certificates: ServerCertificates
     let pool: BlockingPool
     /// The data: SQLite's embedded file or a shared PostgreSQL database (`--store`).
     let store: any Store
@@ -41,6 +45,8 @@ public final class ParleyServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         startedAt = MonotonicClock.now()
+        // Before anything is opened: a bad certificate is a configuration error.
+        certificates = try ServerCertificates(configuration: configuration)
         try Self.prepareDataDirectory(configuration.dataDirectory, logger: logger)
 
         // Every connection costs a descriptor; keep a reserve for files, the database and logs.
@@ -84,7 +90,7 @@ public final class ParleyServer: Sendable {
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
         }
 
-        let exposure = try PublicExposure(configuration)
+        let exposure = try PublicExposure(configuration, tls: certificates.http != nil)
         var httpConfiguration = HTTPServer.Configuration(
             limits: HTTPLimits(maxHeaderBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
                                maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes),
@@ -95,15 +101,21 @@ public final class ParleyServer: Sendable {
                 writeStallTimeout: .seconds(configuration.writeStallTimeoutSeconds))),
             webSocket: WebSocketOptions(limits: WebSocketLimits(maxFrameSize: configuration.maxWebSocketFrameBytes,
                                                                 maxMessageSize: configuration.maxWebSocketMessageBytes)),
-            originPolicy: exposure.originPolicy)
+            originPolicy: exposure.originPolicy,
+            strictTransportSecurity: certificates.http != nil && configuration.hstsMaxAgeSeconds > 0
+                ? "max-age=\(configuration.hstsMaxAgeSeconds)" : nil)
         httpConfiguration.allowedHosts = exposure.allowedHosts
         httpConfiguration.originScheme = exposure.originScheme
         httpConfiguration.clientAddresses = exposure.clientAddresses
         httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
         httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
+        var httpTCP = httpConfiguration.tcp
+        httpTCP.tls = certificates.http
+        var mainConfiguration = httpConfiguration
+        mainConfiguration.tcp = httpTCP
         do {
             http = try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
-                                  configuration: httpConfiguration, responder: responder)
+                                  configuration: mainConfiguration, responder: responder)
         } catch {
             cluster?.stop()
             group.shutdown()
@@ -112,9 +124,10 @@ public final class ParleyServer: Sendable {
             throw error
         }
         do {
-            let base = configuration.publicURL.isEmpty ? "http://\(http.localAddress)" : configuration.publicURL
-            xmpp = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp, services: services,
-                                      mediaBaseURL: base, logger: logger)
+            let scheme = certificates.http == nil ? "http" : "https"
+            let base = configuration.publicURL.isEmpty ? "\(scheme)://\(http.localAddress)" : configuration.publicURL
+            (xmpp, xmppDirectTLS) = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp,
+                                                       services: services, tls: certificates.xmpp, mediaBaseURL: base, logger: logger)
         } catch {
             http.shutdown(timeout: .zero)
             cluster?.stop()
@@ -126,7 +139,7 @@ public final class ParleyServer: Sendable {
         mediaSweeper = MediaSweeper(media: services.media, logger: logger)
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
-                                  "descriptorLimit": .int(descriptorLimit), "data": .string(configuration.dataDirectory),
+                                  "descriptorLimit": .int(descriptorLimit), "tls": .bool(certificates.http != nil), "data": .string(configuration.dataDirectory),
                                   // Only the kind: a connection string may hold a password.
                                   "store": .string(configuration.store.isEmpty ? "sqlite" : "postgres"),
                                   "node": .string(cluster?.nodeID ?? "single"),
@@ -139,17 +152,22 @@ public final class ParleyServer: Sendable {
     /// The XMPP listener's port, if it is on.
     public var xmppPort: Int? { xmpp?.port }
 
+    /// The XMPP direct TLS port, if it is on.
+    public var xmppTLSPort: Int? { xmppDirectTLS?.port }
+
+    /// Loads the certificates and keys again from their files (SIGHUP): new handshakes use
+    /// them, open connections keep theirs. A bad pair is logged and the old one kept.
+    public func reloadCertificates() {
+        certificates.reload(logger: logger)
+    }
+
     private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
-                                  services: ServerServices, mediaBaseURL: String, logger: Logger) throws -> XMPPServer? {
-        guard configuration.xmppPort != 0 else { return nil }
-        var tls: TLSContext?
-        if !configuration.xmppTLSCertificate.isEmpty || !configuration.xmppTLSKey.isEmpty {
-            do {
-                tls = try TLSContext(certificatePath: configuration.xmppTLSCertificate, keyPath: configuration.xmppTLSKey)
-            } catch {
-                throw ConfigurationError.invalidValue(flag: "xmpp-tls-cert", value: configuration.xmppTLSCertificate,
-                                                      expected: "a PEM certificate chain whose key is --xmpp-tls-key (\(error))")
-            }
+                                  services: ServerServices, tls: TLSContext?, mediaBaseURL: String,
+                                  logger: Logger) throws -> (XMPPServer?, XMPPServer?) {
+        guard configuration.xmppPort != 0 || configuration.xmppTLSPort != 0 else { return (nil, nil) }
+        if configuration.xmppTLSPort != 0 && tls == nil {
+            throw ConfigurationError.invalidValue(flag: "xmpp-tls-port", value: String(configuration.xmppTLSPort),
+                                                  expected: "0 unless --tls-cert/--tls-key (or --xmpp-tls-cert/--xmpp-tls-key) are given")
         }
         var xmppConfiguration = XMPPConfiguration(
             domain: configuration.xmppDomain,
@@ -164,11 +182,29 @@ public final class ParleyServer: Sendable {
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
-        let server = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
-                                    options: tcp, services: xmppServices)
-        logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(server.port),
-                                       "domain": .string(xmppConfiguration.domain), "starttls": .bool(tls != nil)])
-        return server
+        var server: XMPPServer?
+        if configuration.xmppPort != 0 {
+            let started = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
+                                         options: tcp, services: xmppServices)
+            logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(started.port),
+                                           "domain": .string(xmppConfiguration.domain), "starttls": .bool(tls != nil)])
+            server = started
+        }
+        var direct: XMPPServer?
+        if configuration.xmppTLSPort != 0, let tls {
+            var options = tcp
+            options.tls = tls
+            do {
+                let started = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppTLSPort),
+                                             options: options, services: xmppServices)
+                logger.info("xmpp direct tls listening", ["host": .string(configuration.host), "port": .int(started.port)])
+                direct = started
+            } catch {
+                server?.shutdown(timeout: .zero)
+                throw error
+            }
+        }
+        return (server, direct)
     }
 
     /// Stops accepting, closes WebSockets with 1001, lets responses finish within the
@@ -179,17 +215,17 @@ public final class ParleyServer: Sendable {
         // Both listeners wind down at the same time, so the whole stop stays within the timeout.
         let xmppCut = CutCount()
         let xmppDone = DispatchSemaphore(value: 0)
-        if let xmpp {
+        let listeners = [xmpp, xmppDirectTLS].compactMap { $0 }
+        for listener in listeners {
             Thread.detachNewThread {
-                xmppCut.value.withLock { $0 = xmpp.shutdown(timeout: timeout) }
+                let cut = listener.shutdown(timeout: timeout)
+                xmppCut.value.withLock { $0 += cut }
                 xmppDone.signal()
             }
         }
         var cut = http.shutdown(timeout: timeout)
-        if xmpp != nil {
-            xmppDone.wait()
-            cut += xmppCut.value.withLock { $0 }
-        }
+        for _ in listeners { xmppDone.wait() }
+        cut += xmppCut.value.withLock { $0 }
         mediaSweeper.stop()
         // After the connections closed: the other nodes forget this one's users now.
         cluster?.stop()

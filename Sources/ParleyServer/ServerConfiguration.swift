@@ -166,6 +166,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppTLSCertificate = ""
     /// PEM private key of that certificate.
     public var xmppTLSKey = ""
+    /// PEM certificate chain for TLS on the main port (HTTPS, WSS) and, unless the
+    /// `xmppTLS*` pair is given, for XMPP; with `tlsKey`, TLS is on. Reloaded on SIGHUP.
+    public var tlsCertificate = ""
+    /// PEM private key of `tlsCertificate`.
+    public var tlsKey = ""
+    /// TCP port for XMPP direct TLS (XEP-0368); 0 turns it off. Needs a certificate.
+    public var xmppTLSPort = 0
+    /// `max-age` of the `Strict-Transport-Security` header sent when TLS is on; 0: no header.
+    public var hstsMaxAgeSeconds = 31_536_000
 
     public init() {}
 
@@ -254,6 +263,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
+        text("tls-cert", \.tlsCertificate, "PEM certificate chain: HTTPS and WSS on --port, and XMPP TLS unless --xmpp-tls-cert is given; reloaded on SIGHUP (empty: plaintext)", environment: "PARLEY_TLS_CERT"),
+        text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
+        number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
+        number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
     ] + textLimitOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.

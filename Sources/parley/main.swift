@@ -26,7 +26,7 @@ switch command {
 case "serve":
     // Before any thread exists, so that every thread inherits the mask; `chat` handles
     // signals its own way.
-    ShutdownSignal.blockInThisProcess()
+    ServerSignal.blockInThisProcess()
     if arguments.contains("--help") || arguments.contains("-h") {
         print(ServerConfiguration.helpText)
         exit(0)
@@ -50,9 +50,14 @@ case "serve":
         fail("could not start: \(error)", code: 1)
     }
     let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-    FileHandle.standardOutput.write(Data("Parley is running at http://\(shownHost):\(server.port)/ — press Ctrl-C to stop\n".utf8))
-    let signal = ShutdownSignal.wait()
-    logger.info("signal received", ["signal": .int(Int(signal))])
+    let scheme = configuration.tlsCertificate.isEmpty ? "http" : "https"
+    FileHandle.standardOutput.write(Data("Parley is running at \(scheme)://\(shownHost):\(server.port)/ — press Ctrl-C to stop\n".utf8))
+    // SIGHUP reloads the certificate and goes on; SIGINT or SIGTERM stops.
+    while case .reload = ServerSignal.wait() {
+        logger.info("signal received", ["signal": .string("SIGHUP")])
+        server.reloadCertificates()
+    }
+    logger.info("signal received", ["signal": .string("shutdown")])
     server.shutdown()
     exit(0)
 case "chat":

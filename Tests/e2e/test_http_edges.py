@@ -101,7 +101,7 @@ def test_sigterm_with_open_connections_exits_zero(parley):
     holders = []
     for _ in range(5):
         conn = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert b"200 OK" in conn.recv(4096)
         holders.append(conn)
     started = time.time()

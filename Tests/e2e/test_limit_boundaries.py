@@ -18,7 +18,7 @@ def test_http_head_bytes_count_uri_and_body_at_their_limits(parley):
                     "--max-body-bytes", "1024")
 
     def head_of(total: int) -> bytes:
-        start = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: "
+        start = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "
         end = b"\r\nConnection: close\r\n\r\n"
         return start + b"p" * (total - len(start) - len(end)) + end
 
@@ -27,7 +27,7 @@ def test_http_head_bytes_count_uri_and_body_at_their_limits(parley):
     assert status(raw_http(server.port, head_of(1025))) == 431
 
     def with_fields(count: int) -> bytes:
-        fields = ["Host: x", "Connection: close"] + [f"X-F{i}: v" for i in range(count - 2)]
+        fields = ["Host: 127.0.0.1", "Connection: close"] + [f"X-F{i}: v" for i in range(count - 2)]
         return ("GET /healthz HTTP/1.1\r\n" + "\r\n".join(fields) + "\r\n\r\n").encode()
 
     assert status(raw_http(server.port, with_fields(8))) == 200
@@ -36,14 +36,14 @@ def test_http_head_bytes_count_uri_and_body_at_their_limits(parley):
 
     def uri(length: int) -> bytes:
         target = "/" + "u" * (length - 1)
-        return f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+        return f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
 
     assert status(raw_http(server.port, uri(256))) == 404
     over = raw_http(server.port, uri(257))
     assert status(over) == 414 and b"uri_too_long" in over
 
     def body(length: int) -> bytes:
-        return (f"POST /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {length}\r\n\r\n".encode()
+        return (f"POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {length}\r\n\r\n".encode()
                 + b"b" * length)
 
     # /healthz is GET-only: a body within the limit is read whole and answered 405.
@@ -54,7 +54,7 @@ def test_http_head_bytes_count_uri_and_body_at_their_limits(parley):
 
 def test_connections_per_address_and_in_total_at_their_limits(parley):
     server = parley("--max-connections-per-address", "3")
-    keep_alive = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    keep_alive = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     held = []
     for _ in range(3):
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)

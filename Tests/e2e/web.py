@@ -28,8 +28,10 @@ CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 class Browser:
     """One headless Chromium with its own profile, at a fixed viewport size."""
 
-    def __init__(self, base_url: str, size=PHONE, language: str = "en-US"):
+    def __init__(self, base_url: str, size=PHONE, language: str = "en-US", accept_insecure_certs: bool = False):
+        """`accept_insecure_certs`: take a server certificate no CA vouches for (a test's own)."""
         options = webdriver.ChromeOptions()
+        options.accept_insecure_certs = accept_insecure_certs
         options.binary_location = CHROMIUM
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--lang={language}",
                          "--disable-gpu", "--hide-scrollbars", "--force-color-profile=srgb",

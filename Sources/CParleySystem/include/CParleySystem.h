@@ -96,22 +96,25 @@ static inline int parley_epoll_ctl(int epfd, int op, int fd, uint32_t events, ui
     return epoll_ctl(epfd, op, fd, &ev);
 }
 
-/* Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread (and threads it creates later),
+/* Blocks SIGINT, SIGTERM, SIGHUP and SIGPIPE in the calling thread (and threads it creates later),
    so that signals arrive through a signalfd and writes to closed sockets return EPIPE. */
 static inline int parley_block_signals(void) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     sigaddset(&set, SIGPIPE);
     return pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
-static inline int parley_signalfd_for_shutdown(void) {
+/* SIGINT and SIGTERM (shut down) and SIGHUP (reload the TLS certificate). */
+static inline int parley_signalfd_for_server(void) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
     return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 

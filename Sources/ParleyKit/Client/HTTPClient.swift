@@ -4,14 +4,19 @@ import FoundationNetworking
 #endif
 import ParleyProtocol
 
-/// The HTTP half of the protocol (sign-in, sign-out, devices, uploads) over URLSession.
+/// The HTTP half of the protocol (sign-in, sign-out, devices, uploads) over URLSession; on
+/// Linux, `https://` goes through ParleyNet's TLS instead (`ParleyNetTransport.exchange`),
+/// which checks the certificate against the same CAs as the WebSocket (`caFile`).
 struct HTTPClient: Sendable {
     let base: URL
     let session: URLSession
     let userAgent: String
     let timeout: Duration
+    /// The transport whose TLS `https://` uses on Linux.
+    let transport: any WebSocketTransport
 
-    init(base: URL, userAgent: String, timeout: Duration) {
+    init(base: URL, userAgent: String, timeout: Duration, transport: any WebSocketTransport) {
+        self.transport = transport
         self.base = base
         self.userAgent = userAgent
         self.timeout = timeout
@@ -46,6 +51,15 @@ struct HTTPClient: Sendable {
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let data: Data
+        let status: Int
+        #if canImport(ParleyNet)
+        if url.scheme == "https", let secure = transport as? ParleyNetTransport {
+            (status, data) = try await secure.exchange(method: method, url: url.absoluteURL,
+                                                       headers: (request.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) },
+                                                       body: body)
+            return try Self.check(status: status, data: data, method: method, path: path)
+        }
+        #endif
         let response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
@@ -55,9 +69,15 @@ struct HTTPClient: Sendable {
             throw ParleyError.transport("\(method) \(url.absoluteString): \(error.localizedDescription)")
         }
         guard let http = response as? HTTPURLResponse else { throw ParleyError.invalidResponse("not an HTTP answer") }
-        guard (200..<300).contains(http.statusCode) else {
+        status = http.statusCode
+        return try Self.check(status: status, data: data, method: method, path: path)
+    }
+
+    /// The body of a 2xx answer; a refusal becomes `ParleyError.server`.
+    private static func check(status: Int, data: Data, method: String, path: String) throws(ParleyError) -> Data {
+        guard (200..<300).contains(status) else {
             if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) { throw ParleyError.server(body.error) }
-            throw ParleyError.transport("\(method) \(path): HTTP \(http.statusCode)")
+            throw ParleyError.transport("\(method) \(path): HTTP \(status)")
         }
         return data
     }

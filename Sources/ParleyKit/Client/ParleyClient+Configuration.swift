@@ -23,15 +23,20 @@ extension ParleyClient {
         public var userAgent: String
         /// Messages kept in the cache per conversation.
         public var cachedMessagesPerConversation: Int
+        /// A PEM file of the CA certificates an `https://` server's certificate must chain
+        /// to (a private CA), instead of the system's store; Linux only. Verification is
+        /// never turned off: a certificate that does not verify is an error.
+        public var caFile: String?
 
         /// A configuration with defaults for everything but the server.
         public init(server: URL, databasePath: String? = nil, transport: (any WebSocketTransport)? = nil,
                     reconnect: ReconnectPolicy = ReconnectPolicy(), requestTimeout: Duration = .seconds(15),
                     offlineWait: Duration = .seconds(10), userAgent: String = "ParleyKit",
-                    cachedMessagesPerConversation: Int = 500) {
+                    cachedMessagesPerConversation: Int = 500, caFile: String? = nil) {
             self.server = server
             self.databasePath = databasePath
-            self.transport = transport ?? DefaultTransport.make()
+            self.caFile = caFile
+            self.transport = transport ?? DefaultTransport.make(caFile: caFile)
             self.reconnect = reconnect
             self.requestTimeout = requestTimeout
             self.offlineWait = offlineWait

@@ -79,7 +79,8 @@ public actor ParleyClient {
         }
         self.configuration = configuration
         self.webSocketURL = webSocketURL
-        http = HTTPClient(base: configuration.server, userAgent: configuration.userAgent, timeout: configuration.requestTimeout)
+        http = HTTPClient(base: configuration.server, userAgent: configuration.userAgent, timeout: configuration.requestTimeout,
+                          transport: configuration.transport)
         store = try LocalStore(path: configuration.databasePath)
         let savedToken = try store.meta("token")
         let savedAccount = try store.account()

@@ -32,9 +32,11 @@ public enum TransportInput: Sendable, Equatable {
 /// The platform's default transport.
 public enum DefaultTransport {
     /// `ParleyNetTransport` on Linux, `URLSessionTransport` on Apple platforms.
-    public static func make() -> any WebSocketTransport {
+    /// `caFile`: the CAs (PEM) a server's certificate must chain to instead of the system's;
+    /// Linux only (Apple platforms trust what the system trusts).
+    public static func make(caFile: String? = nil) -> any WebSocketTransport {
         #if canImport(ParleyNet)
-        return ParleyNetTransport.shared
+        return caFile.map { ParleyNetTransport(caFile: $0) } ?? ParleyNetTransport.shared
         #elseif canImport(Darwin)
         return URLSessionTransport()
         #else

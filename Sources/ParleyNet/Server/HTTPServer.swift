@@ -27,9 +27,14 @@ public final class HTTPServer: Sendable {
         /// a WebSocket's `Origin` under `.sameOrigin`; nil when it cannot be known here (a TLS
         /// terminator in front).
         public var originScheme: String? = "http"
+        /// The `Strict-Transport-Security` value every response carries (nil: none); set it
+        /// only when `tcp.tls` is on.
+        public var strictTransportSecurity: String?
 
         public init(limits: HTTPLimits = HTTPLimits(), tcp: TCPServerOptions = TCPServerOptions(),
-                    webSocket: WebSocketOptions = WebSocketOptions(), originPolicy: WebSocketOriginPolicy = .sameOrigin) {
+                    webSocket: WebSocketOptions = WebSocketOptions(), originPolicy: WebSocketOriginPolicy = .sameOrigin,
+                    strictTransportSecurity: String? = nil) {
+            self.strictTransportSecurity = strictTransportSecurity
             self.limits = limits
             self.tcp = tcp
             self.webSocket = webSocket
@@ -43,10 +48,19 @@ public final class HTTPServer: Sendable {
     /// Starts serving `responder` on `address` across `group`'s loops.
     public init(group: EventLoopGroup, address: SocketAddress, configuration: Configuration = Configuration(),
                 responder: HTTPResponder) throws(SystemError) {
-        tcp = try TCPServer(group: group, address: address, options: configuration.tcp) { connection in
+        var options = configuration.tcp
+        if options.tls != nil && options.plaintextReply == nil { options.plaintextReply = Self.useHTTPS }
+        tcp = try TCPServer(group: group, address: address, options: options) { connection in
             HTTPServerConnection(connection: connection, configuration: configuration, responder: responder)
         }
     }
+
+    /// What a plaintext HTTP request to the TLS port gets before the connection closes.
+    static let useHTTPS: ByteChunk = {
+        let body = "This port speaks HTTPS only: use an https:// (or wss://) URL.\n"
+        return ByteChunk(string: "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                         + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+    }()
 
     /// The bound address (with the real port when 0 was asked for).
     public var localAddress: SocketAddress { tcp.localAddress }

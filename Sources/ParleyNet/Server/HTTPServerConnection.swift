@@ -150,6 +150,10 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     private func write(_ response: HTTPResponse, for head: HTTPRequestHead?, keepAlive: Bool) {
+        var response = response
+        if let hsts = configuration.strictTransportSecurity {
+            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: hsts)
+        }
         let isHead = head?.method == .head
         connection.write(HTTPResponseEncoder.encodeHead(response, keepAlive: keepAlive, headRequest: isHead,
                                                         requestVersion: head?.version ?? .http1_1))

@@ -12,6 +12,9 @@ public enum ConnectionCloseReason: Sendable, Equatable {
     case shutdown
     /// A system call failed.
     case error(SystemError)
+    /// TLS failed: a handshake or certificate verification failed, the peer broke the
+    /// protocol, or it spoke plaintext to a TLS port.
+    case tls(TLSError)
 }
 
 /// Receives what happens on a `TCPConnection`. All calls come on the connection's loop.

@@ -29,6 +29,13 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
     }
 
+    /// Whether `host` is a numeric IPv4 or IPv6 address (not a name); `localhost` is a name.
+    static func isNumericHost(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host.trimmingBrackets, &v6) == 1
+    }
+
     public var description: String { family == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Calls `body` with the address as a `sockaddr` and its length.

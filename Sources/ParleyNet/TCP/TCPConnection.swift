@@ -58,6 +58,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private var idleTimer: ScheduledTimer?
     private var stallTimer: ScheduledTimer?
     private var closeReason: ConnectionCloseReason = .local
+    /// TLS between the socket and the handler, when the connection is encrypted: the handler
+    /// reads and writes plaintext either way.
+    var tls: TLSEngine?
+    /// A TLS client tells its handler it is connected only once the handshake is done.
+    private var connectAfterHandshake = false
+    /// Why a client connection's TLS could not be set up; reported once it connects, and
+    /// nothing is written meanwhile (never in the clear).
+    var tlsSetupError: TLSError?
 
     private struct PendingWrite {
         let chunk: ByteChunk
@@ -88,6 +96,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     public var localAddress: SocketAddress? { fd >= 0 ? SocketAddress.local(of: fd) : nil }
     /// True until the connection is closed or closing.
     public var isActive: Bool { state == .open || state == .connecting }
+    /// Whether TLS encrypts the connection (from the start, or since `startTLS`).
+    public var isTLS: Bool { tls != nil }
+    /// The application protocol TLS's ALPN chose (`http/1.1`, `xmpp-client`), if any.
+    public var tlsApplicationProtocol: String? { tls?.negotiatedProtocol }
 
     // MARK: Setup
 
@@ -103,9 +115,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// Opens a client connection to `address` (optionally from `localAddress`) on `loop`.
     /// `handler.connectionDidConnect` or `connection(_:didCloseWith:)` reports the outcome.
     /// Must be called on `loop`.
+    /// With `tls` (a client context), the connection is encrypted and the handler hears of it
+    /// once the handshake is done; `serverName` is sent (SNI) and checked against the
+    /// server's certificate.
     public static func connect(to address: SocketAddress, from localAddress: SocketAddress? = nil,
                                on loop: EventLoop, options: TCPConnectionOptions = .init(),
+                               tls: TLSContext? = nil, serverName: String? = nil,
                                handler: ConnectionHandler) throws(SystemError) -> TCPConnection {
+
         let fd = try blockingSystemCall("socket") {
             socket(address.addressFamily, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
@@ -124,6 +141,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         }
         let connection = TCPConnection(fd: fd, loop: loop, state: .connecting, options: options)
         connection.handler = handler
+        if let tls {
+            // Made now, so that anything written before the connect finishes waits in TLS.
+            do throws(TLSError) {
+                connection.tls = try TLSEngine(context: tls, serverName: serverName ?? address.host)
+            } catch {
+                connection.tlsSetupError = error
+            }
+            connection.connectAfterHandshake = true
+        }
         connection.interest = UInt32(EPOLLOUT.rawValue)
         do throws(SystemError) {
             try loop.register(connection, fd: fd, events: connection.interest)
@@ -142,7 +168,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// before it.
     public func write(_ chunk: ByteChunk) {
         assertOnLoop()
-        guard enqueue(chunk) else { return }
+        guard let wire = encrypted(chunk), enqueue(wire) else { return }
         scheduleFlush()
     }
 
@@ -157,11 +183,23 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             return
         }
         assertOnLoop()
-        guard enqueue(chunk) else { return }
+        guard let wire = encrypted(chunk), enqueue(wire) else { return }
         // Already on its way (a flush this turn, or waiting for the socket), or not connected
         // yet (the connect flushes): nothing to wait for.
         guard !flushScheduled, !waitingForWritable, state == .open else { return }
         loop.deferFlush(self, window: window)
+    }
+
+    /// Queues bytes that must not go through TLS (its own records, a plaintext refusal).
+    func queueRaw(_ chunk: ByteChunk) {
+        guard enqueue(chunk) else { return }
+        scheduleFlush()
+    }
+
+    /// True once, after a TLS client's handshake: the handler is told it is connected then.
+    func connectAfterHandshakeIsPending() -> Bool {
+        defer { connectAfterHandshake = false }
+        return connectAfterHandshake
     }
 
     func runDeferredFlush() {
@@ -288,6 +326,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         if readPausedForBackpressure && queuedBytes < options.writeLowWatermark {
             readPausedForBackpressure = false
             updateInterest()
+            // Input TLS already holds would not wake epoll (see `resumeReading`).
+            if tls != nil { loop.execute { [weak self] in self?.drainTLS() } }
         }
     }
 
@@ -324,7 +364,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         assertOnLoop()
         readPausedByUser = false
         updateInterest()
+        // Records already decrypted-for but not handed over wait in TLS, not in the socket:
+        // epoll would never report them.
+        if tls != nil {
+            loop.execute { [weak self] in self?.drainTLS() }
+        }
     }
+
+    /// Whether the handler takes input now (open, and reading not paused).
+    var wantsInput: Bool { state == .open && !readPausedByUser && !readPausedForBackpressure }
 
     private var readInterest: UInt32 { UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue) }
 
@@ -389,7 +437,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             loop.metrics.bytesIn.add(count, ordering: .relaxed)
             lastRead = loop.now
             if state == .lingering { continue }  // input after our close is discarded
-            handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if tls != nil {
+                receiveTLS(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            } else {
+                handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
             guard state == .open, interest & UInt32(EPOLLIN.rawValue) != 0 else { return }
             if count < buffer.count { return }
         }
@@ -407,6 +459,21 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         interest = 0
         updateInterest()
         armIdleTimer()
+        if let error = tlsSetupError {
+            closeNow(.tls(error))
+            return
+        }
+        if let tls, connectAfterHandshake {
+            // The handler hears of the connection once the handshake is done.
+            do throws(TLSError) {
+                try tls.startHandshake()
+            } catch {
+                closeNow(.tls(error))
+                return
+            }
+            sendTLSOutput()
+            return
+        }
         handler?.connectionDidConnect(self)
         if state == .open && (soleWrite != nil || !writeQueue.isEmpty) { scheduleFlush() }
     }
@@ -466,6 +533,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         assertOnLoop()
         switch state {
         case .open:
+            if let tls, tls.isEstablished {
+                tls.shutdown()
+                sendTLSOutput()
+            }
             closeReason = reason
             state = .flushingToClose
             updateInterest()
@@ -497,6 +568,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         idleTimer = nil
         stallTimer?.cancel()
         stallTimer = nil
+        tls = nil
         if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
         loop.metrics.openConnections.subtract(1, ordering: .relaxed)
         if let admittedAddress {

@@ -74,6 +74,17 @@ final class TCPListener: Selectable, @unchecked Sendable {
             let connection = TCPConnection(fd: accepted, loop: loop, state: .open, options: server.options.connection)
             connection.server = server
             connection.admittedAddress = admittedAddress
+            if let tls = server.options.tls {
+                do throws(TLSError) {
+                    try connection.startTLS(tls)
+                } catch {
+                    // Not registered yet: dropping the connection closes its descriptor.
+                    loop.metrics.refusedConnections.add(1, ordering: .relaxed)
+                    if let admittedAddress { server.releaseAddress(admittedAddress) }
+                    connection.admittedAddress = nil
+                    continue
+                }
+            }
             connection.handler = server.handler(for: connection)
             do {
                 try connection.activate()

@@ -12,9 +12,17 @@ public struct TCPServerOptions: Sendable {
     public var maxConnectionsPerAddress: Int
     /// Options for every accepted connection.
     public var connection: TCPConnectionOptions
+    /// A server TLS context: every accepted connection is TLS from its first byte (nil:
+    /// plaintext, though a protocol may still `startTLS` later).
+    public var tls: TLSContext?
+    /// Sent in the clear, before closing, to a peer whose first bytes on a TLS port are not a
+    /// TLS handshake (nil: just close). HTTP says to use https.
+    public var plaintextReply: ByteChunk?
 
     public init(backlog: Int32 = 1024, maxConnections: Int = .max, maxConnectionsPerAddress: Int = 0,
-                connection: TCPConnectionOptions = .init()) {
+                connection: TCPConnectionOptions = .init(), tls: TLSContext? = nil, plaintextReply: ByteChunk? = nil) {
+        self.tls = tls
+        self.plaintextReply = plaintextReply
         self.backlog = backlog
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress

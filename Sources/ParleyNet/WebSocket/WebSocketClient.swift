@@ -8,15 +8,20 @@ public enum WebSocketClient {
     ///   - host: the `Host` header (defaults to the address).
     ///   - origin: an `Origin` header, as a browser would send.
     ///   - localAddress: the source address to bind (load tools spread over 127.0.0.x).
+    ///   - tls: a client TLS context for `wss://`; the server's certificate must verify for
+    ///     `serverName` (else the failure names the reason).
+    ///   - serverName: the name sent (SNI) and checked; defaults to the address's host.
     public static func connect(to address: SocketAddress, path: String = "/", host: String? = nil,
                                origin: String? = nil, headers: HTTPHeaders = [:],
                                localAddress: SocketAddress? = nil, on loop: EventLoop,
                                options: WebSocketOptions = WebSocketOptions(pingInterval: nil),
                                tcpOptions: TCPConnectionOptions = TCPConnectionOptions(idleTimeout: nil),
+                               tls: TLSContext? = nil, serverName: String? = nil,
                                delegate: WebSocketDelegate) throws(SystemError) {
         let handshake = ClientHandshakeHandler(path: path, host: host ?? address.description, origin: origin,
                                                headers: headers, options: options, delegate: delegate)
-        _ = try TCPConnection.connect(to: address, from: localAddress, on: loop, options: tcpOptions, handler: handshake)
+        _ = try TCPConnection.connect(to: address, from: localAddress, on: loop, options: tcpOptions,
+                                      tls: tls, serverName: serverName, handler: handshake)
     }
 }
 
@@ -67,7 +72,11 @@ private final class ClientHandshakeHandler: ConnectionHandler {
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         guard !upgraded else { return }
-        report("connection closed before the handshake finished: \(reason)")
+        if case .tls(let error) = reason {
+            report("TLS failed: \(error)")
+        } else {
+            report("connection closed before the handshake finished: \(reason)")
+        }
     }
 
     private func report(_ reason: String) {

@@ -1,3 +1,4 @@
+import ParleyNet
 public import ParleyCore
 
 /// Makes the SCRAM-SHA-1 and SCRAM-SHA-256 credentials of a password with a fresh random salt

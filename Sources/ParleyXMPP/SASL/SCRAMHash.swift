@@ -1,7 +1,7 @@
-internal import COpenSSL
+import ParleyNet
 
 /// The hash functions SCRAM runs on (RFC 5802 with SHA-1, RFC 7677 with SHA-256), and the
-/// primitives it builds from them, through libcrypto.
+/// primitives it builds from them, through ParleyNet's crypto.
 public enum SCRAMHash: String, Sendable, CaseIterable {
     case sha1 = "SCRAM-SHA-1"
     case sha256 = "SCRAM-SHA-256"
@@ -17,50 +17,23 @@ public enum SCRAMHash: String, Sendable, CaseIterable {
         }
     }
 
-    private var evp: OpaquePointer {
+    /// The hash underneath, from ParleyNet.
+    private var hash: CryptoHash {
         switch self {
-        case .sha1: return EVP_sha1()
-        case .sha256: return EVP_sha256()
+        case .sha1: return .sha1
+        case .sha256: return .sha256
         }
     }
 
     /// H(data).
-    public func digest(_ data: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: size)
-        var length: UInt32 = 0
-        let ok = data.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &out, &length, evp, nil)
-        }
-        precondition(ok == 1 && Int(length) == size, "EVP_Digest failed")
-        return out
-    }
+    public func digest(_ data: [UInt8]) -> [UInt8] { hash.digest(data) }
 
     /// HMAC(key, data).
-    public func hmac(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: size)
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { keyBytes in
-            data.withUnsafeBytes { input in
-                HMAC(evp, keyBytes.baseAddress, Int32(keyBytes.count),
-                     input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &out, &length)
-            }
-        }
-        precondition(result != nil && Int(length) == size, "HMAC failed")
-        return out
-    }
+    public func hmac(key: [UInt8], _ data: [UInt8]) -> [UInt8] { hash.hmac(key: key, data) }
 
     /// Hi(password, salt, iterations) of RFC 5802: PBKDF2 with HMAC over this hash.
     public func saltedPassword(_ password: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: size)
-        let ok = password.withUnsafeBytes { passwordBytes in
-            salt.withUnsafeBytes { saltBytes in
-                PKCS5_PBKDF2_HMAC(passwordBytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(passwordBytes.count),
-                                  saltBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(saltBytes.count),
-                                  Int32(iterations), evp, Int32(size), &out)
-            }
-        }
-        precondition(ok == 1, "PKCS5_PBKDF2_HMAC failed")
-        return out
+        hash.pbkdf2(password: password, salt: salt, iterations: iterations)
     }
 
     /// The credential a server stores for `password` (StoredKey and ServerKey).
@@ -74,20 +47,5 @@ public enum SCRAMHash: String, Sendable, CaseIterable {
     public struct StoredKeys: Sendable, Equatable {
         public var storedKey: [UInt8]
         public var serverKey: [UInt8]
-    }
-}
-
-/// Cryptographic randomness from libcrypto, for SCRAM nonces and salts.
-enum CryptoRandom {
-    static func bytes(_ count: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        precondition(RAND_bytes(&out, Int32(count)) == 1, "RAND_bytes failed")
-        return out
-    }
-
-    /// Compares in time independent of where the two differ.
-    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
     }
 }

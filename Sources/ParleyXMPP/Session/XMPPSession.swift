@@ -11,7 +11,7 @@ import Synchronization
 /// previous one's service call has finished), like native requests. Events from the hub are
 /// rendered on the loop as they come, so their order is kept too.
 final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
-    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `tls`, `queue`, `busy`,
+    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `queue`, `busy`,
     // `headerSent`, `authTimer`, `releaseTimer`, `readSinceArmed`, `heldEvents`, `resolving`, `chatDelivery` and the stream management fields
     // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
     // share with the loop is in `state`, behind its mutex.
@@ -25,8 +25,6 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     let clientAddress: String
     private var connection: TCPConnection?
     private var parser: XMLStreamParser
-    /// TLS after STARTTLS: every byte in and out goes through it.
-    private var tls: TLSStream?
     private var queue: [XMLStreamEvent] = []
     private var busy = false
     private var headerSent = false
@@ -68,6 +66,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         let host = connection.remoteAddress?.host ?? ""
         clientAddress = host
         isLoopback = host.hasPrefix("127.") || host == "::1" || host == "::ffff:127.0.0.1"
+        // Direct TLS (XEP-0368): encrypted from the first byte, so no STARTTLS is offered.
+        if connection.isTLS { state.withLock { $0.encrypted = true } }
         authTimer = loop.schedule(after: services.configuration.authTimeout) { [weak self] in
             guard let self, self.state.withLock({ $0.account == nil || $0.resource == nil }) else { return }
             self.fail(.policyViolation, "sign in and bind a resource sooner")
@@ -90,7 +90,7 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         var localParts: [UserID: String] = [:]
         /// Whether the hub knows this session.
         var registered = false
-        /// Whether STARTTLS has made the stream encrypted.
+        /// Whether the stream is encrypted (direct TLS, or since STARTTLS).
         var encrypted = false
         /// Stanzas handled since stream management was enabled (XEP-0198); nil: not enabled.
         var handledStanzas: UInt32?
@@ -151,22 +151,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         do throws(XMLStreamError) {
-            if let tls {
-                let plaintext: [UInt8]
-                do throws(TLSError) {
-                    plaintext = try tls.receive(bytes)
-                } catch {
-                    // Nothing can be said in the clear on an encrypted stream: just close.
-                    flushTLS()
-                    connection.close()
-                    return
-                }
-                flushTLS()
-                let events = plaintext.withUnsafeBytes { buffer in Result { () throws(XMLStreamError) in try parser.feed(buffer) } }
-                queue += try events.get()
-            } else {
-                queue += try parser.feed(bytes)
-            }
+            // Plaintext either way: TLS (direct or after STARTTLS) is the connection's.
+            queue += try parser.feed(bytes)
         } catch {
             fail(error.condition, error.text)
             return
@@ -205,7 +191,6 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         self.connection = nil
-        tls = nil
         authTimer?.cancel()
         authTimer = nil
         releaseTimer?.cancel()
@@ -373,37 +358,21 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         connection?.close()
     }
 
-    /// Writes on the loop, through TLS when the stream is encrypted.
+    /// Writes on the loop (the connection encrypts when the stream uses TLS).
     func write(_ text: String) {
         guard let connection, connection.isActive else { return }
-        guard let tls else {
-            connection.write(ByteChunk(Array(text.utf8)))
-            return
-        }
-        do throws(TLSError) {
-            try tls.send(Array(text.utf8))
-            flushTLS()
-        } catch {
-            connection.close()
-        }
-    }
-
-    /// Writes whatever TLS has for the peer (handshake records, encrypted data).
-    private func flushTLS() {
-        guard let tls, let connection, connection.isActive else { return }
-        let bytes = tls.pendingOutput()
-        if !bytes.isEmpty { connection.write(ByteChunk(bytes)) }
+        connection.write(ByteChunk(Array(text.utf8)))
     }
 
     /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on
     /// the connection is TLS with a fresh stream. Both in one loop task.
     func startTLS() {
         loop.execute {
-            guard let connection = self.connection, connection.isActive, self.tls == nil,
+            guard let connection = self.connection, connection.isActive, !connection.isTLS,
                   let context = self.services.configuration.tls else { return }
             self.write(XMLElement("proceed", namespace: Namespace.tls).serialized())
             do throws(TLSError) {
-                self.tls = try TLSStream(context: context)
+                try connection.startTLS(context)
             } catch {
                 connection.close()
                 return

@@ -1,3 +1,5 @@
+public import ParleyNet
+
 /// Settings of the XMPP listener (each one a `parley serve` option; docs/xmpp.md).
 public struct XMPPConfiguration: Sendable {
     /// The domain of the server's JIDs (`user@domain`); clients must ask for it.

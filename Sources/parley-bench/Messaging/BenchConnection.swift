@@ -46,9 +46,9 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
 
     var isOpen: Bool { socket?.isOpen == true }
 
-    /// Starts connecting. Call on the loop.
-    func connect(to target: SocketAddress, path: String, source: SocketAddress?) throws(SystemError) {
-        try WebSocketClient.connect(to: target, path: path, localAddress: source, on: loop, delegate: self)
+    /// Starts connecting (over TLS with `tls`). Call on the loop.
+    func connect(to target: SocketAddress, path: String, source: SocketAddress?, tls: TLSContext? = nil) throws(SystemError) {
+        try WebSocketClient.connect(to: target, path: path, localAddress: source, on: loop, tls: tls, delegate: self)
     }
 
     /// Closes the socket politely. Call on the loop.

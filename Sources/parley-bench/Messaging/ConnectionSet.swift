@@ -12,6 +12,8 @@ final class ConnectionSet: @unchecked Sendable {
 
     let group: EventLoopGroup
     let connections: [BenchConnection]
+    /// TLS for every client and for registering users (`--tls`); nil: plaintext. Set before `open`.
+    var tls: TLSContext?
     let opened = Atomic<Int>(0), failed = Atomic<Int>(0), closed = Atomic<Int>(0)
     let errors = ErrorTally()
     /// Closes that the scenario asked for (they are not errors).
@@ -159,7 +161,7 @@ final class ConnectionSet: @unchecked Sendable {
                 // Spread over the source addresses by client number, the same in every process.
                 let source = sources.isEmpty ? nil : sources[client.index % sources.count]
                 do {
-                    try client.connect(to: target, path: path, source: source)
+                    try client.connect(to: target, path: path, source: source, tls: set?.tls)
                     inFlight += 1
                 } catch {
                     set?.failed.add(1, ordering: .relaxed)

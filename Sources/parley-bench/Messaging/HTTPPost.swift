@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import ParleyNet
+import ParleySync
 
 /// A blocking HTTP/1.1 POST of a JSON body over one loopback connection (`Connection: close`),
 /// for setting up users before a load; never used while measuring.
@@ -10,7 +12,9 @@ enum HTTPPost {
         var body: Data
     }
 
-    static func send(host: String, port: Int, path: String, json: Data, timeoutSeconds: Int = 30) throws(BenchError) -> Reply {
+    static func send(host: String, port: Int, path: String, json: Data, tls: TLSContext? = nil,
+                     timeoutSeconds: Int = 30) throws(BenchError) -> Reply {
+        if let tls { return try sendOverTLS(host: host, port: port, path: path, json: json, tls: tls, timeoutSeconds: timeoutSeconds) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .system("socket failed: errno \(errno)") }
         defer { close(fd) }
@@ -50,5 +54,43 @@ enum HTTPPost {
         guard words.count >= 2, let status = Int(words[1]) else { throw .failed("bad status line '\(statusLine)'") }
         // The server answers these requests with Content-Length; the body is what follows the head.
         return Reply(status: status, body: Data(response[headEnd.upperBound...]))
+    }
+
+    /// The loop HTTPS registrations run on (made on first use; most runs are plaintext).
+    private static let tlsLoops = PThreadMutex<EventLoopGroup?>(nil)
+
+    /// The same request over TLS, through ParleyNet's one-shot client, waited for here.
+    private static func sendOverTLS(host: String, port: Int, path: String, json: Data, tls: TLSContext,
+                                    timeoutSeconds: Int) throws(BenchError) -> Reply {
+        let made: Result<EventLoop, BenchError> = tlsLoops.withLock { group in
+            if let group { return .success(group.next()) }
+            do {
+                let created = try EventLoopGroup(loopCount: 1, name: "bench-https")
+                group = created
+                return .success(created.next())
+            } catch {
+                return .failure(.system("cannot start the HTTPS loop: \(error)"))
+            }
+        }
+        let loop = try made.get()
+        let address: SocketAddress
+        do { address = try SocketAddress(host: host, port: port) } catch { throw .usage("'\(host)' is not a numeric address") }
+        let head = HTTPRequestHead(method: .post, uri: path, headers: ["Host": "\(host):\(port)", "Content-Type": "application/json"])
+        let outcome = PThreadMutex<Result<HTTPClientExchange.Response, HTTPClientExchangeError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            HTTPClientExchange.send(head, body: Array(json), to: address, on: loop, tls: tls,
+                                    timeout: .seconds(timeoutSeconds)) { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        }
+        guard done.wait(timeout: .now() + .seconds(timeoutSeconds + 5)) == .success, let result = outcome.withLock({ $0 }) else {
+            throw .failed("no HTTPS response from \(host):\(port)\(path) in time")
+        }
+        switch result {
+        case .success(let response): return Reply(status: response.status, body: Data(response.body))
+        case .failure(let error): throw .failed("\(host):\(port)\(path): \(error)")
+        }
     }
 }

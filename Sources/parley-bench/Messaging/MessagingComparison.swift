@@ -17,6 +17,7 @@ enum MessagingComparison {
             Console.line("\(scenario) → \(target.dialect.rawValue) at \(at): \(Format.count(clients)) clients")
             let set = try ConnectionSet(count: clients, dialect: target.dialect, loops: settings.loops)
             defer { set.shutdown() }
+            if target.dialect == .parley { set.tls = settings.tls }
             let connectErrors = try ScenarioSetup.connect(set, target: target, sources: settings.sources)
             let (senders, fanout) = try setup(set, target)
             // Setup traffic (system messages, presence) settles before measuring.

@@ -37,6 +37,8 @@ struct MessagingSettings {
     var maxRate: Double
     var results: ResultLog?
     var markdown: Bool
+    /// `--tls`: the client context for parley serve (not the relay).
+    var tls: TLSContext?
 
     static let help = """
         --parley-port P     drive parley serve at this port (native protocol, /v1/ws); several
@@ -61,11 +63,11 @@ struct MessagingSettings {
         --max-rate R        stop raising here (default 10000000)
         --results FILE      append the headline numbers to FILE (see the report command)
         --markdown          print tables as Markdown
-        """
-    static let valueOptions: Set<String> = ["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
+        """ + "\n" + BenchTLS.help
+    static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
-                                            "step-factor", "max-rate", "results"]
-    static let switchOptions: Set<String> = ["find-max", "markdown"]
+                                            "step-factor", "max-rate", "results"]).union(BenchTLS.valueOptions)
+    static let switchOptions: Set<String> = Set(["find-max", "markdown"]).union(BenchTLS.switchOptions)
 
     /// A comma-separated list of whole numbers (empty when the option is absent).
     private static func numbers(_ options: CommandLineOptions, _ name: String, in range: ClosedRange<Int>) throws(BenchError) -> [Int] {
@@ -111,6 +113,7 @@ struct MessagingSettings {
             stepFactor: try options.double("step-factor", default: 1.5, in: 1.01...100),
             maxRate: try options.double("max-rate", default: 10_000_000, in: 1...100_000_000),
             results: options.optionalString("results").map { ResultLog(path: $0) },
-            markdown: options.flag("markdown"))
+            markdown: options.flag("markdown"),
+            tls: try BenchTLS.parse(options))
     }
 }

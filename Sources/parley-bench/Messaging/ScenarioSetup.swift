@@ -26,7 +26,7 @@ enum ScenarioSetup {
         if target.dialect == .parley {
             let started = ContinuousClock.now
             let users = try UserRegistry.register(count: count, prefix: UserRegistry.runPrefix(),
-                                                  host: hostText(target.address), port: target.address.port)
+                                                  host: hostText(target.address), port: target.address.port, tls: set.tls)
             for (client, user) in zip(set.connections, users) {
                 client.userID = user.id
                 client.token = user.token

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyNet
 import ParleySync
 import Synchronization
 
@@ -12,7 +13,8 @@ enum UserRegistry {
     }
 
     /// Registers `count` users named `<prefix><n>`; `threads` requests at a time.
-    static func register(count: Int, prefix: String, host: String, port: Int, threads: Int = 4) throws(BenchError) -> [User] {
+    static func register(count: Int, prefix: String, host: String, port: Int, tls: TLSContext? = nil,
+                         threads: Int = 4) throws(BenchError) -> [User] {
         let users = PThreadMutex<[User?]>(Array(repeating: nil, count: count))
         let failures = PThreadMutex<[String]>([])
         let next = Atomic<Int>(0)
@@ -22,7 +24,7 @@ enum UserRegistry {
                 guard index < count else { return }
                 let body = try! JSONSerialization.data(withJSONObject: ["username": "\(prefix)\(index)", "password": "bench-password-1"])
                 do {
-                    let reply = try HTTPPost.send(host: host, port: port, path: "/v1/auth/register", json: body)
+                    let reply = try HTTPPost.send(host: host, port: port, path: "/v1/auth/register", json: body, tls: tls)
                     let object = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
                     guard reply.status == 201, let token = object?["token"] as? String,
                           let id = (object?["user"] as? [String: Any])?["id"] as? String else {

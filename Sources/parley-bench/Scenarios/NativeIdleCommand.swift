@@ -19,8 +19,11 @@ enum NativeIdleCommand: BenchCommand {
         --rounds K          open and sign in the clients in K equal rounds, reporting each
                             round's memory growth per connection (default 3)
         --results FILE      append the headline numbers to FILE (see the report command)
-        """
-    static let valueOptions: Set<String> = ["port", "server-pid", "host", "count", "loops", "source-ips", "idle-window", "rounds", "results"]
+
+        """ + BenchTLS.help
+    static let valueOptions: Set<String> = Set(["port", "server-pid", "host", "count", "loops", "source-ips", "idle-window", "rounds",
+                                                "results"]).union(BenchTLS.valueOptions)
+    static let switchOptions: Set<String> = BenchTLS.switchOptions
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let host = try options.string("host", default: "127.0.0.1")
@@ -40,9 +43,11 @@ enum NativeIdleCommand: BenchCommand {
         }
         let set = try ConnectionSet(count: count, dialect: .parley, loops: try options.int("loops", default: 2, in: 1...64))
         defer { set.shutdown() }
+        set.tls = try BenchTLS.parse(options)
 
         // Register first: the users' rows and the SQLite cache are not per-connection cost.
-        let users = try UserRegistry.register(count: count, prefix: UserRegistry.runPrefix(), host: host, port: target.address.port)
+        let users = try UserRegistry.register(count: count, prefix: UserRegistry.runPrefix(), host: host, port: target.address.port,
+                                              tls: set.tls)
         for (client, user) in zip(set.connections, users) {
             client.userID = user.id
             client.token = user.token
@@ -116,7 +121,7 @@ enum NativeIdleCommand: BenchCommand {
         for line in ErrorTally.lines(set.errors.snapshot) { Console.line("  error: \(line)") }
         if let path = options.optionalString("results") {
             let log = ResultLog(path: path)
-            let scenario = "signed-in native clients on parley serve (\(Format.count(count)))"
+            let scenario = "signed-in native clients on parley serve\(set.tls == nil ? "" : " over TLS") (\(Format.count(count)))"
             try log.append(scenario: scenario, metric: "held", value: Format.count(held))
             try log.append(scenario: scenario, metric: "server RSS per connection (2 s / \(Format.significant(idleWindow.seconds + 2)) s after)",
                            value: "\(Format.bytes(perConnection)) / \(Format.bytes(perConnectionLater))")

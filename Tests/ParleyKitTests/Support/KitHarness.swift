@@ -6,11 +6,12 @@ import ParleySync
 /// Builds clients for a test server and records what they report.
 enum KitHarness {
     /// A client of `server` that reconnects quickly (tests restart servers).
-    static func client(_ server: TestServer, database: String? = nil) throws -> ParleyClient {
+    /// `caFile`: the CA for a TLS server's certificate.
+    static func client(_ server: TestServer, database: String? = nil, caFile: String? = nil) throws -> ParleyClient {
         try ParleyClient(configuration: ParleyClient.Configuration(
             server: server.url, databasePath: database,
             reconnect: ParleyClient.ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .milliseconds(400)),
-            requestTimeout: .seconds(10), offlineWait: .seconds(15), userAgent: "ParleyKitTests"))
+            requestTimeout: .seconds(10), offlineWait: .seconds(15), userAgent: "ParleyKitTests", caFile: caFile))
     }
 
     /// A fresh database path in the server's temporary directory.

@@ -10,11 +10,15 @@ final class TestServer: Sendable {
     private let current = PThreadMutex<ParleyServer?>(nil)
     private let boundPort = PThreadMutex<Int>(0)
 
-    var port: Int { boundPort.withLock { $0 } }
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The certificate and key of `--tls-cert`/`--tls-key`, when the server speaks TLS.
+    let tls: (certificate: String, key: String)?
 
-    init() throws {
+    var port: Int { boundPort.withLock { $0 } }
+    var url: URL { URL(string: tls == nil ? "http://127.0.0.1:\(port)" : "https://localhost:\(port)")! }
+
+    init(tls: (certificate: String, key: String)? = nil) throws {
         dataDirectory = NSTemporaryDirectory() + "parleykit-test-" + UUID().uuidString
+        self.tls = tls
         try start()
     }
 
@@ -30,6 +34,8 @@ final class TestServer: Sendable {
         configuration.xmppPort = 0
         configuration.webRoot = dataDirectory + "/no-web"
         configuration.shutdownTimeoutSeconds = 1
+        configuration.tlsCertificate = tls?.certificate ?? ""
+        configuration.tlsKey = tls?.key ?? ""
         let server = try ParleyServer(configuration: configuration, logger: Logger(label: "test", minimumLevel: .error))
         boundPort.withLock { $0 = server.port }
         current.withLock { $0 = server }
@@ -48,6 +54,24 @@ final class TestServer: Sendable {
         halt()
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }
+}
+
+/// A self-signed certificate for `localhost` and `127.0.0.1` (its own CA), made by `openssl
+/// req` in `directory`: the certificate's path and the key's.
+func makeTestCertificate(in directory: String, name: String = "server") throws -> (certificate: String, key: String) {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let certificate = directory + "/\(name).pem", key = directory + "/\(name)-key.pem"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                         "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+                         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw TestFailure("openssl req failed") }
+    return (certificate, key)
 }
 
 struct TestFailure: Error, CustomStringConvertible {
