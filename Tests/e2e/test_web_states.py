@@ -106,10 +106,10 @@ def test_a_room_opened_from_a_link_can_be_entered(parley, browsers):
     text = guest.wait(".not-in-block").text
     assert "not in this conversation" in text and "check the name" not in text
     guest.route(f"#/chats/c/{room}")
-    guest.wait(".view--dialogue .not-member", text="not in this conversation")
-    # The room's name comes from room.find, without entering: the title says it and the
-    # button enters at once.
+    # The room's name comes from room.find, without entering: the title says it, the page
+    # says the user is not in this room, and the button enters at once.
     guest.wait(".view--dialogue .dialogue-title", text="Attic")
+    guest.wait(".view--dialogue .not-member", text="not in this room")
     guest.screenshot("room-link-outside-phone")
     guest.click(".view--dialogue .not-member button", text="Enter again")
     guest.wait_gone(".view--dialogue .not-member:not([hidden])")
