@@ -15,27 +15,9 @@ public final class ConversationService: Sendable {
     /// Stores a message and delivers it. The result comes back only after the message is
     /// durably stored. A retry with the same client id returns the stored message and
     /// delivers nothing again.
-    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> Message {
+    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> SentMessage {
         try check(parameters)
-        return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection).message
-    }
-
-    /// `send` for a caller that is not a task (an event loop): the same checks, write and
-    /// deliveries, without a task or a continuation. `completion` gets the outcome through
-    /// `resume` (the loop's `execute`), which runs it where the caller lives; the work after
-    /// the commit (the deliveries) runs there too, never on the store's writer thread.
-    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?,
-                     resume: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-                     completion: @escaping @Sendable (Result<SentMessage, ProtocolError>) -> Void) {
-        do throws(ProtocolError) {
-            try check(parameters)
-        } catch {
-            resume { completion(.failure(error)) }
-            return
-        }
-        context.gateway.write(storing(parameters, from: user)) { outcome in
-            resume { completion(outcome.map { self.announce($0, connection: connection) }) }
-        }
+        return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection)
     }
 
     /// What `send` stored: the message, the members read while storing it, and whether it

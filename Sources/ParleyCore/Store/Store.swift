@@ -11,24 +11,6 @@ public protocol Store: Sendable {
     /// more than once (a batch run again after another write's failure, a deadlock retried):
     /// only the last run's result counts, so it must touch nothing but the store.
     func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
-    /// `write` without a task: `completion` gets the outcome once, on a thread of the store's
-    /// choosing (or the caller's), and must only hand it on to where the work continues.
-    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
-                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
-}
-
-extension Store {
-    /// Through the async `write`, for stores without a shorter way (a task per call).
-    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
-                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        Task {
-            do {
-                completion(.success(try await write(body)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-    }
 }
 
 /// Queries. Every method throws only for storage failures; "not found" is nil or empty.

@@ -28,12 +28,6 @@ public struct StoreGateway: Sendable {
         }
     }
 
-    /// `write` without a task; `completion` runs on the store's thread (see `Store`).
-    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
-                            completion: @escaping @Sendable (Result<T, ProtocolError>) -> Void) {
-        store.write(body) { result in completion(result.mapError(Self.translate)) }
-    }
-
     func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
         do {
             return try await blocking.run(work)

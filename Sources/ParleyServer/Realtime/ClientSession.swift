@@ -6,10 +6,14 @@ import ParleyProtocol
 
 /// One client's WebSocket at `/v1/ws`: authentication first, then requests answered one at a
 /// time in the order they came, and events pushed by the hub.
-final class ClientSession: WebSocketDelegate, @unchecked Sendable {
-    // Invariant for `@unchecked Sendable`: every stored `var` is touched only on `loop`;
-    // other threads (tasks, the hub) reach the session through `loop.execute`.
-
+///
+/// An actor whose executor is its connection's event loop: its state is touched only there,
+/// and the compiler checks it. The socket calls in synchronously on the loop and enters with
+/// `assumeIsolated`; the hub, on any thread, hops to the loop first. Every request runs as one
+/// async task isolated to the session; an operation registered to run on the loop (the hot
+/// `message.send`) also runs its handler there (the loop is its executor preference), so it
+/// resumes on the loop after the store's commit without waking the global pool.
+actor ClientSession: WebSocketDelegate {
     enum State {
         /// Waiting for the `auth` request; closed with 4000 if it does not come in time.
         case awaitingAuth
@@ -20,9 +24,9 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         case closed
     }
 
-    let loop: EventLoop
+    nonisolated let loop: EventLoop
     /// Identifies this connection to the core (to leave it out of its own echoes).
-    let token: ConnectionToken
+    nonisolated let token: ConnectionToken
     private let services: ServerServices
     private var bucket: TokenBucket
     private var socket: WebSocketConnection?
@@ -45,6 +49,8 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     /// the trimmer when it closes so that a mass disconnect does not stay resident either.
     static let connectionHeapBytes = 2 * 1024
 
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
     init(loop: EventLoop, services: ServerServices) {
         self.loop = loop
         self.services = services
@@ -52,17 +58,37 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         bucket = TokenBucket(rate: services.limits.requestsPerSecond, burst: services.limits.requestBurst, now: MonotonicClock.now())
     }
 
-    // MARK: WebSocketDelegate
+    // MARK: WebSocketDelegate (on the loop)
 
-    func webSocketDidOpen(_ socket: WebSocketConnection) {
+    nonisolated func webSocketDidOpen(_ socket: WebSocketConnection) {
+        let socket = UncheckedSocket(socket)
+        assumeIsolated { $0.opened(socket.value) }
+    }
+
+    nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
+        assumeIsolated { $0.received(text) }
+    }
+
+    nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
+        socket.close(code: .unsupportedData, reason: "Parley speaks JSON text frames")
+    }
+
+    nonisolated func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+        assumeIsolated { $0.closed() }
+    }
+
+    private func opened(_ socket: WebSocketConnection) {
         self.socket = socket
         authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) { [weak self] in
-            guard let self, case .awaitingAuth = self.state else { return }
-            self.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
+            self?.assumeIsolated { session in
+                guard case .awaitingAuth = session.state else { return }
+                session.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
+            }
         }
     }
 
-    func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
+    private func received(_ text: String) {
+        guard let socket else { return }
         guard queue.count < services.limits.maxQueuedRequestsPerConnection else {
             socket.close(code: .policyViolation, reason: "too many requests in flight")
             return
@@ -78,11 +104,7 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         processNext()
     }
 
-    func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
-        socket.close(code: .unsupportedData, reason: "Parley speaks JSON text frames")
-    }
-
-    func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {
+    private func closed() {
         if case .authenticated(let session) = state, services.hub.remove(self, for: session.userID) {
             let presence = services.presence
             Task { await presence.wentOffline(session.userID) }
@@ -91,7 +113,7 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
         authTimer?.cancel()
         authTimer = nil
         queue.removeAll()
-        self.socket = nil
+        socket = nil
         HeapTrimmer.shared.freed(Self.connectionHeapBytes)
     }
 
@@ -129,18 +151,17 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     private func authenticate(_ envelope: RequestEnvelope, _ frame: Data) {
         state = .authenticating
         busy = true
-        let services = self.services
-        let id = envelope.id
+        let accounts = services.accounts
         Task {
             let outcome: Result<(AuthenticatedSession, Account), ProtocolError>
             do throws(ProtocolError) {
                 let token = try FrameReader.parameters(Op.Auth.Parameters.self, in: frame, envelope).token
-                let session = try await services.accounts.authenticate(token: token)
-                outcome = .success((session, try await services.accounts.account(of: session.userID)))
+                let session = try await accounts.authenticate(token: token)
+                outcome = .success((session, try await accounts.account(of: session.userID)))
             } catch {
                 outcome = .failure(error)
             }
-            self.loop.execute { self.finishAuthentication(id, outcome) }
+            self.finishAuthentication(envelope.id, outcome)
         }
     }
 
@@ -167,30 +188,23 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     }
 
     private func run(_ envelope: RequestEnvelope, _ frame: Data, _ session: AuthenticatedSession) {
-        let context = OperationContext(session: session, connection: self)
-        switch services.operations[envelope.op] {
-        case .loop(let handler)?:
-            // A hot operation: no task; it answers on this loop.
-            busy = true
-            handler(context, envelope, frame) { answer in self.finish { self.send(answer) } }
-        case .task(let handler)?:
-            busy = true
-            Task {
-                // Decoded and encoded in the task: a large answer (a history page) costs the loop nothing.
-                let answer = await handler(context, envelope, frame)
-                self.loop.execute { self.finish { self.send(answer) } }
-            }
-        case nil:
+        guard let handler = services.operations[envelope.op] else {
             send(FrameWriter.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
             processNext()
+            return
         }
-    }
-
-    /// Ends the request in progress with `sendAnswer` and starts the next one; on the loop.
-    private func finish(_ sendAnswer: () -> Void) {
-        busy = false
-        sendAnswer()
-        processNext()
+        busy = true
+        let context = OperationContext(session: session, connection: self)
+        // The task is isolated to this session (its loop). A hot operation's handler runs on
+        // the loop too; the others' nonisolated work (decoding, the services, encoding a large
+        // answer) runs on the global pool, costing the loop nothing.
+        let preference: any TaskExecutor = handler.runsOnLoop ? loop : globalConcurrentExecutor
+        Task {
+            let answer = await withTaskExecutorPreference(preference) { await handler.run(context, envelope, frame) }
+            self.busy = false
+            self.send(answer)
+            self.processNext()
+        }
     }
 
     /// Sends a frame's JSON text.
@@ -201,7 +215,7 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
     // MARK: From the hub (any thread)
 
     /// Queues an already-encoded event frame, flushed within `window` (zero: this turn).
-    func deliver(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
+    nonisolated func deliver(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
         // On this loop already (a sender on the same loop): no task and no wake-up. Events
         // from different threads were never ordered among themselves.
         if loop.inEventLoop {
@@ -213,17 +227,26 @@ final class ClientSession: WebSocketDelegate, @unchecked Sendable {
 
     /// Queues an already-encoded event frame, flushed within `window` (zero: this turn);
     /// call on `loop`.
-    func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
-        socket?.send(encodedFrame: frame, flushWithin: window)
+    nonisolated func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
+        assumeIsolated { $0.socket?.send(encodedFrame: frame, flushWithin: window) }
     }
 
     /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).
-    func closeIfSignedIn(with sessionID: String, code: WebSocketCloseCode, reason: String) {
+    nonisolated func closeIfSignedIn(with sessionID: String, code: WebSocketCloseCode, reason: String) {
         loop.execute {
-            guard case .authenticated(let session) = self.state, session.sessionID == sessionID else { return }
-            self.socket?.close(code: code, reason: reason)
+            self.assumeIsolated { session in
+                guard case .authenticated(let signedIn) = session.state, signedIn.sessionID == sessionID else { return }
+                session.socket?.close(code: code, reason: reason)
+            }
         }
     }
+}
+
+/// A socket handed from the loop's synchronous callback into the session, on the same loop.
+private struct UncheckedSocket: @unchecked Sendable {
+    // Invariant: made and unwrapped on the connection's loop within one call (`assumeIsolated`).
+    let value: WebSocketConnection
+    init(_ value: WebSocketConnection) { self.value = value }
 }
 
 /// Parley's own WebSocket close codes (the 4000–4999 range is for applications).

@@ -12,7 +12,7 @@ struct OperationContext: Sendable {
     var user: UserID { session.userID }
 }
 
-/// A hot operation's answer: its result, or its `data` already encoded (the JSON the delivery
+/// An operation's answer: its result, or its `data` already encoded (the JSON the delivery
 /// wrote for the event the operation caused).
 enum OperationReply<Result: Encodable & Sendable>: Sendable {
     case value(Result)
@@ -22,14 +22,15 @@ enum OperationReply<Result: Encodable & Sendable>: Sendable {
 /// The server's WebSocket operations by name, each with its handler: built once at start by
 /// an `OperationTableBuilder`, then only read.
 struct OperationTable: Sendable {
-    /// How an operation runs, with its parameters decoded and its answer encoded around it.
-    enum Handler: Sendable {
-        /// As a task on the task pool; returns the response frame.
-        case task(@Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
-        /// On the connection's loop, without a task: short work that never blocks (the store's
-        /// writer hands its outcome back to the loop). `reply` gets the response frame once,
-        /// on the loop.
-        case loop(@Sendable (OperationContext, RequestEnvelope, Data, _ reply: @escaping @Sendable ([UInt8]) -> Void) -> Void)
+    /// How an operation runs: its parameters decoded, the work done, the answer encoded.
+    struct Handler: Sendable {
+        /// Whether the handler runs on the connection's loop (short work that never blocks,
+        /// such as `message.send`, whose only wait is the store's commit): it then resumes
+        /// there without waking the global pool. Others run on the pool, so decoding and
+        /// encoding large answers costs the loop nothing.
+        let runsOnLoop: Bool
+        /// Returns the response frame.
+        let run: @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8]
     }
 
     private let handlers: [String: Handler]
@@ -45,43 +46,30 @@ struct OperationTable: Sendable {
     var names: [String] { handlers.keys.sorted() }
 }
 
-/// Collects the handlers of `OperationTable`, one per `Operation` type: parameters decoded as
-/// the type says (`FrameReader`), results encoded as it says (`FrameWriter`), so a handler
+/// Collects the handlers of `OperationTable`, one per `APIOperation` type: parameters decoded
+/// as the type says (`FrameReader`), results encoded as it says (`FrameWriter`), so a handler
 /// deals in typed values only.
 final class OperationTableBuilder {
     private var handlers: [String: OperationTable.Handler] = [:]
 
-    /// Registers a handler run as a task.
-    func on<O: APIOperation>(_ operation: O.Type,
-                          _ body: @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
-        add(O.name, .task { context, envelope, frame in
-            do throws(ProtocolError) {
-                let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
-                return FrameWriter.success(envelope.id, try await body(context, parameters))
-            } catch {
-                return FrameWriter.failure(envelope.id, error)
-            }
-        })
+    /// Registers the handler of `operation`.
+    func on<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
+                             _ body: @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
+        onEncoded(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in .value(try await body(context, parameters)) }
     }
 
-    /// Registers a hot handler run on the connection's loop (see `OperationTable.Handler.loop`).
-    func onLoop<O: APIOperation>(_ operation: O.Type,
-                              _ body: @escaping @Sendable (OperationContext, O.Parameters,
-                                                           _ reply: @escaping @Sendable (Result<OperationReply<O.Result>, ProtocolError>) -> Void) -> Void) {
-        add(O.name, .loop { context, envelope, frame, reply in
-            let parameters: O.Parameters
+    /// Registers a handler that may answer with its result's JSON already encoded.
+    func onEncoded<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
+                                    _ body: @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> OperationReply<O.Result>) {
+        add(O.name, OperationTable.Handler(runsOnLoop: onLoop) { context, envelope, frame in
             do throws(ProtocolError) {
-                parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
-            } catch {
-                reply(FrameWriter.failure(envelope.id, error))
-                return
-            }
-            body(context, parameters) { outcome in
-                switch outcome {
-                case .success(.value(let result)): reply(FrameWriter.success(envelope.id, result))
-                case .success(.encoded(let json)): reply(FrameWriter.success(envelope.id, dataJSON: json))
-                case .failure(let error): reply(FrameWriter.failure(envelope.id, error))
+                let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
+                switch try await body(context, parameters) {
+                case .value(let result): return FrameWriter.success(envelope.id, result)
+                case .encoded(let json): return FrameWriter.success(envelope.id, dataJSON: json)
                 }
+            } catch {
+                return FrameWriter.failure(envelope.id, error)
             }
         })
     }

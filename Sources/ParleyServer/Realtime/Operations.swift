@@ -97,12 +97,11 @@ enum Operations {
         table.on(Op.RoomFind.self) { _, lookup throws(ProtocolError) in try await rooms.find(lookup) }
 
         // Messages and conversations
-        table.onLoop(Op.MessageSend.self) { context, parameters, reply in
-            let loop = context.connection.loop
-            conversations.send(from: context.user, parameters, connection: context.connection.token,
-                               resume: { loop.execute($0) }) { outcome in
-                reply(outcome.map { sent in sent.encodedJSON.map(OperationReply.encoded) ?? .value(sent.message) })
-            }
+        // The hot path: on the connection's loop, its only wait the store's commit; the answer
+        // carries the JSON the delivery wrote for the event.
+        table.onEncoded(Op.MessageSend.self, onLoop: true) { context, parameters throws(ProtocolError) in
+            let sent = try await conversations.send(from: context.user, parameters, connection: context.connection.token)
+            return sent.encodedJSON.map(OperationReply.encoded) ?? .value(sent.message)
         }
         table.on(Op.MessageHistory.self) { context, parameters throws(ProtocolError) in
             try await conversations.history(for: context.user, parameters)

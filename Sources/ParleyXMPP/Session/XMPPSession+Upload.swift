@@ -79,12 +79,12 @@ extension XMPPSession {
                   me: UserID) async throws(ProtocolError) -> Message {
         let parameters = sendParameters(for: message, body: body, in: conversation)
         do throws(ProtocolError) {
-            return try await services.conversations.send(from: me, parameters, connection: token)
+            return try await services.conversations.send(from: me, parameters, connection: token).message
         } catch {
             guard parameters.kind == .image && error.field == "mediaId" else { throw error }
         }
         return try await services.conversations.send(
             from: me, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),
-            connection: token)
+            connection: token).message
     }
 }

@@ -11,7 +11,7 @@ import Testing
         _ = core.delivery.take()
         let connection = ConnectionToken(7)
         let sent = try await core.conversations.send(from: amy, SendParameters(conversationId: conversation, clientId: "c1", kind: .text, text: "hi"),
-                                                     connection: connection)
+                                                     connection: connection).message
         #expect(sent.seq == 2, "after the friend_added notice")
         let deliveries = core.delivery.take()
         #expect(deliveries.count == 1)
@@ -20,7 +20,7 @@ import Testing
         #expect(deliveries.first?.excluding == connection)
         // A retry is answered with the same message and announced to no one again.
         let retried = try await core.conversations.send(from: amy, SendParameters(conversationId: conversation, clientId: "c1", kind: .text, text: "hi"),
-                                                        connection: connection)
+                                                        connection: connection).message
         #expect(retried == sent)
         #expect(core.delivery.take().isEmpty)
     }
@@ -42,7 +42,7 @@ import Testing
         let amy = try await core.user("amy"), ben = try await core.user("ben")
         let conversation = try await core.befriend(amy, ben)
         let sent = try await core.conversations.send(from: amy, SendParameters(conversationId: conversation, clientId: "c", kind: .text, text: "x"),
-                                                     connection: nil)
+                                                     connection: nil).message
         _ = core.delivery.take()
         let phone = ConnectionToken(3)
         let state = try await core.conversations.markRead(for: ben, ReadParameters(conversationId: conversation, seq: sent.seq), connection: phone)
