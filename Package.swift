@@ -189,6 +189,13 @@ let package = Package(
             dependencies: ["ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
+        // The store engine (`ThreadedStore`) against an in-memory backend that records its
+        // transaction statements; the contract suite runs it on the real backends.
+        .testTarget(
+            name: "ParleyStoreSupportTests",
+            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "ParleySQLiteTests",
             dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],

@@ -1,0 +1,84 @@
+import ParleyCore
+import ParleyStoreSupport
+import Testing
+
+/// What the engine does when the database loses a transaction: by itself (the writes run so
+/// far fail, the rest go on in a new one), or to another writer (the backend's retry rule).
+@Suite struct ThreadedStoreRetryTests {
+    private static let threeQuickRuns = WriteRetryRule(maxAttempts: 3, firstPause: .microseconds(100))
+
+    @Test func aTransactionTheDatabaseRolledBackFailsItsWritesAndTheRestGoOnInANewOne() async throws {
+        let (store, database) = try makeStore(savepoints: .afterAFailedChange)
+        defer { store.close() }
+        let (results, log) = try await runBatch(store, database, [
+            { writer in writer.set("a", 1); return 1 },
+            { writer in try writer.loseTransaction(); return 2 },
+            { writer in writer.set("c", 3); return 3 },
+        ])
+        // The first write succeeded, but the database threw its changes away.
+        #expect(throws: StoreError.self) { try results[0].get() }
+        #expect(throws: MemoryTestError.ioError) { try results[1].get() }
+        #expect(try results[2].get() == 3)
+        #expect(log == ["begin", "begin", "commit"])
+        #expect(database.rows == ["c": 3])
+    }
+
+    @Test func aLostRaceInABatchRunsEachWriteAgainInATransactionOfItsOwn() async throws {
+        let (store, database) = try makeStore(savepoints: .everyWrite, retryRule: Self.threeQuickRuns)
+        defer { store.close() }
+        let runs = RunCounts()
+        let (results, log) = try await runBatch(store, database, [
+            { writer in runs.count(0); writer.set("a", 1); return 1 },
+            { writer in
+                runs.count(1)
+                // Loses the race on its first run only; the closure catching it changes nothing.
+                if runs.runs(1) == 1 { try? writer.loseDeadlock() }
+                writer.set("b", 2)
+                return 2
+            },
+        ])
+        #expect(try results.map { try $0.get() } == [1, 2])
+        #expect((0..<2).map(runs.runs) == [2, 2])
+        #expect(log == ["begin", "savepoint", "release", "savepoint", "rollback",
+                        "begin", "commit", "begin", "commit"])
+        #expect(database.rows == ["a": 1, "b": 2])
+    }
+
+    @Test func aWriteThatKeepsLosingGivesUpAfterTheRulesAttempts() async throws {
+        let (store, _) = try makeStore(savepoints: .everyWrite, retryRule: Self.threeQuickRuns)
+        defer { store.close() }
+        let runs = RunCounts()
+        await #expect(throws: MemoryDatabaseError.deadlock) {
+            try await store.write { writer -> Int in
+                runs.count(0)
+                try writer.loseDeadlock()
+                return 0
+            }
+        }
+        #expect(runs.runs(0) == 3)
+    }
+
+    @Test func withoutARetryRuleALostRaceIsTheWritesFailure() async throws {
+        let (store, _) = try makeStore(savepoints: .everyWrite, retryRule: .never)
+        defer { store.close() }
+        let runs = RunCounts()
+        await #expect(throws: MemoryDatabaseError.deadlock) {
+            try await store.write { writer -> Int in
+                runs.count(0)
+                try writer.loseDeadlock()
+                return 0
+            }
+        }
+        #expect(runs.runs(0) == 1)
+    }
+
+    @Test func pausesDoubleWithJitterAndEndAtTheLastAttempt() {
+        let rule = WriteRetryRule(maxAttempts: 4, firstPause: .milliseconds(1))
+        // The random part at its smallest and its largest.
+        #expect(rule.pause(after: 1) { _ in 0 } == .milliseconds(1))
+        #expect(rule.pause(after: 2) { _ in 0 } == .milliseconds(2))
+        #expect(rule.pause(after: 3) { $0 - 1 } == .microseconds(7_999))
+        #expect(rule.pause(after: 4) == nil)
+        #expect(WriteRetryRule.never.pause(after: 1) == nil)
+    }
+}
