@@ -81,9 +81,10 @@ let package = Package(
             dependencies: ["ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
-        // What both stores share and nothing else needs: their threads and job queues, each
-        // record read from its columns (through `StoreRow`), and the JSON coding of the columns
-        // that hold lists and message bodies.
+        // What both stores share and nothing else needs: the store engine (`ThreadedStore`:
+        // threads, job queues, lifecycle, group commit) each backend plugs into, each record
+        // read from its columns (through `StoreRow`), and the JSON coding of the columns that
+        // hold lists and message bodies.
         .target(
             name: "ParleyStoreSupport",
             dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
