@@ -37,56 +37,48 @@ import Testing
         #expect(log == ["begin", "commit", "begin", "commit", "begin", "commit"])
     }
 
-    @Test func withoutSavepointsAFailureThatChangedNothingIsNotRunAgain() async throws {
-        let (store, database) = try makeStore(savepoints: .afterAFailedChange)
+    /// One batch of three writes, the middle one refused after changing a row or not, under
+    /// `policy`; checks what every batch of this shape must come to (the first and last kept,
+    /// the middle one's own error, the committed rows) and returns each closure's runs and
+    /// the batch's statements.
+    private func batchWithARefusal(_ policy: SavepointPolicy, refusalChanges: Bool) async throws -> (runs: [Int], log: [String]) {
+        let (store, database) = try makeStore(savepoints: policy)
         defer { store.close() }
         let runs = RunCounts()
         let (results, log) = try await runBatch(store, database, [
             { writer in runs.count(0); writer.set("a", 1); return 1 },
-            { _ in runs.count(1); throw MemoryTestError.refused },
-            { writer in runs.count(2); writer.set("b", 2); return 2 },
-        ])
-        #expect(try results[0].get() == 1)
-        #expect(throws: MemoryTestError.refused) { try results[1].get() }
-        #expect(try results[2].get() == 2)
-        #expect((0..<3).map(runs.runs) == [1, 1, 1])
-        #expect(log == ["begin", "commit"])
-        #expect(database.rows == ["a": 1, "b": 2])
-    }
-
-    @Test func withoutSavepointsAFailureAfterChangesRunsTheBatchAgainIsolated() async throws {
-        let (store, database) = try makeStore(savepoints: .afterAFailedChange)
-        defer { store.close() }
-        let runs = RunCounts()
-        let (results, log) = try await runBatch(store, database, [
-            { writer in runs.count(0); writer.set("a", 1); return 1 },
-            { writer in runs.count(1); writer.set("doomed", 9); throw MemoryTestError.refused },
-            { writer in runs.count(2); writer.set("b", 2); return 2 },
-        ])
-        #expect(try results[0].get() == 1)
-        #expect(throws: MemoryTestError.refused) { try results[1].get() }
-        #expect(try results[2].get() == 2)
-        // The last write had not run when the failure stopped the first pass.
-        #expect((0..<3).map(runs.runs) == [2, 2, 1])
-        #expect(log == ["begin", "rollback", "begin",
-                        "savepoint", "release", "savepoint", "rollback to", "savepoint", "release", "commit"])
-        #expect(database.rows == ["a": 1, "b": 2])
-    }
-
-    @Test func withASavepointPerWriteAFailureIsUndoneInPlace() async throws {
-        let (store, database) = try makeStore(savepoints: .everyWrite)
-        defer { store.close() }
-        let runs = RunCounts()
-        let (results, log) = try await runBatch(store, database, [
-            { writer in runs.count(0); writer.set("a", 1); return 1 },
-            { writer in runs.count(1); writer.set("doomed", 9); throw MemoryTestError.refused },
+            { writer in
+                runs.count(1)
+                if refusalChanges { writer.set("doomed", 9) }
+                throw MemoryTestError.refused
+            },
             { writer in runs.count(2); writer.set("b", 2); return 2 },
         ])
         #expect(throws: MemoryTestError.refused) { try results[1].get() }
         #expect(try [results[0].get(), results[2].get()] == [1, 2])
-        #expect((0..<3).map(runs.runs) == [1, 1, 1])
-        #expect(log == ["begin", "savepoint", "release", "savepoint", "rollback to", "savepoint", "release", "commit"])
         #expect(database.rows == ["a": 1, "b": 2])
+        return ((0..<3).map(runs.runs), log)
+    }
+
+    @Test func withoutSavepointsAFailureThatChangedNothingIsNotRunAgain() async throws {
+        let (runs, log) = try await batchWithARefusal(.afterAFailedChange, refusalChanges: false)
+        #expect(runs == [1, 1, 1])
+        #expect(log == ["begin", "commit"])
+    }
+
+    @Test func withoutSavepointsAFailureAfterChangesRunsTheBatchAgainIsolated() async throws {
+        let (runs, log) = try await batchWithARefusal(.afterAFailedChange, refusalChanges: true)
+        // The last write had not run when the failure stopped the first pass.
+        #expect(runs == [2, 2, 1])
+        #expect(log == ["begin", "rollback", "begin",
+                        "savepoint", "release", "savepoint", "rollback to", "savepoint", "release", "commit"])
+    }
+
+    @Test(arguments: [false, true])
+    func withASavepointPerWriteAFailureIsUndoneInPlace(_ refusalChanges: Bool) async throws {
+        let (runs, log) = try await batchWithARefusal(.everyWrite, refusalChanges: refusalChanges)
+        #expect(runs == [1, 1, 1])
+        #expect(log == ["begin", "savepoint", "release", "savepoint", "rollback to", "savepoint", "release", "commit"])
     }
 
     @Test(arguments: [SavepointPolicy.afterAFailedChange, .everyWrite])

@@ -44,8 +44,11 @@ import Testing
         #expect(database.rows == ["a": 1, "b": 2])
     }
 
-    @Test func aWriteThatKeepsLosingGivesUpAfterTheRulesAttempts() async throws {
-        let (store, _) = try makeStore(savepoints: .everyWrite, retryRule: Self.threeQuickRuns)
+    /// A write alone that loses every race runs as often as the rule allows (once without
+    /// one), then fails with the last race's error.
+    @Test(arguments: [(threeQuickRuns, 3), (WriteRetryRule.never, 1)])
+    func aWriteThatKeepsLosingGivesUpAfterTheRulesAttempts(_ rule: WriteRetryRule, expectedRuns: Int) async throws {
+        let (store, _) = try makeStore(savepoints: .everyWrite, retryRule: rule)
         defer { store.close() }
         let runs = RunCounts()
         await #expect(throws: MemoryDatabaseError.deadlock) {
@@ -55,21 +58,7 @@ import Testing
                 return 0
             }
         }
-        #expect(runs.runs(0) == 3)
-    }
-
-    @Test func withoutARetryRuleALostRaceIsTheWritesFailure() async throws {
-        let (store, _) = try makeStore(savepoints: .everyWrite, retryRule: .never)
-        defer { store.close() }
-        let runs = RunCounts()
-        await #expect(throws: MemoryDatabaseError.deadlock) {
-            try await store.write { writer -> Int in
-                runs.count(0)
-                try writer.loseDeadlock()
-                return 0
-            }
-        }
-        #expect(runs.runs(0) == 1)
+        #expect(runs.runs(0) == expectedRuns)
     }
 
     @Test func pausesDoubleWithJitterAndEndAtTheLastAttempt() {
