@@ -1,3 +1,4 @@
+import ParleyCore
 import ParleyStoreSupport
 import Testing
 
@@ -95,8 +96,14 @@ import Testing
         #expect(database.rows["doomed"] == nil)
     }
 
-    @Test func aClosureThatSwallowsAnErrorWhichFailedTheTransactionIsRefusedAlone() async throws {
-        let (store, database) = try makeStore(savepoints: .everyWrite)
+    @Test(arguments: [
+        (SavepointPolicy.everyWrite, ["begin", "savepoint", "rollback to", "savepoint", "release", "commit"]),
+        // Without a savepoint, the failed transaction cannot go on: the batch runs again isolated.
+        (.afterAFailedChange, ["begin", "rollback", "begin", "savepoint", "rollback to", "savepoint", "release", "commit"]),
+    ])
+    func aClosureThatSwallowsAnErrorWhichFailedTheTransactionIsRefusedAlone(_ policy: SavepointPolicy,
+                                                                           expectedLog: [String]) async throws {
+        let (store, database) = try makeStore(savepoints: policy)
         defer { store.close() }
         let (results, log) = try await runBatch(store, database, [
             { writer in
@@ -106,9 +113,9 @@ import Testing
             },
             { writer in writer.set("kept", 2); return 2 },
         ])
-        #expect(throws: (any Error).self) { try results[0].get() }
+        #expect(throws: StoreError.self) { try results[0].get() }
         #expect(try results[1].get() == 2)
-        #expect(log == ["begin", "savepoint", "rollback to", "savepoint", "release", "commit"])
+        #expect(log == expectedLog)
         #expect(database.rows == ["kept": 2])
     }
 

@@ -20,13 +20,14 @@ import ParleyCore
 ///
 /// Running a closure twice is safe because write closures touch nothing but the store (the
 /// `Store` contract), and only the last run's result reaches its caller.
-final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
+final class GroupCommitWriter: @unchecked Sendable {
     // @unchecked Sendable so that the thread can be handed it. Invariant: after `init`,
     // `session` (a connection, not Sendable) is used only by the writer thread, in `run()`.
 
-    typealias Job = WriteJob<Backend.Writer>
+    typealias Job = WriteJob
 
-    private let session: Backend.WriteSession
+    // An existential, not a generic parameter: see `WriteJob` for what generics cost here.
+    private let session: any StoreWriteSession
     private let queue: JobQueue<Job>
     private let commits: CommitCounter
     private let savepoints: SavepointPolicy
@@ -35,12 +36,13 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
     /// long the first caller of a batch waits for the last.
     private let batchLimit: Int
 
-    init(session: Backend.WriteSession, backend: Backend, queue: JobQueue<Job>, commits: CommitCounter, batchLimit: Int) {
+    init(session: any StoreWriteSession, savepoints: SavepointPolicy, retryRule: WriteRetryRule, queue: JobQueue<Job>,
+         commits: CommitCounter, batchLimit: Int) {
         self.session = session
         self.queue = queue
         self.commits = commits
-        savepoints = backend.savepoints
-        retryRule = backend.retryRule
+        self.savepoints = savepoints
+        self.retryRule = retryRule
         self.batchLimit = max(1, batchLimit)
     }
 
@@ -63,8 +65,8 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
     private enum Pass {
         /// Every job ran; commit.
         case ran
-        /// A job failed after changing rows, with no savepoint to undo it: roll back and run
-        /// the same jobs again, each isolated.
+        /// A job failed after changing rows (or failing the transaction), with no savepoint
+        /// to undo it: roll back and run the same jobs again, each isolated.
         case failedChange
         /// A single job failed: the transaction was rolled back, which undid exactly it.
         case refusedAlone
@@ -156,11 +158,12 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
                 do { try session.beginWrite() } catch { return abort(error, ran: transaction[..<pending.startIndex]) }
             }
             let changesBefore = session.changeCount
-            var succeeded = job.perform(session.writer) { session.translate($0, during: "write") }
+            var succeeded = job.perform(on: session) { session.translate($0, during: "write") }
             if let retryable = session.retryableFailure {
                 session.rollBack()
                 return .retry(retryable)
             }
+            var failedTheTransaction = false
             switch session.state {
             case .open:
                 break
@@ -170,6 +173,7 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
                 session.rollBack()
                 return .lost(ran: transaction[..<pending.startIndex])
             case .failed:
+                failedTheTransaction = true
                 if succeeded {
                     job.refuse(StoreError.failure("write: an earlier statement failed the transaction; nothing was saved"))
                     succeeded = false
@@ -187,7 +191,7 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
             }
             if savepoint {
                 do { try session.undoWrite() } catch { return abort(error, ran: transaction[..<pending.startIndex]) }
-            } else if session.changeCount != changesBefore {
+            } else if failedTheTransaction || session.changeCount != changesBefore {
                 return .failedChange
             }
             // Failed before changing anything (a refused permission, a statement the database
@@ -206,8 +210,6 @@ final class GroupCommitWriter<Backend: StoreBackend>: @unchecked Sendable {
     }
 
     private func sleep(for pause: Duration) {
-        let (seconds, attoseconds) = pause.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        if microseconds > 0 { usleep(UInt32(clamping: microseconds)) }
+        if pause.microseconds > 0 { usleep(UInt32(clamping: pause.microseconds)) }
     }
 }

@@ -27,7 +27,7 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     }
 
     private let backend: Backend
-    private let writeQueue: JobQueue<WriteJob<Backend.Writer>>
+    private let writeQueue: JobQueue<WriteJob>
     private let readQueue: JobQueue<ReadWorker<Backend.ReadConnection>.Job>
     private let commits: CommitCounter
     private let lifecycle: PThreadMutex<Lifecycle>
@@ -38,15 +38,15 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     /// - Parameter batchLimit: most writes committed in one transaction.
     package init(backend: Backend, writers: [Backend.WriteSession], readers: [Backend.ReadConnection],
                  batchLimit: Int) throws(StoreError) {
-        let writeQueue = JobQueue<WriteJob<Backend.Writer>>()
+        let writeQueue = JobQueue<WriteJob>()
         let readQueue = JobQueue<ReadWorker<Backend.ReadConnection>.Job>()
         let commits = CommitCounter()
         var writerThreads: [StoreThread] = []
         var readerThreads: [StoreThread] = []
         do {
             for (index, session) in writers.enumerated() {
-                let writer = GroupCommitWriter(session: session, backend: backend, queue: writeQueue, commits: commits,
-                                               batchLimit: batchLimit)
+                let writer = GroupCommitWriter(session: session, savepoints: backend.savepoints, retryRule: backend.retryRule,
+                                               queue: writeQueue, commits: commits, batchLimit: batchLimit)
                 let name = writers.count == 1 ? "\(backend.threadNamePrefix)-w" : "\(backend.threadNamePrefix)-w\(index)"
                 writerThreads.append(try StoreThread.start(name: name) { writer.run() })
             }
@@ -106,7 +106,7 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     /// closed), so it must only hand the outcome on: every other write waits while it runs.
     package func write<T: Sendable>(_ body: @escaping @Sendable (Backend.Writer) throws -> T,
                                     completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        if !writeQueue.enqueue(TypedWriteJob(body, completion: completion)) {
+        if !writeQueue.enqueue(TypedWriteJob<Backend.WriteSession, T>(body, completion: completion)) {
             completion(.failure(StoreError.failure("write: the store is closed")))
         }
     }

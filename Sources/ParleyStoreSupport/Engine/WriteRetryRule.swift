@@ -28,7 +28,7 @@ package struct WriteRetryRule: Sendable, Equatable {
 
 extension Duration {
     /// Whole microseconds (truncated).
-    fileprivate var microseconds: Int64 {
+    var microseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
