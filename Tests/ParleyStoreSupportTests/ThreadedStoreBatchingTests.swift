@@ -10,12 +10,7 @@ import Testing
         let (store, database) = try makeStore(savepoints: policy)
         defer { store.close() }
         let before = store.commitCount
-        let (results, log) = try await runBatch(store, database, (0..<5).map { index in
-            { writer in
-                writer.set("k\(index)", index * 10)
-                return index * 10
-            }
-        })
+        let (results, log) = try await runBatch(store, database, (0..<5).map { setting("k\($0)", to: $0 * 10) })
         #expect(try results.map { try $0.get() } == [0, 10, 20, 30, 40])
         #expect(store.commitCount - before == 2, "the held write's commit, then one for the batch")
         let expected = policy == .everyWrite
@@ -28,12 +23,7 @@ import Testing
     @Test func batchesAreCutAtTheBatchLimit() async throws {
         let (store, database) = try makeStore(savepoints: .afterAFailedChange, batchLimit: 2)
         defer { store.close() }
-        let (results, log) = try await runBatch(store, database, (0..<5).map { index in
-            { writer in
-                writer.set("k\(index)", index)
-                return index
-            }
-        })
+        let (results, log) = try await runBatch(store, database, (0..<5).map { setting("k\($0)", to: $0) })
         #expect(try results.map { try $0.get() } == [0, 1, 2, 3, 4])
         #expect(log == ["begin", "commit", "begin", "commit", "begin", "commit"])
     }
@@ -47,13 +37,13 @@ import Testing
         defer { store.close() }
         let runs = RunCounts()
         let (results, log) = try await runBatch(store, database, [
-            { writer in runs.count(0); writer.set("a", 1); return 1 },
+            setting("a", to: 1, counted: 0, in: runs),
             { writer in
                 runs.count(1)
                 if refusalChanges { writer.set("doomed", 9) }
                 throw MemoryTestError.refused
             },
-            { writer in runs.count(2); writer.set("b", 2); return 2 },
+            setting("b", to: 2, counted: 2, in: runs),
         ])
         #expect(throws: MemoryTestError.refused) { try results[1].get() }
         #expect(try [results[0].get(), results[2].get()] == [1, 2])
@@ -111,7 +101,7 @@ import Testing
                 try? writer.failTransaction()
                 return 1
             },
-            { writer in writer.set("kept", 2); return 2 },
+            setting("kept", to: 2),
         ])
         #expect(throws: StoreError.self) { try results[0].get() }
         #expect(try results[1].get() == 2)
@@ -124,7 +114,7 @@ import Testing
         defer { store.close() }
         let before = store.commitCount
         let (results, log) = try await runBatch(store, database, [
-            { writer in writer.set("a", 1); return 1 },
+            setting("a", to: 1),
             { _ in throw MemoryTestError.refused },
             { writer in writer.set(MemoryDatabase.uncommittable, 3); return 3 },
         ])

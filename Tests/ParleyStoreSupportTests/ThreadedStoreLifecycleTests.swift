@@ -10,7 +10,7 @@ import Testing
         let (store, database) = try makeStore(savepoints: .afterAFailedChange)
         let (gate, held) = try await WriterGate.hold(store)
         let queued = (0..<3).map { index in
-            Task { try await store.write { writer in writer.set("k\(index)", index); return index } }
+            Task { try await store.write(setting("k\(index)", to: index)) }
         }
         try await eventually("3 writes to queue up") { store.queuedWriteCount == 3 }
         // close() blocks until the queue is drained, so it runs off this task's thread.

@@ -11,9 +11,9 @@ import Testing
         let (store, database) = try makeStore(savepoints: .afterAFailedChange)
         defer { store.close() }
         let (results, log) = try await runBatch(store, database, [
-            { writer in writer.set("a", 1); return 1 },
+            setting("a", to: 1),
             { writer in try writer.loseTransaction(); return 2 },
-            { writer in writer.set("c", 3); return 3 },
+            setting("c", to: 3),
         ])
         // The first write succeeded, but the database threw its changes away.
         #expect(throws: StoreError.self) { try results[0].get() }
@@ -28,7 +28,7 @@ import Testing
         defer { store.close() }
         let runs = RunCounts()
         let (results, log) = try await runBatch(store, database, [
-            { writer in runs.count(0); writer.set("a", 1); return 1 },
+            setting("a", to: 1, counted: 0, in: runs),
             { writer in
                 runs.count(1)
                 // Loses the race on its first run only; the closure catching it changes nothing.

@@ -77,3 +77,14 @@ final class RunCounts: Sendable {
     func count(_ index: Int) { counts.withLock { $0[index, default: 0] += 1 } }
     func runs(_ index: Int) -> Int { counts.withLock { $0[index, default: 0] } }
 }
+
+/// A write that sets `key` to `value` and returns it; each run is counted as `index` in
+/// `runs` when given.
+func setting(_ key: String, to value: Int, counted index: Int? = nil,
+             in runs: RunCounts? = nil) -> @Sendable (MemoryWriter) throws -> Int {
+    { writer in
+        if let index { runs?.count(index) }
+        writer.set(key, value)
+        return value
+    }
+}
