@@ -190,16 +190,23 @@ let package = Package(
             dependencies: ["ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
+        // What the store tests share (waiting for a store's threads without hanging); a
+        // library, not a test target, so that several test targets can use it.
+        .target(
+            name: "StoreTestSupport",
+            path: "Tests/StoreTestSupport",
+            swiftSettings: strictSwift
+        ),
         // The store engine (`ThreadedStore`) against an in-memory backend that records its
         // transaction statements; the contract suite runs it on the real backends.
         .testTarget(
             name: "ParleyStoreSupportTests",
-            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync"],
+            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync", "StoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleySQLiteTests",
-            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "StoreTestSupport"],
             swiftSettings: strictSwift
         ),
         // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
@@ -207,7 +214,7 @@ let package = Package(
         // starts its own PostgreSQL server in a temporary directory.
         .testTarget(
             name: "ParleyPostgresTests",
-            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync"],
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync", "StoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

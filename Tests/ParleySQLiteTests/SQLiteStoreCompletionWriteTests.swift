@@ -3,6 +3,7 @@ import ParleyCore
 import ParleyProtocol
 @testable import ParleySQLite
 import Synchronization
+import StoreTestSupport
 import Testing
 
 /// `write(_:completion:)`, the store's way for event loops: the same batch and commit as the

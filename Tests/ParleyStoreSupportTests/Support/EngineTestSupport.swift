@@ -1,6 +1,7 @@
 import Foundation
 import ParleyStoreSupport
 import ParleySync
+import StoreTestSupport
 import Testing
 
 typealias MemoryStore = ThreadedStore<MemoryBackend>
@@ -13,18 +14,6 @@ func makeStore(savepoints: SavepointPolicy, retryRule: WriteRetryRule = .never, 
                                 writers: [MemoryWriteSession(database: database, onDeinit: onSessionDeinit)],
                                 readers: [database], batchLimit: batchLimit)
     return (store, database)
-}
-
-/// Waits, in bounded steps, until `condition` holds.
-func eventually(within seconds: Double = 10, _ what: Comment, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting: \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(1))
-    }
 }
 
 /// Holds the writer thread inside a write until opened, so that the writes queued meanwhile
