@@ -7,25 +7,21 @@ import Testing
 @Suite struct ThreadedStoreBatchingTests {
     @Test(arguments: [SavepointPolicy.afterAFailedChange, .everyWrite])
     func aBatchSharesOneTransactionAndEachCallerGetsItsOwnResult(_ policy: SavepointPolicy) async throws {
-        let (store, database) = try makeStore(savepoints: policy)
-        defer { store.close() }
-        let before = store.commitCount
-        let (results, log) = try await runBatch(store, database, (0..<5).map { setting("k\($0)", to: $0 * 10) })
-        #expect(try results.map { try $0.get() } == [0, 10, 20, 30, 40])
-        #expect(store.commitCount - before == 2, "the held write's commit, then one for the batch")
+        let batch = try await runBatch(savepoints: policy, (0..<5).map { setting("k\($0)", to: $0 * 10) })
+        #expect(try batch.results.map { try $0.get() } == [0, 10, 20, 30, 40])
+        #expect(batch.commits == 1)
         let expected = policy == .everyWrite
             ? ["begin"] + Array(repeating: ["savepoint", "release"], count: 5).flatMap { $0 } + ["commit"]
             : ["begin", "commit"]
-        #expect(log == expected)
-        #expect(database.rows == ["k0": 0, "k1": 10, "k2": 20, "k3": 30, "k4": 40])
+        #expect(batch.log == expected)
+        #expect(batch.rows == ["k0": 0, "k1": 10, "k2": 20, "k3": 30, "k4": 40])
     }
 
     @Test func batchesAreCutAtTheBatchLimit() async throws {
-        let (store, database) = try makeStore(savepoints: .afterAFailedChange, batchLimit: 2)
-        defer { store.close() }
-        let (results, log) = try await runBatch(store, database, (0..<5).map { setting("k\($0)", to: $0) })
-        #expect(try results.map { try $0.get() } == [0, 1, 2, 3, 4])
-        #expect(log == ["begin", "commit", "begin", "commit", "begin", "commit"])
+        let batch = try await runBatch(savepoints: .afterAFailedChange, batchLimit: 2, (0..<5).map { setting("k\($0)", to: $0) })
+        #expect(try batch.results.map { try $0.get() } == [0, 1, 2, 3, 4])
+        #expect(batch.commits == 3)
+        #expect(batch.log == ["begin", "commit", "begin", "commit", "begin", "commit"])
     }
 
     /// One batch of three writes, the middle one refused after changing a row or not, under
@@ -33,10 +29,8 @@ import Testing
     /// the middle one's own error, the committed rows) and returns each closure's runs and
     /// the batch's statements.
     private func batchWithARefusal(_ policy: SavepointPolicy, refusalChanges: Bool) async throws -> (runs: [Int], log: [String]) {
-        let (store, database) = try makeStore(savepoints: policy)
-        defer { store.close() }
         let runs = RunCounts()
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: policy, [
             setting("a", to: 1, counted: 0, in: runs),
             { writer in
                 runs.count(1)
@@ -45,10 +39,11 @@ import Testing
             },
             setting("b", to: 2, counted: 2, in: runs),
         ])
-        #expect(throws: MemoryTestError.refused) { try results[1].get() }
-        #expect(try [results[0].get(), results[2].get()] == [1, 2])
-        #expect(database.rows == ["a": 1, "b": 2])
-        return ((0..<3).map(runs.runs), log)
+        #expect(throws: MemoryTestError.refused) { try batch.results[1].get() }
+        #expect(try [batch.results[0].get(), batch.results[2].get()] == [1, 2])
+        #expect(batch.rows == ["a": 1, "b": 2])
+        #expect(batch.commits == 1)
+        return ((0..<3).map(runs.runs), batch.log)
     }
 
     @Test func withoutSavepointsAFailureThatChangedNothingIsNotRunAgain() async throws {
@@ -74,16 +69,13 @@ import Testing
 
     @Test(arguments: [SavepointPolicy.afterAFailedChange, .everyWrite])
     func aWriteAloneThatFailsIsRolledBackWithoutASavepointOrACommit(_ policy: SavepointPolicy) async throws {
-        let (store, database) = try makeStore(savepoints: policy)
-        defer { store.close() }
-        let before = store.commitCount
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: policy, [
             { writer in writer.set("doomed", 9); throw MemoryTestError.refused },
         ])
-        #expect(throws: MemoryTestError.refused) { try results[0].get() }
-        #expect(log == ["begin", "rollback"])
-        #expect(store.commitCount - before == 1, "only the held write's commit")
-        #expect(database.rows["doomed"] == nil)
+        #expect(throws: MemoryTestError.refused) { try batch.results[0].get() }
+        #expect(batch.log == ["begin", "rollback"])
+        #expect(batch.commits == 0)
+        #expect(batch.rows.isEmpty)
     }
 
     @Test(arguments: [
@@ -93,9 +85,7 @@ import Testing
     ])
     func aClosureThatSwallowsAnErrorWhichFailedTheTransactionIsRefusedAlone(_ policy: SavepointPolicy,
                                                                            expectedLog: [String]) async throws {
-        let (store, database) = try makeStore(savepoints: policy)
-        defer { store.close() }
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: policy, [
             { writer in
                 writer.set("swallowed", 1)
                 try? writer.failTransaction()
@@ -103,37 +93,31 @@ import Testing
             },
             setting("kept", to: 2),
         ])
-        #expect(throws: StoreError.self) { try results[0].get() }
-        #expect(try results[1].get() == 2)
-        #expect(log == expectedLog)
-        #expect(database.rows == ["kept": 2])
+        #expect(throws: StoreError.self) { try batch.results[0].get() }
+        #expect(try batch.results[1].get() == 2)
+        #expect(batch.log == expectedLog)
+        #expect(batch.rows == ["kept": 2])
     }
 
     @Test func aCommitThatFailsFailsTheWritesThatHadSucceededAndTheRefusedKeepTheirOwnErrors() async throws {
-        let (store, database) = try makeStore(savepoints: .everyWrite)
-        defer { store.close() }
-        let before = store.commitCount
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: .everyWrite, [
             setting("a", to: 1),
             { _ in throw MemoryTestError.refused },
-            { writer in writer.set(MemoryDatabase.uncommittable, 3); return 3 },
+            setting(MemoryDatabase.uncommittable, to: 3),
         ])
-        #expect(throws: MemoryDatabaseError.commitRefused) { try results[0].get() }
-        #expect(throws: MemoryTestError.refused) { try results[1].get() }
-        #expect(throws: MemoryDatabaseError.commitRefused) { try results[2].get() }
-        #expect(log.last == "commit")
-        #expect(store.commitCount - before == 1, "only the held write's commit")
-        #expect(database.rows.isEmpty)
+        #expect(throws: MemoryDatabaseError.commitRefused) { try batch.results[0].get() }
+        #expect(throws: MemoryTestError.refused) { try batch.results[1].get() }
+        #expect(throws: MemoryDatabaseError.commitRefused) { try batch.results[2].get() }
+        #expect(batch.log.last == "commit")
+        #expect(batch.commits == 0)
+        #expect(batch.rows.isEmpty)
     }
 
     @Test func theCompletionPathHearsBackOnTheWriterThreadAfterTheCommit() async throws {
         let (store, database) = try makeStore(savepoints: .afterAFailedChange)
         defer { store.close() }
         let outcome: (value: Int, committed: Int?) = try await withCheckedThrowingContinuation { continuation in
-            store.write({ writer in
-                writer.set("sent", 7)
-                return 7
-            }, completion: { result in
+            store.write(setting("sent", to: 7), completion: { result in
                 // Runs after the commit: the row is already there for everyone.
                 continuation.resume(with: result.map { ($0, database.rows["sent"]) })
             })

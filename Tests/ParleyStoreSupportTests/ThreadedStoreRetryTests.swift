@@ -8,26 +8,22 @@ import Testing
     private static let threeQuickRuns = WriteRetryRule(maxAttempts: 3, firstPause: .microseconds(100))
 
     @Test func aTransactionTheDatabaseRolledBackFailsItsWritesAndTheRestGoOnInANewOne() async throws {
-        let (store, database) = try makeStore(savepoints: .afterAFailedChange)
-        defer { store.close() }
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: .afterAFailedChange, [
             setting("a", to: 1),
             { writer in try writer.loseTransaction(); return 2 },
             setting("c", to: 3),
         ])
         // The first write succeeded, but the database threw its changes away.
-        #expect(throws: StoreError.self) { try results[0].get() }
-        #expect(throws: MemoryTestError.ioError) { try results[1].get() }
-        #expect(try results[2].get() == 3)
-        #expect(log == ["begin", "begin", "commit"])
-        #expect(database.rows == ["c": 3])
+        #expect(throws: StoreError.self) { try batch.results[0].get() }
+        #expect(throws: MemoryTestError.ioError) { try batch.results[1].get() }
+        #expect(try batch.results[2].get() == 3)
+        #expect(batch.log == ["begin", "begin", "commit"])
+        #expect(batch.rows == ["c": 3])
     }
 
     @Test func aLostRaceInABatchRunsEachWriteAgainInATransactionOfItsOwn() async throws {
-        let (store, database) = try makeStore(savepoints: .everyWrite, retryRule: Self.threeQuickRuns)
-        defer { store.close() }
         let runs = RunCounts()
-        let (results, log) = try await runBatch(store, database, [
+        let batch = try await runBatch(savepoints: .everyWrite, retryRule: Self.threeQuickRuns, [
             setting("a", to: 1, counted: 0, in: runs),
             { writer in
                 runs.count(1)
@@ -37,11 +33,12 @@ import Testing
                 return 2
             },
         ])
-        #expect(try results.map { try $0.get() } == [1, 2])
+        #expect(try batch.results.map { try $0.get() } == [1, 2])
         #expect((0..<2).map(runs.runs) == [2, 2])
-        #expect(log == ["begin", "savepoint", "release", "savepoint", "rollback",
-                        "begin", "commit", "begin", "commit"])
-        #expect(database.rows == ["a": 1, "b": 2])
+        #expect(batch.log == ["begin", "savepoint", "release", "savepoint", "rollback",
+                              "begin", "commit", "begin", "commit"])
+        #expect(batch.commits == 2)
+        #expect(batch.rows == ["a": 1, "b": 2])
     }
 
     /// A write alone that loses every race runs as often as the rule allows (once without

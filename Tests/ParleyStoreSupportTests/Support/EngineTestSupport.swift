@@ -41,11 +41,24 @@ final class WriterGate: Sendable {
     }
 }
 
-/// Queues `bodies` behind a held writer so that they form one batch, lets it go, and
-/// returns each write's result and the statements of that batch (the log after the held
-/// write's own commit).
-func runBatch(_ store: MemoryStore, _ database: MemoryDatabase,
-              _ bodies: [@Sendable (MemoryWriter) throws -> Int]) async throws -> (results: [Result<Int, any Error>], log: [String]) {
+/// What one batch on a fresh store came to.
+struct BatchRun {
+    /// Each write's outcome, in the order they were queued.
+    let results: [Result<Int, any Error>]
+    /// The batch's statements (the log after the held write's own commit).
+    let log: [String]
+    /// The committed rows afterwards.
+    let rows: [String: Int]
+    /// Commits made for the batch.
+    let commits: Int
+}
+
+/// Opens a store with `savepoints`, `retryRule` and `batchLimit`, queues `bodies` behind a
+/// held writer so that they form one batch, lets it go, and tells what came of it.
+func runBatch(savepoints: SavepointPolicy, retryRule: WriteRetryRule = .never, batchLimit: Int = 256,
+              _ bodies: [@Sendable (MemoryWriter) throws -> Int]) async throws -> BatchRun {
+    let (store, database) = try makeStore(savepoints: savepoints, retryRule: retryRule, batchLimit: batchLimit)
+    defer { store.close() }
     let (gate, held) = try await WriterGate.hold(store)
     var tasks: [Task<Int, any Error>] = []
     for (index, body) in bodies.enumerated() {
@@ -53,11 +66,13 @@ func runBatch(_ store: MemoryStore, _ database: MemoryDatabase,
         try await eventually("write \(index) to queue up") { store.queuedWriteCount == index + 1 }
     }
     let logBefore = database.log.count
+    let commitsBefore = store.commitCount
     gate.open()
     try await held.value
     var results: [Result<Int, any Error>] = []
     for task in tasks { results.append(await task.result) }
-    return (results, Array(database.log.dropFirst(logBefore + 1)))
+    return BatchRun(results: results, log: Array(database.log.dropFirst(logBefore + 1)), rows: database.rows,
+                    commits: store.commitCount - commitsBefore - 1)
 }
 
 /// Counts the runs of each of several closures (a closure may run more than once).
