@@ -42,7 +42,7 @@ import Testing
 
         let store = try SQLiteStore(path: path)
         defer { store.close() }
-        #expect(store.appliedMigrations == [6])
+        #expect(store.appliedMigrations == Array(6...SQLiteStoreSchema.migrator.latestVersion))
 
         let inspector = try SQLiteConnection(path: path, flags: [.readOnly])
         let schema = try #require(try inspector.queryFirst("SELECT sql FROM sqlite_schema WHERE name = 'messages'") { try $0.string(0) })
