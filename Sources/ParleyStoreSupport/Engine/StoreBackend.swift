@@ -13,7 +13,7 @@ package protocol StoreBackend: Sendable {
     /// One writer thread's connection, with its transaction statements.
     associatedtype WriteSession: StoreWriteSession where WriteSession.Writer == Writer
     /// One reader thread's connection.
-    associatedtype ReadConnection
+    associatedtype ReadConnection: AnyObject
 
     /// The start of the threads' names: the writers are `<prefix>-w` (or `-w0`, `-w1`, …
     /// when there are several), the readers `<prefix>-r0`, `-r1`, …. Linux keeps 15 bytes

@@ -28,7 +28,7 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
 
     private let backend: Backend
     private let writeQueue: JobQueue<WriteJob>
-    private let readQueue: JobQueue<ReadWorker<Backend.ReadConnection>.Job>
+    private let readQueue: JobQueue<ReadWorker.Job>
     private let commits: CommitCounter
     private let lifecycle: PThreadMutex<Lifecycle>
 
@@ -39,7 +39,7 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     package init(backend: Backend, writers: [Backend.WriteSession], readers: [Backend.ReadConnection],
                  batchLimit: Int) throws(StoreError) {
         let writeQueue = JobQueue<WriteJob>()
-        let readQueue = JobQueue<ReadWorker<Backend.ReadConnection>.Job>()
+        let readQueue = JobQueue<ReadWorker.Job>()
         let commits = CommitCounter()
         var writerThreads: [StoreThread] = []
         var readerThreads: [StoreThread] = []
@@ -84,6 +84,8 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let backend = backend
             let accepted = readQueue.enqueue { connection in
+                // Every reader of this store holds one of its backend's connections.
+                let connection = unsafeDowncast(connection, to: Backend.ReadConnection.self)
                 continuation.resume(with: Result { try backend.read(on: connection, body) })
             }
             if !accepted {
