@@ -41,6 +41,17 @@ import Testing
         #expect(database.rows["late"] == nil)
     }
 
+    @Test func aStoreWithoutAWriterOrAReaderIsRefused() {
+        let database = MemoryDatabase()
+        let backend = MemoryBackend(savepoints: .everyWrite, retryRule: .never)
+        #expect(throws: StoreError.self) {
+            try MemoryStore(backend: backend, writers: [], readers: [database], batchLimit: 1)
+        }
+        #expect(throws: StoreError.self) {
+            try MemoryStore(backend: backend, writers: [MemoryWriteSession(database: database)], readers: [], batchLimit: 1)
+        }
+    }
+
     @Test func readsSeeWhatWasCommitted() async throws {
         let (store, _) = try makeStore(savepoints: .everyWrite)
         defer { store.close() }

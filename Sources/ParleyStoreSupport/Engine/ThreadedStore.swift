@@ -38,6 +38,9 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     /// - Parameter batchLimit: most writes committed in one transaction.
     package init(backend: Backend, writers: [Backend.WriteSession], readers: [Backend.ReadConnection],
                  batchLimit: Int) throws(StoreError) {
+        guard !writers.isEmpty, !readers.isEmpty else {
+            throw StoreError.failure("a store needs at least one writer and one reader connection")
+        }
         let writeQueue = JobQueue<WriteJob>()
         let readQueue = JobQueue<ReadWorker.Job>()
         let commits = CommitCounter()
@@ -59,12 +62,6 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
             readQueue.close()
             for thread in readerThreads + writerThreads { thread.join() }
             throw error
-        }
-        if writerThreads.isEmpty || readerThreads.isEmpty {
-            writeQueue.close()
-            readQueue.close()
-            for thread in readerThreads + writerThreads { thread.join() }
-            throw StoreError.failure("a store needs at least one writer and one reader connection")
         }
         self.backend = backend
         self.writeQueue = writeQueue

@@ -11,7 +11,8 @@ import ParleyCore
 /// One object per write and no closure of its own: this is the server's 1:1 hot path. Not
 /// generic, so the writer loop that handles jobs is not either: generic code compiled apart
 /// from its backend looks the metadata of every type built from the backend's types up at
-/// run time, which cost the writer about 4,000 instructions a message (callgrind).
+/// run time, which cost the writer about 4,500 instructions a message (callgrind, see
+/// docs/benchmarks-history.md).
 class WriteJob: @unchecked Sendable {
     // @unchecked Sendable: a job is created by its caller, handed to one writer thread
     // through `JobQueue` (whose lock orders the two), and from then on touched by that
