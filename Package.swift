@@ -82,9 +82,10 @@ let package = Package(
             dependencies: ["ParleyProtocol", "ParleySync"],
             swiftSettings: strictSwift
         ),
-        // What both stores share and nothing else needs: their threads and job queues, each
-        // record read from its columns (through `StoreRow`), and the JSON coding of the columns
-        // that hold lists and message bodies.
+        // What both stores share and nothing else needs: the store engine (`ThreadedStore`:
+        // threads, job queues, lifecycle, group commit) each backend plugs into, each record
+        // read from its columns (through `StoreRow`), and the JSON coding of the columns that
+        // hold lists and message bodies.
         .target(
             name: "ParleyStoreSupport",
             dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
@@ -192,9 +193,23 @@ let package = Package(
             dependencies: ["ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
+        // What the store tests share (waiting for a store's threads without hanging); a
+        // library, not a test target, so that several test targets can use it.
+        .target(
+            name: "StoreTestSupport",
+            path: "Tests/StoreTestSupport",
+            swiftSettings: strictSwift
+        ),
+        // The store engine (`ThreadedStore`) against an in-memory backend that records its
+        // transaction statements; the contract suite runs it on the real backends.
+        .testTarget(
+            name: "ParleyStoreSupportTests",
+            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync", "StoreTestSupport"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "ParleySQLiteTests",
-            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol"],
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "StoreTestSupport"],
             swiftSettings: strictSwift
         ),
         // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
@@ -202,7 +217,7 @@ let package = Package(
         // starts its own PostgreSQL server in a temporary directory.
         .testTarget(
             name: "ParleyPostgresTests",
-            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync"],
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync", "StoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,14 +1,14 @@
 public import ParleyCore
 import ParleyStoreSupport
-import ParleySync
 
 /// `Store` on a PostgreSQL database, which several Parley servers may share.
 ///
-/// **Threads.** libpq blocks, so no store work runs on the caller's thread: event loops and
-/// the async runtime never wait on the database. `writers` threads, each with its own
+/// **Threads.** The store runs on `ThreadedStore` (ParleyStoreSupport) with
+/// `PostgresBackend`. libpq blocks, so no store work runs on the caller's thread: event loops
+/// and the async runtime never wait on the database. `writers` threads, each with its own
 /// connection, run the `write`s with group commit: each takes the queued writes (up to
 /// `batchLimit`), runs each in its own savepoint of one transaction, commits once, and only
-/// then resumes the callers. `readers` threads, each with its own connection, run the
+/// then tells the callers. `readers` threads, each with its own connection, run the
 /// `read`s, each in a read-only repeatable-read transaction (one consistent snapshot). Idle
 /// threads sleep.
 ///
@@ -32,16 +32,7 @@ import ParleySync
 /// `init` connects and migrates the schema on the calling thread: call it at start-up, not on
 /// an event loop. Call `close()` when done; deinit does the same as a fallback.
 public final class PostgresStore: Store {
-    /// The store's threads while it is open.
-    private enum Lifecycle: Sendable {
-        case open([StoreThread])
-        case closed
-    }
-
-    private let writeQueue: JobQueue<PostgresWriteJob>
-    private let readQueue: JobQueue<PostgresReadWorker.Job>
-    private let commits: CommitCounter
-    private let lifecycle: PThreadMutex<Lifecycle>
+    private let engine: ThreadedStore<PostgresBackend>
     /// The schema versions applied by this open (empty when the database was up to date).
     let appliedMigrations: [Int]
     /// What the migrations applied by this open changed in stored data, one line each (for
@@ -75,65 +66,14 @@ public final class PostgresStore: Store {
             throw StoreError.translating(error, during: "open PostgreSQL store")
         }
 
-        let writeQueue = JobQueue<PostgresWriteJob>()
-        let readQueue = JobQueue<PostgresReadWorker.Job>()
-        let commits = CommitCounter()
-        var threads: [StoreThread] = []
-        do {
-            for (index, connection) in writerConnections.enumerated() {
-                let writer = PostgresGroupCommitWriter(connection: connection, queue: writeQueue, commits: commits,
-                                                       batchLimit: batchLimit)
-                threads.append(try StoreThread.start(name: "parley-pg-w\(index)") { writer.run() })
-            }
-            for (index, connection) in readerConnections.enumerated() {
-                let worker = PostgresReadWorker(connection: connection, queue: readQueue)
-                threads.append(try StoreThread.start(name: "parley-pg-r\(index)") { worker.run() })
-            }
-        } catch {
-            writeQueue.close()
-            readQueue.close()
-            for thread in threads { thread.join() }
-            throw error
-        }
-        self.writeQueue = writeQueue
-        self.readQueue = readQueue
-        self.commits = commits
-        lifecycle = PThreadMutex(.open(threads))
-    }
-
-    deinit {
-        if case .open(let threads) = lifecycle.withLock({ $0 }) {
-            shutDown(threads)
-        }
+        engine = try ThreadedStore(backend: PostgresBackend(), writers: writerConnections.map(PostgresWriteSession.init),
+                                   readers: readerConnections, batchLimit: batchLimit)
     }
 
     /// Runs `body` on a reader thread, in a read-only repeatable-read transaction: every
     /// query in it sees the database as of one moment.
     public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let accepted = readQueue.enqueue { connection in
-                continuation.resume(with: Result {
-                    try StoreError.mapping("read") {
-                        // Travels with the first query: a read costs one round trip per query
-                        // and one for the commit.
-                        connection.discardDeferred()
-                        connection.deferCommand("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                        do {
-                            let value = try body(PostgresStoreReader(connection: connection))
-                            try connection.execute("COMMIT")
-                            return value
-                        } catch {
-                            connection.discardDeferred()
-                            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
-                            throw error
-                        }
-                    }
-                })
-            }
-            if !accepted {
-                continuation.resume(throwing: StoreError.failure("read: the store is closed"))
-            }
-        }
+        try await engine.read(body)
     }
 
     /// Runs `body` on a writer thread, in its own savepoint of the next batch, and returns
@@ -144,44 +84,29 @@ public final class PostgresStore: Store {
     /// `body` may run more than once (a batch that lost a deadlock is run again), so it must
     /// change nothing but the store; the caller hears back once.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            if !writeQueue.enqueue(PostgresWriteJob(body, continuation: continuation)) {
-                continuation.resume(throwing: StoreError.failure("write: the store is closed"))
-            }
-        }
+        try await engine.write(body)
+    }
+
+    /// `write` for callers that are not tasks (an event loop): the same batch, commit and
+    /// outcomes, without a task or a continuation. `completion` runs on a writer thread (or
+    /// at once, if the store is closed), so it must only hand the outcome on.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        engine.write(body, completion: completion)
     }
 
     /// Refuses new work, lets queued reads and writes finish, stops the threads and closes
     /// the connections. Blocks until then, so call it at shutdown, not on an event loop.
     /// Later calls return at once; reads and writes after it fail.
     public func close() {
-        let threads = lifecycle.withLock { state -> [StoreThread]? in
-            guard case .open(let threads) = state else { return nil }
-            state = .closed
-            return threads
-        }
-        if let threads {
-            shutDown(threads)
-        }
-    }
-
-    private func shutDown(_ threads: [StoreThread]) {
-        readQueue.close()
-        writeQueue.close()
-        for thread in threads {
-            if thread.isCurrent {
-                thread.detach()
-            } else {
-                thread.join()
-            }
-        }
+        engine.close()
     }
 
     // MARK: For tests
 
     /// Transactions committed since opening.
-    var commitCount: Int { commits.count }
+    var commitCount: Int { engine.commitCount }
 
     /// Writes queued and not yet taken by a writer.
-    var queuedWriteCount: Int { writeQueue.count }
+    var queuedWriteCount: Int { engine.queuedWriteCount }
 }

@@ -1,25 +1,24 @@
 public import ParleyCore
 import ParleySQL
 import ParleyStoreSupport
-import ParleySync
 
 /// `Store` on one SQLite file: the default, durable store of `parley serve`.
 ///
-/// **Threads.** No store work runs on the caller's thread, so event loops and the async
-/// runtime never block on SQLite. One writer thread with its own connection runs every
-/// `write`, with group commit: it takes all queued writes (up to `batchLimit`), runs them in
-/// one `BEGIN IMMEDIATE` transaction (see `GroupCommitWriter` for how one failure is undone
-/// alone), commits once, and only then resumes the callers. `readers` threads, each with its own read-only connection, run the `read`s; in
-/// WAL mode they run beside the writer and never wait for it. Idle threads sleep.
+/// **Threads.** The store runs on `ThreadedStore` (ParleyStoreSupport) with `SQLiteBackend`:
+/// no store work runs on the caller's thread, so event loops and the async runtime never
+/// block on SQLite. One writer thread with its own connection runs every `write`, with group
+/// commit: it takes all queued writes (up to `batchLimit`), runs them in one `BEGIN
+/// IMMEDIATE` transaction (without savepoints until one fails after changing rows), commits
+/// once, and only then tells the callers. `readers` threads, each with its own read-only
+/// connection, run the `read`s; in WAL mode they run beside the writer and never wait for it.
+/// Idle threads sleep.
 ///
 /// **Durability.** With `.full` (the default), a `write` returns only after its commit is on
 /// disk: it survives the process being killed and the machine losing power.
 ///
 /// **Ownership.** The threads hold the queues and their connections, never the store, so an
 /// abandoned store is still freed. Call `close()` when done: it lets queued work finish and
-/// then stops the threads and closes the database. Deinit does the same as a fallback (if the
-/// last reference goes away on one of the store's own threads, that thread is left to end on
-/// its own rather than joined by itself).
+/// then stops the threads and closes the database. Deinit does the same as a fallback.
 ///
 /// `init` opens and migrates the database on the calling thread: call it at start-up, not on
 /// an event loop.
@@ -43,18 +42,9 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// The store's threads while it is open.
-    private enum Lifecycle: Sendable {
-        case open(writer: StoreThread, readers: [StoreThread])
-        case closed
-    }
-
     /// The database file.
     public let path: String
-    private let writeQueue: JobQueue<WriteJob>
-    private let readQueue: JobQueue<ReadWorker.Job>
-    private let commits: CommitCounter
-    private let lifecycle: PThreadMutex<Lifecycle>
+    private let engine: ThreadedStore<SQLiteBackend>
     /// The schema versions applied by this open (empty when the file was up to date).
     let appliedMigrations: [Int]
     /// What the migrations applied by this open changed in stored data, one line each (for
@@ -99,60 +89,15 @@ public final class SQLiteStore: Store {
             throw StoreError.translating(error, during: "open \(path)")
         }
 
-        let writeQueue = JobQueue<WriteJob>()
-        let readQueue = JobQueue<ReadWorker.Job>()
-        let commits = CommitCounter()
-        var writerThread: StoreThread?
-        var readerThreads: [StoreThread] = []
-        do {
-            let writer = GroupCommitWriter(connection: writerConnection, queue: writeQueue, commits: commits,
-                                           batchLimit: batchLimit)
-            writerThread = try StoreThread.start(name: "parley-sql-w") { writer.run() }
-            for (index, connection) in readerConnections.enumerated() {
-                let worker = ReadWorker(connection: connection, queue: readQueue)
-                readerThreads.append(try StoreThread.start(name: "parley-sql-r\(index)") { worker.run() })
-            }
-        } catch {
-            writeQueue.close()
-            readQueue.close()
-            for thread in readerThreads { thread.join() }
-            writerThread?.join()
-            throw error
-        }
-        guard let writerThread else {
-            throw StoreError.failure("open \(path): the writer thread did not start")
-        }
-
         self.path = path
-        self.writeQueue = writeQueue
-        self.readQueue = readQueue
-        self.commits = commits
-        lifecycle = PThreadMutex(.open(writer: writerThread, readers: readerThreads))
-    }
-
-    deinit {
-        if case .open(let writer, let readers) = lifecycle.withLock({ $0 }) {
-            shutDown(writer: writer, readers: readers)
-        }
+        engine = try ThreadedStore(backend: SQLiteBackend(), writers: [SQLiteWriteSession(connection: writerConnection)],
+                                   readers: readerConnections, batchLimit: batchLimit)
     }
 
     /// Runs `body` on a reader thread, in a read transaction: every query in it sees the
     /// database as of one commit.
     public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let accepted = readQueue.enqueue { connection in
-                continuation.resume(with: Result {
-                    try StoreError.mapping("read") {
-                        try connection.transaction(kind: .deferred) {
-                            try body(SQLiteStoreReader(connection: connection))
-                        }
-                    }
-                })
-            }
-            if !accepted {
-                continuation.resume(throwing: StoreError.failure("read: the store is closed"))
-            }
-        }
+        try await engine.read(body)
     }
 
     /// Runs `body` on the writer thread, in the next batch's transaction, and returns
@@ -164,9 +109,7 @@ public final class SQLiteStore: Store {
     /// A queued write cannot be cancelled: once `body` has run, its outcome is decided by
     /// the commit, and the caller is told which.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            write(body) { continuation.resume(with: $0) }
-        }
+        try await engine.write(body)
     }
 
     /// `write` for callers that are not tasks (an event loop): the same batch, commit and
@@ -175,44 +118,21 @@ public final class SQLiteStore: Store {
     /// `loop.execute`): every other write waits while it runs.
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
                                    completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        if !writeQueue.enqueue(WriteJob(body, completion: completion)) {
-            completion(.failure(StoreError.failure("write: the store is closed")))
-        }
+        engine.write(body, completion: completion)
     }
 
     /// Refuses new work, lets queued reads and writes finish, stops the threads and closes
     /// the database. Blocks until then, so call it at shutdown, not on an event loop. Later
     /// calls (and concurrent ones) return at once; reads and writes after it fail.
     public func close() {
-        let threads = lifecycle.withLock { state -> (writer: StoreThread, readers: [StoreThread])? in
-            guard case .open(let writer, let readers) = state else { return nil }
-            state = .closed
-            return (writer, readers)
-        }
-        if let threads {
-            shutDown(writer: threads.writer, readers: threads.readers)
-        }
-    }
-
-    private func shutDown(writer: StoreThread, readers: [StoreThread]) {
-        readQueue.close()
-        writeQueue.close()
-        // Readers first, so the writer's connection is the last one closed: the last to close
-        // checkpoints the WAL into the database and removes it, which a read-only one cannot.
-        for thread in readers + [writer] {
-            if thread.isCurrent {
-                thread.detach()
-            } else {
-                thread.join()
-            }
-        }
+        engine.close()
     }
 
     // MARK: For tests
 
     /// Transactions committed since opening.
-    var commitCount: Int { commits.count }
+    var commitCount: Int { engine.commitCount }
 
     /// Writes queued and not yet taken by the writer.
-    var queuedWriteCount: Int { writeQueue.count }
+    var queuedWriteCount: Int { engine.queuedWriteCount }
 }

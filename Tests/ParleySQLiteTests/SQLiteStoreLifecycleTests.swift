@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleySQL
 @testable import ParleySQLite
+import StoreTestSupport
 import Testing
 
 /// Opening, migrating, closing and reopening.

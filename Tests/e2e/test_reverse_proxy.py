@@ -62,7 +62,7 @@ def sign_in_through(port: int, cert: str, username: str) -> None:
 
 @pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed")
 def test_the_documented_nginx_configuration(parley, tmp_path):
-    server = parley("--password-cost", "minimum")
+    server = parley("--password-cost", "minimum", "--trusted-proxies", "127.0.0.1")
     cert, key = make_certificate(tmp_path, "proxy")
     port, redirect_port = free_port(), free_port()
     site = documented("nginx")
@@ -86,7 +86,7 @@ def test_the_documented_nginx_configuration(parley, tmp_path):
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
 def test_the_documented_caddy_configuration(parley, tmp_path):
-    server = parley("--password-cost", "minimum")
+    server = parley("--password-cost", "minimum", "--trusted-proxies", "127.0.0.1")
     cert, key = make_certificate(tmp_path, "proxy")
     port = free_port()
     site = documented("caddyfile")

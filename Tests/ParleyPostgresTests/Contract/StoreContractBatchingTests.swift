@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import StoreTestSupport
 import Testing
 
 /// Group commit, savepoint isolation, and what readers see.

@@ -3,6 +3,7 @@ import ParleyCore
 import ParleyProtocol
 @testable import ParleyPostgres
 @testable import ParleySQLite
+import StoreTestSupport
 import Testing
 
 /// The stores the contract tests run against: each contract test runs once per backend.
@@ -29,6 +30,9 @@ protocol InspectableStore: Store {
     var commitCount: Int { get }
     /// Writes queued and not yet taken by a writer.
     var queuedWriteCount: Int { get }
+    /// The engine's write with a completion, under the async `write` (not part of `Store`).
+    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     func close()
 }
 
@@ -70,18 +74,6 @@ func withPostgresDatabase(_ body: (String) async throws -> Void) async throws {
 /// A password account as registration makes it.
 func newUser(_ username: String?, phone: String? = nil, at time: Int64 = 1_700_000_000_000) -> NewUser {
     NewUser(username: username, passwordHash: username.map { "$argon2id$hash-of-\($0)" }, phone: phone, createdAt: time)
-}
-
-/// Polls `condition` until it holds, failing the test if it does not within `seconds`.
-func eventually(within seconds: Double = 10, _ what: Comment, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting: \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(1))
-    }
 }
 
 /// Holds a store's (only) writer thread inside a write until opened, so that the writes

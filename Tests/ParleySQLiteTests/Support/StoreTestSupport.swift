@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 @testable import ParleySQLite
+import StoreTestSupport
 import Testing
 
 /// Opens a store on a new file in a fresh directory, runs `body`, then closes the store and
@@ -17,18 +18,6 @@ func withStore(readers: Int = 2, _ body: (SQLiteStore, TemporaryDirectory) async
 /// A password account as registration makes it.
 func newUser(_ username: String?, phone: String? = nil, at time: Int64 = 1_700_000_000_000) -> NewUser {
     NewUser(username: username, passwordHash: username.map { "$argon2id$hash-of-\($0)" }, phone: phone, createdAt: time)
-}
-
-/// Polls `condition` until it holds, failing the test if it does not within `seconds`.
-func eventually(within seconds: Double = 10, _ what: Comment, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting: \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(1))
-    }
 }
 
 /// Holds the store's writer thread inside a write until opened, so that the writes queued

@@ -1,17 +1,19 @@
 import Foundation
 import ParleyCore
 import ParleyProtocol
-@testable import ParleySQLite
 import Synchronization
+import StoreTestSupport
 import Testing
 
-/// `write(_:completion:)`, the store's way for event loops: the same batch and commit as the
-/// async `write`, and the caller hears only after the commit, with its own outcome.
-@Suite struct SQLiteStoreCompletionWriteTests {
+/// `write(_:completion:)`, the engine's write under the async `write` (both stores have it):
+/// the same batch and commit, and the caller hears only after the commit, with its own
+/// outcome.
+@Suite struct StoreContractCompletionWriteTests {
     private struct Refused: Error, Equatable {}
 
-    @Test func completionsComeAfterTheBatchCommitsWithEachWritesOwnOutcome() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available)
+    func completionsComeAfterTheBatchCommitsWithEachWritesOwnOutcome(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             let (outcomes, sink) = AsyncStream<(Int, Result<String, any Error>)>.makeStream()
             let heard = Atomic<Int>(0)
             let (gate, held) = try await WriterGate.hold(store)
@@ -41,8 +43,9 @@ import Testing
         }
     }
 
-    @Test func aClosedStoreFailsTheWriteAtOnceWithoutRunningIt() async throws {
-        try await withStore { store, _ in
+    @Test(arguments: StoreBackend.available)
+    func aClosedStoreFailsTheWriteAtOnceWithoutRunningIt(_ backend: StoreBackend) async throws {
+        try await withStore(backend) { store in
             store.close()
             let ran = Atomic<Bool>(false)
             let failed = Atomic<Bool>(false)

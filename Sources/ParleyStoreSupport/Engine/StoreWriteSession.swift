@@ -1,0 +1,38 @@
+/// One writer thread's connection as `GroupCommitWriter` drives it: its transaction
+/// statements and what its database says about the transaction. Used only on its writer
+/// thread, so it need not be `Sendable`.
+package protocol StoreWriteSession: AnyObject {
+    /// What write closures get (on this session's connection).
+    associatedtype Writer
+
+    /// What write closures get.
+    var writer: Writer { get }
+
+    /// Makes the connection ready (a dropped one is made again) and begins a write
+    /// transaction. A backend may defer the `BEGIN` to travel with the first statement.
+    func begin() throws
+    /// Commits the transaction; throws if the changes were not kept.
+    func commit() throws
+    /// Rolls back whatever is open, ignoring errors (a failure is already being reported).
+    func rollBack()
+    /// Opens the savepoint of the next write.
+    func beginWrite() throws
+    /// Keeps the changes of the write whose savepoint is the newest one.
+    func keepWrite() throws
+    /// Undoes the changes of the write whose savepoint is the newest one, and closes it.
+    func undoWrite() throws
+
+    /// The transaction as the database sees it now.
+    var state: WriteTransactionState { get }
+    /// A count that moves whenever a statement changes rows (for
+    /// `SavepointPolicy.afterAFailedChange`; other backends may return 0).
+    var changeCount: Int { get }
+    /// A failure since `begin` after which the whole transaction must run again, however the
+    /// closures handled it (PostgreSQL's deadlocks and serialization failures); nil when
+    /// there is none, always nil for a backend that never retries.
+    var retryableFailure: (any Error)? { get }
+
+    /// `error` as callers of the store see it (the database's errors become `StoreError`,
+    /// a closure's own errors are kept), `operation` naming what was being done.
+    func translate(_ error: any Error, during operation: String) -> any Error
+}
