@@ -9,9 +9,10 @@ struct ConnectionTimers {
     var lastRead: UInt64
     /// When our writes last made progress; the write stall timeout counts from here.
     var lastWriteProgress: UInt64
+    /// The idle timer, or once the connection lingers, the linger timer: never both, and one
+    /// slot less in every connection (a million idle connections pay for each).
     private var idle: ScheduledTimer?
     private var stall: ScheduledTimer?
-    private var linger: ScheduledTimer?
 
     init(now: UInt64) {
         lastRead = now
@@ -42,7 +43,7 @@ struct ConnectionTimers {
         }
     }
 
-    /// Stops the idle timer (to change the timeout, or once the connection lingers).
+    /// Stops the idle timer (to change the timeout), or the linger timer.
     mutating func cancelIdle() {
         idle?.cancel()
         idle = nil
@@ -77,8 +78,7 @@ struct ConnectionTimers {
     /// peer's end has not come by then.
     mutating func armLinger(_ timeout: Duration, reason: ConnectionCloseReason, for connection: TCPConnection, on loop: EventLoop) {
         cancelIdle()
-        linger?.cancel()
-        linger = loop.schedule(after: timeout) { [weak connection] in
+        idle = loop.schedule(after: timeout) { [weak connection] in
             connection?.closeNow(reason)
         }
     }
@@ -87,7 +87,5 @@ struct ConnectionTimers {
     mutating func cancelAll() {
         cancelIdle()
         cancelStall()
-        linger?.cancel()
-        linger = nil
     }
 }

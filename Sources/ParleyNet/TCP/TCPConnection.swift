@@ -407,13 +407,18 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     public func setIdleTimeout(_ timeout: Duration?) {
         assertOnLoop()
         options.idleTimeout = timeout
+        // A lingering connection's timer slot holds its linger deadline: leave it be.
+        guard timesOutWhenIdle else { return }
         timers.cancelIdle()
         armIdleTimer()
     }
 
+    /// Whether the idle timeout applies: not once the connection lingers (the linger timer
+    /// ends it) or is closed.
+    private var timesOutWhenIdle: Bool { state == .open || state == .connecting || state == .flushingToClose }
+
     private func armIdleTimer() {
-        // A lingering connection waits for the linger timer alone.
-        guard state == .open || state == .connecting || state == .flushingToClose else { return }
+        guard timesOutWhenIdle else { return }
         timers.armIdle(options.idleTimeout, for: self, on: loop)
     }
 
