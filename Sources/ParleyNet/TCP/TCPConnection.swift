@@ -73,8 +73,6 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         socket.close()
     }
 
-    /// The descriptor; -1 once closed.
-    var fd: Int32 { socket.fd }
     /// Bytes queued and not yet written.
     public var queuedBytes: Int { pending.bytes }
     /// True once the connection is closed and its descriptor gone.
