@@ -124,7 +124,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleyCluster", "ParleySync", "CParleySystem", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleyCluster", "ParleySync", "CSodium"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use

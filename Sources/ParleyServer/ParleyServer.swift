@@ -1,4 +1,3 @@
-import CParleySystem
 import ParleyCluster
 import Foundation
 import ParleyCore
@@ -28,8 +27,6 @@ public final class ParleyServer: Sendable {
     let pool: BlockingPool
     /// The data: SQLite's embedded file or a shared PostgreSQL database (`--store`).
     let store: any Store
-    /// Stops the store's threads once queued work is done (the store's `close()`).
-    private let closeStore: @Sendable () -> Void
     let services: ServerServices
     /// The cluster membership (`--nats`), or nil for a single server.
     let cluster: ClusterDelivery?
@@ -39,6 +36,11 @@ public final class ParleyServer: Sendable {
     private let mediaSweeper: MediaSweeper
     /// Most connections held at once.
     public let connectionLimit: Int
+    /// Every part above that runs, in the order it started: the store, the blocking pool, the
+    /// loops, the services (and cluster), the listeners, the media sweeper. Stopped last first.
+    private let lifecycle: ServiceGroup
+    /// Connections the listeners had to cut at shutdown, summed across them.
+    private let cutConnections = CutCount()
 
     /// Starts serving. Throws if the address cannot be bound or the data directory is unusable.
     public init(configuration: ServerConfiguration, logger: Logger) throws {
@@ -50,29 +52,38 @@ public final class ParleyServer: Sendable {
         try Self.prepareDataDirectory(configuration.dataDirectory, logger: logger)
 
         // Every connection costs a descriptor; keep a reserve for files, the database and logs.
-        let descriptorLimit = Int(parley_raise_nofile_limit())
+        let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         let reserve = 64
         let ceiling = max(16, descriptorLimit - reserve)
         connectionLimit = configuration.maxConnections > 0 ? min(configuration.maxConnections, ceiling) : ceiling
+        let exposure = try PublicExposure(configuration, tls: certificates.http != nil)
 
-        (store, closeStore) = try Self.openStore(configuration, logger: logger)
-        group = try EventLoopGroup(loopCount: configuration.loops)
-        pool = BlockingPool(threadCount: configuration.blockingThreads)
-        do {
-            (services, cluster) = try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
-        } catch {
-            group.shutdown()
-            pool.shutdown()
-            closeStore()
-            throw error
-        }
+        // From here on every part is started through the lifecycle: a failure stops what was
+        // started before it, last first, and `shutdown()` stops them all the same way.
+        let lifecycle = ServiceGroup(logger: logger)
+        self.lifecycle = lifecycle
+        let opened = try lifecycle.start("store", { try Self.openStore(configuration, logger: logger) },
+                                         stop: { opened, _ in opened.close() })
+        store = opened.store
+        let pool = try lifecycle.start("blocking pool", { BlockingPool(threadCount: configuration.blockingThreads) },
+                                       stop: { pool, _ in pool.shutdown() })
+        self.pool = pool
+        let group = try lifecycle.start("event loops", { try EventLoopGroup(loopCount: configuration.loops) },
+                                        stop: { group, _ in group.shutdown() })
+        self.group = group
+        let store = self.store
+        (services, cluster) = try lifecycle.start("services", {
+            try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
+        }, stop: { started, _ in
+            // After the connections closed: the other nodes forget this one's users now.
+            started.1?.stop()
+        })
         let staticFiles = try? StaticFiles(root: configuration.webRoot)
         if staticFiles == nil {
             logger.warning("web client directory not found; only the API is served", ["web": .string(configuration.webRoot)])
         }
 
         var routes = RouterBuilder<RouteAction>()
-        let group = self.group
         let limit = connectionLimit
         let started = startedAt
         routes.add(.get, "/healthz", .immediate { _ in
@@ -90,7 +101,6 @@ public final class ParleyServer: Sendable {
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
         }
 
-        let exposure = try PublicExposure(configuration, tls: certificates.http != nil)
         var httpConfiguration = HTTPServer.Configuration(
             limits: HTTPLimits(maxHeaderBytes: configuration.maxHeaderBytes, maxHeaderCount: configuration.maxHeaderCount,
                                maxURILength: configuration.maxURILength, maxBodyBytes: configuration.maxBodyBytes),
@@ -113,30 +123,29 @@ public final class ParleyServer: Sendable {
         httpTCP.tls = certificates.http
         var mainConfiguration = httpConfiguration
         mainConfiguration.tcp = httpTCP
-        do {
-            http = try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
-                                  configuration: mainConfiguration, responder: responder)
-        } catch {
-            cluster?.stop()
-            group.shutdown()
-            pool.shutdown()
-            closeStore()
-            throw error
-        }
-        do {
+        let certificates = self.certificates
+        let cut = cutConnections
+        // The listeners wind down together, so the whole stop stays within the timeout.
+        let listening = try lifecycle.start("listeners", {
+            let listeners = ServiceGroup(stopOrder: .together, logger: logger)
+            let http = try listeners.start("http", {
+                try HTTPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.port),
+                               configuration: mainConfiguration, responder: responder)
+            }, stop: { http, timeout in
+                let count = http.shutdown(timeout: timeout)
+                cut.value.withLock { $0 += count }
+            })
             let scheme = certificates.http == nil ? "http" : "https"
             let base = configuration.publicURL.isEmpty ? "\(scheme)://\(http.localAddress)" : configuration.publicURL
-            (xmpp, xmppDirectTLS) = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp,
-                                                       services: services, tls: certificates.xmpp, mediaBaseURL: base, logger: logger)
-        } catch {
-            http.shutdown(timeout: .zero)
-            cluster?.stop()
-            group.shutdown()
-            pool.shutdown()
-            closeStore()
-            throw error
-        }
-        mediaSweeper = MediaSweeper(media: services.media, logger: logger)
+            let (xmpp, direct) = try Self.startXMPP(configuration: configuration, group: group, tcp: httpConfiguration.tcp,
+                                                    services: services, tls: certificates.xmpp, mediaBaseURL: base,
+                                                    listeners: listeners, cut: cut, logger: logger)
+            return (listeners, http, xmpp, direct)
+        }, stop: { started, timeout in started.0.shutdown(timeout: timeout) })
+        (http, xmpp, xmppDirectTLS) = (listening.1, listening.2, listening.3)
+        let media = services.media
+        mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, logger: logger) },
+                                           stop: { sweeper, _ in sweeper.stop() })
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "tls": .bool(certificates.http != nil), "data": .string(configuration.dataDirectory),
@@ -161,9 +170,11 @@ public final class ParleyServer: Sendable {
         certificates.reload(logger: logger)
     }
 
+    /// Starts the XMPP listeners `--xmpp-port` and `--xmpp-tls-port` ask for, each a part of
+    /// `listeners`; the connections each cuts at shutdown are added to `cut`.
     private static func startXMPP(configuration: ServerConfiguration, group: EventLoopGroup, tcp: TCPServerOptions,
                                   services: ServerServices, tls: TLSContext?, mediaBaseURL: String,
-                                  logger: Logger) throws -> (XMPPServer?, XMPPServer?) {
+                                  listeners: ServiceGroup, cut: CutCount, logger: Logger) throws -> (XMPPServer?, XMPPServer?) {
         guard configuration.xmppPort != 0 || configuration.xmppTLSPort != 0 else { return (nil, nil) }
         if configuration.xmppTLSPort != 0 && tls == nil {
             throw ConfigurationError.invalidValue(flag: "xmpp-tls-port", value: String(configuration.xmppTLSPort),
@@ -182,10 +193,16 @@ public final class ParleyServer: Sendable {
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
+        let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
+            let count = server.shutdown(timeout: timeout)
+            cut.value.withLock { $0 += count }
+        }
         var server: XMPPServer?
         if configuration.xmppPort != 0 {
-            let started = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
-                                         options: tcp, services: xmppServices)
+            let started = try listeners.start("xmpp", {
+                try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppPort),
+                               options: tcp, services: xmppServices)
+            }, stop: stop)
             logger.info("xmpp listening", ["host": .string(configuration.host), "port": .int(started.port),
                                            "domain": .string(xmppConfiguration.domain), "starttls": .bool(tls != nil)])
             server = started
@@ -194,45 +211,23 @@ public final class ParleyServer: Sendable {
         if configuration.xmppTLSPort != 0, let tls {
             var options = tcp
             options.tls = tls
-            do {
-                let started = try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppTLSPort),
-                                             options: options, services: xmppServices)
-                logger.info("xmpp direct tls listening", ["host": .string(configuration.host), "port": .int(started.port)])
-                direct = started
-            } catch {
-                server?.shutdown(timeout: .zero)
-                throw error
-            }
+            let started = try listeners.start("xmpp direct tls", {
+                try XMPPServer(group: group, address: SocketAddress(host: configuration.host, port: configuration.xmppTLSPort),
+                               options: options, services: xmppServices)
+            }, stop: stop)
+            logger.info("xmpp direct tls listening", ["host": .string(configuration.host), "port": .int(started.port)])
+            direct = started
         }
         return (server, direct)
     }
 
     /// Stops accepting, closes WebSockets with 1001, lets responses finish within the
-    /// configured timeout, then stops the loops and the pool.
+    /// configured timeout, then stops the rest in the reverse order of its start: the media
+    /// sweeper, the listeners (together), the cluster, the loops, the pool and the store.
     public func shutdown() {
         logger.info("shutting down", ["open": .int(group.metrics.openConnections)])
-        let timeout = Duration.seconds(configuration.shutdownTimeoutSeconds)
-        // Both listeners wind down at the same time, so the whole stop stays within the timeout.
-        let xmppCut = CutCount()
-        let xmppDone = DispatchSemaphore(value: 0)
-        let listeners = [xmpp, xmppDirectTLS].compactMap { $0 }
-        for listener in listeners {
-            Thread.detachNewThread {
-                let cut = listener.shutdown(timeout: timeout)
-                xmppCut.value.withLock { $0 += cut }
-                xmppDone.signal()
-            }
-        }
-        var cut = http.shutdown(timeout: timeout)
-        for _ in listeners { xmppDone.wait() }
-        cut += xmppCut.value.withLock { $0 }
-        mediaSweeper.stop()
-        // After the connections closed: the other nodes forget this one's users now.
-        cluster?.stop()
-        group.shutdown()
-        pool.shutdown()
-        closeStore()
-        logger.info("stopped", ["cutConnections": .int(cut)])
+        lifecycle.shutdown(timeout: .seconds(configuration.shutdownTimeoutSeconds))
+        logger.info("stopped", ["cutConnections": .int(cutConnections.value.withLock { $0 })])
     }
 
     /// Opens the store `--store` names and migrates its schema: the SQLite file under the data
@@ -259,19 +254,22 @@ public final class ParleyServer: Sendable {
 
     /// What the schema's migrations changed in stored data (such as text cut to today's
     /// limits) is logged once, when the migration runs.
-    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> (any Store, @Sendable () -> Void) {
-        let opened: (any Store, @Sendable () -> Void, [String])
+    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
+        let opened: OpenedStore
+        let notes: [String]
         if configuration.store.isEmpty {
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
                                         batchLimit: configuration.databaseBatchLimit)
-            opened = (store, { store.close() }, store.migrationNotes)
+            opened = OpenedStore(store: store, close: { store.close() })
+            notes = store.migrationNotes
         } else {
             let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
                                           writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
-            opened = (store, { store.close() }, store.migrationNotes)
+            opened = OpenedStore(store: store, close: { store.close() })
+            notes = store.migrationNotes
         }
-        for note in opened.2 { logger.warning("stored data changed by a schema migration", ["change": .string(note)]) }
-        return (opened.0, opened.1)
+        for note in notes { logger.warning("stored data changed by a schema migration", ["change": .string(note)]) }
+        return opened
     }
 
     private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool,
@@ -372,7 +370,13 @@ public final class ParleyServer: Sendable {
     }
 }
 
-/// Connections one listener had to cut, handed back from the thread that stopped it.
+/// An open store and how to close it: its threads stop once queued work is done.
+private struct OpenedStore: Sendable {
+    let store: any Store
+    let close: @Sendable () -> Void
+}
+
+/// Connections the listeners had to cut, added up from the threads that stopped them.
 private final class CutCount: Sendable {
     let value = PThreadMutex(0)
 }

@@ -4,8 +4,8 @@ import ParleySync
 
 /// Something an event loop watches: a socket, an eventfd, a signalfd.
 protocol Selectable: AnyObject {
-    /// Called on the loop with the `EPOLL*` bits that fired.
-    func handleEvents(_ events: UInt32)
+    /// Called on the loop with the events that fired.
+    func handleEvents(_ events: IOEvents)
 }
 
 /// Something that wants a call at the end of the current loop turn (to flush writes once).
@@ -116,7 +116,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Registration
 
-    func register(_ selectable: Selectable, fd: Int32, events: UInt32) throws(SystemError) {
+    func register(_ selectable: Selectable, fd: Int32, events: IOEvents) throws(SystemError) {
         let slot = Int(fd)
         if slot >= selectables.count {
             let newCount = max(slot + 1, selectables.count * 2, 64)
@@ -126,13 +126,13 @@ public final class EventLoop: @unchecked Sendable {
         generations[slot] &+= 1
         selectables[slot] = selectable
         try blockingSystemCall("epoll_ctl(ADD)") {
-            parley_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, token(fd))
+            parley_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events.rawValue, token(fd))
         }
     }
 
-    func modify(fd: Int32, events: UInt32) throws(SystemError) {
+    func modify(fd: Int32, events: IOEvents) throws(SystemError) {
         try blockingSystemCall("epoll_ctl(MOD)") {
-            parley_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, token(fd))
+            parley_epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events.rawValue, token(fd))
         }
     }
 
@@ -220,7 +220,7 @@ public final class EventLoop: @unchecked Sendable {
         let fd = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: token)))
         guard fd < selectables.count, generations[fd] == UInt32(token >> 32),
               let selectable = selectables[fd] else { return }
-        selectable.handleEvents(bits)
+        selectable.handleEvents(IOEvents(rawValue: bits))
     }
 
     private func waitTimeout() -> Int32 {

@@ -1,11 +1,13 @@
-import CParleySystem
-
 /// A non-blocking TCP connection owned by one event loop.
 ///
 /// Reads go through the loop's shared buffer straight to the handler; writes are queued as
 /// shared `ByteChunk`s and flushed once per loop turn with one `writev`, or, for writes given
 /// a delivery window, when the loop's window ends. A peer whose writes pile up stops being
 /// read (backpressure) and is cut off when it stalls or exceeds its bound.
+///
+/// The parts apart: `TCPSocket` makes the system calls, `PendingWrites` holds what waits to
+/// be written, `ConnectionTimers` the idle, stall and linger deadlines; this type is the
+/// state machine that drives them from the loop's events.
 public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every method and property is used only on `loop`
     // (checked by `assertOnLoop`); other threads submit work through `loop.execute`.
@@ -33,19 +35,15 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// The client address this connection counts against, when per-address limits apply.
     var admittedAddress: String?
 
-    private(set) var fd: Int32
+    private var socket: TCPSocket
     private(set) var state: State
     private var options: TCPConnectionOptions
-    /// The only write queued, kept inline: a connection mostly has one frame to write per
-    /// turn (a fan-out delivers one event to many connections), and an array here would be
-    /// allocated and freed for each. Invariant: when set, `writeQueue` holds nothing unwritten.
-    private var soleWrite: PendingWrite?
-    /// Writes queued when there is more than one, from `writeHead` on.
-    private var writeQueue: [PendingWrite] = []
-    private var writeHead = 0
-    /// Bytes queued and not yet written.
-    public private(set) var queuedBytes = 0
-    private var interest: UInt32 = 0
+    /// What waits to be written, each chunk released once written.
+    private var pending = PendingWrites()
+    /// The idle, write stall and linger deadlines; kept by `ConnectionTimers`' own timers.
+    var timers: ConnectionTimers
+    /// What the loop watches the socket for now.
+    private var interest: IOEvents = []
     private var flushScheduled = false
     /// Where this connection waits in the loop's delivery window (`write(_:flushWithin:)`);
     /// nil when it does not. Kept by the loop.
@@ -53,10 +51,6 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private var waitingForWritable = false
     private var readPausedForBackpressure = false
     private var readPausedByUser = false
-    private var lastRead: UInt64
-    private var lastWriteProgress: UInt64
-    private var idleTimer: ScheduledTimer?
-    private var stallTimer: ScheduledTimer?
     private var closeReason: ConnectionCloseReason = .local
     /// TLS between the socket and the handler, when the connection is encrypted: the handler
     /// reads and writes plaintext either way.
@@ -67,33 +61,28 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// nothing is written meanwhile (never in the clear).
     var tlsSetupError: TLSError?
 
-    private struct PendingWrite {
-        let chunk: ByteChunk
-        var offset: Int
-
-        /// What is left of it, for `writev`.
-        var unwritten: iovec {
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.baseAddress! + offset), iov_len: chunk.count - offset)
-        }
-    }
-
     init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
-        self.fd = fd
+        socket = TCPSocket(fd: fd)
         self.loop = loop
         self.state = state
         self.options = options
-        lastRead = loop.now
-        lastWriteProgress = loop.now
+        timers = ConnectionTimers(now: loop.now)
     }
 
     deinit {
-        if fd >= 0 { closeDescriptor(fd) }
+        socket.close()
     }
 
+    /// Bytes queued and not yet written.
+    public var queuedBytes: Int { pending.bytes }
+    /// True once the connection is closed and its descriptor gone.
+    var isClosed: Bool { state == .closed }
+    /// True while writes wait for the socket to take more.
+    var isWaitingForWritable: Bool { waitingForWritable }
     /// The peer's address, if the socket still has one.
-    public var remoteAddress: SocketAddress? { fd >= 0 ? SocketAddress.peer(of: fd) : nil }
+    public var remoteAddress: SocketAddress? { socket.isOpen ? SocketAddress.peer(of: socket.fd) : nil }
     /// The local address, if the socket still has one.
-    public var localAddress: SocketAddress? { fd >= 0 ? SocketAddress.local(of: fd) : nil }
+    public var localAddress: SocketAddress? { socket.isOpen ? SocketAddress.local(of: socket.fd) : nil }
     /// True until the connection is closed or closing.
     public var isActive: Bool { state == .open || state == .connecting }
     /// Whether TLS encrypts the connection (from the start, or since `startTLS`).
@@ -106,8 +95,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// Registers with the loop and starts reading; for accepted sockets.
     func activate() throws(SystemError) {
         assertOnLoop()
-        interest = readInterest
-        try loop.register(self, fd: fd, events: interest)
+        interest = .reading
+        try loop.register(self, fd: socket.fd, events: interest)
         loop.metrics.openConnections.add(1, ordering: .relaxed)
         armIdleTimer()
     }
@@ -122,24 +111,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
                                on loop: EventLoop, options: TCPConnectionOptions = .init(),
                                tls: TLSContext? = nil, serverName: String? = nil,
                                handler: ConnectionHandler) throws(SystemError) -> TCPConnection {
-
-        let fd = try blockingSystemCall("socket") {
-            socket(address.addressFamily, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
-        do throws(SystemError) {
-            _ = parley_setsockopt_int(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            if let localAddress {
-                try blockingSystemCall("bind") { localAddress.withSockAddr { parley_bind(fd, $0, $1) } }
-            }
-            let rc = address.withSockAddr { parley_connect(fd, $0, $1) }
-            if rc != 0 && parley_errno() != EINPROGRESS {
-                throw SystemError(call: "connect", errno: parley_errno())
-            }
-        } catch {
-            closeDescriptor(fd)
-            throw error
-        }
-        let connection = TCPConnection(fd: fd, loop: loop, state: .connecting, options: options)
+        let socket = try TCPSocket.connecting(to: address, from: localAddress)
+        let connection = TCPConnection(fd: socket.fd, loop: loop, state: .connecting, options: options)
         connection.handler = handler
         if let tls {
             // Made now, so that anything written before the connect finishes waits in TLS.
@@ -150,12 +123,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             }
             connection.connectAfterHandshake = true
         }
-        connection.interest = UInt32(EPOLLOUT.rawValue)
+        connection.interest = .writable
         do throws(SystemError) {
-            try loop.register(connection, fd: fd, events: connection.interest)
+            try loop.register(connection, fd: connection.socket.fd, events: connection.interest)
         } catch {
-            closeDescriptor(fd)
-            connection.fd = -1
+            connection.socket.close()
             throw error
         }
         loop.metrics.openConnections.add(1, ordering: .relaxed)
@@ -210,22 +182,13 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// to be done (closed, empty, or the peer was just cut off).
     private func enqueue(_ chunk: ByteChunk) -> Bool {
         guard state == .open || state == .connecting, chunk.count > 0 else { return false }
-        if soleWrite == nil && writeHead >= writeQueue.count {
-            soleWrite = PendingWrite(chunk: chunk, offset: 0)
-        } else {
-            if let first = soleWrite {
-                soleWrite = nil
-                writeQueue.append(first)
-            }
-            writeQueue.append(PendingWrite(chunk: chunk, offset: 0))
-        }
-        queuedBytes += chunk.count
-        if queuedBytes > options.maxQueuedBytes {
+        pending.append(chunk)
+        if pending.bytes > options.maxQueuedBytes {
             loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
             closeNow(.slowPeer)
             return false
         }
-        if queuedBytes > options.writeHighWatermark && !readPausedForBackpressure {
+        if pending.bytes > options.writeHighWatermark && !readPausedForBackpressure {
             readPausedForBackpressure = true
             updateInterest()
             if state == .closed { return false }
@@ -253,26 +216,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     private func flush() {
         let iovecs = loop.iovecScratch
-        while let item = soleWrite {
-            iovecs[0] = item.unwritten
-            guard let written = writeScratch(1) else { return }
-            if written >= item.chunk.count - item.offset {
-                soleWrite = nil
-            } else {
-                soleWrite?.offset += written
-            }
-            wrote(written)
-        }
-        while writeHead < writeQueue.count {
-            var count = 0
-            var index = writeHead
-            while index < writeQueue.count && count < EventLoop.iovecScratchCount {
-                iovecs[count] = writeQueue[index].unwritten
-                count += 1
-                index += 1
-            }
+        while !pending.isEmpty {
+            let count = pending.gather(into: iovecs, limit: EventLoop.iovecScratchCount)
             guard let written = writeScratch(count) else { return }
-            advance(by: written)
+            pending.advance(by: written)
+            wrote(written)
         }
         writeQueueDrained()
     }
@@ -283,9 +231,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         let iovecs = loop.iovecScratch
         let result: IOResult<Int>
         do {
-            result = try systemCall("writev") { writev(fd, iovecs, Int32(count)) }
+            result = try socket.send(iovecs, count: count)
         } catch {
-            closeNow(error.errno == EPIPE || error.errno == ECONNRESET ? .peerClosed : .error(error))
+            closeNow(TCPSocket.isPeerGone(error.errno) ? .peerClosed : .error(error))
             return nil
         }
         guard case .processed(let written) = result else {
@@ -299,31 +247,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         guard !waitingForWritable else { return }
         waitingForWritable = true
         updateInterest()
-        armStallTimer()
+        timers.armStall(options.writeStallTimeout, for: self, on: loop)
     }
 
-    /// Moves the queue past `written` bytes.
-    private func advance(by written: Int) {
-        var remaining = written
-        while remaining > 0 {
-            let left = writeQueue[writeHead].chunk.count - writeQueue[writeHead].offset
-            if remaining >= left {
-                remaining -= left
-                writeHead += 1
-            } else {
-                writeQueue[writeHead].offset += remaining
-                remaining = 0
-            }
-        }
-        wrote(written)
-    }
-
-    /// Bookkeeping for `written` bytes that left, from the queue or the sole write.
+    /// Bookkeeping for `written` bytes that left the queue.
     private func wrote(_ written: Int) {
         loop.metrics.bytesOut.add(written, ordering: .relaxed)
-        lastWriteProgress = loop.now
-        queuedBytes -= written
-        if readPausedForBackpressure && queuedBytes < options.writeLowWatermark {
+        timers.lastWriteProgress = loop.now
+        if readPausedForBackpressure && pending.bytes < options.writeLowWatermark {
             readPausedForBackpressure = false
             updateInterest()
             // Input TLS already holds would not wake epoll (see `resumeReading`).
@@ -332,13 +263,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     }
 
     private func writeQueueDrained() {
-        // Release the queue's storage: an idle connection keeps no write buffer.
-        soleWrite = nil
-        if !writeQueue.isEmpty { writeQueue = [] }
-        writeHead = 0
-        queuedBytes = 0
-        stallTimer?.cancel()
-        stallTimer = nil
+        // The queue released its storage as it drained: an idle connection keeps no write buffer.
+        timers.cancelStall()
         if waitingForWritable {
             waitingForWritable = false
             updateInterest()
@@ -374,44 +300,41 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// Whether the handler takes input now (open, and reading not paused).
     var wantsInput: Bool { state == .open && !readPausedByUser && !readPausedForBackpressure }
 
-    private var readInterest: UInt32 { UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue) }
-
     private func updateInterest() {
-        guard fd >= 0, state != .connecting else { return }
-        var wanted: UInt32 = 0
+        guard socket.isOpen, state != .connecting else { return }
+        var wanted: IOEvents = []
         let reading = state == .lingering || (state == .open && !readPausedByUser && !readPausedForBackpressure)
-        if reading { wanted |= readInterest }
-        if waitingForWritable { wanted |= UInt32(EPOLLOUT.rawValue) }
+        if reading { wanted.formUnion(.reading) }
+        if waitingForWritable { wanted.insert(.writable) }
         guard wanted != interest else { return }
         interest = wanted
         do {
-            try loop.modify(fd: fd, events: wanted)
+            try loop.modify(fd: socket.fd, events: wanted)
         } catch {
             closeNow(.error(error))
         }
     }
 
-    func handleEvents(_ events: UInt32) {
+    func handleEvents(_ events: IOEvents) {
         if state == .connecting {
             finishConnect(events)
             return
         }
-        if events & UInt32(EPOLLERR.rawValue) != 0 {
-            var code: Int32 = 0
-            _ = parley_getsockopt_int(fd, SOL_SOCKET, SO_ERROR, &code)
-            closeNow(code == ECONNRESET || code == EPIPE || code == 0 ? .peerClosed : .error(SystemError(call: "socket", errno: code)))
+        if events.contains(.error) {
+            let code = socket.pendingError()
+            closeNow(code == 0 || TCPSocket.isPeerGone(code) ? .peerClosed : .error(SystemError(call: "socket", errno: code)))
             return
         }
-        if events & UInt32(EPOLLOUT.rawValue) != 0 && waitingForWritable {
+        if events.contains(.writable) && waitingForWritable {
             waitingForWritable = false
             flush()
             if state == .closed { return }
             if !waitingForWritable { updateInterest() }
         }
-        if events & (UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue) | UInt32(EPOLLHUP.rawValue)) != 0 {
-            if interest & UInt32(EPOLLIN.rawValue) != 0 {
+        if !events.isDisjoint(with: .input) {
+            if interest.contains(.readable) {
                 readAvailable()
-            } else if events & UInt32(EPOLLHUP.rawValue) != 0 {
+            } else if events.contains(.hangup) {
                 // Both directions are gone; nothing we queue could be delivered.
                 closeNow(.peerClosed)
             }
@@ -424,9 +347,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         for _ in 0..<4 {
             let result: IOResult<Int>
             do {
-                result = try systemCall("read") { read(fd, buffer.baseAddress, buffer.count) }
+                result = try socket.receive(into: buffer)
             } catch {
-                closeNow(error.errno == ECONNRESET ? .peerClosed : .error(error))
+                closeNow(TCPSocket.isPeerGone(error.errno) ? .peerClosed : .error(error))
                 return
             }
             guard case .processed(let count) = result else { return }
@@ -435,28 +358,26 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
                 return
             }
             loop.metrics.bytesIn.add(count, ordering: .relaxed)
-            lastRead = loop.now
+            timers.lastRead = loop.now
             if state == .lingering { continue }  // input after our close is discarded
             if tls != nil {
                 receiveTLS(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             } else {
                 handler?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             }
-            guard state == .open, interest & UInt32(EPOLLIN.rawValue) != 0 else { return }
+            guard state == .open, interest.contains(.readable) else { return }
             if count < buffer.count { return }
         }
     }
 
-    private func finishConnect(_ events: UInt32) {
-        var code: Int32 = 0
-        _ = parley_getsockopt_int(fd, SOL_SOCKET, SO_ERROR, &code)
-        if code != 0 || events & UInt32(EPOLLERR.rawValue) != 0 {
-            closeNow(.error(SystemError(call: "connect", errno: code == 0 ? ECONNREFUSED : code)))
+    private func finishConnect(_ events: IOEvents) {
+        if let error = socket.connectError(reported: events.contains(.error)) {
+            closeNow(.error(error))
             return
         }
         state = .open
-        lastRead = loop.now
-        interest = 0
+        timers.lastRead = loop.now
+        interest = []
         updateInterest()
         armIdleTimer()
         if let error = tlsSetupError {
@@ -475,7 +396,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             return
         }
         handler?.connectionDidConnect(self)
-        if state == .open && (soleWrite != nil || !writeQueue.isEmpty) { scheduleFlush() }
+        if state == .open && !pending.isEmpty { scheduleFlush() }
     }
 
     // MARK: Timers
@@ -484,46 +405,19 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     public func setIdleTimeout(_ timeout: Duration?) {
         assertOnLoop()
         options.idleTimeout = timeout
-        idleTimer?.cancel()
-        idleTimer = nil
+        // A lingering connection's timer slot holds its linger deadline: leave it be.
+        guard timesOutWhenIdle else { return }
+        timers.cancelIdle()
         armIdleTimer()
     }
 
-    private func armIdleTimer() {
-        guard let timeout = options.idleTimeout, idleTimer == nil, state != .closed else { return }
-        let limit = timeout.nanoseconds
-        let elapsed = loop.now &- lastRead
-        let wait = elapsed >= limit ? 0 : limit - elapsed
-        // The timer is not moved on every read: when it fires it checks the last read and,
-        // if there was one since, sleeps for the rest. One heap operation per period at most.
-        idleTimer = loop.schedule(after: .nanoseconds(Int64(wait))) { [weak self] in
-            guard let self, self.state != .closed else { return }
-            self.idleTimer = nil
-            if MonotonicClock.now() &- self.lastRead >= limit {
-                self.loop.metrics.idleClosed.add(1, ordering: .relaxed)
-                self.closeNow(.idleTimeout)
-            } else {
-                self.armIdleTimer()
-            }
-        }
-    }
+    /// Whether the idle timeout applies: not once the connection lingers (the linger timer
+    /// ends it) or is closed.
+    private var timesOutWhenIdle: Bool { state == .open || state == .connecting || state == .flushingToClose }
 
-    private func armStallTimer() {
-        guard stallTimer == nil else { return }
-        let limit = options.writeStallTimeout.nanoseconds
-        let elapsed = loop.now &- lastWriteProgress
-        let wait = elapsed >= limit ? 0 : limit - elapsed
-        stallTimer = loop.schedule(after: .nanoseconds(Int64(wait))) { [weak self] in
-            guard let self, self.state != .closed else { return }
-            self.stallTimer = nil
-            guard self.waitingForWritable else { return }
-            if MonotonicClock.now() &- self.lastWriteProgress >= limit {
-                self.loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
-                self.closeNow(.slowPeer)
-            } else {
-                self.armStallTimer()
-            }
-        }
+    private func armIdleTimer() {
+        guard timesOutWhenIdle else { return }
+        timers.armIdle(options.idleTimeout, for: self, on: loop)
     }
 
     // MARK: Closing
@@ -540,10 +434,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             closeReason = reason
             state = .flushingToClose
             updateInterest()
-            if soleWrite == nil && writeHead >= writeQueue.count {
+            if pending.isEmpty {
                 beginLinger()
             } else {
-                armStallTimer()
+                timers.armStall(options.writeStallTimeout, for: self, on: loop)
                 scheduleFlush()
             }
         case .connecting:
@@ -557,17 +451,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     public func closeNow(_ reason: ConnectionCloseReason = .local) {
         guard state != .closed else { return }
         state = .closed
-        loop.unregister(fd: fd)
-        closeDescriptor(fd)
-        fd = -1
-        soleWrite = nil
-        writeQueue = []
-        writeHead = 0
-        queuedBytes = 0
-        idleTimer?.cancel()
-        idleTimer = nil
-        stallTimer?.cancel()
-        stallTimer = nil
+        loop.unregister(fd: socket.fd)
+        socket.close()
+        pending.removeAll()
+        timers.cancelAll()
         tls = nil
         if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
         loop.metrics.openConnections.subtract(1, ordering: .relaxed)
@@ -582,13 +469,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     private func beginLinger() {
         state = .lingering
-        shutdown(fd, Int32(SHUT_WR))
+        socket.shutdownOutput()
         updateInterest()
-        idleTimer?.cancel()
-        idleTimer = loop.schedule(after: options.lingerTimeout) { [weak self] in
-            guard let self else { return }
-            self.closeNow(self.closeReason)
-        }
+        timers.armLinger(options.lingerTimeout, reason: closeReason, for: self, on: loop)
     }
 
     /// Asks the handler to finish politely; part of a server's graceful shutdown.

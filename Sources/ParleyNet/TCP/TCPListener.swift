@@ -28,7 +28,7 @@ final class TCPListener: Selectable, @unchecked Sendable {
     }
 
     func start() throws(SystemError) {
-        try loop.register(self, fd: fd, events: UInt32(EPOLLIN.rawValue))
+        try loop.register(self, fd: fd, events: .readable)
     }
 
     /// Closes the listening socket (no new connections).
@@ -40,7 +40,7 @@ final class TCPListener: Selectable, @unchecked Sendable {
         fd = -1
     }
 
-    func handleEvents(_ events: UInt32) {
+    func handleEvents(_ events: IOEvents) {
         guard fd >= 0, let server else { return }
         for _ in 0..<Self.acceptsPerWakeup {
             let accepted = parley_accept(fd)
@@ -107,11 +107,11 @@ final class TCPListener: Selectable, @unchecked Sendable {
         // No spare descriptor either: stop listening for a moment rather than spin on a
         // readiness we cannot act on.
         guard pausedTimer == nil else { return }
-        try? loop.modify(fd: fd, events: 0)
+        try? loop.modify(fd: fd, events: [])
         pausedTimer = loop.schedule(after: Self.pauseAfterExhaustion) { [weak self] in
             guard let self, self.fd >= 0 else { return }
             self.pausedTimer = nil
-            try? self.loop.modify(fd: self.fd, events: UInt32(EPOLLIN.rawValue))
+            try? self.loop.modify(fd: self.fd, events: .readable)
         }
     }
 }

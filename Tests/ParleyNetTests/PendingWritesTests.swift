@@ -1,0 +1,130 @@
+import CParleySystem
+import Testing
+@testable import ParleyNet
+
+@Suite struct PendingWritesTests {
+    /// Gathers what `writes` would hand to `writev` and reads the bytes back.
+    private func gathered(_ writes: PendingWrites, limit: Int = 64) -> [[UInt8]] {
+        let iovecs = UnsafeMutablePointer<iovec>.allocate(capacity: limit)
+        defer { iovecs.deallocate() }
+        let count = writes.gather(into: iovecs, limit: limit)
+        return (0..<count).map { index in
+            let vector = iovecs[index]
+            return Array(UnsafeRawBufferPointer(start: vector.iov_base, count: vector.iov_len))
+        }
+    }
+
+    @Test func loneWriteStaysInlineWithoutARing() {
+        var writes = PendingWrites()
+        writes.append(ByteChunk([1, 2, 3]))
+        #expect(writes.chunkCount == 1)
+        #expect(writes.ringCapacity == 0)
+        #expect(writes.bytes == 3)
+        #expect(gathered(writes) == [[1, 2, 3]])
+        writes.advance(by: 3)
+        #expect(writes.isEmpty)
+        #expect(writes.ringCapacity == 0)
+    }
+
+    @Test func partialWritesOfTheLoneWriteResumeWhereTheyStopped() {
+        var writes = PendingWrites()
+        writes.append(ByteChunk([1, 2, 3, 4, 5]))
+        writes.advance(by: 2)
+        #expect(gathered(writes) == [[3, 4, 5]])
+        #expect(writes.bytes == 3)
+        writes.append(ByteChunk([6]))
+        // The partly written lone chunk moves into the ring with its offset.
+        #expect(writes.ringCapacity > 0)
+        #expect(gathered(writes) == [[3, 4, 5], [6]])
+        writes.advance(by: 4)
+        #expect(writes.isEmpty)
+    }
+
+    @Test func partialWriteAcrossChunksKeepsOrderAndOffsets() {
+        var writes = PendingWrites()
+        writes.append(ByteChunk([1, 2]))
+        writes.append(ByteChunk([3, 4, 5]))
+        writes.append(ByteChunk([6, 7]))
+        writes.advance(by: 3)
+        #expect(gathered(writes) == [[4, 5], [6, 7]])
+        #expect(writes.bytes == 4)
+        #expect(writes.chunkCount == 2)
+        writes.advance(by: 1)
+        #expect(gathered(writes) == [[5], [6, 7]])
+    }
+
+    @Test func ringWrapsAroundAndGrowsInOrder() {
+        var writes = PendingWrites()
+        var expected: [[UInt8]] = []
+        var next: UInt8 = 0
+        func add() {
+            writes.append(ByteChunk([next]))
+            expected.append([next])
+            next &+= 1
+        }
+        // Fill part of the ring, write some, and keep adding so the tail wraps past the end.
+        for _ in 0..<6 { add() }
+        let capacity = writes.ringCapacity
+        writes.advance(by: 5)
+        expected.removeFirst(5)
+        for _ in 0..<(capacity - 2) { add() }
+        #expect(writes.ringCapacity == capacity, "the ring wrapped instead of growing")
+        #expect(gathered(writes) == expected)
+        // One more than fits: it grows and keeps the order across the wrap.
+        for _ in 0..<2 { add() }
+        #expect(writes.ringCapacity > capacity)
+        #expect(gathered(writes) == expected)
+        #expect(writes.bytes == expected.count)
+    }
+
+    @Test func gatherStopsAtTheLimit() {
+        var writes = PendingWrites()
+        for value in 0..<10 { writes.append(ByteChunk([UInt8(value)])) }
+        #expect(gathered(writes, limit: 4) == [[0], [1], [2], [3]])
+    }
+
+    @Test func writtenChunkIsReleasedBeforeTheQueueDrains() {
+        var writes = PendingWrites()
+        weak var first: ByteChunk?
+        weak var second: ByteChunk?
+        do {
+            let a = ByteChunk([1, 2, 3])
+            let b = ByteChunk([4, 5, 6])
+            first = a
+            second = b
+            writes.append(a)
+            writes.append(b)
+            writes.append(ByteChunk([7]))
+        }
+        #expect(first != nil)
+        writes.advance(by: 4)  // all of the first chunk and one byte of the second
+        #expect(first == nil, "a written chunk stayed alive while the queue had more")
+        #expect(second != nil)
+        #expect(!writes.isEmpty)
+        writes.advance(by: 3)
+        #expect(second == nil)
+        #expect(writes.isEmpty)
+        #expect(writes.ringCapacity == 0, "a drained queue keeps its ring")
+    }
+
+    @Test func removeAllDropsEverything() {
+        var writes = PendingWrites()
+        weak var chunk: ByteChunk?
+        do {
+            let a = ByteChunk([1])
+            chunk = a
+            writes.append(a)
+            writes.append(ByteChunk([2]))
+        }
+        writes.removeAll()
+        #expect(writes.isEmpty)
+        #expect(writes.bytes == 0)
+        #expect(chunk == nil)
+    }
+
+    @Test func emptyChunksAreNotQueued() {
+        var writes = PendingWrites()
+        writes.append(ByteChunk([]))
+        #expect(writes.isEmpty)
+    }
+}
