@@ -187,11 +187,11 @@ extension XMPPSession {
               let sender = message.sender, message.kind != .system else { return nil }
         let nick = sender == me.user ? joined.nick : (state.withLock { $0.localParts[sender] } ?? "~\(sender.rawValue)")
         let roomJID = joined.jid
-        guard var stanza = plainStanza(message, from: JID(local: roomJID.local, domain: roomJID.domain, resource: nick), to: me.full) else {
+        guard var stanza = services.plainStanza(message, from: JID(local: roomJID.local, domain: roomJID.domain, resource: nick), to: me.full) else {
             return nil
         }
         stanza["type"] = "groupchat"
-        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": roomJID.description]))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": roomJID.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": roomJID.description,
                                                                           "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))

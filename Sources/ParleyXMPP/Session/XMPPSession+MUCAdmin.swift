@@ -157,7 +157,7 @@ extension XMPPSession {
             try await configure(query, conversation, kind: kind, me: me.user)
             return nil
         case (Namespace.mam, "set") where query.name == "query":
-            return try await archive(query, me: me, room: room)
+            return try await ArchiveHandler.archive(query, me: me, room: room, context: self)
         default:
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by a room")
         }
@@ -278,7 +278,7 @@ extension XMPPSession {
             ("FORM_TYPE", [Namespace.mucRoomConfig]),
             (Self.roomName, [name]),
             (Self.roomDescription, [description ?? ""]),
-            (Self.roomAvatar, [avatar.map(absoluteURL) ?? ""]),
+            (Self.roomAvatar, [avatar.map(services.absoluteURL) ?? ""]),
             (Self.persistent, [group]),
             (Self.membersOnly, [group]),
         ])
@@ -311,7 +311,7 @@ extension XMPPSession {
             update.description = description.isEmpty ? .clear : .set(description)
         }
         if let avatar = form[Self.roomAvatar]?.trimmingWhitespace {
-            update.avatar = avatar.isEmpty ? .clear : .set(mediaPath(avatar))
+            update.avatar = avatar.isEmpty ? .clear : .set(services.mediaPath(avatar))
         }
         if kind == .group {
             _ = try await services.groups.update(by: me, update)

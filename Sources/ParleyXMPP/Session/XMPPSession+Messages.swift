@@ -92,9 +92,9 @@ extension XMPPSession {
     func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
         guard let me, let sender = message.sender, sender != me.user,
               state.withLock({ $0.directPeers[message.conversationId] }) == sender,
-              var stanza = plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
+              var stanza = services.plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
         stanza.append(XMLElement("request", namespace: Namespace.receipts))
-        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": me.bare.description]))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
         }
@@ -106,43 +106,12 @@ extension XMPPSession {
     func sentCarbon(_ message: Message) -> XMLElement? {
         guard let me, message.sender == me.user, state.withLock({ $0.carbons }),
               let peer = state.withLock({ $0.directPeers[message.conversationId] }),
-              let copy = plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
+              let copy = services.plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
         return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
             XMLElement("sent", namespace: Namespace.carbons, [:], children: [
                 XMLElement("forwarded", namespace: Namespace.forward, [:], children: [copy]),
             ]),
         ])
-    }
-
-    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
-    func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
-        let body: String
-        var extra: [XMLElement] = []
-        switch message.kind {
-        case .text:
-            guard let text = message.text else { return nil }
-            body = text
-        case .image:
-            guard let image = message.image else { return nil }
-            body = absoluteURL(image.url)
-            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
-        case .system:
-            return nil
-        }
-        return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
-                          children: [XMLElement("body", [:], text: body)] + extra)
-    }
-
-    /// A server path (`/v1/media/<id>`) as a link a Jabber client can open; other URLs as
-    /// they are.
-    func absoluteURL(_ url: String) -> String {
-        url.hasPrefix("/") ? services.configuration.publicURL + url : url
-    }
-
-    /// A message's id in the user's archive (XEP-0313, XEP-0359): its server id, unique
-    /// across the server, so one id serves the user's whole archive and every room's.
-    static func archiveID(_ message: Message) -> String {
-        message.id
     }
 
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over

@@ -2,38 +2,10 @@ import ParleyCore
 import ParleyNet
 import ParleyProtocol
 
-// The roster and presence (RFC 6121) = Parley's friends and presence. Every friendship is
-// mutual, so every roster item has subscription 'both'; a pending request is a pending
+// Presence and subscriptions (RFC 6121) = Parley's presence and friend requests (the roster
+// itself is `RosterHandler`'s). Every friendship is mutual; a pending request is a pending
 // subscription.
 extension XMPPSession {
-    func roster(type: String, _ query: XMLElement, me: UserID) async throws(ProtocolError) -> XMLElement? {
-        if type == "get" {
-            let friends = try await services.social.allFriends(of: me)
-            var result = XMLElement("query", namespace: Namespace.roster)
-            for friend in friends {
-                learn(friend)
-                result.append(rosterItem(friend.user, subscription: "both"))
-            }
-            return result
-        }
-        // A set names one item: removing it ends the friendship; adding or renaming is accepted
-        // but changes nothing (the roster is the friend list; friends come by subscription).
-        guard let item = query.child("item", namespace: Namespace.roster), let jid = item["jid"].flatMap(JID.init) else {
-            throw ProtocolError(.missingField, "a roster set has one item with a jid", field: "jid")
-        }
-        if item["subscription"] == "remove" {
-            let other = try await services.directory.user(for: jid)
-            try await services.social.removeFriend(other, by: me)
-        }
-        return nil
-    }
-
-    func rosterItem(_ profile: UserProfile, subscription: String) -> XMLElement {
-        XMLElement("item", namespace: Namespace.roster, ["jid": services.directory.jid(of: profile).description,
-                                                         "name": profile.nickname ?? profile.username,
-                                                         "subscription": subscription])
-    }
-
     /// Remembers a friend's address and 1:1 conversation.
     func learn(_ friend: Friend) {
         services.directory.remember(friend.user)
@@ -127,7 +99,7 @@ extension XMPPSession {
     func announceFriend(_ friend: Friend, me: (user: UserID, bare: JID, full: JID)) {
         learn(friend)
         let from = address(of: friend.user.id).description
-        pushRoster(rosterItem(friend.user, subscription: "both"))
+        pushRoster(RosterHandler.item(friend.user, subscription: "both", directory: services.directory))
         send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
         if friend.online { send(XMLElement("presence", ["from": from, "to": me.full.description])) }
     }

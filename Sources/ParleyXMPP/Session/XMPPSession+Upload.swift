@@ -51,8 +51,8 @@ extension XMPPSession {
             throw error
         }
         return XMLElement("slot", namespace: Namespace.httpUpload, [:], children: [
-            XMLElement("put", namespace: Namespace.httpUpload, ["url": absoluteURL("/v1/uploads/\(slot.token)")]),
-            XMLElement("get", namespace: Namespace.httpUpload, ["url": absoluteURL("/v1/media/\(slot.mediaID)")]),
+            XMLElement("put", namespace: Namespace.httpUpload, ["url": services.absoluteURL("/v1/uploads/\(slot.token)")]),
+            XMLElement("get", namespace: Namespace.httpUpload, ["url": services.absoluteURL("/v1/media/\(slot.mediaID)")]),
         ])
     }
 
@@ -64,7 +64,7 @@ extension XMPPSession {
         let text = body.trimmingWhitespace
         let link = message.child("x", namespace: Namespace.outOfBand)?.child("url", namespace: Namespace.outOfBand)?.text.trimmingWhitespace
         for candidate in [link, text].compactMap({ $0 }) where text.isEmpty || text == candidate {
-            let path = mediaPath(candidate)
+            let path = services.mediaPath(candidate)
             if path.hasPrefix("/v1/media/"), path != candidate {
                 return SendParameters(conversationId: conversation, clientId: clientID, kind: .image, mediaId: String(path.dropFirst(10)))
             }

@@ -19,6 +19,8 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     let loop: EventLoop
     let token: ConnectionToken
     let services: XMPPServices
+    /// The features' handlers, by the payloads they answer (one table for every session).
+    let handlers: XMPPHandlerTable
     let streamID: String
     /// Whether the peer is on this machine (PLAIN and unencrypted streams are fine then).
     let isLoopback: Bool
@@ -55,10 +57,11 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     private static let nextToken = Atomic<UInt64>(0)
 
-    init(connection: TCPConnection, services: XMPPServices) {
+    init(connection: TCPConnection, services: XMPPServices, handlers: XMPPHandlerTable) {
         self.connection = connection
         loop = connection.loop
         self.services = services
+        self.handlers = handlers
         // Apart from the native connections' numbers: the top bit marks an XMPP session.
         token = ConnectionToken((1 << 63) | Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
         streamID = Base64.encode(CryptoRandom.bytes(12))

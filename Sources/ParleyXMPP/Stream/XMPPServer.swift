@@ -10,8 +10,10 @@ public final class XMPPServer: Sendable {
                 services: XMPPServices) throws(SystemError) {
         var options = options
         options.connection.idleTimeout = services.configuration.idleTimeout
+        // Built once: every session dispatches through the same immutable table.
+        let handlers = XMPPHandlerTable.standard()
         tcp = try TCPServer(group: group, address: address, options: options) { connection in
-            XMPPSession(connection: connection, services: services)
+            XMPPSession(connection: connection, services: services, handlers: handlers)
         }
     }
 

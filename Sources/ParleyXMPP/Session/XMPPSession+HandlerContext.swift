@@ -1,0 +1,18 @@
+import ParleyCore
+import ParleyProtocol
+
+// The session as its handlers see it (`XMPPHandlerContext`); `send`, `learn`, `token`,
+// `services` and `handlers` are the session's own.
+extension XMPPSession: XMPPHandlerContext {
+    func setCarbons(_ enabled: Bool) {
+        state.withLock { $0.carbons = enabled }
+    }
+
+    func accountChanged(_ account: Account) {
+        state.withLock { $0.account = account }
+    }
+
+    func joinedConversation(_ room: JID) -> ConversationID? {
+        joinedRoom(room)?.0
+    }
+}
