@@ -4,6 +4,8 @@
 struct XMPPHandlerTable: Sendable {
     private let exact: [XMPPPayload: any XMPPHandler]
     private let byNamespace: [String: any XMPPHandler]
+    /// Services on their own domains (`upload.<domain>`), answering every payload sent to them.
+    private let byService: [String: any XMPPHandler]
     /// The server's `<feature var>`s, in the order handlers were registered.
     let serverFeatures: [String]
 
@@ -13,10 +15,18 @@ struct XMPPHandlerTable: Sendable {
         exact[XMPPPayload(query.namespace, query.name)] ?? byNamespace[query.namespace]
     }
 
+    /// The service handler for an `iq` addressed to `target`: a bare service domain
+    /// registered with `register(_:service:)`; nil otherwise.
+    func service(for target: JID?) -> (any XMPPHandler)? {
+        guard let target, target.local == nil else { return nil }
+        return byService[target.domain]
+    }
+
     /// Collects handlers and features; `build` freezes them.
     struct Builder {
         private var exact: [XMPPPayload: any XMPPHandler] = [:]
         private var byNamespace: [String: any XMPPHandler] = [:]
+        private var byService: [String: any XMPPHandler] = [:]
         private var features: [String] = []
 
         init() {}
@@ -36,18 +46,24 @@ struct XMPPHandlerTable: Sendable {
             advertise(handler.features)
         }
 
+        /// Registers `handler` as the service at `domain` (a subdomain of the server's).
+        mutating func register(_ handler: any XMPPHandler, service domain: String) {
+            precondition(byService[domain] == nil, "two services at \(domain)")
+            byService[domain] = handler
+        }
+
         /// Features handled outside `iq` (receipts and chat states ride on messages).
         mutating func advertise(_ features: [String]) {
             for feature in features where !self.features.contains(feature) { self.features.append(feature) }
         }
 
         func build() -> XMPPHandlerTable {
-            XMPPHandlerTable(exact: exact, byNamespace: byNamespace, serverFeatures: features)
+            XMPPHandlerTable(exact: exact, byNamespace: byNamespace, byService: byService, serverFeatures: features)
         }
     }
 
-    /// Every feature of the gateway.
-    static func standard() -> XMPPHandlerTable {
+    /// Every feature of the gateway, for the server at `domain`.
+    static func standard(domain: String) -> XMPPHandlerTable {
         var builder = Builder()
         builder.register(DiscoHandler())
         builder.register(PingHandler())
@@ -58,6 +74,7 @@ struct XMPPHandlerTable: Sendable {
         builder.advertise([Namespace.receipts, Namespace.chatStates])
         builder.register(CarbonsHandler())
         builder.register(ArchiveHandler())
+        builder.register(UploadHandler(), service: "upload." + domain)
         return builder.build()
     }
 }

@@ -127,10 +127,7 @@ extension XMPPSession {
         if let target, target.domain == conferenceDomain {
             return try await conferenceQuery(type: type, query, target: target, me: me)
         }
-        if let target, target.domain == uploadDomain, target.local == nil {
-            return try await uploadQuery(type: type, query, me: me.user)
-        }
-        guard let handler = handlers.handler(for: query) else {
+        guard let handler = handlers.service(for: target) ?? handlers.handler(for: query) else {
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported here")
         }
         return try await handler.answer(XMPPRequest(type: type, query: query, target: target, me: me, domain: domain), context: self)

@@ -11,7 +11,7 @@ public final class XMPPServer: Sendable {
         var options = options
         options.connection.idleTimeout = services.configuration.idleTimeout
         // Built once: every session dispatches through the same immutable table.
-        let handlers = XMPPHandlerTable.standard()
+        let handlers = XMPPHandlerTable.standard(domain: services.configuration.domain)
         tcp = try TCPServer(group: group, address: address, options: options) { connection in
             XMPPSession(connection: connection, services: services, handlers: handlers)
         }

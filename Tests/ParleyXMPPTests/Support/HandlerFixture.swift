@@ -14,7 +14,7 @@ final class HandlerFixture {
     let store: SQLiteStore
     let delivery = RecordingDelivery()
     let services: XMPPServices
-    let handlers = XMPPHandlerTable.standard()
+    let handlers = XMPPHandlerTable.standard(domain: HandlerFixture.domain)
     static let domain = "chat.test"
 
     init() throws {
@@ -64,8 +64,9 @@ final class HandlerFixture {
     /// Dispatches an iq payload as the session does: through the table to its handler.
     func answer(_ type: String, _ query: XMLElement, to target: String? = nil, me: XMPPIdentity,
                 context: RecordingContext) async throws -> XMLElement? {
-        guard let handler = handlers.handler(for: query) else { throw StanzaError.serviceUnavailable("no handler") }
-        let request = XMPPRequest(type: type, query: query, target: target.flatMap(JID.init), me: me, domain: Self.domain)
+        let jid = target.flatMap(JID.init)
+        guard let handler = handlers.service(for: jid) ?? handlers.handler(for: query) else { throw StanzaError.serviceUnavailable("no handler") }
+        let request = XMPPRequest(type: type, query: query, target: jid, me: me, domain: Self.domain)
         return try await handler.answer(request, context: context)
     }
 }
