@@ -12,14 +12,14 @@ struct ArchiveHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.mam, "query")] }
     var features: [String] { [Namespace.mam] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.type == "set", request.toSelf else { throw request.unsupported }
         return try await Self.archive(request.query, me: request.me, room: nil, context: context)
     }
 
     /// Sends the archive's page `query` asks for and returns its `<fin>`; `room` is the room's
     /// JID for a room's archive.
-    static func archive(_ query: XMLElement, me: XMPPIdentity, room: JID?, context: some XMPPHandlerContext) async throws -> XMLElement {
+    static func archive(_ query: XMLElement, me: XMPPIdentity, room: JID?, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
         let services = context.services
         let form = DataForm(in: query)
         var parameters = ArchiveQuery(scope: .direct)

@@ -7,7 +7,7 @@ struct BlockingHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.blocking)] }
     var features: [String] { [Namespace.blocking] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.toSelf else { throw request.unsupported }
         let services = context.services
         let me = request.me.user

@@ -5,7 +5,7 @@ struct DiscoHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.discoInfo, "query"), XMPPPayload(Namespace.discoItems, "query")] }
     var features: [String] { [Namespace.discoInfo, Namespace.discoItems] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.type == "get" else { throw request.unsupported }
         if request.query.namespace == Namespace.discoItems {
             guard request.toServer else { return XMLElement("query", namespace: Namespace.discoItems) }

@@ -3,7 +3,7 @@ struct PingHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.ping, "ping")] }
     var features: [String] { [Namespace.ping] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.type == "get", request.toServer || request.toSelf else { throw request.unsupported }
         return nil
     }

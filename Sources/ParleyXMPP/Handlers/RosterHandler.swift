@@ -8,7 +8,7 @@ struct RosterHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.roster, "query")] }
     var features: [String] { [Namespace.roster] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.toSelf else { throw request.unsupported }
         let services = context.services
         if request.type == "get" {

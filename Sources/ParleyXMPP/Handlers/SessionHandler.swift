@@ -3,7 +3,7 @@
 struct SessionHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.session, "session")] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard request.type == "set" else { throw request.unsupported }
         return nil
     }

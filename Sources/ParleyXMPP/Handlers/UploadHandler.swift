@@ -7,7 +7,7 @@ import ParleyProtocol
 struct UploadHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let query = request.query
         let uploads = context.services.uploads
         switch (query.namespace, query.name, request.type) {

@@ -8,7 +8,7 @@ struct VCardHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.vcard, "vCard")] }
     var features: [String] { [Namespace.vcard] }
 
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement? {
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let services = context.services
         switch request.type {
         case "get":

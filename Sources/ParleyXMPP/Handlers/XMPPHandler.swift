@@ -13,9 +13,10 @@ protocol XMPPHandler: Sendable {
     var payloads: [XMPPPayload] { get }
     /// What it adds to the server's service discovery (XEP-0030 `<feature var>`).
     var features: [String] { get }
-    /// The result's payload for `request` (nil: an empty result). Throws a `StanzaError` or a
-    /// core `ProtocolError`, which the session turns into the error reply.
-    func answer(_ request: XMPPRequest, context: some XMPPHandlerContext) async throws -> XMLElement?
+    /// The result's payload for `request` (nil: an empty result), computed isolated to the
+    /// stream's context. Throws a `StanzaError` or a core `ProtocolError`, which the session
+    /// turns into the error reply.
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement?
 }
 
 extension XMPPHandler {

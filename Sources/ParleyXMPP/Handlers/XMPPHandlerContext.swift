@@ -3,8 +3,9 @@ import ParleyNet
 import ParleyProtocol
 
 /// What a handler sees of the stream it serves. `XMPPSession` is the real one; tests use a
-/// context that records what was sent.
-protocol XMPPHandlerContext: Sendable {
+/// context that records what was sent. An actor: a handler runs isolated to it (on the
+/// session's loop), so these calls are plain synchronous ones.
+protocol XMPPHandlerContext: Actor {
     /// The core services and the gateway's configuration.
     var services: XMPPServices { get }
     /// The stream's connection token: events it causes leave it out.

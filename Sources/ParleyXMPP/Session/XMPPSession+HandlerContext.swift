@@ -5,11 +5,11 @@ import ParleyProtocol
 // `services` and `handlers` are the session's own.
 extension XMPPSession: XMPPHandlerContext {
     func setCarbons(_ enabled: Bool) {
-        state.withLock { $0.carbons = enabled }
+        state.carbons = enabled
     }
 
     func accountChanged(_ account: Account) {
-        state.withLock { $0.account = account }
+        state.account = account
     }
 
     func joinedConversation(_ room: JID) -> ConversationID? {

@@ -18,7 +18,7 @@ extension XMPPSession {
 
     /// The joined room a room JID names.
     func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
-        state.withLock { state in state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) } }
+        state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) }
     }
 
     // MARK: Presence: joining and leaving
@@ -31,7 +31,7 @@ extension XMPPSession {
         }
         if type == "unavailable" {
             guard let (conversation, joined) = joinedRoom(room) else { return }
-            state.withLock { $0.joined[conversation] = nil }
+            state.joined[conversation] = nil
             if joined.kind == .room {
                 try? await services.rooms.leave(by: me.user, ConversationReference(conversationId: conversation))
             }
@@ -41,15 +41,13 @@ extension XMPPSession {
             return
         }
         guard type == "available", joinedRoom(room) == nil else { return }
-        let nick = state.withLock { $0.localParts[me.user] } ?? "~\(me.user.rawValue)"
+        let nick = (state.localParts[me.user]) ?? "~\(me.user.rawValue)"
         do {
             let entry = try await enter(room, me: me.user)
             let roomJID = room.bare
             for (profile, _) in entry.occupants { services.directory.remember(profile) }
-            state.withLock { state in
-                state.joined[entry.conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: entry.kind)
-                for (profile, _) in entry.occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
-            }
+            state.joined[entry.conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: entry.kind)
+            for (profile, _) in entry.occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
             var mine = Affiliation.none
             for (profile, affiliation) in entry.occupants {
                 guard profile.id != me.user else {
@@ -183,9 +181,9 @@ extension XMPPSession {
     /// The user's own messages (from other devices, or reflected) come too, as everyone in a
     /// room sees them.
     func groupStanza(_ message: Message, delayed: Bool) -> XMLElement? {
-        guard let me, let joined = state.withLock({ $0.joined[message.conversationId] }),
+        guard let me, let joined = state.joined[message.conversationId],
               let sender = message.sender, message.kind != .system else { return nil }
-        let nick = sender == me.user ? joined.nick : (state.withLock { $0.localParts[sender] } ?? "~\(sender.rawValue)")
+        let nick = sender == me.user ? joined.nick : ((state.localParts[sender]) ?? "~\(sender.rawValue)")
         let roomJID = joined.jid
         guard var stanza = services.plainStanza(message, from: JID(local: roomJID.local, domain: roomJID.domain, resource: nick), to: me.full) else {
             return nil
@@ -204,7 +202,7 @@ extension XMPPSession {
     /// their new affiliation. Info changes become a subject message (`announceSubject`).
     func occupantPresence(_ message: Message) -> XMLElement? {
         guard let me, let system = message.system, let actor = system.actor,
-              let joined = state.withLock({ $0.joined[message.conversationId] }) else { return nil }
+              let joined = state.joined[message.conversationId] else { return nil }
         var user = actor
         var affiliation: Affiliation = joined.kind == .group ? .member : .none
         var leaving = false
@@ -232,10 +230,10 @@ extension XMPPSession {
             // XMPP too (the room is no longer joined then). What is left: the user removed,
             // leaving from another device, or made owner.
             guard leaving || system.type == .ownerChanged else { return nil }
-            if leaving { state.withLock { _ = $0.joined.removeValue(forKey: message.conversationId) } }
+            if leaving { state.joined.removeValue(forKey: message.conversationId) }
             statuses.append(110)
         }
-        let nick = user == me.user ? joined.nick : state.withLock { $0.localParts[user] } ?? "~\(user.rawValue)"
+        let nick = user == me.user ? joined.nick : (state.localParts[user]) ?? "~\(user.rawValue)"
         return XMLElement("presence", ["type": leaving ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)", "to": me.full.description],
                           children: [mucUser(leaving ? .none : affiliation, role: leaving ? "none" : nil, statuses: statuses)])
     }

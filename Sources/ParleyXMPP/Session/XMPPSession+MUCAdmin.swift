@@ -73,9 +73,9 @@ extension XMPPSession {
     func announceSubject(_ message: Message) {
         guard let me, let system = message.system, system.type == .infoChanged,
               let fields = system.fields, fields.contains("description") || fields.contains("name"),
-              let joined = state.withLock({ $0.joined[message.conversationId] }) else { return }
+              let joined = state.joined[message.conversationId] else { return }
         let nick = system.actor.map { actor in
-            actor == me.user ? joined.nick : state.withLock { $0.localParts[actor] } ?? "~\(actor.rawValue)"
+            actor == me.user ? joined.nick : (state.localParts[actor]) ?? "~\(actor.rawValue)"
         }
         let reference = ConversationReference(conversationId: message.conversationId)
         let services = self.services

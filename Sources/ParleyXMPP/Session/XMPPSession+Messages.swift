@@ -46,7 +46,7 @@ extension XMPPSession {
         // The conversation with a friend this session knows (from its roster) needs no read:
         // `send` checks the friendship and blocks itself, inside its write.
         let conversation: ConversationID
-        if let known = state.withLock({ $0.directPeers.first { $0.value == recipient }?.key }) {
+        if let known = state.directPeers.first { $0.value == recipient }?.key {
             conversation = known
         } else {
             conversation = try await services.social.directConversation(of: me.user, with: recipient)
@@ -91,7 +91,7 @@ extension XMPPSession {
     /// (not 1:1, sent by this user, or a system notice).
     func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
         guard let me, let sender = message.sender, sender != me.user,
-              state.withLock({ $0.directPeers[message.conversationId] }) == sender,
+              state.directPeers[message.conversationId] == sender,
               var stanza = services.plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
         stanza.append(XMLElement("request", namespace: Namespace.receipts))
         stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))
@@ -104,8 +104,8 @@ extension XMPPSession {
     /// A copy of a message the user sent from another device, for a session that enabled
     /// carbons (XEP-0280); nil otherwise.
     func sentCarbon(_ message: Message) -> XMLElement? {
-        guard let me, message.sender == me.user, state.withLock({ $0.carbons }),
-              let peer = state.withLock({ $0.directPeers[message.conversationId] }),
+        guard let me, message.sender == me.user, state.carbons,
+              let peer = state.directPeers[message.conversationId],
               let copy = services.plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
         return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
             XMLElement("sent", namespace: Namespace.carbons, [:], children: [
@@ -119,15 +119,19 @@ extension XMPPSession {
     /// coalesced (`ReadMarkQueue`): one write at a time per session, each to the newest
     /// message delivered in its conversation.
     func markDelivered(_ message: Message, me: UserID) {
-        guard state.withLock({ $0.readMarks.offer(message.conversationId, seq: message.seq) }) else { return }
+        guard state.readMarks.offer(message.conversationId, seq: message.seq) else { return }
         let conversations = services.conversations
         let token = self.token
-        Task {
-            while let mark = self.state.withLock({ $0.readMarks.next() }) {
+        Task(executorPreference: loop) {
+            while let mark = await self.nextReadMark() {
                 try? await conversations.moveReadMarker(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
                                                         connection: token)
             }
         }
+    }
+
+    private func nextReadMark() -> (conversation: ConversationID, seq: Int64)? {
+        state.readMarks.next()
     }
 
     /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203);

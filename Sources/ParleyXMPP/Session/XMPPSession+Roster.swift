@@ -9,10 +9,8 @@ extension XMPPSession {
     /// Remembers a friend's address and 1:1 conversation.
     func learn(_ friend: Friend) {
         services.directory.remember(friend.user)
-        state.withLock { state in
-            state.directPeers[friend.conversationId] = friend.user.id
-            state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
-        }
+        state.directPeers[friend.conversationId] = friend.user.id
+        state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
     }
 
     /// A roster push (RFC 6121 §2.1.6) to this session.
@@ -31,10 +29,8 @@ extension XMPPSession {
             // Our own availability: Parley's presence follows connections, so only the first
             // one matters, which is when the client is ready for what waited for it.
             guard type == "available" else { return }
-            let first = state.withLock { state -> Bool in
-                defer { state.available = true }
-                return !state.available
-            }
+            let first = !state.available
+            state.available = true
             if first { await deliverInitial(me: me) }
             return
         }
@@ -80,7 +76,7 @@ extension XMPPSession {
     /// After the initial presence: friends who are online, requests waiting, and the 1:1
     /// messages that came while the user had no XMPP connection (unread ones).
     private func deliverInitial(me: (user: UserID, bare: JID, full: JID)) async {
-        await onLoop { self.chatDelivery = .catchingUp }
+        chatDelivery = .catchingUp
         let social = services.social
         if let friends = try? await social.allFriends(of: me.user) {
             for friend in friends {
@@ -92,7 +88,7 @@ extension XMPPSession {
             for request in requests { send(subscriptionRequest(request, to: me.full)) }
         }
         let delivered = await deliverUnread(me: me)
-        await onLoop { self.finishCatchUp(delivered: delivered, me: me.user) }
+        finishCatchUp(delivered: delivered, me: me.user)
     }
 
     /// A new friend, as roster push, their subscription approval and, if online, presence.

@@ -6,7 +6,7 @@ import ParleyProtocol
 extension XMPPSession {
     /// Handles one stanza in the order it came; called by the loop one at a time.
     func handle(_ stanza: XMLElement) async {
-        let phase = state.withLock { $0.phase }
+        let phase = state.phase
         switch phase {
         case .awaitingStream, .closed:
             return
@@ -23,7 +23,7 @@ extension XMPPSession {
                 fail(.unsupportedStanzaType, "<\(stanza.name)> in \(stanza.namespace) is not supported")
                 return
             }
-            state.withLock { state in state.handledStanzas = state.handledStanzas.map { $0 &+ 1 } }
+            state.handledStanzas = state.handledStanzas.map { $0 &+ 1 }
             switch stanza.name {
             case "iq": await handleIQ(stanza)
             case "message": await handleMessage(stanza)
@@ -41,33 +41,29 @@ extension XMPPSession {
         case "enable":
             let wantsResumption = element["resume"] == "true" || element["resume"] == "1"
             let id = Base64.encode(CryptoRandom.bytes(18))
-            let enabled = state.withLock { state -> Bool in
-                guard state.handledStanzas == nil else { return false }
-                state.handledStanzas = 0
-                if wantsResumption { state.resumptionID = id }
-                return true
-            }
-            guard enabled else {
+            guard state.handledStanzas == nil else {
                 send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
                 return
             }
-            if wantsResumption { services.resumable.hold(id, self) }
+            state.handledStanzas = 0
+            if wantsResumption {
+                state.resumptionID = id
+                services.resumable.hold(id, self)
+            }
             let seconds = Int(services.configuration.resumeTimeout.components.seconds)
             let reply = wantsResumption ? XMLElement("enabled", namespace: sm, ["id": id, "resume": "true", "max": String(seconds)])
                                         : XMLElement("enabled", namespace: sm)
-            loop.execute {
-                self.write(reply.serialized())
-                self.counting = true
-            }
+            write(reply.serialized())
+            counting = true
         case "r":
-            guard let handled = state.withLock({ $0.handledStanzas }) else { return }
+            guard let handled = state.handledStanzas else { return }
             send(XMLElement("a", namespace: sm, ["h": String(handled)]))
         case "a":
             guard let acknowledged = element["h"].flatMap(UInt32.init) else {
                 fail(.badFormat, "<a/> needs a count h")
                 return
             }
-            loop.execute { self.acknowledge(upTo: acknowledged) }
+            acknowledge(upTo: acknowledged)
         case "resume":
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
         default:
@@ -77,16 +73,14 @@ extension XMPPSession {
 
     /// Who this session is: user, bare and full JID.
     var me: (user: UserID, bare: JID, full: JID)? {
-        state.withLock { state in
-            guard let account = state.account, let resource = state.resource else { return nil }
-            let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
-            return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
-        }
+        guard let account = state.account, let resource = state.resource else { return nil }
+        let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
+        return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
     }
 
     /// The address of a user as this session knows it (friends by username, others by id).
     func address(of user: UserID) -> JID {
-        let local = state.withLock { $0.localParts[user] } ?? "~\(user.rawValue)"
+        let local = (state.localParts[user]) ?? "~\(user.rawValue)"
         return JID(local: local, domain: domain)
     }
 

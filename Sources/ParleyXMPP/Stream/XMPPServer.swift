@@ -13,7 +13,10 @@ public final class XMPPServer: Sendable {
         // Built once: every session dispatches through the same immutable table.
         let handlers = XMPPHandlerTable.standard(domain: services.configuration.domain)
         tcp = try TCPServer(group: group, address: address, options: options) { connection in
-            XMPPSession(connection: connection, services: services, handlers: handlers)
+            let session = XMPPSession(connection: connection, services: services, handlers: handlers)
+            // Called on the connection's loop, the session's executor.
+            session.assumeIsolated { $0.start() }
+            return session
         }
     }
 

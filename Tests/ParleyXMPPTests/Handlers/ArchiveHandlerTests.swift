@@ -37,12 +37,12 @@ import Testing
 
         let fin = try #require(try await fixture.answer("set", query(max: 2), me: alice, context: context))
 
-        let messages = forwarded(context.sent)
+        let messages = forwarded(await context.sent)
         #expect(messages.map(\.2) == ["one", "two"])
         #expect(messages.first?.0 == "alice@chat.test" && messages.first?.1 == "bob@chat.test")
         #expect(messages.last?.0 == "bob@chat.test" && messages.last?.1 == "alice@chat.test")
-        #expect(context.sent.allSatisfy { $0["to"] == alice.full.description })
-        #expect(context.sent.compactMap { $0.child("result", namespace: Namespace.mam)?["queryid"] } == ["q1", "q1"])
+        #expect(await context.sent.allSatisfy { $0["to"] == alice.full.description })
+        #expect(await context.sent.compactMap { $0.child("result", namespace: Namespace.mam)?["queryid"] } == ["q1", "q1"])
         #expect(fin.name == "fin" && fin["queryid"] == "q1")
         #expect(fin["complete"] == "false")
         let set = try #require(fin.child("set", namespace: Namespace.resultSetManagement))
@@ -56,7 +56,7 @@ import Testing
         ]))
         let rest = fixture.context()
         let end = try #require(try await fixture.answer("set", next, me: alice, context: rest))
-        #expect(forwarded(rest.sent).map(\.2) == ["three"])
+        #expect(forwarded(await rest.sent).map(\.2) == ["three"])
         #expect(end["complete"] == "true")
     }
 
@@ -75,7 +75,7 @@ import Testing
         let context = fixture.context()
 
         _ = try await fixture.answer("set", query(with: carol.bare.description), me: alice, context: context)
-        #expect(forwarded(context.sent).map(\.2) == ["from carol"])
+        #expect(forwarded(await context.sent).map(\.2) == ["from carol"])
 
         do {
             _ = try await fixture.answer("set", query(with: "@@"), me: alice, context: fixture.context())

@@ -58,8 +58,8 @@ import Testing
         let alice = try await fixture.user("alice")
         let context = fixture.context()
         _ = try await fixture.answer("set", XMLElement("enable", namespace: Namespace.carbons), me: alice, context: context)
-        #expect(context.carbons == true)
+        #expect(await context.carbons == true)
         _ = try await fixture.answer("set", XMLElement("disable", namespace: Namespace.carbons), me: alice, context: context)
-        #expect(context.carbons == false)
+        #expect(await context.carbons == false)
     }
 }

@@ -17,9 +17,9 @@ import Testing
         #expect(items.map { $0["jid"] } == ["bob@\(HandlerFixture.domain)"])
         #expect(items.first?["subscription"] == "both")
         #expect(items.first?["name"] == "bob")
-        #expect(context.learned == [bob.user])
+        #expect(await context.learned == [bob.user])
         // A result, not a push: nothing else was sent.
-        #expect(context.sent.isEmpty)
+        #expect(await context.sent.isEmpty)
     }
 
     @Test func removingAnItemEndsTheFriendship() async throws {

@@ -72,38 +72,26 @@ final class HandlerFixture {
 }
 
 /// A handler context that keeps what was sent, learned and set, instead of a stream.
-final class RecordingContext: XMPPHandlerContext {
+actor RecordingContext: XMPPHandlerContext {
     let services: XMPPServices
     let handlers: XMPPHandlerTable
     let token = ConnectionToken(42)
-    private let recorded = PThreadMutex(Recorded())
-
-    struct Recorded {
-        var sent: [XMLElement] = []
-        var learned: [UserID] = []
-        var carbons: Bool?
-        var account: Account?
-        var rooms: [JID: ConversationID] = [:]
-    }
+    private(set) var sent: [XMLElement] = []
+    private(set) var learned: [UserID] = []
+    private(set) var carbons: Bool?
+    private(set) var account: Account?
+    private var rooms: [JID: ConversationID] = [:]
 
     init(services: XMPPServices, handlers: XMPPHandlerTable) {
         self.services = services
         self.handlers = handlers
     }
 
-    var sent: [XMLElement] { recorded.withLock { $0.sent } }
-    var learned: [UserID] { recorded.withLock { $0.learned } }
-    var carbons: Bool? { recorded.withLock { $0.carbons } }
-    var account: Account? { recorded.withLock { $0.account } }
-
-    /// As if the stream had joined `room` (a room's archive needs that).
-    func join(_ room: JID, _ conversation: ConversationID) { recorded.withLock { $0.rooms[room.bare] = conversation } }
-
-    func send(_ element: XMLElement) { recorded.withLock { $0.sent.append(element) } }
-    func learn(_ friend: Friend) { recorded.withLock { $0.learned.append(friend.user.id) } }
-    func setCarbons(_ enabled: Bool) { recorded.withLock { $0.carbons = enabled } }
-    func accountChanged(_ account: Account) { recorded.withLock { $0.account = account } }
-    func joinedConversation(_ room: JID) -> ConversationID? { recorded.withLock { $0.rooms[room.bare] } }
+    func send(_ element: XMLElement) { sent.append(element) }
+    func learn(_ friend: Friend) { learned.append(friend.user.id) }
+    func setCarbons(_ enabled: Bool) { carbons = enabled }
+    func accountChanged(_ account: Account) { self.account = account }
+    func joinedConversation(_ room: JID) -> ConversationID? { rooms[room.bare] }
 }
 
 /// A `Delivery` that keeps the events the core sent.
