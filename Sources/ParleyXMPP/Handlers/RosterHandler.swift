@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyNet
 import ParleyProtocol
 
 /// The roster (RFC 6121 §2) = Parley's friend list. Every friendship is mutual, so every
@@ -27,6 +28,12 @@ struct RosterHandler: XMPPHandler {
             try await services.social.removeFriend(other, by: request.me.user)
         }
         return nil
+    }
+
+    /// A roster push (RFC 6121 §2.1.6) of `item` to the stream bound as `to`.
+    static func push(_ item: XMLElement, to: JID) -> XMLElement {
+        XMLElement("iq", ["type": "set", "id": "push-" + Base64.encode(CryptoRandom.bytes(6)), "to": to.description],
+                   children: [XMLElement("query", namespace: Namespace.roster, [:], children: [item])])
     }
 
     /// A roster item for a user (results and pushes).

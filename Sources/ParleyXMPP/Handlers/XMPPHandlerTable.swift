@@ -4,6 +4,8 @@
 struct XMPPHandlerTable: Sendable {
     private let exact: [XMPPPayload: any XMPPHandler]
     private let byNamespace: [String: any XMPPHandler]
+    /// Presence a client addresses to a user, by type (subscriptions).
+    private let byPresenceType: [String: any XMPPPresenceHandler]
     /// Services on their own domains (`upload.<domain>`), answering every payload sent to them.
     private let byService: [String: any XMPPHandler]
     /// The server's `<feature var>`s, in the order handlers were registered.
@@ -13,6 +15,12 @@ struct XMPPHandlerTable: Sendable {
     /// whole namespace; nil if none.
     func handler(for query: XMLElement) -> (any XMPPHandler)? {
         exact[XMPPPayload(query.namespace, query.name)] ?? byNamespace[query.namespace]
+    }
+
+    /// The handler for a `<presence type>` addressed to a user; nil (ignored: directed
+    /// availability and probes, since Parley tells friends itself) if none.
+    func presenceHandler(for type: String) -> (any XMPPPresenceHandler)? {
+        byPresenceType[type]
     }
 
     /// The service handler for an `iq` addressed to `target`: a bare service domain
@@ -27,6 +35,7 @@ struct XMPPHandlerTable: Sendable {
         private var exact: [XMPPPayload: any XMPPHandler] = [:]
         private var byNamespace: [String: any XMPPHandler] = [:]
         private var byService: [String: any XMPPHandler] = [:]
+        private var byPresenceType: [String: any XMPPPresenceHandler] = [:]
         private var features: [String] = []
 
         init() {}
@@ -46,6 +55,14 @@ struct XMPPHandlerTable: Sendable {
             advertise(handler.features)
         }
 
+        /// Registers `handler` for the presence types it handles.
+        mutating func register(presence handler: any XMPPPresenceHandler) {
+            for type in handler.presenceTypes {
+                precondition(byPresenceType[type] == nil, "two handlers for presence of type \(type)")
+                byPresenceType[type] = handler
+            }
+        }
+
         /// Registers `handler` as the service at `domain` (a subdomain of the server's).
         mutating func register(_ handler: any XMPPHandler, service domain: String) {
             precondition(byService[domain] == nil, "two services at \(domain)")
@@ -58,7 +75,8 @@ struct XMPPHandlerTable: Sendable {
         }
 
         func build() -> XMPPHandlerTable {
-            XMPPHandlerTable(exact: exact, byNamespace: byNamespace, byService: byService, serverFeatures: features)
+            XMPPHandlerTable(exact: exact, byNamespace: byNamespace, byPresenceType: byPresenceType, byService: byService,
+                             serverFeatures: features)
         }
     }
 
@@ -69,6 +87,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(PingHandler())
         builder.register(SessionHandler())
         builder.register(RosterHandler())
+        builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
         builder.register(BlockingHandler())
         builder.advertise([Namespace.receipts, Namespace.chatStates])

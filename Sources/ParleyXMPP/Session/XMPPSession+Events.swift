@@ -87,9 +87,9 @@ extension XMPPSession {
                                          "to": me.full.description]))
         case .server(.friendRequest(let request)):
             guard request.to.id == me.user else { return }
-            send(subscriptionRequest(request, to: me.full))
+            send(SubscriptionHandler.request(request, to: me.full, directory: services.directory))
         case .server(.friendAdded(let friend)):
-            announceFriend(friend, me: me)
+            SubscriptionHandler.announce(friend, me: me, context: self)
         case .server(.friendRemoved(let reference)):
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))

@@ -46,7 +46,7 @@ extension XMPPSession {
         // The conversation with a friend this session knows (from its roster) needs no read:
         // `send` checks the friendship and blocks itself, inside its write.
         let conversation: ConversationID
-        if let known = state.directPeers.first { $0.value == recipient }?.key {
+        if let known = state.directPeers.first(where: { $0.value == recipient })?.key {
             conversation = known
         } else {
             conversation = try await services.social.directConversation(of: me.user, with: recipient)

@@ -4,6 +4,7 @@ import ParleyNet
 import ParleyProtocol
 import ParleySQLite
 import ParleySync
+import Testing
 @testable import ParleyXMPP
 
 /// The gateway's services over the real core and a SQLite store in a temporary file, and the
@@ -59,6 +60,12 @@ final class HandlerFixture {
     /// A context for `me`'s stream that records what handlers do with it.
     func context() -> RecordingContext {
         RecordingContext(services: services, handlers: handlers)
+    }
+
+    /// Dispatches a presence to a user as the session does: through the table by its type.
+    func present(_ type: String, to target: XMPPIdentity, me: XMPPIdentity, context: RecordingContext) async throws {
+        let handler = try #require(handlers.presenceHandler(for: type))
+        await handler.handle(XMLElement("presence", ["type": type, "to": target.bare.description]), to: target.bare, me: me, context: context)
     }
 
     /// Dispatches an iq payload as the session does: through the table to its handler.
