@@ -34,9 +34,9 @@ struct ArchiveHandler: XMPPHandler {
             if with != nil {
                 throw StanzaError(type: "cancel", condition: "feature-not-implemented", "a room's archive is not filtered by occupant")
             }
-            if let group = XMPPSession.groupID(room.local) {
+            if let group = ConferenceHandler.groupID(room.local) {
                 parameters.scope = .conversation(group)
-            } else if let conversation = context.joinedConversation(room) {
+            } else if let (conversation, _) = context.joinedChat(room) {
                 parameters.scope = .conversation(conversation)
             } else {
                 throw StanzaError(type: "cancel", condition: "not-acceptable", "join the room first")

@@ -20,6 +20,6 @@ protocol XMPPHandlerContext: Actor {
     func setCarbons(_ enabled: Bool)
     /// The signed-in account changed (its profile was updated by this stream).
     func accountChanged(_ account: Account)
-    /// The conversation of a room this stream has joined, by the room's JID.
-    func joinedConversation(_ room: JID) -> ConversationID?
+    /// The conversation and kind of a group chat this stream has joined, by the room's JID.
+    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)?
 }

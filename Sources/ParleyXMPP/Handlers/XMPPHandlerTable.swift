@@ -6,8 +6,9 @@ struct XMPPHandlerTable: Sendable {
     private let byNamespace: [String: any XMPPHandler]
     /// Presence a client addresses to a user, by type (subscriptions).
     private let byPresenceType: [String: any XMPPPresenceHandler]
-    /// Services on their own domains (`upload.<domain>`), answering every payload sent to them.
-    private let byService: [String: any XMPPHandler]
+    /// Services on their own domains (`upload.<domain>`, `conference.<domain>`), answering
+    /// every payload sent to them; `withLocalParts`: also to its JIDs' local parts (rooms).
+    private let byService: [String: (handler: any XMPPHandler, withLocalParts: Bool)]
     /// The server's `<feature var>`s, in the order handlers were registered.
     let serverFeatures: [String]
 
@@ -23,18 +24,19 @@ struct XMPPHandlerTable: Sendable {
         byPresenceType[type]
     }
 
-    /// The service handler for an `iq` addressed to `target`: a bare service domain
-    /// registered with `register(_:service:)`; nil otherwise.
+    /// The service handler for an `iq` addressed to `target`: a service domain registered
+    /// with `register(_:service:)` (a JID with a local part only if it was registered with
+    /// them); nil otherwise.
     func service(for target: JID?) -> (any XMPPHandler)? {
-        guard let target, target.local == nil else { return nil }
-        return byService[target.domain]
+        guard let target, let entry = byService[target.domain], target.local == nil || entry.withLocalParts else { return nil }
+        return entry.handler
     }
 
     /// Collects handlers and features; `build` freezes them.
     struct Builder {
         private var exact: [XMPPPayload: any XMPPHandler] = [:]
         private var byNamespace: [String: any XMPPHandler] = [:]
-        private var byService: [String: any XMPPHandler] = [:]
+        private var byService: [String: (handler: any XMPPHandler, withLocalParts: Bool)] = [:]
         private var byPresenceType: [String: any XMPPPresenceHandler] = [:]
         private var features: [String] = []
 
@@ -63,10 +65,11 @@ struct XMPPHandlerTable: Sendable {
             }
         }
 
-        /// Registers `handler` as the service at `domain` (a subdomain of the server's).
-        mutating func register(_ handler: any XMPPHandler, service domain: String) {
+        /// Registers `handler` as the service at `domain` (a subdomain of the server's);
+        /// `withLocalParts`: also for the JIDs under it (a conference service's rooms).
+        mutating func register(_ handler: any XMPPHandler, service domain: String, withLocalParts: Bool = false) {
             precondition(byService[domain] == nil, "two services at \(domain)")
-            byService[domain] = handler
+            byService[domain] = (handler, withLocalParts)
         }
 
         /// Features handled outside `iq` (receipts and chat states ride on messages).
@@ -94,6 +97,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(CarbonsHandler())
         builder.register(ArchiveHandler())
         builder.register(UploadHandler(), service: "upload." + domain)
+        builder.register(ConferenceHandler(), service: "conference." + domain, withLocalParts: true)
         return builder.build()
     }
 }

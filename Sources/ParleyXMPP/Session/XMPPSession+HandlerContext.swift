@@ -12,7 +12,7 @@ extension XMPPSession: XMPPHandlerContext {
         state.account = account
     }
 
-    func joinedConversation(_ room: JID) -> ConversationID? {
-        joinedRoom(room)?.0
+    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? {
+        joinedRoom(room).map { ($0.0, $0.1.kind) }
     }
 }

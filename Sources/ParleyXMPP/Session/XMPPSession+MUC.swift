@@ -10,12 +10,6 @@ import ParleyProtocol
 // are the core's: a room presence is `room.enter`/`room.leave` or a group membership check,
 // a groupchat message is `message.send`.
 extension XMPPSession {
-    /// The group a `group-<id>` local part names.
-    static func groupID(_ local: String?) -> ConversationID? {
-        guard let local, local.hasPrefix("group-"), let raw = Int64(local.dropFirst(6)) else { return nil }
-        return ConversationID(rawValue: raw)
-    }
-
     /// The joined room a room JID names.
     func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
         state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) }
@@ -90,7 +84,7 @@ extension XMPPSession {
 
     /// Enters a group (checking membership) or a room (entering it, creating it if new).
     private func enter(_ room: JID, me: UserID) async throws -> Entry {
-        if let group = Self.groupID(room.local) {
+        if let group = ConferenceHandler.groupID(room.local) {
             // Reading the history is the membership check (members only).
             let history = try await services.conversations.history(for: me, HistoryParameters(conversationId: group, limit: 20))
             let members = try await services.groups.members(for: me, GroupMembersParameters(conversationId: group, limit: 200))
@@ -236,44 +230,5 @@ extension XMPPSession {
         let nick = user == me.user ? joined.nick : (state.localParts[user]) ?? "~\(user.rawValue)"
         return XMLElement("presence", ["type": leaving ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)", "to": me.full.description],
                           children: [mucUser(leaving ? .none : affiliation, role: leaving ? "none" : nil, statuses: statuses)])
-    }
-
-    // MARK: Service discovery on the conference service
-
-    func conferenceQuery(type: String, _ query: XMLElement, target: JID, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
-        switch (query.namespace, query.name, type) {
-        case (Namespace.discoInfo, "query", "get") where target.local == nil:
-            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
-                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": "Groups and rooms"]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoItems]),
-            ])
-        case (Namespace.discoItems, "query", "get") where target.local == nil:
-            // The user's groups, and the rooms they are in.
-            let list = try await services.conversations.list(for: me.user)
-            var items = XMLElement("query", namespace: Namespace.discoItems)
-            for summary in list.conversations where summary.kind == .group || summary.kind == .room {
-                let local = summary.kind == .group ? "group-\(summary.id.rawValue)" : (summary.name ?? "").lowercased()
-                guard let jid = JID("\(local)@\(conferenceDomain)") else { continue }
-                items.append(XMLElement("item", namespace: Namespace.discoItems, ["jid": jid.description, "name": summary.name]))
-            }
-            return items
-        case (Namespace.discoInfo, "query", "get"):
-            let group = Self.groupID(target.local) != nil
-            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
-                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
-            ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
-            })
-        case (Namespace.ping, "ping", "get"):
-            return nil
-        case _ where target.local != nil:
-            return try await roomQuery(type: type, query, room: target, me: me)
-        default:
-            throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by the conference service")
-        }
     }
 }

@@ -118,9 +118,6 @@ extension XMPPSession {
     /// own queries by their domains, every other payload through the handler table. Throws a
     /// `StanzaError` or a core `ProtocolError`.
     private func answer(type: String, _ query: XMLElement, target: JID?, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
-        if let target, target.domain == conferenceDomain {
-            return try await conferenceQuery(type: type, query, target: target, me: me)
-        }
         guard let handler = handlers.service(for: target) ?? handlers.handler(for: query) else {
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported here")
         }

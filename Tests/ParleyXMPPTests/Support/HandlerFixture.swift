@@ -87,7 +87,7 @@ actor RecordingContext: XMPPHandlerContext {
     private(set) var learned: [UserID] = []
     private(set) var carbons: Bool?
     private(set) var account: Account?
-    private var rooms: [JID: ConversationID] = [:]
+    private var rooms: [JID: (ConversationID, ConversationKind)] = [:]
 
     init(services: XMPPServices, handlers: XMPPHandlerTable) {
         self.services = services
@@ -98,7 +98,10 @@ actor RecordingContext: XMPPHandlerContext {
     func learn(_ friend: Friend) { learned.append(friend.user.id) }
     func setCarbons(_ enabled: Bool) { carbons = enabled }
     func accountChanged(_ account: Account) { self.account = account }
-    func joinedConversation(_ room: JID) -> ConversationID? { rooms[room.bare] }
+    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? { rooms[room.bare] }
+
+    /// As if the stream had joined `room`.
+    func join(_ room: JID, _ conversation: ConversationID, kind: ConversationKind) { rooms[room.bare] = (conversation, kind) }
 }
 
 /// A `Delivery` that keeps the events the core sent.
