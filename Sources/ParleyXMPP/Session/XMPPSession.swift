@@ -71,6 +71,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         if connection.isTLS { state.encrypted = true }
     }
 
+    /// The connection's loop: everything the session does runs on its thread.
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     /// Starts the sign-in timer; called on the loop as the connection is accepted.
