@@ -9,6 +9,8 @@ struct XMPPHandlerTable: Sendable {
     /// Services on their own domains (`upload.<domain>`, `conference.<domain>`), answering
     /// every payload sent to them; `withLocalParts`: also to its JIDs' local parts (rooms).
     private let byService: [String: (handler: any XMPPHandler, withLocalParts: Bool)]
+    /// Chat states and receipts on 1:1 messages (a field: no lookup on that path).
+    let signals: ChatSignalHandler
     /// The server's `<feature var>`s, in the order handlers were registered.
     let serverFeatures: [String]
 
@@ -72,14 +74,22 @@ struct XMPPHandlerTable: Sendable {
             byService[domain] = (handler, withLocalParts)
         }
 
-        /// Features handled outside `iq` (receipts and chat states ride on messages).
+        private var signals = ChatSignalHandler()
+
+        /// Sets the handler of chat states and receipts, and advertises its features.
+        mutating func register(signals handler: ChatSignalHandler) {
+            signals = handler
+            advertise(handler.features)
+        }
+
+        /// Adds features to the server's disco#info.
         mutating func advertise(_ features: [String]) {
             for feature in features where !self.features.contains(feature) { self.features.append(feature) }
         }
 
         func build() -> XMPPHandlerTable {
             XMPPHandlerTable(exact: exact, byNamespace: byNamespace, byPresenceType: byPresenceType, byService: byService,
-                             serverFeatures: features)
+                             signals: signals, serverFeatures: features)
         }
     }
 
@@ -93,7 +103,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
         builder.register(BlockingHandler())
-        builder.advertise([Namespace.receipts, Namespace.chatStates])
+        builder.register(signals: ChatSignalHandler())
         builder.register(CarbonsHandler())
         builder.register(ArchiveHandler())
         builder.register(UploadHandler(), service: "upload." + domain)

@@ -38,9 +38,7 @@ extension XMPPSession {
     /// two to be friends), chat states and receipts handed to their XMPP sessions.
     func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
-            // Not stored, so not checked by `send`: friends only, and no blocks between.
-            _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-            forwardSignals(message, from: me.full, to: recipient)
+            try await handlers.signals.forward(message, from: me, to: recipient, context: self)
             return
         }
         // The conversation with a friend this session knows (from its roster) needs no read:
@@ -62,16 +60,8 @@ extension XMPPSession {
             ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
     }
 
-    /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them),
-    /// through the delivery: on this server or any other of a cluster.
-    private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
-        let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
-        guard !signals.isEmpty else { return }
-        forward(ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: from.description,
-                                children: signals.map { $0.serialized() }.joined()), to: recipient)
-    }
-
-    /// Hands a `<message>` that Parley does not store (chat states, receipts, invitations) to
+    /// Hands a `<message>` that Parley does not store (invitations; chat states and receipts
+    /// are `ChatSignalHandler`'s) to
     /// `recipient`'s XMPP sessions through the registry: on this server or any other of a
     /// cluster. Native clients have no form for these and never get them.
     func forward(_ stanza: ForwardedStanza, to recipient: UserID) {

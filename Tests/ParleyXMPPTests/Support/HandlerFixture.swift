@@ -14,6 +14,7 @@ final class HandlerFixture {
     let directory = NSTemporaryDirectory() + "parley-xmpp-" + UUID().uuidString
     let store: SQLiteStore
     let delivery = RecordingDelivery()
+    let registry = RecordingRegistry()
     let services: XMPPServices
     let handlers = XMPPHandlerTable.standard(domain: HandlerFixture.domain)
     static let domain = "chat.test"
@@ -33,7 +34,7 @@ final class HandlerFixture {
             social: SocialService(context: context), conversations: ConversationService(context: context),
             groups: GroupService(context: context), rooms: rooms, presence: PresenceService(context: context, rooms: rooms),
             uploads: UploadSlots(media: media, secrets: secrets, rules: UploadSlots.Rules(), clock: clock),
-            registry: NoRegistry(), delivery: delivery,
+            registry: registry, delivery: delivery,
             configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
             logger: Logger(label: "xmpp-test") { _ in })
     }
@@ -150,12 +151,18 @@ final class MemoryFiles: MediaFileStoring {
     func delete(id: String) throws { _ = files.withLock { $0.removeValue(forKey: id) } }
 }
 
-/// No connections: handlers reach other streams only through the core's delivery.
-struct NoRegistry: ConnectionRegistry {
+/// No connections: keeps the stanzas handed to other users' gateway sessions.
+final class RecordingRegistry: ConnectionRegistry {
+    private let handed = PThreadMutex<[(ForwardedStanza, [UserID])]>([])
+
+    var forwarded: [(ForwardedStanza, [UserID])] { handed.withLock { $0 } }
+
     func add(_ receiver: any EventReceiver, for user: UserID) -> Bool { true }
     func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool { true }
     func closeConnections(of user: UserID, signedInWith sessionID: String) {}
-    func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {}
+    func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {
+        handed.withLock { $0.append((stanza, users)) }
+    }
 }
 
 struct MissingValue: Error {}
