@@ -1,13 +1,11 @@
 import ParleyCore
 import ParleyProtocol
 
-// Multi-user chat beyond joining and talking (XEP-0045 §7.5–§10, XEP-0249): private messages,
-// the subject, invitations, registering with a group's room, moderation and configuration.
-// Each maps onto the service that holds the rule: a private message is a 1:1 message (friends
-// only), the subject is the description (`GroupService.update`/`RoomService.update`, any
-// member), registering is `group.join`, a kick or ban is `group.remove` (the owner only),
-// granting ownership is `group.transfer`, the configuration form is the name, description and
-// avatar (`update`). Parley rooms have no owner, so nothing in them is moderated.
+// Multi-user chat's messages beyond talking (XEP-0045 §7.5, §8.1, XEP-0249): private
+// messages, the subject and invitations (registration, moderation and configuration are
+// `iq`s, `ConferenceHandler`'s). Each maps onto the service that holds the rule: a private
+// message is a 1:1 message (friends only), the subject is the description
+// (`GroupService.update`/`RoomService.update`, any member).
 extension XMPPSession {
     // MARK: Private messages (XEP-0045 §7.5)
 

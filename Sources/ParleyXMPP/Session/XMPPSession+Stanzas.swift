@@ -114,8 +114,8 @@ extension XMPPSession {
         }
     }
 
-    /// The result's payload (nil for an empty result): the conference and upload services'
-    /// own queries by their domains, every other payload through the handler table. Throws a
+    /// The result's payload (nil for an empty result) from the handler table: a service's
+    /// (upload, conference) by the addressee's domain, else the payload's handler. Throws a
     /// `StanzaError` or a core `ProtocolError`.
     private func answer(type: String, _ query: XMLElement, target: JID?, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
         guard let handler = handlers.service(for: target) ?? handlers.handler(for: query) else {
