@@ -180,7 +180,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyXMPPTests",
-            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet"],
+            // ParleySQLite: handlers run against the real core services over a temporary store.
+            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet", "ParleySync", "ParleySQLite"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -5,18 +5,19 @@ import ParleyProtocol
 // Parley's events (docs/protocol.md) rendered as stanzas for this session.
 extension XMPPSession {
     /// From the hub, on any thread: rendered on the loop, in the order they came.
-    func receive(_ event: ServerEvent) {
+    nonisolated func receive(_ event: ServerEvent) {
         renderLater(.server(event))
     }
 
     /// From another session of this gateway, on any thread: in order with the events.
-    func receive(forwarded stanza: ForwardedStanza) {
+    nonisolated func receive(forwarded stanza: ForwardedStanza) {
         renderLater(.forwarded(stanza))
     }
 
-    /// Renders `event` on the loop, after what is queued there already.
-    func renderLater(_ event: GatewayEvent) {
-        loop.execute { self.accept(event) }
+    /// Renders `event` on the loop, after what is queued there already (a plain loop task,
+    /// which keeps the order events came in).
+    nonisolated func renderLater(_ event: GatewayEvent) {
+        loop.execute { self.assumeIsolated { $0.accept(event) } }
     }
 
     /// Renders the event now, or holds it (and everything after it) while the address of a
@@ -30,35 +31,36 @@ extension XMPPSession {
             resolving = true
             heldEvents.append(event)
             let accounts = services.accounts
-            Task {
+            Task(executorPreference: loop) {
                 let profile = try? await accounts.profile(id: unknown)
-                self.loop.execute {
-                    if let profile {
-                        self.services.directory.remember(profile)
-                        self.state.withLock { $0.localParts[unknown] = XMPPDirectory.localPart(of: profile) }
-                    } else {
-                        // Gone: shown by id from now on.
-                        self.state.withLock { $0.localParts[unknown] = "~\(unknown.rawValue)" }
-                    }
-                    self.resolving = false
-                    let held = self.heldEvents
-                    self.heldEvents = []
-                    for event in held { self.accept(event) }
-                }
+                await self.resolved(unknown, profile)
             }
             return
         }
         render(event)
     }
 
+    /// The look-up of `user` is done: the held events are rendered (or held again) in order.
+    private func resolved(_ user: UserID, _ profile: UserProfile?) {
+        if let profile {
+            services.directory.remember(profile)
+            state.localParts[user] = XMPPDirectory.localPart(of: profile)
+        } else {
+            // Gone: shown by id from now on.
+            state.localParts[user] = "~\(user.rawValue)"
+        }
+        resolving = false
+        let held = heldEvents
+        heldEvents = []
+        for event in held { accept(event) }
+    }
+
     /// A user whose address a group chat event needs and this session does not know.
     private func unknownUser(in event: GatewayEvent) -> UserID? {
         guard let message = event.message else { return nil }
         let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
-        return state.withLock { state in
-            guard state.joined[message.conversationId] != nil else { return nil }
-            return users.first { state.localParts[$0] == nil }
-        }
+        guard state.joined[message.conversationId] != nil else { return nil }
+        return users.first { state.localParts[$0] == nil }
     }
 
     private func render(_ event: GatewayEvent) {
@@ -85,16 +87,14 @@ extension XMPPSession {
                                          "to": me.full.description]))
         case .server(.friendRequest(let request)):
             guard request.to.id == me.user else { return }
-            send(subscriptionRequest(request, to: me.full))
+            send(SubscriptionHandler.request(request, to: me.full, directory: services.directory))
         case .server(.friendAdded(let friend)):
-            announceFriend(friend, me: me)
+            SubscriptionHandler.announce(friend, me: me, context: self)
         case .server(.friendRemoved(let reference)):
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
-            state.withLock { state in
-                for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
-            }
+            for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
         case .forwarded(let forwarded):
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.conversationRead), .server(.meUpdated):

@@ -10,15 +10,9 @@ import ParleyProtocol
 // are the core's: a room presence is `room.enter`/`room.leave` or a group membership check,
 // a groupchat message is `message.send`.
 extension XMPPSession {
-    /// The group a `group-<id>` local part names.
-    static func groupID(_ local: String?) -> ConversationID? {
-        guard let local, local.hasPrefix("group-"), let raw = Int64(local.dropFirst(6)) else { return nil }
-        return ConversationID(rawValue: raw)
-    }
-
     /// The joined room a room JID names.
     func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
-        state.withLock { state in state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) } }
+        state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) }
     }
 
     // MARK: Presence: joining and leaving
@@ -31,7 +25,7 @@ extension XMPPSession {
         }
         if type == "unavailable" {
             guard let (conversation, joined) = joinedRoom(room) else { return }
-            state.withLock { $0.joined[conversation] = nil }
+            state.joined[conversation] = nil
             if joined.kind == .room {
                 try? await services.rooms.leave(by: me.user, ConversationReference(conversationId: conversation))
             }
@@ -41,15 +35,13 @@ extension XMPPSession {
             return
         }
         guard type == "available", joinedRoom(room) == nil else { return }
-        let nick = state.withLock { $0.localParts[me.user] } ?? "~\(me.user.rawValue)"
+        let nick = (state.localParts[me.user]) ?? "~\(me.user.rawValue)"
         do {
             let entry = try await enter(room, me: me.user)
             let roomJID = room.bare
             for (profile, _) in entry.occupants { services.directory.remember(profile) }
-            state.withLock { state in
-                state.joined[entry.conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: entry.kind)
-                for (profile, _) in entry.occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
-            }
+            state.joined[entry.conversation] = JoinedRoom(jid: roomJID, nick: nick, kind: entry.kind)
+            for (profile, _) in entry.occupants { state.localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
             var mine = Affiliation.none
             for (profile, affiliation) in entry.occupants {
                 guard profile.id != me.user else {
@@ -92,7 +84,7 @@ extension XMPPSession {
 
     /// Enters a group (checking membership) or a room (entering it, creating it if new).
     private func enter(_ room: JID, me: UserID) async throws -> Entry {
-        if let group = Self.groupID(room.local) {
+        if let group = ConferenceHandler.groupID(room.local) {
             // Reading the history is the membership check (members only).
             let history = try await services.conversations.history(for: me, HistoryParameters(conversationId: group, limit: 20))
             let members = try await services.groups.members(for: me, GroupMembersParameters(conversationId: group, limit: 200))
@@ -183,15 +175,15 @@ extension XMPPSession {
     /// The user's own messages (from other devices, or reflected) come too, as everyone in a
     /// room sees them.
     func groupStanza(_ message: Message, delayed: Bool) -> XMLElement? {
-        guard let me, let joined = state.withLock({ $0.joined[message.conversationId] }),
+        guard let me, let joined = state.joined[message.conversationId],
               let sender = message.sender, message.kind != .system else { return nil }
-        let nick = sender == me.user ? joined.nick : (state.withLock { $0.localParts[sender] } ?? "~\(sender.rawValue)")
+        let nick = sender == me.user ? joined.nick : ((state.localParts[sender]) ?? "~\(sender.rawValue)")
         let roomJID = joined.jid
-        guard var stanza = plainStanza(message, from: JID(local: roomJID.local, domain: roomJID.domain, resource: nick), to: me.full) else {
+        guard var stanza = services.plainStanza(message, from: JID(local: roomJID.local, domain: roomJID.domain, resource: nick), to: me.full) else {
             return nil
         }
         stanza["type"] = "groupchat"
-        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": roomJID.description]))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": roomJID.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": roomJID.description,
                                                                           "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
@@ -204,7 +196,7 @@ extension XMPPSession {
     /// their new affiliation. Info changes become a subject message (`announceSubject`).
     func occupantPresence(_ message: Message) -> XMLElement? {
         guard let me, let system = message.system, let actor = system.actor,
-              let joined = state.withLock({ $0.joined[message.conversationId] }) else { return nil }
+              let joined = state.joined[message.conversationId] else { return nil }
         var user = actor
         var affiliation: Affiliation = joined.kind == .group ? .member : .none
         var leaving = false
@@ -232,50 +224,11 @@ extension XMPPSession {
             // XMPP too (the room is no longer joined then). What is left: the user removed,
             // leaving from another device, or made owner.
             guard leaving || system.type == .ownerChanged else { return nil }
-            if leaving { state.withLock { _ = $0.joined.removeValue(forKey: message.conversationId) } }
+            if leaving { state.joined.removeValue(forKey: message.conversationId) }
             statuses.append(110)
         }
-        let nick = user == me.user ? joined.nick : state.withLock { $0.localParts[user] } ?? "~\(user.rawValue)"
+        let nick = user == me.user ? joined.nick : (state.localParts[user]) ?? "~\(user.rawValue)"
         return XMLElement("presence", ["type": leaving ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)", "to": me.full.description],
                           children: [mucUser(leaving ? .none : affiliation, role: leaving ? "none" : nil, statuses: statuses)])
-    }
-
-    // MARK: Service discovery on the conference service
-
-    func conferenceQuery(type: String, _ query: XMLElement, target: JID, me: (user: UserID, bare: JID, full: JID)) async throws -> XMLElement? {
-        switch (query.namespace, query.name, type) {
-        case (Namespace.discoInfo, "query", "get") where target.local == nil:
-            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
-                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": "Groups and rooms"]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoItems]),
-            ])
-        case (Namespace.discoItems, "query", "get") where target.local == nil:
-            // The user's groups, and the rooms they are in.
-            let list = try await services.conversations.list(for: me.user)
-            var items = XMLElement("query", namespace: Namespace.discoItems)
-            for summary in list.conversations where summary.kind == .group || summary.kind == .room {
-                let local = summary.kind == .group ? "group-\(summary.id.rawValue)" : (summary.name ?? "").lowercased()
-                guard let jid = JID("\(local)@\(conferenceDomain)") else { continue }
-                items.append(XMLElement("item", namespace: Namespace.discoItems, ["jid": jid.description, "name": summary.name]))
-            }
-            return items
-        case (Namespace.discoInfo, "query", "get"):
-            let group = Self.groupID(target.local) != nil
-            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
-                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
-            ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
-                XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
-            })
-        case (Namespace.ping, "ping", "get"):
-            return nil
-        case _ where target.local != nil:
-            return try await roomQuery(type: type, query, room: target, me: me)
-        default:
-            throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by the conference service")
-        }
     }
 }

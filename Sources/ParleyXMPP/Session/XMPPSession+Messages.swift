@@ -38,15 +38,13 @@ extension XMPPSession {
     /// two to be friends), chat states and receipts handed to their XMPP sessions.
     func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
-            // Not stored, so not checked by `send`: friends only, and no blocks between.
-            _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-            forwardSignals(message, from: me.full, to: recipient)
+            try await handlers.signals.forward(message, from: me, to: recipient, context: self)
             return
         }
         // The conversation with a friend this session knows (from its roster) needs no read:
         // `send` checks the friendship and blocks itself, inside its write.
         let conversation: ConversationID
-        if let known = state.withLock({ $0.directPeers.first { $0.value == recipient }?.key }) {
+        if let known = state.directPeers.first(where: { $0.value == recipient })?.key {
             conversation = known
         } else {
             conversation = try await services.social.directConversation(of: me.user, with: recipient)
@@ -62,16 +60,8 @@ extension XMPPSession {
             ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
     }
 
-    /// Passes chat states and receipts to the recipient's XMPP sessions (others ignore them),
-    /// through the delivery: on this server or any other of a cluster.
-    private func forwardSignals(_ message: XMLElement, from: JID, to recipient: UserID) {
-        let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
-        guard !signals.isEmpty else { return }
-        forward(ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: from.description,
-                                children: signals.map { $0.serialized() }.joined()), to: recipient)
-    }
-
-    /// Hands a `<message>` that Parley does not store (chat states, receipts, invitations) to
+    /// Hands a `<message>` that Parley does not store (invitations; chat states and receipts
+    /// are `ChatSignalHandler`'s) to
     /// `recipient`'s XMPP sessions through the registry: on this server or any other of a
     /// cluster. Native clients have no form for these and never get them.
     func forward(_ stanza: ForwardedStanza, to recipient: UserID) {
@@ -91,10 +81,10 @@ extension XMPPSession {
     /// (not 1:1, sent by this user, or a system notice).
     func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
         guard let me, let sender = message.sender, sender != me.user,
-              state.withLock({ $0.directPeers[message.conversationId] }) == sender,
-              var stanza = plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
+              state.directPeers[message.conversationId] == sender,
+              var stanza = services.plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
         stanza.append(XMLElement("request", namespace: Namespace.receipts))
-        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": Self.archiveID(message), "by": me.bare.description]))
+        stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
         }
@@ -104,9 +94,9 @@ extension XMPPSession {
     /// A copy of a message the user sent from another device, for a session that enabled
     /// carbons (XEP-0280); nil otherwise.
     func sentCarbon(_ message: Message) -> XMLElement? {
-        guard let me, message.sender == me.user, state.withLock({ $0.carbons }),
-              let peer = state.withLock({ $0.directPeers[message.conversationId] }),
-              let copy = plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
+        guard let me, message.sender == me.user, state.carbons,
+              let peer = state.directPeers[message.conversationId],
+              let copy = services.plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
         return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
             XMLElement("sent", namespace: Namespace.carbons, [:], children: [
                 XMLElement("forwarded", namespace: Namespace.forward, [:], children: [copy]),
@@ -114,51 +104,24 @@ extension XMPPSession {
         ])
     }
 
-    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
-    func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
-        let body: String
-        var extra: [XMLElement] = []
-        switch message.kind {
-        case .text:
-            guard let text = message.text else { return nil }
-            body = text
-        case .image:
-            guard let image = message.image else { return nil }
-            body = absoluteURL(image.url)
-            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
-        case .system:
-            return nil
-        }
-        return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
-                          children: [XMLElement("body", [:], text: body)] + extra)
-    }
-
-    /// A server path (`/v1/media/<id>`) as a link a Jabber client can open; other URLs as
-    /// they are.
-    func absoluteURL(_ url: String) -> String {
-        url.hasPrefix("/") ? services.configuration.publicURL + url : url
-    }
-
-    /// A message's id in the user's archive (XEP-0313, XEP-0359): its server id, unique
-    /// across the server, so one id serves the user's whole archive and every room's.
-    static func archiveID(_ message: Message) -> String {
-        message.id
-    }
-
     /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over
     /// and forget them), so the next sign-in does not deliver them again. The moves are
     /// coalesced (`ReadMarkQueue`): one write at a time per session, each to the newest
     /// message delivered in its conversation.
     func markDelivered(_ message: Message, me: UserID) {
-        guard state.withLock({ $0.readMarks.offer(message.conversationId, seq: message.seq) }) else { return }
+        guard state.readMarks.offer(message.conversationId, seq: message.seq) else { return }
         let conversations = services.conversations
         let token = self.token
-        Task {
-            while let mark = self.state.withLock({ $0.readMarks.next() }) {
+        Task(executorPreference: loop) {
+            while let mark = await self.nextReadMark() {
                 try? await conversations.moveReadMarker(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
                                                         connection: token)
             }
         }
+    }
+
+    private func nextReadMark() -> (conversation: ConversationID, seq: Int64)? {
+        state.readMarks.next()
     }
 
     /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203);

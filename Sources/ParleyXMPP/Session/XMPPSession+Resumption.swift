@@ -28,38 +28,25 @@ extension XMPPSession {
 
     /// Gives this (old) session's state to a new stream and winds this one down: its
     /// connection, if still open, is closed, and it renders nothing more. Nil if it has
-    /// already ended.
-    func handOver(acknowledged count: UInt32) async -> Handover? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Handover?, Never>) in
-            loop.execute {
-                guard !self.handedOver else {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                let ended = self.state.withLock { state -> Bool in
-                    if case .closed = state.phase, !state.registered { return true }
-                    return false
-                }
-                guard !ended else {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                self.handedOver = true
-                self.resumeTimer?.cancel()
-                self.resumeTimer = nil
-                self.acknowledge(upTo: count)
-                let pending = self.unacknowledged.map { $0.text }
-                self.unacknowledged = []
-                let handover = self.state.withLock { state in
-                    Handover(resource: state.resource, available: state.available, carbons: state.carbons,
-                             handled: state.handledStanzas ?? 0, directPeers: state.directPeers, localParts: state.localParts,
-                             joined: state.joined, userID: state.account?.profile.id, unacknowledged: pending)
-                }
-                self.closeConnection()
-                continuation.resume(returning: handover)
-            }
-        }
+    /// already ended. Runs on the old session's loop (its actor), which the new one awaits.
+    func handOver(acknowledged count: UInt32) -> Handover? {
+        guard !handedOver else { return nil }
+        if case .closed = state.phase, !state.registered { return nil }
+        handedOver = true
+        resumeTimer?.cancel()
+        resumeTimer = nil
+        acknowledge(upTo: count)
+        let pending = unacknowledged.map { $0.text }
+        unacknowledged = []
+        let handover = Handover(resource: state.resource, available: state.available, carbons: state.carbons,
+                                handled: state.handledStanzas ?? 0, directPeers: state.directPeers, localParts: state.localParts,
+                                joined: state.joined, userID: state.account?.profile.id, unacknowledged: pending)
+        closeConnection()
+        return handover
     }
+
+    /// The signed-in user, if any.
+    var userID: UserID? { state.account?.profile.id }
 
     /// `<resume previd='…' h='…'/>` on a signed-in, not yet bound stream.
     func resume(_ request: XMLElement, account: Account) async {
@@ -71,48 +58,44 @@ extension XMPPSession {
             return
         }
         // Only its own user may take a stream over; anyone else leaves it as it was.
-        guard old.state.withLock({ $0.account?.profile.id }) == user else {
+        guard await old.userID == user else {
             services.resumable.hold(id, old)
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
             return
         }
         // Events for the user are held from the moment this session joins the hub until the
         // old stanzas have been sent again, so they come after them.
-        await onLoop { self.resolving = true }
+        resolving = true
         _ = services.registry.add(self, for: user)
         guard let handover = await old.handOver(acknowledged: acknowledged) else {
             if services.registry.remove(self, for: user) { await services.presence.wentOffline(user) }
-            await onLoop { self.releaseHeldEvents() }
+            releaseHeldEvents()
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
             return
         }
         _ = services.registry.remove(old, for: user)
-        state.withLock { state in
-            state.resource = handover.resource
-            state.available = handover.available
-            state.carbons = handover.carbons
-            state.handledStanzas = handover.handled
-            state.resumptionID = id
-            state.directPeers = handover.directPeers
-            state.localParts = handover.localParts
-            state.joined = handover.joined
-            state.phase = .bound
-            state.registered = true
-        }
+        state.resource = handover.resource
+        state.available = handover.available
+        state.carbons = handover.carbons
+        state.handledStanzas = handover.handled
+        state.resumptionID = id
+        state.directPeers = handover.directPeers
+        state.localParts = handover.localParts
+        state.joined = handover.joined
+        state.phase = .bound
+        state.registered = true
         services.resumable.hold(id, self)
         cancelAuthTimer()
         services.logger.info("xmpp stream resumed", ["user": .int(Int(user.rawValue)), "resent": .int(handover.unacknowledged.count)])
-        await onLoop {
-            self.write(XMLElement("resumed", namespace: sm, ["previd": id, "h": String(handover.handled)]).serialized())
-            self.counting = true
-            self.sentStanzas = acknowledged
-            self.chatDelivery = handover.available ? .live : .awaitingPresence
-            for text in handover.unacknowledged {
-                self.keep(text)
-                self.write(text)
-            }
-            self.releaseHeldEvents()
+        write(XMLElement("resumed", namespace: sm, ["previd": id, "h": String(handover.handled)]).serialized())
+        counting = true
+        sentStanzas = acknowledged
+        chatDelivery = handover.available ? .live : .awaitingPresence
+        for text in handover.unacknowledged {
+            keep(text)
+            write(text)
         }
+        releaseHeldEvents()
     }
 
     /// Renders the events held while resuming, in order.
@@ -121,15 +104,5 @@ extension XMPPSession {
         let held = heldEvents
         heldEvents = []
         for event in held { renderLater(event) }
-    }
-
-    /// Runs `body` on the loop and waits for it.
-    func onLoop(_ body: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.execute {
-                body()
-                continuation.resume()
-            }
-        }
     }
 }

@@ -6,7 +6,7 @@ import ParleyProtocol
 extension XMPPSession {
     /// A stanza that came in some stage before binding.
     func negotiate(_ stanza: XMLElement, step: SASLStep?) async {
-        let account = state.withLock { $0.account }
+        let account = state.account
         if let account {
             if stanza.namespace == Namespace.streamManagement && stanza.name == "resume" {
                 await resume(stanza, account: account)
@@ -20,7 +20,7 @@ extension XMPPSession {
             return
         }
         if stanza.namespace == Namespace.tls, stanza.name == "starttls", step == nil {
-            guard services.configuration.tls != nil, !state.withLock({ $0.encrypted }) else {
+            guard services.configuration.tls != nil, !state.encrypted else {
                 send(XMLElement("failure", namespace: Namespace.tls))
                 fail(.policyViolation, "STARTTLS is not available here")
                 return
@@ -60,7 +60,7 @@ extension XMPPSession {
         }
         let initial = auth.text.trimmingWhitespace
         if initial.isEmpty {
-            state.withLock { $0.phase = .sasl(.awaitingInitialResponse(mechanism: mechanism)) }
+            state.phase = .sasl(.awaitingInitialResponse(mechanism: mechanism))
             send(XMLElement("challenge", namespace: Namespace.sasl))
             return
         }
@@ -102,7 +102,7 @@ extension XMPPSession {
                                             ?? SCRAMCredentialDeriver.decoySalt(for: first.username, mechanism: mechanism,
                                                                                 secret: services.configuration.decoySecret),
                                          iterations: candidate?.credential.iterations ?? SCRAMCredentialDeriver.defaultIterations)
-            state.withLock { $0.phase = .sasl(.scram(exchange, candidate)) }
+            state.phase = .sasl(.scram(exchange, candidate))
             send(XMLElement("challenge", namespace: Namespace.sasl, [:], text: Base64.encode(Array(exchange.serverFirst.utf8))))
         } catch {
             saslFailed(error)
@@ -145,20 +145,16 @@ extension XMPPSession {
     }
 
     private func succeed(_ account: Account, additionalData: String?) {
-        state.withLock { state in
-            state.account = account
-            state.phase = .awaitingStream
-        }
+        state.account = account
+        state.phase = .awaitingStream
         services.logger.info("xmpp sign-in", ["user": .int(Int(account.profile.id.rawValue)), "address": .string(clientAddress)])
         sendAndRestart(XMLElement("success", namespace: Namespace.sasl, [:], text: additionalData))
     }
 
     private func saslFailed(_ failure: SASLFailure) {
-        let failures = state.withLock { state -> Int in
-            state.phase = .negotiating
-            if failure.condition != .aborted { state.saslFailures += 1 }
-            return state.saslFailures
-        }
+        state.phase = .negotiating
+        if failure.condition != .aborted { state.saslFailures += 1 }
+        let failures = state.saslFailures
         send(XMLElement("failure", namespace: Namespace.sasl, [:], children: [
             XMLElement(failure.condition.rawValue, namespace: Namespace.sasl),
             XMLElement("text", namespace: Namespace.sasl, [:], text: failure.text),
@@ -192,23 +188,21 @@ extension XMPPSession {
         let friends = (try? await services.social.allFriends(of: user)) ?? []
         for friend in friends { services.directory.remember(friend.user) }
         let jid = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain, resource: resource)
-        state.withLock { state in
-            state.resource = resource
-            state.phase = .bound
-            state.registered = true
-            for friend in friends {
-                state.directPeers[friend.conversationId] = friend.user.id
-                state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
-            }
-            state.localParts[user] = XMPPDirectory.localPart(of: account.profile)
+        state.resource = resource
+        state.phase = .bound
+        state.registered = true
+        for friend in friends {
+            state.directPeers[friend.conversationId] = friend.user.id
+            state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
         }
+        state.localParts[user] = XMPPDirectory.localPart(of: account.profile)
         cancelAuthTimer()
         send(XMLElement("iq", ["type": "result", "id": id], children: [
             XMLElement("bind", namespace: Namespace.bind, [:], children: [XMLElement("jid", namespace: Namespace.bind, [:], text: jid.description)]),
         ]))
         let first = services.registry.add(self, for: user)
-        // Closed meanwhile: the close may have run before the add, and removed nothing.
-        if state.withLock({ if case .closed = $0.phase { return true } else { return false } }) {
+        // Closed meanwhile (while the friends were read): the close removed nothing then.
+        if case .closed = state.phase {
             if services.registry.remove(self, for: user) { await services.presence.wentOffline(user) }
             return
         }

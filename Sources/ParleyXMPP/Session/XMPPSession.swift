@@ -1,4 +1,3 @@
-import ParleySync
 import ParleyCore
 import ParleyNet
 import ParleyProtocol
@@ -7,18 +6,18 @@ import Synchronization
 /// One client's XMPP stream (RFC 6120): stream header, SASL, restart, resource binding, then
 /// stanzas mapped onto Parley's services, and Parley's events rendered as stanzas.
 ///
-/// Stanzas are handled one at a time in the order they came (the next starts when the
-/// previous one's service call has finished), like native requests. Events from the hub are
-/// rendered on the loop as they come, so their order is kept too.
-final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
-    // Invariant for `@unchecked Sendable`: `connection`, `parser`, `queue`, `busy`,
-    // `headerSent`, `authTimer`, `releaseTimer`, `readSinceArmed`, `heldEvents`, `resolving`, `chatDelivery` and the stream management fields
-    // (`counting` … `handedOver`) are touched only on `loop`; everything the stanza tasks
-    // share with the loop is in `state`, behind its mutex.
-
+/// An actor pinned to its connection's event loop (the loop is its executor): all of its
+/// state is isolated to the loop's thread, which the compiler checks. The loop's socket
+/// callbacks and timers enter it with `assumeIsolated`; events from other threads come
+/// through `loop.execute`, in order. Stanzas are handled one at a time in the order they came
+/// (the next starts when the previous one's service calls have finished), like native
+/// requests, each in a task that prefers the loop, so it resumes there after every `await`.
+actor XMPPSession: ConnectionHandler, EventReceiver {
     let loop: EventLoop
     let token: ConnectionToken
     let services: XMPPServices
+    /// The features' handlers, by the payloads they answer (one table for every session).
+    let handlers: XMPPHandlerTable
     let streamID: String
     /// Whether the peer is on this machine (PLAIN and unencrypted streams are fine then).
     let isLoopback: Bool
@@ -51,14 +50,16 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     var resumeTimer: ScheduledTimer?
     /// A new stream took this one over; this one only winds down.
     var handedOver = false
-    let state = PThreadMutex(SessionState())
+    /// Sign-in, binding and what the stanzas learn.
+    var state = SessionState()
 
     private static let nextToken = Atomic<UInt64>(0)
 
-    init(connection: TCPConnection, services: XMPPServices) {
+    init(connection: TCPConnection, services: XMPPServices, handlers: XMPPHandlerTable) {
         self.connection = connection
         loop = connection.loop
         self.services = services
+        self.handlers = handlers
         // Apart from the native connections' numbers: the top bit marks an XMPP session.
         token = ConnectionToken((1 << 63) | Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
         streamID = Base64.encode(CryptoRandom.bytes(12))
@@ -67,14 +68,23 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         clientAddress = host
         isLoopback = host.hasPrefix("127.") || host == "::1" || host == "::ffff:127.0.0.1"
         // Direct TLS (XEP-0368): encrypted from the first byte, so no STARTTLS is offered.
-        if connection.isTLS { state.withLock { $0.encrypted = true } }
+        if connection.isTLS { state.encrypted = true }
+    }
+
+    /// The connection's loop: everything the session does runs on its thread.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// Starts the sign-in timer; called on the loop as the connection is accepted.
+    func start() {
         authTimer = loop.schedule(after: services.configuration.authTimeout) { [weak self] in
-            guard let self, self.state.withLock({ $0.account == nil || $0.resource == nil }) else { return }
-            self.fail(.policyViolation, "sign in and bind a resource sooner")
+            self?.assumeIsolated { session in
+                guard session.state.account == nil || session.state.resource == nil else { return }
+                session.fail(.policyViolation, "sign in and bind a resource sooner")
+            }
         }
     }
 
-    /// The state shared between the loop and the stanza tasks.
+    /// Sign-in, binding and what the stanzas learn.
     struct SessionState {
         var phase: Phase = .awaitingStream
         /// Set by SASL.
@@ -147,9 +157,24 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     /// The multi-user chat service's domain.
     var conferenceDomain: String { "conference." + domain }
 
-    // MARK: ConnectionHandler
+    // MARK: ConnectionHandler (called on the loop)
 
-    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+    nonisolated func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        nonisolated(unsafe) let bytes = bytes
+        assumeIsolated { $0.read(bytes, from: connection) }
+    }
+
+    nonisolated func connectionWriteQueueDidDrain(_ connection: TCPConnection) {}
+
+    nonisolated func connectionShouldShutDown(_ connection: TCPConnection) {
+        assumeIsolated { $0.fail(.systemShutdown, "the server is shutting down") }
+    }
+
+    nonisolated func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
+        assumeIsolated { $0.closed() }
+    }
+
+    private func read(_ bytes: UnsafeRawBufferPointer, from connection: TCPConnection) {
         do throws(XMLStreamError) {
             // Plaintext either way: TLS (direct or after STARTTLS) is the connection's.
             queue += try parser.feed(bytes)
@@ -171,40 +196,40 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     private func armParserRelease() {
         readSinceArmed = false
         releaseTimer = loop.schedule(after: services.configuration.parserReleaseDelay) { [weak self] in
-            guard let self, self.connection != nil else { return }
-            self.releaseTimer = nil
-            if self.readSinceArmed {
-                self.armParserRelease()
-            } else if self.parser.releaseIfIdle() {
-                // Freed between the session's long-lived objects, the parser's memory goes
-                // back to the system only when the heap is trimmed.
-                HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
-                // Also the queue's storage, which keeps the capacity of its busiest moment.
-                if self.queue.isEmpty { self.queue = [] }
-            }
+            self?.assumeIsolated { $0.parserReleaseDue() }
         }
     }
 
-    func connectionShouldShutDown(_ connection: TCPConnection) {
-        fail(.systemShutdown, "the server is shutting down")
+    private func parserReleaseDue() {
+        guard connection != nil else { return }
+        releaseTimer = nil
+        if readSinceArmed {
+            armParserRelease()
+        } else if parser.releaseIfIdle() {
+            // Freed between the session's long-lived objects, the parser's memory goes
+            // back to the system only when the heap is trimmed.
+            HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
+            // Also the queue's storage, which keeps the capacity of its busiest moment.
+            if queue.isEmpty { queue = [] }
+        }
     }
 
-    func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
-        self.connection = nil
+    private func closed() {
+        connection = nil
         authTimer?.cancel()
         authTimer = nil
         releaseTimer?.cancel()
         releaseTimer = nil
         queue.removeAll()
         guard !handedOver else { return }
-        let endedCleanly = self.endedCleanly
-        let resumable = state.withLock { !endedCleanly && $0.resumptionID != nil && $0.registered }
-        if resumable {
+        if !endedCleanly && state.resumptionID != nil && state.registered {
             // Still signed in and receiving (kept for the client) until it resumes or the
             // time runs out.
             resumeTimer = loop.schedule(after: services.configuration.resumeTimeout) { [weak self] in
-                guard let self, !self.handedOver else { return }
-                self.finish()
+                self?.assumeIsolated { session in
+                    guard !session.handedOver else { return }
+                    session.finish()
+                }
             }
             return
         }
@@ -214,14 +239,11 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     /// The session is over: out of the hub (and presence, if it was the user's last
     /// connection) and out of the resumable ones.
     func finish() {
-        let (user, resumptionID) = state.withLock { state -> (UserID?, String?) in
-            state.phase = .closed
-            defer {
-                state.registered = false
-                state.resumptionID = nil
-            }
-            return (state.registered ? state.account?.profile.id : nil, state.resumptionID)
-        }
+        state.phase = .closed
+        let user = state.registered ? state.account?.profile.id : nil
+        let resumptionID = state.resumptionID
+        state.registered = false
+        state.resumptionID = nil
         if let resumptionID { services.resumable.remove(resumptionID, ifHeldBy: self) }
         if let user, services.registry.remove(self, for: user) {
             let presence = services.presence
@@ -242,18 +264,22 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         case .streamClosed:
             endedCleanly = true
             send(raw: "</stream:stream>")
-            // After the queued write above.
-            loop.execute { self.connection?.close() }
+            // Closes after the write above.
+            connection?.close()
         case .stanza(let stanza):
             busy = true
-            Task {
-                await self.handle(stanza)
-                self.loop.execute {
-                    self.busy = false
-                    self.processNext()
-                }
+            // Isolated to the session, and preferring the loop for the services' nonisolated
+            // code: the task runs and resumes on the loop, never on the global pool.
+            Task(executorPreference: loop) {
+                await self.handleInOrder(stanza)
             }
         }
+    }
+
+    private func handleInOrder(_ stanza: XMLElement) async {
+        await handle(stanza)
+        busy = false
+        processNext()
     }
 
     /// Answers a stream header with ours and the features of this stage.
@@ -272,10 +298,9 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
             fail(.unsupportedVersion, "XMPP 1.0 streams only")
             return
         }
-        let (signedIn, encrypted) = state.withLock { state -> (Bool, Bool) in
-            state.phase = .negotiating
-            return (state.account != nil, state.encrypted)
-        }
+        state.phase = .negotiating
+        let signedIn = state.account != nil
+        let encrypted = state.encrypted
         let plaintextAllowed = isLoopback || services.configuration.allowPlaintext
         let offerTLS = services.configuration.tls != nil && !encrypted
         guard plaintextAllowed || encrypted || offerTLS else {
@@ -305,15 +330,15 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     /// Whether SASL may run now: on loopback, encrypted, or where plaintext is allowed.
     var saslAllowed: Bool {
-        isLoopback || services.configuration.allowPlaintext || state.withLock { $0.encrypted }
+        isLoopback || services.configuration.allowPlaintext || state.encrypted
     }
 
     /// SCRAM always; PLAIN only where the password cannot be overheard (loopback or TLS).
     var offeredMechanisms: [String] {
-        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback || state.withLock({ $0.encrypted }) ? ["PLAIN"] : [])
+        SCRAMHash.allCases.reversed().map(\.mechanism) + (isLoopback || state.encrypted ? ["PLAIN"] : [])
     }
 
-    // MARK: Output (any thread)
+    // MARK: Output
 
     /// Sends a stanza or stream-level element.
     func send(_ element: XMLElement) {
@@ -323,11 +348,9 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
 
     /// Sends XML text; `isStanza` when it is one stanza (stream management counts those).
     func send(raw text: String, isStanza: Bool = false) {
-        loop.execute {
-            guard !self.handedOver else { return }
-            if isStanza && self.counting { self.keep(text) }
-            self.write(text)
-        }
+        guard !handedOver else { return }
+        if isStanza && counting { keep(text) }
+        write(text)
     }
 
     /// Keeps a sent stanza until the client acknowledges it; asks for acknowledgements every
@@ -358,30 +381,27 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
         connection?.close()
     }
 
-    /// Writes on the loop (the connection encrypts when the stream uses TLS).
+    /// Writes (the connection encrypts when the stream uses TLS).
     func write(_ text: String) {
         guard let connection, connection.isActive else { return }
         connection.write(ByteChunk(Array(text.utf8)))
     }
 
     /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on
-    /// the connection is TLS with a fresh stream. Both in one loop task.
+    /// the connection is TLS with a fresh stream. Both at once on the loop.
     func startTLS() {
-        loop.execute {
-            guard let connection = self.connection, connection.isActive, !connection.isTLS,
-                  let context = self.services.configuration.tls else { return }
-            self.write(XMLElement("proceed", namespace: Namespace.tls).serialized())
-            do throws(TLSError) {
-                try connection.startTLS(context)
-            } catch {
-                connection.close()
-                return
-            }
-            self.state.withLock { $0.encrypted = true }
-            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
-            self.queue.removeAll()
-            self.headerSent = false
+        guard let connection, connection.isActive, !connection.isTLS, let context = services.configuration.tls else { return }
+        write(XMLElement("proceed", namespace: Namespace.tls).serialized())
+        do throws(TLSError) {
+            try connection.startTLS(context)
+        } catch {
+            connection.close()
+            return
         }
+        state.encrypted = true
+        parser = XMLStreamParser(limits: services.configuration.limits)
+        queue.removeAll()
+        headerSent = false
     }
 
     private func sendHeader() {
@@ -391,43 +411,35 @@ final class XMPPSession: ConnectionHandler, EventReceiver, @unchecked Sendable {
     }
 
     /// Sends `element` (SASL's success) and restarts the stream: a new parser for the new
-    /// header the client sends next. Both happen in one loop task, so no byte of the new
-    /// stream can reach the old parser.
+    /// header the client sends next. Both at once on the loop, so no byte of the new stream
+    /// can reach the old parser.
     func sendAndRestart(_ element: XMLElement) {
-        let text = element.serialized()
-        loop.execute {
-            guard let connection = self.connection, connection.isActive else { return }
-            self.write(text)
-            self.parser = XMLStreamParser(limits: self.services.configuration.limits)
-            self.queue.removeAll()
-            self.headerSent = false
-        }
+        guard let connection, connection.isActive else { return }
+        write(element.serialized())
+        parser = XMLStreamParser(limits: services.configuration.limits)
+        queue.removeAll()
+        headerSent = false
     }
 
-    /// Ends the stream with a stream error (any thread).
+    /// Ends the stream with a stream error.
     func fail(_ condition: StreamErrorCondition, _ text: String) {
-        loop.execute {
-            guard let connection = self.connection, connection.isActive else { return }
-            self.endedCleanly = true
-            self.sendHeader()
-            let error = XMLElement("error", namespace: Namespace.streams, [:], children: [
-                XMLElement(condition.rawValue, namespace: Namespace.streamErrors),
-                XMLElement("text", namespace: Namespace.streamErrors, [:], text: text),
-            ])
-            self.send(raw: error.serialized() + "</stream:stream>")
-            self.loop.execute {
-                self.services.logger.info("xmpp stream error", ["condition": .string(condition.rawValue), "address": .string(self.clientAddress)])
-                self.queue.removeAll()
-                self.connection?.close()
-            }
-        }
+        guard let connection, connection.isActive else { return }
+        endedCleanly = true
+        sendHeader()
+        let error = XMLElement("error", namespace: Namespace.streams, [:], children: [
+            XMLElement(condition.rawValue, namespace: Namespace.streamErrors),
+            XMLElement("text", namespace: Namespace.streamErrors, [:], text: text),
+        ])
+        send(raw: error.serialized() + "</stream:stream>")
+        services.logger.info("xmpp stream error", ["condition": .string(condition.rawValue), "address": .string(clientAddress)])
+        queue.removeAll()
+        // Closes after the error is written.
+        connection.close()
     }
 
     /// Signed in and bound: the sign-in timer is no longer needed.
     func cancelAuthTimer() {
-        loop.execute {
-            self.authTimer?.cancel()
-            self.authTimer = nil
-        }
+        authTimer?.cancel()
+        authTimer = nil
     }
 }

@@ -10,8 +10,13 @@ public final class XMPPServer: Sendable {
                 services: XMPPServices) throws(SystemError) {
         var options = options
         options.connection.idleTimeout = services.configuration.idleTimeout
+        // Built once: every session dispatches through the same immutable table.
+        let handlers = XMPPHandlerTable.standard(domain: services.configuration.domain)
         tcp = try TCPServer(group: group, address: address, options: options) { connection in
-            XMPPSession(connection: connection, services: services)
+            let session = XMPPSession(connection: connection, services: services, handlers: handlers)
+            // Called on the connection's loop, the session's executor.
+            session.assumeIsolated { $0.start() }
+            return session
         }
     }
 

@@ -2,17 +2,29 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 
-// Message archive management (XEP-0313) over `ConversationService.archive`: to the user's
-// own JID, the archive of all their 1:1 conversations, or of the one with the `with`
-// contact; to a room JID, the group's (or the room's) history. Filters by time (`start`,
-// `end`), pages with result set management (XEP-0059) both ways, and sends each message
-// as a forwarded result, oldest first, before the `<fin>`. Archive ids are message ids.
-extension XMPPSession {
-    func archive(_ query: XMLElement, me: (user: UserID, bare: JID, full: JID), room: JID? = nil) async throws -> XMLElement {
+/// Message archive management (XEP-0313) over `ConversationService.archive`: to the user's
+/// own JID, the archive of all their 1:1 conversations, or of the one with the `with`
+/// contact; to a room JID (through the conference service), the group's (or the room's)
+/// history. Filters by time (`start`, `end`), pages with result set management (XEP-0059)
+/// both ways, and sends each message as a forwarded result, oldest first, before the
+/// `<fin>`. Archive ids are message ids.
+struct ArchiveHandler: XMPPHandler {
+    var payloads: [XMPPPayload] { [XMPPPayload(Namespace.mam, "query")] }
+    var features: [String] { [Namespace.mam] }
+
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        guard request.type == "set", request.toSelf else { throw request.unsupported }
+        return try await Self.archive(request.query, me: request.me, room: nil, context: context)
+    }
+
+    /// Sends the archive's page `query` asks for and returns its `<fin>`; `room` is the room's
+    /// JID for a room's archive.
+    static func archive(_ query: XMLElement, me: XMPPIdentity, room: JID?, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
+        let services = context.services
         let form = DataForm(in: query)
         var parameters = ArchiveQuery(scope: .direct)
-        if let start = form?["start"] { parameters.start = try Self.time(start, field: "start") }
-        if let end = form?["end"] { parameters.end = try Self.time(end, field: "end") }
+        if let start = form?["start"] { parameters.start = try time(start, field: "start") }
+        if let end = form?["end"] { parameters.end = try time(end, field: "end") }
         let with = try form?["with"].map { text throws(StanzaError) -> JID in
             guard let jid = JID(text) else { throw StanzaError(type: "modify", condition: "jid-malformed", "'with' is not a JID") }
             return jid
@@ -22,9 +34,9 @@ extension XMPPSession {
             if with != nil {
                 throw StanzaError(type: "cancel", condition: "feature-not-implemented", "a room's archive is not filtered by occupant")
             }
-            if let group = Self.groupID(room.local) {
+            if let group = ConferenceHandler.groupID(room.local) {
                 parameters.scope = .conversation(group)
-            } else if let (conversation, _) = joinedRoom(room) {
+            } else if let (conversation, _) = context.joinedChat(room) {
                 parameters.scope = .conversation(conversation)
             } else {
                 throw StanzaError(type: "cancel", condition: "not-acceptable", "join the room first")
@@ -50,9 +62,9 @@ extension XMPPSession {
         let archive = try await services.conversations.archive(for: me.user, parameters)
         for profile in archive.users.values { services.directory.remember(profile) }
         for message in archive.messages {
-            guard let forwarded = archived(message, in: archive, room: roomJID, me: me) else { continue }
-            send(XMLElement("message", ["to": me.full.description, "from": (roomJID ?? me.bare).description], children: [
-                XMLElement("result", namespace: Namespace.mam, ["queryid": query["queryid"], "id": Self.archiveID(message)], children: [
+            guard let forwarded = archived(message, in: archive, room: roomJID, me: me, services: services) else { continue }
+            context.send(XMLElement("message", ["to": me.full.description, "from": (roomJID ?? me.bare).description], children: [
+                XMLElement("result", namespace: Namespace.mam, ["queryid": query["queryid"], "id": XMPPServices.archiveID(message)], children: [
                     XMLElement("forwarded", namespace: Namespace.forward, [:], children: [
                         XMLElement("delay", namespace: Namespace.delay, ["stamp": Timestamp.iso8601(milliseconds: message.createdAt)]),
                         forwarded,
@@ -62,8 +74,8 @@ extension XMPPSession {
         }
         var set = XMLElement("set", namespace: Namespace.resultSetManagement)
         if let first = archive.messages.first, let last = archive.messages.last {
-            set.append(XMLElement("first", namespace: Namespace.resultSetManagement, [:], text: Self.archiveID(first)))
-            set.append(XMLElement("last", namespace: Namespace.resultSetManagement, [:], text: Self.archiveID(last)))
+            set.append(XMLElement("first", namespace: Namespace.resultSetManagement, [:], text: XMPPServices.archiveID(first)))
+            set.append(XMLElement("last", namespace: Namespace.resultSetManagement, [:], text: XMPPServices.archiveID(last)))
         }
         set.append(XMLElement("count", namespace: Namespace.resultSetManagement, [:], text: String(archive.count)))
         return XMLElement("fin", namespace: Namespace.mam, ["complete": archive.complete ? "true" : "false", "queryid": query["queryid"]],
@@ -72,20 +84,21 @@ extension XMPPSession {
 
     /// An archived message as the stanza it was: in a room, from the sender's occupant JID;
     /// in a 1:1 conversation, between the user and the other person.
-    private func archived(_ message: Message, in archive: ArchivePage, room: JID?, me: (user: UserID, bare: JID, full: JID)) -> XMLElement? {
+    private static func archived(_ message: Message, in archive: ArchivePage, room: JID?, me: XMPPIdentity,
+                                 services: XMPPServices) -> XMLElement? {
         let jid = { (user: UserID) -> JID in
-            archive.users[user].map { self.services.directory.jid(of: $0) } ?? JID(local: "~\(user.rawValue)", domain: self.domain)
+            archive.users[user].map { services.directory.jid(of: $0) } ?? JID(local: "~\(user.rawValue)", domain: services.directory.domain)
         }
         guard let sender = message.sender else { return nil }
         if let room {
-            guard var stanza = plainStanza(message, from: JID(local: room.local, domain: room.domain, resource: jid(sender).local),
-                                           to: me.bare) else { return nil }
+            guard var stanza = services.plainStanza(message, from: JID(local: room.local, domain: room.domain, resource: jid(sender).local),
+                                                    to: me.bare) else { return nil }
             stanza["type"] = "groupchat"
             return stanza
         }
         guard let peer = archive.peers[message.conversationId] else { return nil }
         let outgoing = sender == me.user
-        return plainStanza(message, from: outgoing ? me.bare : jid(peer), to: outgoing ? jid(peer) : me.bare)
+        return services.plainStanza(message, from: outgoing ? me.bare : jid(peer), to: outgoing ? jid(peer) : me.bare)
     }
 
     /// An XEP-0082 date and time as milliseconds since the epoch; `bad-request` otherwise.

@@ -1,0 +1,273 @@
+import ParleyCore
+import ParleyProtocol
+
+/// Multi-user chat's `iq`s (XEP-0045), the service at `conference.<domain>` and its rooms:
+/// service and room discovery, ping, and to a room, registering with a group's room
+/// (`group.join`/`group.leave`), moderation (`group.remove`, `group.transfer`: the owner
+/// only), the configuration form (name, description, avatar: `update`) and the room's
+/// archive (`ArchiveHandler`). Joining, leaving and talking are presence and messages, the
+/// session's own (its joined rooms); a Parley room is known here only once joined.
+struct ConferenceHandler: XMPPHandler {
+    var payloads: [XMPPPayload] { [] }
+    /// The standings the session's room presence shows too.
+    typealias Affiliation = XMPPSession.Affiliation
+
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        guard let target = request.target else { throw request.unsupported }
+        return try await conferenceQuery(type: request.type, request.query, target: target, me: request.me, context: context)
+    }
+
+    /// The group a `group-<id>` local part names.
+    static func groupID(_ local: String?) -> ConversationID? {
+        guard let local, local.hasPrefix("group-"), let raw = Int64(local.dropFirst(6)) else { return nil }
+        return ConversationID(rawValue: raw)
+    }
+
+    /// The group chat a room JID names: a group by its id (joined or not), a Parley room if
+    /// this session is in it.
+    private func groupChat(_ jid: JID, context: isolated some XMPPHandlerContext) throws -> (ConversationID, ConversationKind) {
+        if let group = ConferenceHandler.groupID(jid.local) { return (group, .group) }
+        guard let joined = context.joinedChat(jid) else {
+            throw StanzaError(type: "cancel", condition: "not-acceptable", "join the room first")
+        }
+        return joined
+    }
+
+    /// The user whose nickname (the local part of their address) is `nick`.
+    static func occupant(_ nick: String, directory: XMPPDirectory) async throws -> UserID {
+        guard let jid = JID("\(nick)@\(directory.domain)") else { throw StanzaError.itemNotFound("no occupant '\(nick)'") }
+        do throws(ProtocolError) {
+            return try await directory.user(for: jid)
+        } catch {
+            throw StanzaError.itemNotFound("no occupant '\(nick)'")
+        }
+    }
+
+    // MARK: Service discovery on the conference service
+
+    private func conferenceQuery(type: String, _ query: XMLElement, target: JID, me: XMPPIdentity, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        switch (query.namespace, query.name, type) {
+        case (Namespace.discoInfo, "query", "get") where target.local == nil:
+            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
+                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": "Groups and rooms"]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoItems]),
+            ])
+        case (Namespace.discoItems, "query", "get") where target.local == nil:
+            // The user's groups, and the rooms they are in.
+            let list = try await context.services.conversations.list(for: me.user)
+            var items = XMLElement("query", namespace: Namespace.discoItems)
+            for summary in list.conversations where summary.kind == .group || summary.kind == .room {
+                let local = summary.kind == .group ? "group-\(summary.id.rawValue)" : (summary.name ?? "").lowercased()
+                guard let jid = JID("\(local)@\(target.domain)") else { continue }
+                items.append(XMLElement("item", namespace: Namespace.discoItems, ["jid": jid.description, "name": summary.name]))
+            }
+            return items
+        case (Namespace.discoInfo, "query", "get"):
+            let group = ConferenceHandler.groupID(target.local) != nil
+            return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
+                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
+            ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
+            })
+        case (Namespace.ping, "ping", "get"):
+            return nil
+        case _ where target.local != nil:
+            return try await roomQuery(type: type, query, room: target, me: me, context: context)
+        default:
+            throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by the conference service")
+        }
+    }
+    // MARK: Queries to a room: registration, moderation, configuration
+
+    /// `iq` to a room JID; nil when it is not one of these.
+    private func roomQuery(type: String, _ query: XMLElement, room: JID, me: XMPPIdentity, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        let (conversation, kind) = try groupChat(room, context: context)
+        switch (query.namespace, type) {
+        case (Namespace.register, _):
+            guard kind == .group else { throw StanzaError.serviceUnavailable("a Parley room is open: just join it") }
+            return try await register(type: type, query, group: conversation, me: me.user, context: context)
+        case (Namespace.mucAdmin, _):
+            guard kind == .group else {
+                throw StanzaError(type: "cancel", condition: "not-allowed", "a Parley room has no owner or moderators")
+            }
+            return try await administer(type: type, query, group: conversation, me: me.user, context: context)
+        case (Namespace.mucOwner, "get"):
+            return XMLElement("query", namespace: Namespace.mucOwner, [:], children: [
+                try await configurationForm(conversation, kind: kind, me: me.user, context: context),
+            ])
+        case (Namespace.mucOwner, _):
+            try await configure(query, conversation, kind: kind, me: me.user, context: context)
+            return nil
+        case (Namespace.mam, "set") where query.name == "query":
+            return try await ArchiveHandler.archive(query, me: me, room: room, context: context)
+        default:
+            throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by a room")
+        }
+    }
+
+    /// Registering with a group's room (XEP-0045 §7.10) is joining the group; `<remove/>` is
+    /// leaving it. A get tells whether the user is a member.
+    private func register(type: String, _ query: XMLElement, group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        let reference = ConversationReference(conversationId: group)
+        if type == "get" {
+            var answer = XMLElement("query", namespace: Namespace.register)
+            do throws(ProtocolError) {
+                _ = try await context.services.groups.info(for: me, reference)
+                answer.append(XMLElement("registered", namespace: Namespace.register))
+            } catch {
+                guard error.code == .notMember else { throw error }
+                answer.append(XMLElement("instructions", namespace: Namespace.register, [:],
+                                         text: "Register to join the group; your nickname is your username."))
+            }
+            return answer
+        }
+        if query.child("remove", namespace: Namespace.register) != nil {
+            try await context.services.groups.leave(by: me, reference)
+        } else {
+            _ = try await context.services.groups.join(by: me, reference)
+        }
+        return nil
+    }
+
+    /// muc#admin (XEP-0045 §9, §10.3–§10.5) on a group: items naming a member by `nick` or
+    /// `jid`. A role of `none` (kick) or an affiliation of `outcast` (ban) or `none` removes
+    /// the member (`group.remove`: the owner only, `forbidden` for others; Parley keeps no ban
+    /// list, so a removed member may join again); `owner` hands the group over. A get lists
+    /// the owner or the members (affiliation), moderators or participants (role).
+    private func administer(type: String, _ query: XMLElement, group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        let items = query.elements.filter { $0.name == "item" }
+        guard !items.isEmpty else { throw StanzaError.badRequest("name at least one item") }
+        if type == "get" {
+            let members = try await allMembers(of: group, me: me, context: context)
+            var answer = XMLElement("query", namespace: Namespace.mucAdmin)
+            for item in items {
+                let wanted: Affiliation?
+                switch (item["affiliation"], item["role"]) {
+                case ("owner", _), (_, "moderator"): wanted = .owner
+                case ("member", _), (_, "participant"): wanted = .member
+                case ("admin", _), ("outcast", _), (_, "visitor"): wanted = nil
+                default: throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
+                }
+                for (profile, affiliation) in members where affiliation == wanted {
+                    let local = XMPPDirectory.localPart(of: profile)
+                    answer.append(XMLElement("item", namespace: Namespace.mucAdmin, [
+                        "affiliation": affiliation.rawValue, "role": affiliation.role, "jid": "\(local)@\(context.services.directory.domain)", "nick": local,
+                    ]))
+                }
+            }
+            return answer
+        }
+        for item in items {
+            let user: UserID
+            if let nick = item["nick"] {
+                user = try await Self.occupant(nick, directory: context.services.directory)
+            } else if let jid = item["jid"].flatMap(JID.init) {
+                user = try await context.services.directory.user(for: jid)
+            } else {
+                throw StanzaError.badRequest("an item names a member by nick or jid")
+            }
+            let reference = MemberReference(conversationId: group, userId: user)
+            switch (item["affiliation"], item["role"]) {
+            case (_, "none"), ("outcast", _), ("none", _):
+                try await context.services.groups.remove(by: me, reference)
+            case ("owner", _):
+                _ = try await context.services.groups.transfer(by: me, reference)
+            case ("member", _), (_, "participant"), (_, "moderator"), ("admin", _):
+                throw StanzaError(type: "cancel", condition: "not-allowed",
+                                  "in Parley, people join a group themselves (invite them) and the owner is the only moderator")
+            default:
+                throw StanzaError.badRequest("an item sets a role or an affiliation")
+            }
+        }
+        return nil
+    }
+
+    /// Every member of a group with their affiliation, page by page.
+    private func allMembers(of group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> [(UserProfile, Affiliation)] {
+        var members: [(UserProfile, Affiliation)] = []
+        var cursor: String?
+        repeat {
+            let page = try await context.services.groups.members(for: me, GroupMembersParameters(conversationId: group, cursor: cursor))
+            members += page.members.map { ($0.user, $0.role == "owner" ? .owner : .member) }
+            cursor = page.nextCursor
+        } while cursor != nil
+        return members
+    }
+
+    // MARK: Configuration (XEP-0045 §10.2)
+
+    static let roomName = "muc#roomconfig_roomname"
+    static let roomDescription = "muc#roomconfig_roomdesc"
+    /// Parley's avatar, which the standard form has no field for: a link to the picture.
+    static let roomAvatar = "parley#roomconfig_avatar"
+    static let persistent = "muc#roomconfig_persistentroom"
+    static let membersOnly = "muc#roomconfig_membersonly"
+
+    /// The form: name, description and avatar, which can be changed, and whether the room is
+    /// persistent and members-only, which it is or is not by being a group or a room.
+    private func configurationForm(_ conversation: ConversationID, kind: ConversationKind, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
+        let reference = ConversationReference(conversationId: conversation)
+        let (name, description, avatar): (String, String?, String?)
+        if kind == .group {
+            let info = try await context.services.groups.info(for: me, reference)
+            (name, description, avatar) = (info.name, info.description, info.avatar)
+        } else {
+            let info = try await context.services.rooms.info(for: me, reference)
+            (name, description, avatar) = (info.name, info.description, info.avatar)
+        }
+        let group = kind == .group ? "1" : "0"
+        let form = DataForm(type: "form", fields: [
+            ("FORM_TYPE", [Namespace.mucRoomConfig]),
+            (Self.roomName, [name]),
+            (Self.roomDescription, [description ?? ""]),
+            (Self.roomAvatar, [avatar.map(context.services.absoluteURL) ?? ""]),
+            (Self.persistent, [group]),
+            (Self.membersOnly, [group]),
+        ])
+        return form.element(kinds: ["FORM_TYPE": "hidden", Self.roomName: "text-single", Self.roomDescription: "text-single",
+                                    Self.roomAvatar: "text-single", Self.persistent: "boolean", Self.membersOnly: "boolean"],
+                            labels: [Self.roomName: "Name", Self.roomDescription: "Description (the subject)", Self.roomAvatar: "Avatar link",
+                                     Self.persistent: "Persistent (a group; fixed)", Self.membersOnly: "Members only (a group; fixed)"])
+    }
+
+    /// A submitted form: name, description and avatar become one `update` (any member of a
+    /// group, anyone in a room, as natively). Persistence and membership are fixed by what
+    /// the conversation is: a different value is `not-acceptable`. Other fields are ignored.
+    /// A cancelled form, or an empty one (an "instant room"), changes nothing.
+    private func configure(_ query: XMLElement, _ conversation: ConversationID, kind: ConversationKind, me: UserID, context: isolated some XMPPHandlerContext) async throws {
+        if query.child("destroy", namespace: Namespace.mucOwner) != nil {
+            throw StanzaError(type: "cancel", condition: "not-allowed", "groups and rooms are not destroyed in Parley; members leave")
+        }
+        guard let form = DataForm(in: query) else { throw StanzaError.badRequest("submit the configuration form") }
+        guard form.type == "submit" else { return }
+        let fixed = kind == .group
+        for field in [Self.persistent, Self.membersOnly] {
+            if let value = form[field], Self.boolean(value) != fixed {
+                throw StanzaError(type: "modify", condition: "not-acceptable",
+                                  "\(field) is \(fixed ? "on for a group" : "off for a Parley room") and cannot change")
+            }
+        }
+        var update = GroupUpdate(conversationId: conversation)
+        if let name = form[Self.roomName] { update.name = .set(name) }
+        if let description = form[Self.roomDescription]?.trimmingWhitespace {
+            update.description = description.isEmpty ? .clear : .set(description)
+        }
+        if let avatar = form[Self.roomAvatar]?.trimmingWhitespace {
+            update.avatar = avatar.isEmpty ? .clear : .set(context.services.mediaPath(avatar))
+        }
+        if kind == .group {
+            _ = try await context.services.groups.update(by: me, update)
+        } else {
+            _ = try await context.services.rooms.update(by: me, update)
+        }
+    }
+
+    /// A data form boolean (XEP-0004: `1`/`true`).
+    private static func boolean(_ value: String) -> Bool {
+        value == "1" || value == "true"
+    }
+}

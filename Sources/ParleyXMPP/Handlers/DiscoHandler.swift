@@ -1,0 +1,32 @@
+/// Service discovery (XEP-0030) of the server and its users: the server's identity and the
+/// features of the handler table; its items are the conference and upload services; a
+/// user's account is a registered account.
+struct DiscoHandler: XMPPHandler {
+    var payloads: [XMPPPayload] { [XMPPPayload(Namespace.discoInfo, "query"), XMPPPayload(Namespace.discoItems, "query")] }
+    var features: [String] { [Namespace.discoInfo, Namespace.discoItems] }
+
+    func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        guard request.type == "get" else { throw request.unsupported }
+        if request.query.namespace == Namespace.discoItems {
+            guard request.toServer else { return XMLElement("query", namespace: Namespace.discoItems) }
+            let domain = request.domain
+            return XMLElement("query", namespace: Namespace.discoItems, [:], children: [
+                XMLElement("item", namespace: Namespace.discoItems, ["jid": "conference." + domain, "name": "Groups and rooms"]),
+                XMLElement("item", namespace: Namespace.discoItems, ["jid": "upload." + domain, "name": "Image upload"]),
+            ])
+        }
+        var query = XMLElement("query", namespace: Namespace.discoInfo)
+        if request.toServer {
+            query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "server", "type": "im", "name": "Parley"]))
+            for feature in context.handlers.serverFeatures {
+                query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": feature]))
+            }
+        } else if let target = request.target {
+            // Unknown users are `item-not-found`, as for any stanza to them.
+            _ = try await context.services.directory.user(for: target)
+            query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "account", "type": "registered"]))
+            query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]))
+        }
+        return query
+    }
+}

@@ -1,0 +1,56 @@
+import ParleyCore
+import ParleyProtocol
+
+/// Presence subscriptions (RFC 6121 §3) = Parley's friend requests. Every friendship is
+/// mutual: `subscribe` asks (or, if they had asked already, makes friends at once),
+/// `subscribed` accepts their request, `unsubscribed` declines it, and either unsubscription
+/// between friends ends the friendship.
+struct SubscriptionHandler: XMPPPresenceHandler {
+    var presenceTypes: [String] { ["subscribe", "subscribed", "unsubscribe", "unsubscribed"] }
+
+    func handle(_ presence: XMLElement, to target: JID, me: XMPPIdentity, context: isolated some XMPPHandlerContext) async {
+        let services = context.services
+        let social = services.social
+        let type = presence["type"] ?? ""
+        do throws(ProtocolError) {
+            let other = try await services.directory.user(for: target)
+            switch type {
+            case "subscribe":
+                let outcome = try await social.requestFriend(from: me.user, FriendRequestParameters(userId: other), connection: context.token)
+                // They had asked already: friends at once. The event of that leaves this
+                // connection out (it gets the answer instead), so it is told here.
+                if let friend = outcome.friend { Self.announce(friend, me: me, context: context) }
+            case "subscribed":
+                if let request = try await social.allIncomingRequests(of: me.user).first(where: { $0.from.id == other }) {
+                    context.learn(try await social.accept(request.id, by: me.user))
+                }
+            default:
+                if type == "unsubscribed",
+                   let request = try await social.allIncomingRequests(of: me.user).first(where: { $0.from.id == other }) {
+                    try await social.decline(request.id, by: me.user)
+                } else if (try? await social.directConversation(of: me.user, with: other)) != nil {
+                    try await social.removeFriend(other, by: me.user)
+                }
+            }
+        } catch {
+            if error.code != .alreadyFriends { context.send(StanzaError(error).reply(to: presence, from: services.directory.domain)) }
+        }
+    }
+
+    /// A new friend, as roster push, their subscription approval and, if online, presence.
+    static func announce(_ friend: Friend, me: XMPPIdentity, context: isolated some XMPPHandlerContext) {
+        let directory = context.services.directory
+        context.learn(friend)
+        let from = directory.jid(of: friend.user).description
+        context.send(RosterHandler.push(RosterHandler.item(friend.user, subscription: "both", directory: directory), to: me.full))
+        context.send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
+        if friend.online { context.send(XMLElement("presence", ["from": from, "to": me.full.description])) }
+    }
+
+    /// A friend request as the subscription request a client shows (its greeting as status).
+    static func request(_ request: FriendRequest, to: JID, directory: XMPPDirectory) -> XMLElement {
+        directory.remember(request.from)
+        return XMLElement("presence", ["type": "subscribe", "from": directory.jid(of: request.from).description, "to": to.description],
+                          children: request.greeting.map { [XMLElement("status", [:], text: $0)] } ?? [])
+    }
+}

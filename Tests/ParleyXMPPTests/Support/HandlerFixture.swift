@@ -1,0 +1,168 @@
+import Foundation
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+import ParleySQLite
+import ParleySync
+import Testing
+@testable import ParleyXMPP
+
+/// The gateway's services over the real core and a SQLite store in a temporary file, and the
+/// standard handler table: handlers tested without a socket. What is not under test here
+/// (password hashing, SMS, media bytes, the connection hub) is a plain stand-in.
+final class HandlerFixture {
+    let directory = NSTemporaryDirectory() + "parley-xmpp-" + UUID().uuidString
+    let store: SQLiteStore
+    let delivery = RecordingDelivery()
+    let registry = RecordingRegistry()
+    let services: XMPPServices
+    let handlers = XMPPHandlerTable.standard(domain: HandlerFixture.domain)
+    static let domain = "chat.test"
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory + "/xmpp.sqlite")
+        let secrets = CountingSecrets()
+        let clock: WallClock = { 1_800_000_000_000 }
+        let context = MessagingContext(store: store, blocking: InlineBlocking(), delivery: delivery, secrets: secrets,
+                                       rules: MessagingRules(), clock: clock)
+        let rooms = RoomService(context: context)
+        let media = MediaService(store: store, files: MemoryFiles(), secrets: secrets, blocking: InlineBlocking(), clock: clock)
+        services = XMPPServices(
+            accounts: AccountService(store: store, passwords: PlainPasswords(), secrets: secrets, sms: NoSMS(),
+                                     blocking: InlineBlocking(), clock: clock),
+            social: SocialService(context: context), conversations: ConversationService(context: context),
+            groups: GroupService(context: context), rooms: rooms, presence: PresenceService(context: context, rooms: rooms),
+            uploads: UploadSlots(media: media, secrets: secrets, rules: UploadSlots.Rules(), clock: clock),
+            registry: registry, delivery: delivery,
+            configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
+            logger: Logger(label: "xmpp-test") { _ in })
+    }
+
+    deinit {
+        store.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A user straight in the store, and who they are as a stream signed in with resource "r".
+    func user(_ name: String) async throws -> XMPPIdentity {
+        let id = try await store.write { try $0.insertUser(NewUser(username: name, passwordHash: nil, phone: nil, createdAt: 1)) }.id
+        let bare = JID(local: name, domain: Self.domain)
+        return (id, bare, JID(local: name, domain: Self.domain, resource: "r"))
+    }
+
+    /// Makes two users friends through the core; returns their conversation.
+    func befriend(_ a: UserID, _ b: UserID) async throws -> ConversationID {
+        let request = try await services.social.requestFriend(from: a, FriendRequestParameters(userId: b), connection: nil)
+        guard let id = request.request?.id else { throw MissingValue() }
+        return try await services.social.accept(id, by: b).conversationId
+    }
+
+    /// A context for `me`'s stream that records what handlers do with it.
+    func context() -> RecordingContext {
+        RecordingContext(services: services, handlers: handlers)
+    }
+
+    /// Dispatches a presence to a user as the session does: through the table by its type.
+    func present(_ type: String, to target: XMPPIdentity, me: XMPPIdentity, context: RecordingContext) async throws {
+        let handler = try #require(handlers.presenceHandler(for: type))
+        await handler.handle(XMLElement("presence", ["type": type, "to": target.bare.description]), to: target.bare, me: me, context: context)
+    }
+
+    /// Dispatches an iq payload as the session does: through the table to its handler.
+    func answer(_ type: String, _ query: XMLElement, to target: String? = nil, me: XMPPIdentity,
+                context: RecordingContext) async throws -> XMLElement? {
+        let jid = target.flatMap(JID.init)
+        guard let handler = handlers.service(for: jid) ?? handlers.handler(for: query) else { throw StanzaError.serviceUnavailable("no handler") }
+        let request = XMPPRequest(type: type, query: query, target: jid, me: me, domain: Self.domain)
+        return try await handler.answer(request, context: context)
+    }
+}
+
+/// A handler context that keeps what was sent, learned and set, instead of a stream.
+actor RecordingContext: XMPPHandlerContext {
+    let services: XMPPServices
+    let handlers: XMPPHandlerTable
+    let token = ConnectionToken(42)
+    private(set) var sent: [XMLElement] = []
+    private(set) var learned: [UserID] = []
+    private(set) var carbons: Bool?
+    private(set) var account: Account?
+    private var rooms: [JID: (ConversationID, ConversationKind)] = [:]
+
+    init(services: XMPPServices, handlers: XMPPHandlerTable) {
+        self.services = services
+        self.handlers = handlers
+    }
+
+    func send(_ element: XMLElement) { sent.append(element) }
+    func learn(_ friend: Friend) { learned.append(friend.user.id) }
+    func setCarbons(_ enabled: Bool) { carbons = enabled }
+    func accountChanged(_ account: Account) { self.account = account }
+    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? { rooms[room.bare] }
+
+    /// As if the stream had joined `room`.
+    func join(_ room: JID, _ conversation: ConversationID, kind: ConversationKind) { rooms[room.bare] = (conversation, kind) }
+}
+
+/// A `Delivery` that keeps the events the core sent.
+final class RecordingDelivery: Delivery {
+    private let sent = PThreadMutex<[(ServerEvent, [UserID], ConnectionToken?)]>([])
+
+    var events: [(ServerEvent, [UserID], ConnectionToken?)] { sent.withLock { $0 } }
+
+    func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
+        sent.withLock { $0.append((event, users, excluding)) }
+        return nil
+    }
+
+    func isOnline(_ user: UserID) -> Bool { false }
+    func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool { false }
+}
+
+struct InlineBlocking: BlockingExecutor {
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T { try work() }
+}
+
+/// Unique, readable identifiers (a test's, not secret).
+final class CountingSecrets: SecretGenerating {
+    private let counter = PThreadMutex<Int>(0)
+    private func next() -> Int { counter.withLock { $0 += 1; return $0 } }
+    func token() -> String { "token-\(next())" }
+    func identifier() -> String { "id-\(next())" }
+    func numericCode(digits: Int) -> String { String(repeating: "1", count: digits) }
+    func hash(_ secret: String) -> [UInt8] { Array(secret.utf8) }
+}
+
+/// Passwords are not what these tests are about.
+struct PlainPasswords: PasswordHashing {
+    func hash(_ password: String) throws -> String { "plain:" + password }
+    func verify(_ password: String, against hash: String) -> Bool { hash == "plain:" + password }
+}
+
+struct NoSMS: SMSSending {
+    func send(phone: String, code: String) async throws {}
+}
+
+final class MemoryFiles: MediaFileStoring {
+    private let files = PThreadMutex<[String: [UInt8]]>([:])
+    func save(id: String, bytes: [UInt8]) throws { files.withLock { $0[id] = bytes } }
+    func load(id: String) throws -> [UInt8]? { files.withLock { $0[id] } }
+    func delete(id: String) throws { _ = files.withLock { $0.removeValue(forKey: id) } }
+}
+
+/// No connections: keeps the stanzas handed to other users' gateway sessions.
+final class RecordingRegistry: ConnectionRegistry {
+    private let handed = PThreadMutex<[(ForwardedStanza, [UserID])]>([])
+
+    var forwarded: [(ForwardedStanza, [UserID])] { handed.withLock { $0 } }
+
+    func add(_ receiver: any EventReceiver, for user: UserID) -> Bool { true }
+    func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool { true }
+    func closeConnections(of user: UserID, signedInWith sessionID: String) {}
+    func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {
+        handed.withLock { $0.append((stanza, users)) }
+    }
+}
+
+struct MissingValue: Error {}
