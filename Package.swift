@@ -163,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyNetTests",
-            dependencies: ["ParleyNet", "CParleySystem", "ParleySync"],
+            dependencies: ["ParleyNet", "CParleySystem", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -194,23 +194,23 @@ let package = Package(
             dependencies: ["ParleySQL", "ParleySync"],
             swiftSettings: strictSwift
         ),
-        // What the store tests share (waiting for a store's threads without hanging); a
+        // What several test targets share (waiting without hanging, a test certificate); a
         // library, not a test target, so that several test targets can use it.
         .target(
-            name: "StoreTestSupport",
-            path: "Tests/StoreTestSupport",
+            name: "TestSupport",
+            path: "Tests/TestSupport",
             swiftSettings: strictSwift
         ),
         // The store engine (`ThreadedStore`) against an in-memory backend that records its
         // transaction statements; the contract suite runs it on the real backends.
         .testTarget(
             name: "ParleyStoreSupportTests",
-            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync", "StoreTestSupport"],
+            dependencies: ["ParleyStoreSupport", "ParleyCore", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleySQLiteTests",
-            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "StoreTestSupport"],
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "TestSupport"],
             swiftSettings: strictSwift
         ),
         // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
@@ -218,12 +218,12 @@ let package = Package(
         // starts its own PostgreSQL server in a temporary directory.
         .testTarget(
             name: "ParleyPostgresTests",
-            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync", "StoreTestSupport"],
+            dependencies: ["ParleyPostgres", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyProtocol", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleyKitTests",
-            dependencies: ["ParleyKit", "ParleyProtocol", "ParleyServer", "ParleyNet", "ParleySync"],
+            dependencies: ["ParleyKit", "ParleyProtocol", "ParleyServer", "ParleyNet", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -239,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyServerTests",
-            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync", "ParleyXMPP"],
+            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync", "ParleyXMPP", "TestSupport"],
             swiftSettings: strictSwift
         ),
     ],

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import ParleyNet
 
 /// Collects what a raw TCP client reads, and optionally switches to TLS when told.

@@ -3,7 +3,7 @@ import ParleyCore
 @testable import ParleyPostgres
 import ParleyProtocol
 import ParleySync
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// What only PostgreSQL has: several stores ("servers") on one database, at once.

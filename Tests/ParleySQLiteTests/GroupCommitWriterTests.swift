@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyProtocol
 @testable import ParleySQLite
 import Synchronization
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Writes run without savepoints until one fails after changing rows; then the batch is rolled

@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleySQL
 @testable import ParleySQLite
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Opening, migrating, closing and reopening.

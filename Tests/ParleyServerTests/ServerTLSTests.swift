@@ -3,6 +3,7 @@ import ParleyNet
 import ParleySync
 @testable import ParleyServer
 import Testing
+import TestSupport
 
 @Suite struct ServerTLSTests {
     /// One HTTPS GET with ParleyNet's client, trusting `caFile`.

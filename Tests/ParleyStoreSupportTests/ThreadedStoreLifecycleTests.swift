@@ -1,7 +1,7 @@
 import ParleyCore
 import ParleyStoreSupport
 import ParleySync
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Running until `close()`: queued work finishes, later work is refused, and a store dropped

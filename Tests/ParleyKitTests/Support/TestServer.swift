@@ -56,24 +56,6 @@ final class TestServer: Sendable {
     }
 }
 
-/// A self-signed certificate for `localhost` and `127.0.0.1` (its own CA), made by `openssl
-/// req` in `directory`: the certificate's path and the key's.
-func makeTestCertificate(in directory: String, name: String = "server") throws -> (certificate: String, key: String) {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let certificate = directory + "/\(name).pem", key = directory + "/\(name)-key.pem"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                         "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-                         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw TestFailure("openssl req failed") }
-    return (certificate, key)
-}
-
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyProtocol
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Group commit, savepoint isolation, and what readers see.

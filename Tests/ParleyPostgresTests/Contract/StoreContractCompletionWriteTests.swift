@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 import Synchronization
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// `write(_:completion:)`, the engine's write under the async `write` (both stores have it):

@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyProtocol
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Appending messages (gapless sequences, idempotent client ids) and reading them back.

@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyProtocol
 @testable import ParleyPostgres
 @testable import ParleySQLite
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// The stores the contract tests run against: each contract test runs once per backend.

@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 @testable import ParleySQLite
-import StoreTestSupport
+import TestSupport
 import Testing
 
 /// Opens a store on a new file in a fresh directory, runs `body`, then closes the store and

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyStoreSupport
 import ParleySync
-import StoreTestSupport
+import TestSupport
 import Testing
 
 typealias MemoryStore = ThreadedStore<MemoryBackend>

@@ -2,13 +2,13 @@ import Foundation
 
 /// A self-signed certificate (its own CA) for `localhost` and `127.0.0.1`, made by `openssl
 /// req` in a temporary directory for one test.
-struct TestCertificate {
-    let directory: String
-    let certificatePath: String
-    let keyPath: String
+public struct TestCertificate {
+    public let directory: String
+    public let certificatePath: String
+    public let keyPath: String
 
     /// Makes a new key and certificate with `commonName`.
-    init(commonName: String = "localhost") throws {
+    public init(commonName: String = "localhost") throws {
         directory = NSTemporaryDirectory() + "parley-tls-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         certificatePath = directory + "/cert.pem"
@@ -25,7 +25,7 @@ struct TestCertificate {
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
