@@ -175,13 +175,13 @@ let package = Package(
             name: "ParleyCoreTests",
             // ParleySQLite: services run against the real store in a temporary file (the
             // contract suite keeps both stores honest); the delivery is a recording fake.
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "ParleySQLite"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "ParleySQLite", "CoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ParleyXMPPTests",
             // ParleySQLite: handlers run against the real core services over a temporary store.
-            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet", "ParleySync", "ParleySQLite"],
+            dependencies: ["ParleyXMPP", "ParleyCore", "ParleyProtocol", "ParleyNet", "ParleySync", "ParleySQLite", "CoreTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -196,6 +196,14 @@ let package = Package(
         ),
         // What several test targets share (waiting without hanging, a test certificate); a
         // library, not a test target, so that several test targets can use it.
+        // Stand-ins for the core's dependencies (a recording Delivery, in-place blocking work,
+        // counting secrets, a test clock) for the tests that run services without a server.
+        .target(
+            name: "CoreTestSupport",
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync"],
+            path: "Tests/CoreTestSupport",
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",

@@ -1,3 +1,4 @@
+import CoreTestSupport
 import ParleyCore
 import ParleyProtocol
 import Testing

@@ -1,3 +1,4 @@
+import CoreTestSupport
 import Foundation
 import ParleyCore
 import ParleyProtocol
@@ -47,28 +48,6 @@ final class CoreFixture {
         let friend = try await social.accept(try unwrapped(request.request?.id), by: b)
         return friend.conversationId
     }
-}
-
-/// Blocking work run in place: the store already keeps its own threads.
-struct InlineBlocking: BlockingExecutor {
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T { try work() }
-}
-
-/// Identifiers and tokens that are unique and readable (not secret: a test's).
-final class CountingSecrets: SecretGenerating {
-    private let counter = PThreadMutex<Int>(0)
-    private func next() -> Int { counter.withLock { $0 += 1; return $0 } }
-    func token() -> String { "token-\(next())" }
-    func identifier() -> String { "id-\(next())" }
-    func numericCode(digits: Int) -> String { String(repeating: "1", count: digits) }
-    func hash(_ secret: String) -> [UInt8] { Array(secret.utf8) }
-}
-
-/// A wall clock the test moves.
-final class TestClock: Sendable {
-    private let millis = PThreadMutex<Int64>(1_800_000_000_000)
-    var now: Int64 { millis.withLock { $0 } }
-    func advance(milliseconds: Int64) { millis.withLock { $0 += milliseconds } }
 }
 
 struct MissingValue: Error {}

@@ -22,8 +22,8 @@ import Testing
         #expect(account.profile.nickname == "Ally")
         // The server's own link is kept as its path, as native clients set it.
         #expect(account.profile.avatar == "/v1/media/abc")
-        let told = fixture.delivery.events.filter { if case .meUpdated = $0.0 { true } else { false } }
-        #expect(told.count == 1 && told.first?.1 == [alice.user] && told.first?.2 == context.token)
+        let told = fixture.delivery.events.filter { if case .meUpdated = $0.event { true } else { false } }
+        #expect(told.count == 1 && told.first?.users == [alice.user] && told.first?.excluding == context.token)
 
         // Anyone reads it back as a vCard with an absolute link.
         let read = try #require(try await fixture.answer("get", XMLElement("vCard", namespace: Namespace.vcard), to: "alice@chat.test",

@@ -1,3 +1,4 @@
+import CoreTestSupport
 import Foundation
 import ParleyCore
 import ParleyNet
@@ -105,44 +106,6 @@ actor RecordingContext: XMPPHandlerContext {
     func join(_ room: JID, _ conversation: ConversationID, kind: ConversationKind) { rooms[room.bare] = (conversation, kind) }
 }
 
-/// A `Delivery` that keeps the events the core sent.
-final class RecordingDelivery: Delivery {
-    private let sent = PThreadMutex<[(ServerEvent, [UserID], ConnectionToken?)]>([])
-
-    var events: [(ServerEvent, [UserID], ConnectionToken?)] { sent.withLock { $0 } }
-
-    func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
-        sent.withLock { $0.append((event, users, excluding)) }
-        return nil
-    }
-
-    func isOnline(_ user: UserID) -> Bool { false }
-    func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool { false }
-}
-
-struct InlineBlocking: BlockingExecutor {
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T { try work() }
-}
-
-/// Unique, readable identifiers (a test's, not secret).
-final class CountingSecrets: SecretGenerating {
-    private let counter = PThreadMutex<Int>(0)
-    private func next() -> Int { counter.withLock { $0 += 1; return $0 } }
-    func token() -> String { "token-\(next())" }
-    func identifier() -> String { "id-\(next())" }
-    func numericCode(digits: Int) -> String { String(repeating: "1", count: digits) }
-    func hash(_ secret: String) -> [UInt8] { Array(secret.utf8) }
-}
-
-/// Passwords are not what these tests are about.
-struct PlainPasswords: PasswordHashing {
-    func hash(_ password: String) throws -> String { "plain:" + password }
-    func verify(_ password: String, against hash: String) -> Bool { hash == "plain:" + password }
-}
-
-struct NoSMS: SMSSending {
-    func send(phone: String, code: String) async throws {}
-}
 
 final class MemoryFiles: MediaFileStoring {
     private let files = PThreadMutex<[String: [UInt8]]>([:])
