@@ -7,6 +7,7 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
+import time
 import uuid
 
 import pytest
@@ -255,11 +256,18 @@ def test_emoji_keep_the_divider_in_line_and_own_lines_share_an_edge(parley):
                 "seventeen eighteen nineteen twenty twentyone twentytwo twentythree"
         tmux.text(words)
         tmux.keys("Enter")
-        screen = await tmux.wait_for("twentythree", absent=("sending",))
-        # The dialogue pane's lines of that message (the list's preview holds its start too).
-        panes = [columns(line, widths).split("│", 1)[1] for line in screen.splitlines() if "│" in line]
-        own = [pane for pane in panes if any(w in pane for w in ("one two", "seventeen", "twentythree"))]
-        assert len(own) >= 3, screen
+        # The dialogue pane's lines of that message (the list's preview holds its start too);
+        # the composer shows the words too until the message is sent, so wait for the pane.
+        def own_lines(screen):
+            panes = [columns(line, widths).split("│", 1)[1] for line in screen.splitlines() if "│" in line]
+            return [pane for pane in panes if any(w in pane for w in ("one two", "seventeen", "twentythree"))]
+        deadline = time.time() + 20
+        screen = tmux.screen()
+        while len(own_lines(screen)) < 3 or "sending" in screen:
+            assert time.time() < deadline, screen
+            await asyncio.sleep(0.2)
+            screen = tmux.screen()
+        own = own_lines(screen)
         starts = {len(pane) - len(pane.lstrip()) for pane in own}
         assert len(starts) == 1, (starts, screen)
         tmux.keys("Escape")

@@ -68,8 +68,9 @@ extension XMPPSession {
         switch event {
         case .server(.messageNew(let message)):
             if let stanza = chatStanza(message, delayed: false) {
-                // Before the initial presence it stays unread and comes with the catch-up.
-                guard chatDelivery == .live else { return }
+                // Before the initial presence it stays unread and comes with the catch-up; one
+                // the catch-up already sent is not sent twice.
+                guard chatDelivery == .live, message.seq > state.caughtUpThrough[message.conversationId] ?? 0 else { return }
                 send(stanza)
                 markDelivered(message, me: me.user)
             } else if let carbon = sentCarbon(message) {

@@ -146,6 +146,7 @@ extension XMPPSession {
     /// peers' messages it already sent.
     func finishCatchUp(delivered: [ConversationID: Int64], me: UserID) {
         chatDelivery = .live
+        state.caughtUpThrough = delivered
         heldEvents.removeAll { event in
             guard let message = event.message, message.sender != me,
                   let through = delivered[message.conversationId] else { return false }

@@ -96,6 +96,10 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var available = false
         /// 1:1 conversations and the friend at the other end.
         var directPeers: [ConversationID: UserID] = [:]
+        /// The newest peer message the sign-in catch-up sent in each 1:1 conversation: a live
+        /// event for one of those (its sender's announce can reach this loop after the catch-up
+        /// read it from the store) is not sent again.
+        var caughtUpThrough: [ConversationID: Int64] = [:]
         /// Local parts of the addresses of friends and other users seen.
         var localParts: [UserID: String] = [:]
         /// Whether the hub knows this session.
