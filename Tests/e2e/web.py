@@ -86,6 +86,13 @@ class Browser:
         raise TimeoutException(f"timed out after {timeout} s waiting for {message} ({last_error})")
 
     def visible(self, css: str):
+        # A page that re-renders between finding the elements and asking each whether it is
+        # shown leaves stale references: look again, a bounded number of times.
+        for _ in range(20):
+            try:
+                return [e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+            except StaleElementReferenceException:
+                time.sleep(0.05)
         return [e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
 
     def wait(self, css: str, timeout: float = 10, text: str | None = None):
