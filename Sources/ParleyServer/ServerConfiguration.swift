@@ -324,59 +324,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    // MARK: Option builders
-
-    private static func environmentName(_ flag: String) -> String {
-        "PARLEY_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
-    }
-
-    private static func text(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
-                             _ help: String, environment: String? = nil, exceeded: String = "") -> Option {
-        Option(flag: flag, environment: environment ?? environmentName(flag), help: help, whenExceeded: exceeded,
-               apply: { configuration, value in configuration[keyPath: path] = value },
-               current: { $0[keyPath: path] })
-    }
-
-    private static func number(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable,
-                               _ range: ClosedRange<Int>, _ help: String, exceeded: String = "") -> Option {
-        Option(flag: flag, environment: environmentName(flag), help: help, whenExceeded: exceeded,
-               apply: { configuration, value throws(ConfigurationError) in
-                   guard let number = Int(value), range.contains(number) else {
-                       throw .invalidValue(flag: flag, value: value, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-                   }
-                   configuration[keyPath: path] = number
-               },
-               current: { String($0[keyPath: path]) })
-    }
-
-    private static func choice(_ flag: String, _ path: WritableKeyPath<ServerConfiguration, String> & Sendable,
-                               _ allowed: [String], _ help: String) -> Option {
-        Option(flag: flag, environment: environmentName(flag), help: help, whenExceeded: "",
-               apply: { configuration, value throws(ConfigurationError) in
-                   guard allowed.contains(value) else {
-                       throw .invalidValue(flag: flag, value: value, expected: "one of \(allowed.joined(separator: ", "))")
-                   }
-                   configuration[keyPath: path] = value
-               },
-               current: { $0[keyPath: path] })
-    }
-
-    /// `--max-<field>-length` (characters, counted as Unicode scalars) and `--max-<field>-bytes`
-    /// for every free-text field.
-    private static func textLimitOptions() -> [Option] {
-        TextField.allCases.flatMap { field -> [Option] in
-            let refusal = field == .name ? "`invalid_name`" : "`invalid_field`"
-            let exceeded = "the request is answered \(refusal) (field `\(field.wireName)`); over XMPP the stanza gets `bad-request` or `not-acceptable`"
-            let what = field.helpName
-            return [
-                number("max-\(field.flagStem)-length", \.textLimits[field].maxCharacters, max(1, field.defaultLimit.characters.lowerBound)...1_000_000,
-                       "most characters (Unicode scalars) in \(what)", exceeded: exceeded),
-                number("max-\(field.flagStem)-bytes", \.textLimits[field].bytes, 1...4_000_000,
-                       "most UTF-8 bytes in \(what)", exceeded: exceeded),
-            ]
-        }
-    }
-
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {
         var rules = MediaRules()
@@ -386,34 +333,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         rules.uploadsPerMinute = mediaUploadsPerMinute
         rules.orphanGraceMillis = Int64(orphanMediaHours) * 3_600_000
         return rules
-    }
-
-    /// `--trusted-proxies`: addresses or CIDR ranges, checked at start.
-    private static func trustedProxiesOption() -> Option {
-        Option(flag: "trusted-proxies", environment: environmentName("trusted-proxies"),
-               help: "reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For/Forwarded name the client for per-address limits; empty = none", whenExceeded: "",
-               apply: { configuration, value throws(ConfigurationError) in
-                   guard ClientAddressResolver(list: value) != nil else {
-                       throw .invalidValue(flag: "trusted-proxies", value: value, expected: "IP addresses or CIDR ranges separated by commas")
-                   }
-                   configuration.trustedProxies = value
-               },
-               current: { $0.trustedProxies })
-    }
-
-    /// `--store`: empty, or a PostgreSQL URI. A refused value is not echoed back, since a
-    /// connection string may hold a password.
-    private static func storeOption() -> Option {
-        Option(flag: "store", environment: environmentName("store"),
-               help: "where data is kept: empty = SQLite file <data>/parley.sqlite; postgres://user@host:port/db = PostgreSQL", whenExceeded: "",
-               apply: { configuration, value throws(ConfigurationError) in
-                   guard value.isEmpty || value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
-                       throw .invalidValue(flag: "store", value: "(not shown)",
-                                           expected: "empty (SQLite) or a postgres:// or postgresql:// URI")
-                   }
-                   configuration.store = value
-               },
-               current: { $0.store })
     }
 
     /// The machine's host name, lowercased (`localhost` if it has none).

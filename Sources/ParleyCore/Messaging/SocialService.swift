@@ -115,38 +115,26 @@ public final class SocialService: Sendable {
     /// Every friend, every page: for gateways that send each as a stanza of its own (an XMPP
     /// roster), where no single answer grows with the list.
     public func allFriends(of user: UserID) async throws(ProtocolError) -> [Friend] {
-        var friends: [Friend] = []
-        var cursor: String?
-        repeat {
+        try await AnswerPages.collect { cursor throws(ProtocolError) in
             let page = try await self.friends(of: user, PageParameters(cursor: cursor))
-            friends += page.friends
-            cursor = page.nextCursor
-        } while cursor != nil
-        return friends
+            return (page.friends, page.nextCursor)
+        }
     }
 
     /// Every pending request to the user, oldest first (see `allFriends`).
     public func allIncomingRequests(of user: UserID) async throws(ProtocolError) -> [FriendRequest] {
-        var requests: [FriendRequest] = []
-        var cursor: String?
-        repeat {
+        try await AnswerPages.collect { cursor throws(ProtocolError) in
             let page = try await self.requests(of: user, FriendRequestsParameters(direction: .incoming, cursor: cursor))
-            requests += page.incoming
-            cursor = page.nextIncomingCursor
-        } while cursor != nil
-        return requests
+            return (page.incoming, page.nextIncomingCursor)
+        }
     }
 
     /// Every user this user blocked (see `allFriends`).
     public func allBlocked(by user: UserID) async throws(ProtocolError) -> [UserProfile] {
-        var users: [UserProfile] = []
-        var cursor: String?
-        repeat {
-            let page = try await blocked(by: user, PageParameters(cursor: cursor))
-            users += page.users
-            cursor = page.nextCursor
-        } while cursor != nil
-        return users
+        try await AnswerPages.collect { cursor throws(ProtocolError) in
+            let page = try await self.blocked(by: user, PageParameters(cursor: cursor))
+            return (page.users, page.nextCursor)
+        }
     }
 
     private static func key(_ friendship: StoredFriendship) -> PageKey {

@@ -28,12 +28,32 @@ public struct TextLimits: Sendable, Equatable {
         }
         // Multi-line fields keep line breaks and tabs; no field takes other control
         // characters, which nobody types and which JSON escapes at six bytes each.
-        let allowed: Set<Unicode.Scalar> = field.refusesControlCharacters ? [] : ["\n", "\r", "\t"]
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+        if Self.containsControlCharacter(text, allowingLineBreaks: !field.refusesControlCharacters) {
             throw ProtocolError(field == .name ? .invalidName : .invalidField,
                                 field.refusesControlCharacters ? "\(field.noun) may not contain control characters"
                                     : "\(field.noun) may not contain control characters other than line breaks and tabs",
                                 field: field.wireName)
         }
+    }
+
+    /// Whether `text` holds a control character (Unicode's Cc: C0, DEL and C1), found in its
+    /// UTF-8 bytes: every send checks its text, and a byte scan costs nothing per scalar. C0
+    /// and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F.
+    static func containsControlCharacter(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A, 0x0D, 0x09:
+                if !allowingLineBreaks { return true }
+            case 0x00..<0x20, 0x7F:
+                return true
+            case 0x80...0x9F where previous == 0xC2:
+                return true
+            default:
+                break
+            }
+            previous = byte
+        }
+        return false
     }
 }

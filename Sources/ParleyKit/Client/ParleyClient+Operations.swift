@@ -79,13 +79,10 @@ extension ParleyClient {
 
     /// `friend.list`, oldest friendship first (also refreshes the cache).
     public func friends() async throws(ParleyError) -> [Friend] {
-        var friends: [Friend] = []
-        var cursor: String?
-        repeat {
-            let page: FriendList = try await call(Op.FriendList.self, PageParameters(cursor: cursor))
-            friends += page.friends
-            cursor = page.nextCursor
-        } while cursor != nil
+        let friends = try await allPages { cursor throws(ParleyError) in
+            let page = try await self.call(Op.FriendList.self, PageParameters(cursor: cursor))
+            return (page.friends, page.nextCursor)
+        }
         try? store.transaction { try store.replaceFriends(friends) }
         for friend in friends { presence[friend.user.id] = friend.online }
         return friends
@@ -130,14 +127,10 @@ extension ParleyClient {
 
     /// `block.list`.
     public func blockedUsers() async throws(ParleyError) -> [UserProfile] {
-        var users: [UserProfile] = []
-        var cursor: String?
-        repeat {
-            let page: UserList = try await call(Op.BlockList.self, PageParameters(cursor: cursor))
-            users += page.users
-            cursor = page.nextCursor
-        } while cursor != nil
-        return users
+        try await allPages { cursor throws(ParleyError) in
+            let page = try await self.call(Op.BlockList.self, PageParameters(cursor: cursor))
+            return (page.users, page.nextCursor)
+        }
     }
 
     // MARK: Discover
@@ -246,13 +239,10 @@ extension ParleyClient {
 
     /// `room.occupants`. Error: `not_member`.
     public func roomOccupants(_ conversation: ConversationID) async throws(ParleyError) -> [UserProfile] {
-        var users: [UserProfile] = []
-        var cursor: String?
-        repeat {
-            let page: UserList = try await call(Op.RoomOccupants.self, OccupantsParameters(conversationId: conversation, cursor: cursor))
-            users += page.users
-            cursor = page.nextCursor
-        } while cursor != nil
+        let users = try await allPages { cursor throws(ParleyError) in
+            let page = try await self.call(Op.RoomOccupants.self, OccupantsParameters(conversationId: conversation, cursor: cursor))
+            return (page.users, page.nextCursor)
+        }
         try? store.setProfiles(users)
         return users
     }
@@ -324,5 +314,20 @@ extension ParleyClient {
         ingest(result.messages)
         emit(.conversationsChanged)
         return result
+    }
+}
+
+extension ParleyClient {
+    /// The entries of every page of a paged list (`nextCursor` until none): lists are paged by
+    /// count and bytes on the server (docs/protocol.md).
+    func allPages<Item>(_ page: (String?) async throws(ParleyError) -> (items: [Item], next: String?)) async throws(ParleyError) -> [Item] {
+        var items: [Item] = []
+        var cursor: String?
+        repeat {
+            let next = try await page(cursor)
+            items += next.items
+            cursor = next.next
+        } while cursor != nil
+        return items
     }
 }

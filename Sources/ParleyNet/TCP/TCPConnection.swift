@@ -35,11 +35,11 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// The client address this connection counts against, when per-address limits apply.
     var admittedAddress: String?
 
-    private var socket: TCPSocket
-    private(set) var state: State
-    private var options: TCPConnectionOptions
+    var socket: TCPSocket
+    var state: State
+    var options: TCPConnectionOptions
     /// What waits to be written, each chunk released once written.
-    private var pending = PendingWrites()
+    var pending = PendingWrites()
     /// The idle, write stall and linger deadlines; kept by `ConnectionTimers`' own timers.
     var timers: ConnectionTimers
     /// What the loop watches the socket for now.
@@ -51,7 +51,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private var waitingForWritable = false
     private var readPausedForBackpressure = false
     private var readPausedByUser = false
-    private var closeReason: ConnectionCloseReason = .local
+    var closeReason: ConnectionCloseReason = .local
     /// TLS between the socket and the handler, when the connection is encrypted: the handler
     /// reads and writes plaintext either way.
     var tls: TLSEngine?
@@ -201,7 +201,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         write(ByteChunk(bytes))
     }
 
-    private func scheduleFlush() {
+    func scheduleFlush() {
         guard !flushScheduled, !waitingForWritable, state != .connecting else { return }
         flushScheduled = true
         loop.requestEndOfTurn(self)
@@ -300,7 +300,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// Whether the handler takes input now (open, and reading not paused).
     var wantsInput: Bool { state == .open && !readPausedByUser && !readPausedForBackpressure }
 
-    private func updateInterest() {
+    func updateInterest() {
         guard socket.isOpen, state != .connecting else { return }
         var wanted: IOEvents = []
         let reading = state == .lingering || (state == .open && !readPausedByUser && !readPausedForBackpressure)
@@ -399,93 +399,8 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         if state == .open && !pending.isEmpty { scheduleFlush() }
     }
 
-    // MARK: Timers
-
-    /// Changes the idle timeout (nil turns it off), counted from the last read.
-    public func setIdleTimeout(_ timeout: Duration?) {
-        assertOnLoop()
-        options.idleTimeout = timeout
-        // A lingering connection's timer slot holds its linger deadline: leave it be.
-        guard timesOutWhenIdle else { return }
-        timers.cancelIdle()
-        armIdleTimer()
-    }
-
-    /// Whether the idle timeout applies: not once the connection lingers (the linger timer
-    /// ends it) or is closed.
-    private var timesOutWhenIdle: Bool { state == .open || state == .connecting || state == .flushingToClose }
-
-    private func armIdleTimer() {
-        guard timesOutWhenIdle else { return }
-        timers.armIdle(options.idleTimeout, for: self, on: loop)
-    }
-
-    // MARK: Closing
-
-    /// Closes after everything queued is written. Further writes are dropped.
-    public func close(reason: ConnectionCloseReason = .local) {
-        assertOnLoop()
-        switch state {
-        case .open:
-            if let tls, tls.isEstablished {
-                tls.shutdown()
-                sendTLSOutput()
-            }
-            closeReason = reason
-            state = .flushingToClose
-            updateInterest()
-            if pending.isEmpty {
-                beginLinger()
-            } else {
-                timers.armStall(options.writeStallTimeout, for: self, on: loop)
-                scheduleFlush()
-            }
-        case .connecting:
-            closeNow(reason)
-        case .flushingToClose, .lingering, .closed:
-            return
-        }
-    }
-
-    /// Closes at once, dropping anything not yet written.
-    public func closeNow(_ reason: ConnectionCloseReason = .local) {
-        guard state != .closed else { return }
-        state = .closed
-        loop.unregister(fd: socket.fd)
-        socket.close()
-        pending.removeAll()
-        timers.cancelAll()
-        tls = nil
-        if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
-        loop.metrics.openConnections.subtract(1, ordering: .relaxed)
-        if let admittedAddress {
-            server?.releaseAddress(admittedAddress)
-            self.admittedAddress = nil
-        }
-        let handler = self.handler
-        self.handler = nil
-        handler?.connection(self, didCloseWith: reason)
-    }
-
-    private func beginLinger() {
-        state = .lingering
-        socket.shutdownOutput()
-        updateInterest()
-        timers.armLinger(options.lingerTimeout, reason: closeReason, for: self, on: loop)
-    }
-
-    /// Asks the handler to finish politely; part of a server's graceful shutdown.
-    func requestShutdown() {
-        guard state == .open else { return }
-        if let handler {
-            handler.connectionShouldShutDown(self)
-        } else {
-            close(reason: .shutdown)
-        }
-    }
-
     @inline(__always)
-    private func assertOnLoop() {
+    func assertOnLoop() {
         assert(loop.inEventLoop, "TCPConnection used off its event loop")
     }
 }

@@ -101,13 +101,11 @@ extension XMPPSession {
             entry = try await services.rooms.create(by: me, CreateParameters(name: name))
         }
         // Every page: each occupant becomes a presence stanza of its own, so no one answer grows.
-        var occupants: [UserProfile] = []
-        var cursor: String?
-        repeat {
-            let page = try await services.rooms.occupants(for: me, OccupantsParameters(conversationId: entry.room.id, cursor: cursor))
-            occupants += page.users
-            cursor = page.nextCursor
-        } while cursor != nil
+        let rooms = services.rooms
+        let occupants = try await AnswerPages.collect { cursor throws(ProtocolError) in
+            let page = try await rooms.occupants(for: me, OccupantsParameters(conversationId: entry.room.id, cursor: cursor))
+            return (page.users, page.nextCursor)
+        }
         return Entry(conversation: entry.room.id, kind: .room, subject: Self.subject(name: entry.room.name, description: entry.room.description),
                      occupants: occupants.map { ($0, .none) }, history: entry.messages)
     }
