@@ -10,7 +10,7 @@ import ParleyProtocol
 struct ConferenceHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [] }
     /// The standings the session's room presence shows too.
-    typealias Affiliation = XMPPSession.Affiliation
+    typealias Affiliation = MUCHandler.Affiliation
 
     func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         guard let target = request.target else { throw request.unsupported }

@@ -22,4 +22,59 @@ protocol XMPPHandlerContext: Actor {
     func accountChanged(_ account: Account)
     /// The conversation and kind of a group chat this stream has joined, by the room's JID.
     func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)?
+    /// The group chat this stream has joined, by the room's JID, with how it joined.
+    func joinedRoom(_ room: JID) -> (ConversationID, JoinedRoom)?
+    /// Records that the stream joined (`room` set) or left (nil) a group chat.
+    func setJoined(_ room: JoinedRoom?, for conversation: ConversationID)
+    /// The local part of a user's address as this stream knows it (nil: not met yet).
+    func localPart(of user: UserID) -> String?
+    /// Remembers a user's address (an occupant met in a room).
+    func remember(_ profile: UserProfile)
+    /// The 1:1 conversation with a friend this stream knows from its roster; nil if unknown.
+    func knownConversation(with user: UserID) -> ConversationID?
+    /// The client sent an available presence; true if it is the stream's first (RFC 6121
+    /// §4.2), which holds live 1:1 messages back until `catchUp` has sent those that waited.
+    func becomeAvailable() -> Bool
+    /// Sends the unread 1:1 messages that waited for the stream's first presence, then lets
+    /// live ones through.
+    func catchUp(me: XMPPIdentity) async
+}
+
+extension XMPPHandlerContext {
+    /// The address of a user as this stream knows it (friends by username, others by id).
+    func address(of user: UserID) -> JID {
+        JID(local: nick(of: user), domain: services.directory.domain)
+    }
+
+    /// A user's nickname in rooms and the local part of their address: their username once
+    /// met, else `~<id>`.
+    func nick(of user: UserID) -> String {
+        localPart(of: user) ?? "~\(user.rawValue)"
+    }
+
+    /// Sends a message's body as the user, as an image if it links to one of this server's
+    /// (`XMPPServices.sendParameters`). A link to an image that is not the sender's own
+    /// upload is only text: Parley's image messages carry the sender's uploads.
+    func sendBody(of message: XMLElement, _ body: String, in conversation: ConversationID,
+                  me: UserID) async throws(ProtocolError) -> Message {
+        let services = self.services
+        let parameters = services.sendParameters(for: message, body: body, in: conversation)
+        do throws(ProtocolError) {
+            return try await services.conversations.send(from: me, parameters, connection: token).message
+        } catch {
+            guard parameters.kind == .image && error.field == "mediaId" else { throw error }
+        }
+        return try await services.conversations.send(
+            from: me, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),
+            connection: token).message
+    }
+}
+
+/// A group or room a stream has joined as a multi-user chat.
+struct JoinedRoom: Sendable {
+    /// The room's bare JID, as the client joined it.
+    var jid: JID
+    /// This user's nickname in it (their address's local part).
+    var nick: String
+    var kind: ConversationKind
 }

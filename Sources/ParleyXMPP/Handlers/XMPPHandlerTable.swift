@@ -11,6 +11,15 @@ struct XMPPHandlerTable: Sendable {
     private let byService: [String: (handler: any XMPPHandler, withLocalParts: Bool)]
     /// Chat states and receipts on 1:1 messages (a field: no lookup on that path).
     let signals: ChatSignalHandler
+    /// Every `<message>` (a field, as are the next three: every stanza of their kind takes
+    /// them, with no lookup).
+    let messages = MessageHandler()
+    /// Every `<presence>`.
+    let presence = PresenceHandler()
+    /// Joining, leaving and talking in group chats.
+    let muc = MUCHandler()
+    /// Private messages, subjects and invitations in group chats.
+    let mucAdmin = MUCAdminHandler()
     /// The server's `<feature var>`s, in the order handlers were registered.
     let serverFeatures: [String]
 

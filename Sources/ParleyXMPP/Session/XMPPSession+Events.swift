@@ -75,7 +75,7 @@ extension XMPPSession {
                 markDelivered(message, me: me.user)
             } else if let carbon = sentCarbon(message) {
                 send(carbon)
-            } else if let stanza = groupStanza(message, delayed: false) {
+            } else if let stanza = groupStanza(message) {
                 send(stanza)
             } else if let presence = occupantPresence(message) {
                 send(presence)

@@ -1,8 +1,8 @@
 import ParleyCore
 import ParleyProtocol
 
-// The session as its handlers see it (`XMPPHandlerContext`); `send`, `learn`, `token`,
-// `services` and `handlers` are the session's own.
+// The session as its handlers see it (`XMPPHandlerContext`); `send`, `token`, `services` and
+// `handlers` are the session's own.
 extension XMPPSession: XMPPHandlerContext {
     func setCarbons(_ enabled: Bool) {
         state.carbons = enabled
@@ -12,7 +12,53 @@ extension XMPPSession: XMPPHandlerContext {
         state.account = account
     }
 
+    /// Remembers a friend's address and 1:1 conversation.
+    func learn(_ friend: Friend) {
+        services.directory.remember(friend.user)
+        state.directPeers[friend.conversationId] = friend.user.id
+        state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
+    }
+
+    func remember(_ profile: UserProfile) {
+        services.directory.remember(profile)
+        state.localParts[profile.id] = XMPPDirectory.localPart(of: profile)
+    }
+
+    func localPart(of user: UserID) -> String? {
+        state.localParts[user]
+    }
+
+    func knownConversation(with user: UserID) -> ConversationID? {
+        state.directPeers.first { $0.value == user }?.key
+    }
+
     func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? {
         joinedRoom(room).map { ($0.0, $0.1.kind) }
+    }
+
+    func joinedRoom(_ jid: JID) -> (ConversationID, JoinedRoom)? {
+        state.joined.first { $0.value.jid == jid.bare }.map { ($0.key, $0.value) }
+    }
+
+    func setJoined(_ room: JoinedRoom?, for conversation: ConversationID) {
+        state.joined[conversation] = room
+    }
+
+    func becomeAvailable() -> Bool {
+        guard !state.available else { return false }
+        state.available = true
+        chatDelivery = .catchingUp
+        return true
+    }
+
+    func catchUp(me: XMPPIdentity) async {
+        let delivered = await deliverUnread(me: me)
+        finishCatchUp(delivered: delivered, me: me.user)
+    }
+
+    /// A roster push (RFC 6121 §2.1.6) to this session.
+    func pushRoster(_ item: XMLElement) {
+        guard let me else { return }
+        send(RosterHandler.push(item, to: me.full))
     }
 }

@@ -26,8 +26,12 @@ extension XMPPSession {
             state.handledStanzas = state.handledStanzas.map { $0 &+ 1 }
             switch stanza.name {
             case "iq": await handleIQ(stanza)
-            case "message": await handleMessage(stanza)
-            case "presence": await handlePresence(stanza)
+            case "message":
+                guard let me else { return }
+                await handlers.messages.handle(stanza, me: me, context: self)
+            case "presence":
+                guard let me else { return }
+                await handlers.presence.handle(stanza, me: me, context: self)
             default: fail(.unsupportedStanzaType, "<\(stanza.name)> is not a stanza")
             }
         }
@@ -76,12 +80,6 @@ extension XMPPSession {
         guard let account = state.account, let resource = state.resource else { return nil }
         let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
         return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
-    }
-
-    /// The address of a user as this session knows it (friends by username, others by id).
-    func address(of user: UserID) -> JID {
-        let local = (state.localParts[user]) ?? "~\(user.rawValue)"
-        return JID(local: local, domain: domain)
     }
 
     // MARK: iq

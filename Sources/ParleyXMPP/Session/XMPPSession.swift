@@ -128,15 +128,6 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         case live
     }
 
-    /// A group or room joined as a multi-user chat.
-    struct JoinedRoom {
-        /// The room's bare JID, as the client joined it.
-        var jid: JID
-        /// This user's nickname in it (their address's local part).
-        var nick: String
-        var kind: ConversationKind
-    }
-
     enum Phase {
         /// Waiting for `<stream:stream>` (first, or after SASL's restart).
         case awaitingStream
@@ -158,8 +149,6 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     }
 
     var domain: String { services.directory.domain }
-    /// The multi-user chat service's domain.
-    var conferenceDomain: String { "conference." + domain }
 
     // MARK: ConnectionHandler (called on the loop)
 

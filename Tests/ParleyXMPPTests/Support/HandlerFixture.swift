@@ -70,6 +70,16 @@ final class HandlerFixture {
         await handler.handle(XMLElement("presence", ["type": type, "to": target.bare.description]), to: target.bare, me: me, context: context)
     }
 
+    /// Dispatches a `<message>` or `<presence>` as the session does: to the table's handler
+    /// of its kind.
+    func stanza(_ stanza: XMLElement, me: XMPPIdentity, context: RecordingContext) async {
+        if stanza.name == "message" {
+            await handlers.messages.handle(stanza, me: me, context: context)
+        } else {
+            await handlers.presence.handle(stanza, me: me, context: context)
+        }
+    }
+
     /// Dispatches an iq payload as the session does: through the table to its handler.
     func answer(_ type: String, _ query: XMLElement, to target: String? = nil, me: XMPPIdentity,
                 context: RecordingContext) async throws -> XMLElement? {
@@ -89,7 +99,11 @@ actor RecordingContext: XMPPHandlerContext {
     private(set) var learned: [UserID] = []
     private(set) var carbons: Bool?
     private(set) var account: Account?
-    private var rooms: [JID: (ConversationID, ConversationKind)] = [:]
+    private(set) var rooms: [ConversationID: JoinedRoom] = [:]
+    private var localParts: [UserID: String] = [:]
+    private var peers: [UserID: ConversationID] = [:]
+    private(set) var available = false
+    private(set) var caughtUp = 0
 
     init(services: XMPPServices, handlers: XMPPHandlerTable) {
         self.services = services
@@ -97,13 +111,29 @@ actor RecordingContext: XMPPHandlerContext {
     }
 
     func send(_ element: XMLElement) { sent.append(element) }
-    func learn(_ friend: Friend) { learned.append(friend.user.id) }
+    func learn(_ friend: Friend) {
+        learned.append(friend.user.id)
+        peers[friend.user.id] = friend.conversationId
+        localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
+    }
     func setCarbons(_ enabled: Bool) { carbons = enabled }
     func accountChanged(_ account: Account) { self.account = account }
-    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? { rooms[room.bare] }
+    func joinedChat(_ room: JID) -> (ConversationID, ConversationKind)? { joinedRoom(room).map { ($0.0, $0.1.kind) } }
+    func joinedRoom(_ room: JID) -> (ConversationID, JoinedRoom)? {
+        rooms.first { $0.value.jid == room.bare }.map { ($0.key, $0.value) }
+    }
+    func setJoined(_ room: JoinedRoom?, for conversation: ConversationID) { rooms[conversation] = room }
+    func localPart(of user: UserID) -> String? { localParts[user] }
+    func remember(_ profile: UserProfile) { localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
+    func knownConversation(with user: UserID) -> ConversationID? { peers[user] }
+    func becomeAvailable() -> Bool {
+        defer { available = true }
+        return !available
+    }
+    func catchUp(me: XMPPIdentity) async { caughtUp += 1 }
 
-    /// As if the stream had joined `room`.
-    func join(_ room: JID, _ conversation: ConversationID, kind: ConversationKind) { rooms[room.bare] = (conversation, kind) }
+    /// Forgets what was sent so far.
+    func clearSent() { sent = [] }
 }
 
 

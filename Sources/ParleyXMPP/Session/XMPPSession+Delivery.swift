@@ -3,71 +3,10 @@ import ParleyCore
 import ParleyNet
 import ParleyProtocol
 
-// 1:1 chat: `<message type='chat'>` to a friend is a Parley message in their 1:1
-// conversation, and Parley's messages come back as such stanzas.
+// 1:1 chat delivered to the stream: Parley's messages as chat stanzas, carbons, the catch-up
+// after the first presence, and read markers moved for what was delivered (the client's
+// own messages are `MessageHandler`'s).
 extension XMPPSession {
-    func handleMessage(_ message: XMLElement) async {
-        guard let me else { return }
-        let type = message["type"] ?? "normal"
-        guard type != "error" else { return }
-        if type == "groupchat" || message["to"].flatMap(JID.init)?.domain == conferenceDomain {
-            await handleGroupMessage(message, me: me)
-            return
-        }
-        guard type == "chat" || type == "normal" else {
-            send(StanzaError.badRequest("messages are chat, normal or groupchat").reply(to: message, from: domain))
-            return
-        }
-        guard let to = message["to"].flatMap(JID.init) else {
-            send(StanzaError(type: "modify", condition: "jid-malformed", "a message needs a to address").reply(to: message, from: domain))
-            return
-        }
-        do {
-            let recipient = try await services.directory.user(for: to)
-            if let invitation = message.child("x", namespace: Namespace.conference) {
-                try await forwardDirectInvitation(message, invitation, to: recipient, me: me)
-                return
-            }
-            try await sendDirect(message, to: recipient, me: me)
-        } catch {
-            send(StanzaError.from(error).reply(to: message, from: domain))
-        }
-    }
-
-    /// A chat message to a user: its body stored in their 1:1 conversation (which needs the
-    /// two to be friends), chat states and receipts handed to their XMPP sessions.
-    func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
-        guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
-            try await handlers.signals.forward(message, from: me, to: recipient, context: self)
-            return
-        }
-        // The conversation with a friend this session knows (from its roster) needs no read:
-        // `send` checks the friendship and blocks itself, inside its write.
-        let conversation: ConversationID
-        if let known = state.directPeers.first(where: { $0.value == recipient })?.key {
-            conversation = known
-        } else {
-            conversation = try await services.social.directConversation(of: me.user, with: recipient)
-        }
-        // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-        _ = try await sendBody(of: message, body, in: conversation, me: me.user)
-    }
-
-    /// The stanza's id as the message's client id (so a retried stanza is stored once), or a
-    /// random one when it has none or one too long for the core.
-    func clientID(for stanza: XMLElement) -> String {
-        stanza["id"].flatMap { services.conversations.clientIDLimit.allows($0) ? $0 : nil }
-            ?? "xmpp-" + Base64.encode(CryptoRandom.bytes(12))
-    }
-
-    /// Hands a `<message>` that Parley does not store (invitations; chat states and receipts
-    /// are `ChatSignalHandler`'s) to
-    /// `recipient`'s XMPP sessions through the registry: on this server or any other of a
-    /// cluster. Native clients have no form for these and never get them.
-    func forward(_ stanza: ForwardedStanza, to recipient: UserID) {
-        services.registry.forward(stanza, to: [recipient], excluding: nil)
-    }
-
     /// A forwarded message addressed to this session.
     func forwardedStanza(_ forwarded: ForwardedStanza, to target: JID) -> String {
         var text = "<message"

@@ -1,0 +1,61 @@
+import ParleyCore
+import ParleyProtocol
+
+/// `<message>` from the client (RFC 6121 §5): a `chat` or `normal` message with a body to a
+/// friend is a Parley message in their 1:1 conversation; one without a body carries chat
+/// states and receipts (`ChatSignalHandler`); a direct invitation (XEP-0249) is passed on;
+/// messages to the conference service are `MUCHandler`'s.
+///
+/// Held by the table as a field, not looked up: every message takes this path, which does no
+/// more per stanza than the session did before it was a handler (no task, no dispatch table).
+struct MessageHandler: Sendable {
+    func handle(_ message: XMLElement, me: XMPPIdentity, context: isolated some XMPPHandlerContext) async {
+        let services = context.services
+        let domain = services.directory.domain
+        let type = message["type"] ?? "normal"
+        guard type != "error" else { return }
+        let to = message["to"].flatMap(JID.init)
+        if type == "groupchat" || to?.domain == MUCHandler.domain(of: services) {
+            await context.handlers.muc.handleMessage(message, me: me, context: context)
+            return
+        }
+        guard type == "chat" || type == "normal" else {
+            context.send(StanzaError.badRequest("messages are chat, normal or groupchat").reply(to: message, from: domain))
+            return
+        }
+        guard let to else {
+            context.send(StanzaError(type: "modify", condition: "jid-malformed", "a message needs a to address").reply(to: message, from: domain))
+            return
+        }
+        do {
+            let recipient = try await services.directory.user(for: to)
+            if let invitation = message.child("x", namespace: Namespace.conference) {
+                try await context.handlers.mucAdmin.forwardDirectInvitation(message, invitation, to: recipient, me: me, context: context)
+                return
+            }
+            try await sendDirect(message, to: recipient, me: me, context: context)
+        } catch {
+            context.send(StanzaError.from(error).reply(to: message, from: domain))
+        }
+    }
+
+    /// A chat message to a user: its body stored in their 1:1 conversation (which needs the
+    /// two to be friends), chat states and receipts handed to their XMPP sessions.
+    func sendDirect(_ message: XMLElement, to recipient: UserID, me: XMPPIdentity,
+                    context: isolated some XMPPHandlerContext) async throws(ProtocolError) {
+        guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
+            try await context.handlers.signals.forward(message, from: me, to: recipient, context: context)
+            return
+        }
+        // The conversation with a friend this stream knows (from its roster) needs no read:
+        // `send` checks the friendship and blocks itself, inside its write.
+        let conversation: ConversationID
+        if let known = context.knownConversation(with: recipient) {
+            conversation = known
+        } else {
+            conversation = try await context.services.social.directConversation(of: me.user, with: recipient)
+        }
+        // The stanza id is the client id, so a client's retry of the same stanza is stored once.
+        _ = try await context.sendBody(of: message, body, in: conversation, me: me.user)
+    }
+}

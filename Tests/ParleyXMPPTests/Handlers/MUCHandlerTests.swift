@@ -1,0 +1,108 @@
+import ParleyCore
+import ParleyProtocol
+import Testing
+@testable import ParleyXMPP
+
+@Suite struct MUCHandlerTests {
+    private func presence(to room: String, type: String? = nil) -> XMLElement {
+        XMLElement("presence", ["to": room, "type": type], children: [XMLElement("x", namespace: Namespace.muc)])
+    }
+
+    @Test func joiningANewRoomCreatesItAndAnswersWithSelfPresenceAndSubject() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let context = fixture.context()
+        await context.remember(UserProfile(id: alice.user, username: "alice", createdAt: 1))
+
+        await fixture.stanza(presence(to: "lobby@conference.chat.test/whatever"), me: alice, context: context)
+
+        let sent = await context.sent
+        let own = try #require(sent.first { $0.name == "presence" })
+        #expect(own["from"] == "lobby@conference.chat.test/alice")
+        let statuses = own.child("x", namespace: Namespace.mucUser)?.elements.compactMap { $0.name == "status" ? $0["code"] : nil }
+        // 110: this is you; 210: the service assigned the nickname (not the one asked for).
+        #expect(statuses == ["110", "210"])
+        #expect(sent.last?.child("subject")?.text == "lobby")
+        let (conversation, joined) = try #require(await context.joinedRoom(JID("lobby@conference.chat.test")!))
+        #expect(joined.kind == .room && joined.nick == "alice")
+        let info = try await fixture.services.rooms.info(for: alice.user, ConversationReference(conversationId: conversation))
+        #expect(info.name == "lobby")
+    }
+
+    @Test func aGroupchatMessageIsStoredAndReflectedWithItsArchiveID() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let context = fixture.context()
+        await fixture.stanza(presence(to: "lobby@conference.chat.test/alice"), me: alice, context: context)
+        await context.clearSent()
+
+        await fixture.stanza(XMLElement("message", ["type": "groupchat", "id": "g1", "to": "lobby@conference.chat.test"],
+                                        children: [XMLElement("body", [:], text: "hi all")]), me: alice, context: context)
+
+        let (conversation, _) = try #require(await context.joinedRoom(JID("lobby@conference.chat.test")!))
+        let stored = try #require(try await fixture.services.conversations.history(for: alice.user, HistoryParameters(conversationId: conversation))
+            .messages.last)
+        #expect(stored.text == "hi all" && stored.clientId == "g1")
+        let reflection = try #require(await context.sent.first)
+        #expect(reflection["type"] == "groupchat" && reflection["id"] == "g1")
+        #expect(reflection.child("stanza-id", namespace: Namespace.stanzaID)?["id"] == stored.id)
+    }
+
+    @Test func aGroupchatMessageToARoomNotJoinedIsRefused() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let context = fixture.context()
+
+        await fixture.stanza(XMLElement("message", ["type": "groupchat", "to": "lobby@conference.chat.test"],
+                                        children: [XMLElement("body", [:], text: "hi")]), me: alice, context: context)
+
+        #expect(await context.sent.first?.child("error")?.elements.first?.name == "not-acceptable")
+    }
+
+    @Test func aGroupIsMembersOnlyAndLeavingEndsTheJoin() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        let group = try await fixture.services.groups.create(by: alice.user, CreateParameters(name: "Climbers"))
+        let room = "group-\(group.id.rawValue)@conference.chat.test"
+
+        let outsider = fixture.context()
+        await fixture.stanza(presence(to: room + "/bob"), me: bob, context: outsider)
+        let refusal = try #require(await outsider.sent.first)
+        #expect(refusal["type"] == "error")
+        #expect(refusal.child("error")?.elements.first?.name == "registration-required")
+        #expect(await outsider.rooms.isEmpty)
+
+        let owner = fixture.context()
+        await fixture.stanza(presence(to: room + "/alice"), me: alice, context: owner)
+        let own = try #require(await owner.sent.first { $0.name == "presence" })
+        #expect(own.child("x", namespace: Namespace.mucUser)?.child("item", namespace: Namespace.mucUser)?["affiliation"] == "owner")
+        #expect(await owner.sent.last?.child("subject")?.text == "Climbers")
+        await owner.clearSent()
+
+        await fixture.stanza(presence(to: room, type: "unavailable"), me: alice, context: owner)
+        #expect(await owner.rooms.isEmpty)
+        #expect(await owner.sent.first?["type"] == "unavailable")
+    }
+
+    @Test func aSubjectSetsTheDescriptionAndAPrivateMessageNeedsAFriend() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        _ = try await fixture.user("bob")
+        let context = fixture.context()
+        await fixture.stanza(presence(to: "lobby@conference.chat.test/alice"), me: alice, context: context)
+        await context.clearSent()
+
+        await fixture.stanza(XMLElement("message", ["type": "groupchat", "to": "lobby@conference.chat.test"],
+                                        children: [XMLElement("subject", [:], text: "  bouldering  ")]), me: alice, context: context)
+        let (conversation, _) = try #require(await context.joinedRoom(JID("lobby@conference.chat.test")!))
+        let info = try await fixture.services.rooms.info(for: alice.user, ConversationReference(conversationId: conversation))
+        #expect(info.description == "bouldering")
+
+        await fixture.stanza(XMLElement("message", ["type": "chat", "to": "lobby@conference.chat.test/bob"],
+                                        children: [XMLElement("body", [:], text: "psst")]), me: alice, context: context)
+        let refusal = try #require(await context.sent.last)
+        #expect(refusal.child("error")?.elements.first?.name == "forbidden")
+        #expect(refusal["from"] == "lobby@conference.chat.test/bob")
+    }
+}
