@@ -140,7 +140,7 @@ struct MUCHandler: Sendable {
         }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
         do {
-            let stored = try await context.sendBody(of: message, body, in: conversation, me: me.user)
+            let stored = try await context.sendBody(of: message, body, in: conversation, me: me)
             // A room reflects a message to its sender (XEP-0045 §7.4); the core leaves the
             // sending connection out of the event, so the reflection is made here.
             if let reflection = Self.groupStanza(stored, in: joined, senderNick: joined.nick, to: me.full, services: services, delayed: false) {
@@ -167,6 +167,9 @@ struct MUCHandler: Sendable {
             return nil
         }
         stanza["type"] = "groupchat"
+        if let sender = message.sender, let originID = services.resources.origin(of: sender, clientID: message.clientId)?.originID {
+            stanza.append(XMLElement("origin-id", namespace: Namespace.stanzaID, ["id": originID]))
+        }
         stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": room.jid.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": room.jid.description,

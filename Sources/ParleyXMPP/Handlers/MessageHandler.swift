@@ -23,8 +23,16 @@ struct MessageHandler: Sendable {
             context.send(StanzaError.badRequest("messages are chat, normal or groupchat").reply(to: message, from: domain))
             return
         }
-        guard let to else {
-            context.send(StanzaError(type: "modify", condition: "jid-malformed", "a message needs a to address").reply(to: message, from: domain))
+        if message["to"] != nil && to == nil {
+            context.send(StanzaError(type: "modify", condition: "jid-malformed", "not a JID").reply(to: message, from: domain))
+            return
+        }
+        // No `to` is the sender's own bare JID (RFC 6120 §10.3.1); to the user's own account,
+        // it goes to their other streams as sent (Parley keeps no conversation with oneself).
+        guard let to, to.bare != me.bare else {
+            services.registry.forward(ForwardedStanza(type: type, id: message["id"], from: me.full.description,
+                                                      children: message.elements.map { $0.serialized() }.joined()),
+                                      to: [me.user], excluding: context.token)
             return
         }
         do {
@@ -56,6 +64,6 @@ struct MessageHandler: Sendable {
             conversation = try await context.services.social.directConversation(of: me.user, with: recipient)
         }
         // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-        _ = try await context.sendBody(of: message, body, in: conversation, me: me.user)
+        _ = try await context.sendBody(of: message, body, in: conversation, me: me)
     }
 }

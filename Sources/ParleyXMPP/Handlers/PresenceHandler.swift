@@ -1,9 +1,17 @@
 import ParleyCore
 import ParleyProtocol
 
-/// `<presence>` from the client (RFC 6121 §4): without `to`, the user's own availability; to
-/// the conference service, joining and leaving rooms (`MUCHandler`); to a user, by type
-/// through the table (subscriptions, `SubscriptionHandler`).
+/// `<presence>` from the client (RFC 6121 §4): without `to`, the availability of the stream's
+/// resource; to the conference service, joining and leaving rooms (`MUCHandler`); to a user,
+/// by type through the table (subscriptions, `SubscriptionHandler`).
+///
+/// Presence is per resource: a resource becomes available with its initial presence, which
+/// goes, from its full JID and with its `show`, `status`, `priority` and caps as sent, to
+/// the user's friends' streams and to all of the user's own, the sending one included
+/// (§4.2.2); later changes and `unavailable` likewise. The stream that becomes available
+/// gets the presence of every available resource of its friends and of its own user
+/// (`XMPPResources`); a user online only on native clients appears as the resource
+/// `XMPPResources.nativeResource`.
 ///
 /// Held by the table as a field: every presence takes this path.
 struct PresenceHandler: Sendable {
@@ -25,22 +33,76 @@ struct PresenceHandler: Sendable {
         await context.handlers.presenceHandler(for: type)?.handle(presence, to: jid, me: me, context: context)
     }
 
-    /// The user's own availability. The first available presence makes the stream
-    /// available: it gets the friends who are online, the requests waiting, and the 1:1
-    /// messages that came while the user had no XMPP connection (unread ones).
+    /// The resource's own availability. The first available presence makes the stream
+    /// available: it gets the friends' available resources and its own user's others, the
+    /// requests waiting, and the 1:1 messages that came while the user had no XMPP
+    /// connection (unread ones).
     private func handleOwn(_ presence: XMLElement, type: String, me: XMPPIdentity, context: isolated some XMPPHandlerContext) async {
-        guard type == "available", context.becomeAvailable() else { return }
+        let services = context.services
+        guard let resource = me.full.resource else { return }
+        switch type {
+        case "available":
+            let children = presence.elements
+            services.resources.setPresence(me.user, resource: resource, token: context.token, presence: children)
+            let first = context.becomeAvailable()
+            if first { await sendInitial(me: me, context: context) }
+            Self.broadcast(children, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
+            if first { await context.catchUp(me: me) }
+        case "unavailable":
+            services.resources.setPresence(me.user, resource: resource, token: context.token, presence: nil)
+            context.becomeUnavailable()
+            Self.broadcast(nil, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
+        default:
+            // Probes and errors: a server answers probes itself; an error needs nothing.
+            return
+        }
+    }
+
+    /// What a stream gets when it becomes available: its friends as they are, its own
+    /// user's other resources, and the friend requests waiting.
+    private func sendInitial(me: XMPPIdentity, context: isolated some XMPPHandlerContext) async {
         let services = context.services
         let social = services.social
+        let resources = services.resources
+        let domain = services.directory.domain
         if let friends = try? await social.allFriends(of: me.user) {
             for friend in friends {
                 context.learn(friend)
-                if friend.online { context.send(XMLElement("presence", ["from": context.address(of: friend.user.id).description, "to": me.full.description])) }
+                for presence in Self.current(of: friend, to: me.full, services: services) { context.send(presence) }
             }
+        }
+        for (resource, children) in resources.available(me.user) where resource != me.full.resource {
+            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource), to: me.full, children: children))
         }
         if let requests = try? await social.allIncomingRequests(of: me.user) {
             for request in requests { context.send(SubscriptionHandler.request(request, to: me.full, directory: services.directory)) }
         }
-        await context.catchUp(me: me)
+    }
+
+    /// A friend's presence as it is now, for `to`: each of their available resources here,
+    /// or, online with no XMPP stream here, their native clients' resource.
+    static func current(of friend: Friend, to: JID, services: XMPPServices) -> [XMLElement] {
+        let resources = services.resources
+        let local = XMPPDirectory.localPart(of: friend.user)
+        let domain = services.directory.domain
+        let available = resources.available(friend.user.id)
+        if available.isEmpty && friend.online && !resources.hasStreams(friend.user.id) {
+            return [presence(from: JID(local: local, domain: domain, resource: XMPPResources.nativeResource), to: to, children: nil)]
+        }
+        return available.map { presence(from: JID(local: local, domain: domain, resource: $0.resource), to: to, children: $0.presence) }
+    }
+
+    /// Hands the resource's presence (its children; nil: unavailable) to the XMPP streams of
+    /// `users`, on this server or any other of a cluster; each addresses it to itself.
+    static func broadcast(_ children: [XMLElement]?, from me: XMPPIdentity, to users: [UserID], services: XMPPServices,
+                          excluding: ConnectionToken?) {
+        services.registry.forward(ForwardedStanza(stanza: "presence", type: children == nil ? "unavailable" : nil, id: nil,
+                                                  from: me.full.description, children: children?.map { $0.serialized() }.joined() ?? ""),
+                                  to: users, excluding: excluding)
+    }
+
+    /// A presence stanza from a resource (children nil: no show or status).
+    static func presence(from: JID, to: JID, children: [XMLElement]?, type: String? = nil) -> XMLElement {
+        XMLElement("presence", ["type": type, "from": from.description, "to": to.description], children: children ?? [])
     }
 }

@@ -44,7 +44,12 @@ struct SubscriptionHandler: XMPPPresenceHandler {
         let from = directory.jid(of: friend.user).description
         context.send(RosterHandler.push(RosterHandler.item(friend.user, subscription: "both", directory: directory), to: me.full))
         context.send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
-        if friend.online { context.send(XMLElement("presence", ["from": from, "to": me.full.description])) }
+        for presence in PresenceHandler.current(of: friend, to: me.full, services: context.services) { context.send(presence) }
+        // The new friend's streams learn this resource's presence (sent to friends only so far).
+        if let resource = me.full.resource,
+           let mine = context.services.resources.available(me.user).first(where: { $0.resource == resource }) {
+            PresenceHandler.broadcast(mine.presence, from: me, to: [friend.user.id], services: context.services, excluding: nil)
+        }
     }
 
     /// A friend request as the subscription request a client shows (its greeting as status).

@@ -35,6 +35,11 @@ protocol XMPPHandlerContext: Actor {
     /// The client sent an available presence; true if it is the stream's first (RFC 6121
     /// §4.2), which holds live 1:1 messages back until `catchUp` has sent those that waited.
     func becomeAvailable() -> Bool
+    /// The client sent unavailable presence on its open stream: it gets no more presence
+    /// until it is available again.
+    func becomeUnavailable()
+    /// The friends this stream knows of (from its roster).
+    func friendIDs() -> [UserID]
     /// Sends the unread 1:1 messages that waited for the stream's first presence, then lets
     /// live ones through.
     func catchUp(me: XMPPIdentity) async
@@ -55,17 +60,24 @@ extension XMPPHandlerContext {
     /// Sends a message's body as the user, as an image if it links to one of this server's
     /// (`XMPPServices.sendParameters`). A link to an image that is not the sender's own
     /// upload is only text: Parley's image messages carry the sender's uploads.
+    /// Its sending resource and `<origin-id>` are noted first (`XMPPResources.sending`), so
+    /// that its recipients see it from the full JID, with the origin id kept.
     func sendBody(of message: XMLElement, _ body: String, in conversation: ConversationID,
-                  me: UserID) async throws(ProtocolError) -> Message {
+                  me: XMPPIdentity) async throws(ProtocolError) -> Message {
         let services = self.services
         let parameters = services.sendParameters(for: message, body: body, in: conversation)
+        if let resource = me.full.resource {
+            let clientID = parameters.clientId
+            let originID = message.child("origin-id", namespace: Namespace.stanzaID)?["id"]
+            services.resources.sending(me.user, clientID: clientID, origin: XMPPResources.Origin(resource: resource, originID: originID))
+        }
         do throws(ProtocolError) {
-            return try await services.conversations.send(from: me, parameters, connection: token).message
+            return try await services.conversations.send(from: me.user, parameters, connection: token).message
         } catch {
             guard parameters.kind == .image && error.field == "mediaId" else { throw error }
         }
         return try await services.conversations.send(
-            from: me, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),
+            from: me.user, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),
             connection: token).message
     }
 }

@@ -7,22 +7,33 @@ import ParleyProtocol
 // after the first presence, and read markers moved for what was delivered (the client's
 // own messages are `MessageHandler`'s).
 extension XMPPSession {
-    /// A forwarded message addressed to this session.
+    /// A forwarded message or presence addressed to this session.
     func forwardedStanza(_ forwarded: ForwardedStanza, to target: JID) -> String {
-        var text = "<message"
+        let name = forwarded.stanza ?? "message"
+        var text = "<" + name
         if let type = forwarded.type { text += " type='" + XMLEscaping.attribute(type) + "'" }
         if let id = forwarded.id { text += " id='" + XMLEscaping.attribute(id) + "'" }
-        text += " from='" + XMLEscaping.attribute(forwarded.from) + "' to='" + XMLEscaping.attribute(target.description) + "'>"
-        return text + forwarded.children + "</message>"
+        text += " from='" + XMLEscaping.attribute(forwarded.from) + "' to='" + XMLEscaping.attribute(target.description) + "'"
+        return forwarded.children.isEmpty ? text + "/>" : text + ">" + forwarded.children + "</" + name + ">"
+    }
+
+    /// The full JID a user's stored message came from (RFC 6120 §8.1.2.1), and its
+    /// `<origin-id>` if one of this server's streams sent it (`XMPPResources`); a message
+    /// from a native client comes from the user's native resource.
+    func origin(of message: Message, sender: UserID) -> (from: JID, originID: String?) {
+        let origin = services.resources.origin(of: sender, clientID: message.clientId)
+        return (JID(local: nick(of: sender), domain: domain, resource: origin?.resource ?? XMPPResources.nativeResource), origin?.originID)
     }
 
     /// A stored message as a chat stanza to this session, or nil if it is not one for it
     /// (not 1:1, sent by this user, or a system notice).
     func chatStanza(_ message: Message, delayed: Bool) -> XMLElement? {
         guard let me, let sender = message.sender, sender != me.user,
-              state.directPeers[message.conversationId] == sender,
-              var stanza = services.plainStanza(message, from: address(of: sender), to: me.full) else { return nil }
+              state.directPeers[message.conversationId] == sender else { return nil }
+        let origin = origin(of: message, sender: sender)
+        guard var stanza = services.plainStanza(message, from: origin.from, to: me.full) else { return nil }
         stanza.append(XMLElement("request", namespace: Namespace.receipts))
+        if let originID = origin.originID { stanza.append(XMLElement("origin-id", namespace: Namespace.stanzaID, ["id": originID])) }
         stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))
         if delayed {
             stanza.append(XMLElement("delay", namespace: Namespace.delay, ["from": domain, "stamp": Timestamp.iso8601(milliseconds: message.createdAt)]))
@@ -31,11 +42,15 @@ extension XMPPSession {
     }
 
     /// A copy of a message the user sent from another device, for a session that enabled
-    /// carbons (XEP-0280); nil otherwise.
+    /// carbons (XEP-0280): the original stanza, from the full JID that sent it (§8), with its
+    /// origin and archive ids; nil otherwise.
     func sentCarbon(_ message: Message) -> XMLElement? {
         guard let me, message.sender == me.user, state.carbons,
-              let peer = state.directPeers[message.conversationId],
-              let copy = services.plainStanza(message, from: me.bare, to: address(of: peer)) else { return nil }
+              let peer = state.directPeers[message.conversationId] else { return nil }
+        let origin = origin(of: message, sender: me.user)
+        guard var copy = services.plainStanza(message, from: origin.from, to: address(of: peer)) else { return nil }
+        if let originID = origin.originID { copy.append(XMLElement("origin-id", namespace: Namespace.stanzaID, ["id": originID])) }
+        copy.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))
         return XMLElement("message", ["from": me.bare.description, "to": me.full.description, "type": "chat"], children: [
             XMLElement("sent", namespace: Namespace.carbons, [:], children: [
                 XMLElement("forwarded", namespace: Namespace.forward, [:], children: [copy]),

@@ -83,9 +83,13 @@ extension XMPPSession {
                 announceSubject(message)
             }
         case .server(.presence(let presence)):
-            guard presence.userId != me.user else { return }
-            send(XMLElement("presence", ["type": presence.online ? nil : "unavailable", "from": address(of: presence.userId).description,
-                                         "to": me.full.description]))
+            // Parley's presence is per user. A user with XMPP streams here shows each of
+            // their resources (forwarded presence) instead; otherwise the user's native
+            // clients are one resource of their own. Going offline ends every resource.
+            guard presence.userId != me.user, state.present,
+                  !presence.online || !services.resources.hasStreams(presence.userId) else { return }
+            let native = JID(local: nick(of: presence.userId), domain: domain, resource: XMPPResources.nativeResource)
+            send(PresenceHandler.presence(from: native, to: me.full, children: nil, type: presence.online ? nil : "unavailable"))
         case .server(.friendRequest(let request)):
             guard request.to.id == me.user else { return }
             send(SubscriptionHandler.request(request, to: me.full, directory: services.directory))
@@ -97,6 +101,8 @@ extension XMPPSession {
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
             for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
         case .forwarded(let forwarded):
+            // Presence goes only to an available resource (RFC 6121 §4.2.2).
+            if forwarded.stanza == "presence" && !state.present { return }
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.conversationRead), .server(.meUpdated):
             // Read markers and profile changes have no XMPP form here yet.

@@ -45,10 +45,29 @@ extension XMPPSession: XMPPHandlerContext {
     }
 
     func becomeAvailable() -> Bool {
+        state.present = true
         guard !state.available else { return false }
         state.available = true
         chatDelivery = .catchingUp
         return true
+    }
+
+    func becomeUnavailable() {
+        state.present = false
+    }
+
+    func friendIDs() -> [UserID] {
+        Array(Set(state.directPeers.values))
+    }
+
+    /// The stream ended (not to be resumed): its resource is unbound and, if it was
+    /// available, its contacts and the user's other resources see it go.
+    func resourceEnded(me: XMPPIdentity) {
+        guard let resource = me.full.resource else { return }
+        services.resources.unbind(me.user, resource: resource, token: token)
+        guard state.present else { return }
+        state.present = false
+        PresenceHandler.broadcast(nil, from: me, to: friendIDs() + [me.user], services: services, excluding: token)
     }
 
     func catchUp(me: XMPPIdentity) async {

@@ -74,6 +74,9 @@ extension XMPPSession {
             return
         }
         _ = services.registry.remove(old, for: user)
+        if let resource = handover.resource {
+            services.resources.takeOver(user, resource: resource, from: old.token, to: token)
+        }
         state.resource = handover.resource
         state.available = handover.available
         state.carbons = handover.carbons

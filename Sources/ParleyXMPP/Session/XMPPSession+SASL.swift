@@ -187,6 +187,7 @@ extension XMPPSession {
         // What events need to be rendered is loaded before the hub starts sending them.
         let friends = (try? await services.social.allFriends(of: user)) ?? []
         for friend in friends { services.directory.remember(friend.user) }
+        resource = services.resources.bind(user, requested: resource, token: token)
         let jid = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain, resource: resource)
         state.resource = resource
         state.phase = .bound

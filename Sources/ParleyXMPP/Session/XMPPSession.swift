@@ -94,6 +94,9 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var saslFailures = 0
         /// Whether the client has sent its initial presence.
         var available = false
+        /// Whether the resource is available now (its latest presence without `to` was not
+        /// `unavailable`): only then does it get contacts' presence (RFC 6121 §4.2.2).
+        var present = false
         /// 1:1 conversations and the friend at the other end.
         var directPeers: [ConversationID: UserID] = [:]
         /// The newest peer message the sign-in catch-up sent in each 1:1 conversation: a live
@@ -238,6 +241,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         state.registered = false
         state.resumptionID = nil
         if let resumptionID { services.resumable.remove(resumptionID, ifHeldBy: self) }
+        if user != nil, let me { resourceEnded(me: me) }
         if let user, services.registry.remove(self, for: user) {
             let presence = services.presence
             Task { await presence.wentOffline(user) }

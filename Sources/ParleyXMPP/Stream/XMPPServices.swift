@@ -19,6 +19,8 @@ public final class XMPPServices: Sendable {
     public let logger: Logger
     /// Streams that may be resumed, by resumption id.
     let resumable = ResumableSessions()
+    /// Bound resources, their presence, and the origins of recent messages.
+    let resources = XMPPResources()
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots,

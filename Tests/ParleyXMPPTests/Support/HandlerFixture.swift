@@ -103,6 +103,7 @@ actor RecordingContext: XMPPHandlerContext {
     private var localParts: [UserID: String] = [:]
     private var peers: [UserID: ConversationID] = [:]
     private(set) var available = false
+    private var everAvailable = false
     private(set) var caughtUp = 0
 
     init(services: XMPPServices, handlers: XMPPHandlerTable) {
@@ -127,10 +128,15 @@ actor RecordingContext: XMPPHandlerContext {
     func remember(_ profile: UserProfile) { localParts[profile.id] = XMPPDirectory.localPart(of: profile) }
     func knownConversation(with user: UserID) -> ConversationID? { peers[user] }
     func becomeAvailable() -> Bool {
-        defer { available = true }
-        return !available
+        defer {
+            available = true
+            everAvailable = true
+        }
+        return !everAvailable
     }
     func catchUp(me: XMPPIdentity) async { caughtUp += 1 }
+    func becomeUnavailable() { available = false }
+    func friendIDs() -> [UserID] { Array(peers.keys) }
 
     /// Forgets what was sent so far.
     func clearSent() { sent = [] }

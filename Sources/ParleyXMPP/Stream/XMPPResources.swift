@@ -1,0 +1,120 @@
+import ParleyCore
+import ParleyProtocol
+import ParleySync
+
+/// This server's bound XMPP resources (RFC 6120 §7) per user, with the presence each last
+/// broadcast, and which resource sent which recent message. Presence is per resource in XMPP
+/// but per user in Parley's core: this is what lets a stream that becomes available learn
+/// the full JIDs its contacts and its own other resources are available at (the live changes
+/// reach it as forwarded presence, `ForwardedStanza`), and a message's recipient name the
+/// sending resource in `from` (RFC 6120 §8.1.2.1) and keep its `<origin-id>` (XEP-0359).
+///
+/// Local to the server: in a cluster, resources on other servers are known from the presence
+/// they broadcast, and their messages come from the bare JID's `Self.nativeResource`.
+final class XMPPResources: Sendable {
+    /// A bound resource: its stream, and its presence's children (`show`, `status`,
+    /// `priority`, caps, …) once it is available (nil before its initial presence).
+    struct Entry: Sendable {
+        var token: ConnectionToken
+        var presence: [XMLElement]?
+    }
+
+    /// Where a message came from: the sending resource and the client's `<origin-id>`.
+    struct Origin: Sendable, Equatable {
+        var resource: String
+        var originID: String?
+    }
+
+    /// The resource name under which a user's native (WebSocket) connections appear to
+    /// Jabber contacts, and the one their messages come from.
+    static let nativeResource = "parley"
+    /// Origins kept per user (the newest): enough for the messages still being delivered.
+    static let originsKept = 64
+
+    private struct UserState {
+        var resources: [String: Entry] = [:]
+        /// Recent origins by client id, and the ids in the order they came (oldest first).
+        var origins: [String: Origin] = [:]
+        var order: [String] = []
+    }
+
+    private let users = PThreadMutex<[UserID: UserState]>([:])
+
+    init() {}
+
+    /// A stream binds `requested`; returns the resource it gets: the one asked for, or, if
+    /// another stream of the user holds it or it is the native clients' name, that name with
+    /// a suffix (RFC 6120 §7.7.2.2: the server may assign another).
+    func bind(_ user: UserID, requested: String, token: ConnectionToken) -> String {
+        users.withLock { table in
+            var state = table[user, default: UserState()]
+            var resource = requested
+            while resource == Self.nativeResource || state.resources[resource] != nil {
+                resource = requested + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            }
+            state.resources[resource] = Entry(token: token, presence: nil)
+            table[user] = state
+            return resource
+        }
+    }
+
+    /// A resumed stream (XEP-0198) took the resource over from the stream `old`.
+    func takeOver(_ user: UserID, resource: String, from old: ConnectionToken, to new: ConnectionToken) {
+        users.withLock { table in
+            guard table[user]?.resources[resource]?.token == old else { return }
+            table[user]?.resources[resource]?.token = new
+        }
+    }
+
+    /// The stream's resource sent `presence` (its children; nil: unavailable).
+    func setPresence(_ user: UserID, resource: String, token: ConnectionToken, presence: [XMLElement]?) {
+        users.withLock { table in
+            guard table[user]?.resources[resource]?.token == token else { return }
+            table[user]?.resources[resource]?.presence = presence
+        }
+    }
+
+    /// The stream ended: its resource is gone, unless a newer stream bound it since.
+    func unbind(_ user: UserID, resource: String, token: ConnectionToken) {
+        users.withLock { table in
+            guard table[user]?.resources[resource]?.token == token else { return }
+            table[user]?.resources[resource] = nil
+            // The user's last stream here: the origins go too (what they sent has been
+            // delivered by now, or comes from the bare JID's native resource).
+            if table[user]?.resources.isEmpty == true { table[user] = nil }
+        }
+    }
+
+    /// The user's available resources and their presence children.
+    func available(_ user: UserID) -> [(resource: String, presence: [XMLElement])] {
+        users.withLock { table in
+            (table[user]?.resources ?? [:]).compactMap { name, entry in entry.presence.map { (name, $0) } }
+        }.sorted { $0.resource < $1.resource }
+    }
+
+    /// Whether the user has a bound XMPP stream on this server (available or not).
+    func hasStreams(_ user: UserID) -> Bool {
+        users.withLock { !($0[user]?.resources.isEmpty ?? true) }
+    }
+
+    /// Notes that `resource` is sending the message with `clientID`: called before it is
+    /// stored, so that its delivery finds it.
+    func sending(_ user: UserID, clientID: String, origin: Origin) {
+        users.withLock { table in
+            var state = table[user, default: UserState()]
+            if state.origins.updateValue(origin, forKey: clientID) == nil { state.order.append(clientID) }
+            if state.order.count > Self.originsKept {
+                let dropped = state.order.removeFirst()
+                state.origins[dropped] = nil
+            }
+            table[user] = state
+        }
+    }
+
+    /// Where the user's message with `clientID` came from: its resource if one of this
+    /// server's streams sent it, nil otherwise (a native client, or another server).
+    func origin(of user: UserID, clientID: String?) -> Origin? {
+        guard let clientID else { return nil }
+        return users.withLock { $0[user]?.origins[clientID] }
+    }
+}
