@@ -74,6 +74,14 @@ struct ConferenceHandler: XMPPHandler {
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
             })
         case (Namespace.ping, "ping", "get"):
+            // MUC self-ping (XEP-0410): a ping to one's own occupant JID tells whether one is
+            // still in the room; anyone else's, or the room's, whether the room is there.
+            if target.local != nil, let nick = target.resource, let (_, joined) = context.joinedRoom(target), joined.nick == nick {
+                return nil
+            }
+            if target.local != nil, target.resource != nil, context.joinedRoom(target) == nil {
+                throw StanzaError(type: "cancel", condition: "not-acceptable", "you are not in this room")
+            }
             return nil
         case _ where target.local != nil:
             return try await roomQuery(type: type, query, room: target, me: me, context: context)
@@ -90,6 +98,8 @@ struct ConferenceHandler: XMPPHandler {
         case (Namespace.register, _):
             guard kind == .group else { throw StanzaError.serviceUnavailable("a Parley room is open: just join it") }
             return try await register(type: type, query, group: conversation, me: me.user, context: context)
+        case (Namespace.mucAdmin, "get") where kind == .room:
+            return try await roomLists(query, room: conversation, me: me.user, context: context)
         case (Namespace.mucAdmin, _):
             guard kind == .group else {
                 throw StanzaError(type: "cancel", condition: "not-allowed", "a Parley room has no owner or moderators")
@@ -186,6 +196,36 @@ struct ConferenceHandler: XMPPHandler {
         return nil
     }
 
+    /// muc#admin lists of a Parley room (XEP-0045 §9.5, §9.8): everyone in it is an equal
+    /// participant, so the participant list is its occupants, and the affiliation lists and
+    /// the moderators are empty.
+    private func roomLists(_ query: XMLElement, room: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
+        let items = query.elements.filter { $0.name == "item" }
+        guard !items.isEmpty else { throw StanzaError.badRequest("name at least one item") }
+        var answer = XMLElement("query", namespace: Namespace.mucAdmin)
+        for item in items {
+            switch (item["affiliation"], item["role"]) {
+            case (_, "participant"):
+                let rooms = context.services.rooms
+                let occupants = try await AnswerPages.collect { cursor throws(ProtocolError) in
+                    let page = try await rooms.occupants(for: me, OccupantsParameters(conversationId: room, cursor: cursor))
+                    return (page.users, page.nextCursor)
+                }
+                for profile in occupants {
+                    let local = XMPPDirectory.localPart(of: profile)
+                    answer.append(XMLElement("item", namespace: Namespace.mucAdmin, [
+                        "affiliation": "none", "role": "participant", "jid": "\(local)@\(context.services.directory.domain)", "nick": local,
+                    ]))
+                }
+            case ("owner", _), ("admin", _), ("member", _), ("outcast", _), (_, "moderator"), (_, "visitor"):
+                continue
+            default:
+                throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
+            }
+        }
+        return answer
+    }
+
     /// Every member of a group with their affiliation, page by page.
     private func allMembers(of group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> [(UserProfile, Affiliation)] {
         var members: [(UserProfile, Affiliation)] = []
@@ -251,6 +291,8 @@ struct ConferenceHandler: XMPPHandler {
                                   "\(field) is \(fixed ? "on for a group" : "off for a Parley room") and cannot change")
             }
         }
+        // An empty submission accepts the defaults (an instant room, XEP-0045 §10.1.2).
+        guard form[Self.roomName] != nil || form[Self.roomDescription] != nil || form[Self.roomAvatar] != nil else { return }
         var update = GroupUpdate(conversationId: conversation)
         if let name = form[Self.roomName] { update.name = .set(name) }
         if let description = form[Self.roomDescription]?.trimmingWhitespace {

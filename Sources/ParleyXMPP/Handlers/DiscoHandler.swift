@@ -1,6 +1,6 @@
 /// Service discovery (XEP-0030) of the server and its users: the server's identity and the
 /// features of the handler table; its items are the conference and upload services; a
-/// user's account is a registered account.
+/// user's account is a registered account, and the user's own offers the message archive.
 struct DiscoHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.discoInfo, "query"), XMPPPayload(Namespace.discoItems, "query")] }
     var features: [String] { [Namespace.discoInfo, Namespace.discoItems] }
@@ -26,6 +26,11 @@ struct DiscoHandler: XMPPHandler {
             _ = try await context.services.directory.user(for: target)
             query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "account", "type": "registered"]))
             query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]))
+            // The user's own archive is served at their bare JID (XEP-0313 §7), which is
+            // where clients look for it.
+            if target.bare == request.me.bare {
+                query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]))
+            }
         }
         return query
     }

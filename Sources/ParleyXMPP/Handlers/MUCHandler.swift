@@ -52,8 +52,11 @@ struct MUCHandler: Sendable {
                 ]))
             }
             let requested = room.resource ?? nick
+            // The join that created a room (XEP-0045 §10.1.1): 201, and its creator shown as
+            // its owner. Parley's rooms have no owner afterwards: everyone in one is equal.
+            if entry.created { mine = .owner }
             context.send(XMLElement("presence", ["from": "\(roomJID)/\(nick)", "to": me.full.description], children: [
-                Self.mucUser(mine, statuses: requested == nick ? [110] : [110, 210]),
+                Self.mucUser(mine, statuses: (requested == nick ? [110] : [110, 210]) + (entry.created ? [201] : [])),
             ]))
             for message in entry.history {
                 guard let sender = message.sender else { continue }
@@ -83,6 +86,8 @@ struct MUCHandler: Sendable {
         var subject: String
         var occupants: [(UserProfile, Affiliation)]
         var history: [Message]
+        /// Whether joining created it (a Parley room of a new name).
+        var created = false
     }
 
     /// Enters a group (checking membership) or a room (entering it, creating it if new).
@@ -97,11 +102,13 @@ struct MUCHandler: Sendable {
         }
         let name = room.local ?? ""
         let entry: RoomEntry
+        var created = false
         do throws(ProtocolError) {
             entry = try await services.rooms.enter(by: me, NameReference(name: name))
         } catch {
             guard error.code == .notFound else { throw error }
             entry = try await services.rooms.create(by: me, CreateParameters(name: name))
+            created = true
         }
         // Every page: each occupant becomes a presence stanza of its own, so no one answer grows.
         let rooms = services.rooms
@@ -110,7 +117,7 @@ struct MUCHandler: Sendable {
             return (page.users, page.nextCursor)
         }
         return Entry(conversation: entry.room.id, kind: .room, subject: Self.subject(name: entry.room.name, description: entry.room.description),
-                     occupants: occupants.map { ($0, .none) }, history: entry.messages)
+                     occupants: occupants.map { ($0, .none) }, history: entry.messages, created: created)
     }
 
     // MARK: Messages

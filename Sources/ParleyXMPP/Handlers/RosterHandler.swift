@@ -3,7 +3,8 @@ import ParleyNet
 import ParleyProtocol
 
 /// The roster (RFC 6121 §2) = Parley's friend list. Every friendship is mutual, so every
-/// item has subscription 'both'. A set names one item: removing it ends the friendship;
+/// friend's item has subscription 'both'; a request the user sent and that waits is an item
+/// with subscription 'none' and `ask='subscribe'`. A set names one item: removing it ends the friendship;
 /// adding or renaming is accepted but changes nothing (friends come by subscription).
 struct RosterHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.roster, "query")] }
@@ -14,9 +15,20 @@ struct RosterHandler: XMPPHandler {
         let services = context.services
         if request.type == "get" {
             var result = XMLElement("query", namespace: Namespace.roster)
-            for friend in try await services.social.allFriends(of: request.me.user) {
+            let social = services.social
+            let me = request.me.user
+            for friend in try await social.allFriends(of: me) {
                 context.learn(friend)
                 result.append(Self.item(friend.user, subscription: "both", directory: services.directory))
+            }
+            // Requests the user sent and that wait: pending items (RFC 6121 §2.1.2.2).
+            let outgoing = try await AnswerPages.collect { cursor throws(ProtocolError) in
+                let page = try await social.requests(of: me, FriendRequestsParameters(direction: .outgoing, cursor: cursor))
+                return (page.outgoing, page.nextOutgoingCursor)
+            }
+            for pending in outgoing {
+                services.directory.remember(pending.to)
+                result.append(Self.item(pending.to, subscription: "none", ask: true, directory: services.directory))
             }
             return result
         }
@@ -37,9 +49,10 @@ struct RosterHandler: XMPPHandler {
     }
 
     /// A roster item for a user (results and pushes).
-    static func item(_ profile: UserProfile, subscription: String, directory: XMPPDirectory) -> XMLElement {
+    /// `ask`: a subscription request of the user's is pending.
+    static func item(_ profile: UserProfile, subscription: String, ask: Bool = false, directory: XMPPDirectory) -> XMLElement {
         XMLElement("item", namespace: Namespace.roster, ["jid": directory.jid(of: profile).description,
                                                          "name": profile.nickname ?? profile.username,
-                                                         "subscription": subscription])
+                                                         "subscription": subscription, "ask": ask ? "subscribe" : nil])
     }
 }

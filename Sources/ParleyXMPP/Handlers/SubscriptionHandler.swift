@@ -1,8 +1,10 @@
 import ParleyCore
+import ParleyNet
 import ParleyProtocol
 
 /// Presence subscriptions (RFC 6121 §3) = Parley's friend requests. Every friendship is
-/// mutual: `subscribe` asks (or, if they had asked already, makes friends at once),
+/// mutual: `subscribe` asks (a pending item with `ask='subscribe'` on every resource; to a
+/// friend already, the server's own `subscribed`; if they had asked already, friends at once),
 /// `subscribed` accepts their request, `unsubscribed` declines it, and either unsubscription
 /// between friends ends the friendship.
 struct SubscriptionHandler: XMPPPresenceHandler {
@@ -19,7 +21,14 @@ struct SubscriptionHandler: XMPPPresenceHandler {
                 let outcome = try await social.requestFriend(from: me.user, FriendRequestParameters(userId: other), connection: context.token)
                 // They had asked already: friends at once. The event of that leaves this
                 // connection out (it gets the answer instead), so it is told here.
-                if let friend = outcome.friend { Self.announce(friend, me: me, context: context) }
+                if let friend = outcome.friend {
+                    Self.announce(friend, me: me, context: context)
+                } else if let request = outcome.request {
+                    // Pending (RFC 6121 §3.1.2): every resource of the user sees the item with
+                    // `ask='subscribe'`.
+                    Self.pushToAll(RosterHandler.item(request.to, subscription: "none", ask: true, directory: services.directory),
+                                   me: me, services: services)
+                }
             case "subscribed":
                 if let request = try await social.allIncomingRequests(of: me.user).first(where: { $0.from.id == other }) {
                     context.learn(try await social.accept(request.id, by: me.user))
@@ -33,8 +42,24 @@ struct SubscriptionHandler: XMPPPresenceHandler {
                 }
             }
         } catch {
-            if error.code != .alreadyFriends { context.send(StanzaError(error).reply(to: presence, from: services.directory.domain)) }
+            if error.code == .alreadyFriends {
+                // Already sharing presence: the server answers for the contact (RFC 6121 §3.1.3).
+                if type == "subscribe" {
+                    context.send(XMLElement("presence", ["type": "subscribed", "from": target.bare.description, "to": me.bare.description]))
+                }
+            } else {
+                context.send(StanzaError(error).reply(to: presence, from: services.directory.domain))
+            }
         }
+    }
+
+    /// A roster push to every stream of the user (RFC 6121 §2.1.6), this one included, on
+    /// this server or any other of a cluster.
+    static func pushToAll(_ item: XMLElement, me: XMPPIdentity, services: XMPPServices) {
+        let query = XMLElement("query", namespace: Namespace.roster, [:], children: [item])
+        services.registry.forward(ForwardedStanza(stanza: "iq", type: "set", id: "push-" + Base64.encode(CryptoRandom.bytes(6)),
+                                                  from: me.bare.description, children: query.serialized()),
+                                  to: [me.user], excluding: nil)
     }
 
     /// A new friend, as roster push, their subscription approval and, if online, presence.

@@ -36,6 +36,11 @@ import Testing
                                                          to: "bob@chat.test", me: alice, context: fixture.context()))
         #expect(info.child("identity")?["category"] == "account")
         #expect(info.child("identity")?["type"] == "registered")
+        // Another's account does not offer its archive; one's own does (XEP-0313 §7).
+        #expect(!info.elements.contains { $0["var"] == Namespace.mam })
+        let own = try #require(try await fixture.answer("get", XMLElement("query", namespace: Namespace.discoInfo),
+                                                        to: "alice@chat.test", me: alice, context: fixture.context()))
+        #expect(own.elements.contains { $0["var"] == Namespace.mam })
         await #expect(throws: ProtocolError.self) {
             _ = try await fixture.answer("get", XMLElement("query", namespace: Namespace.discoInfo), to: "nobody@chat.test",
                                          me: alice, context: fixture.context())

@@ -20,8 +20,10 @@ import Testing
         let own = try #require(sent.first { $0.name == "presence" })
         #expect(own["from"] == "lobby@conference.chat.test/alice")
         let statuses = own.child("x", namespace: Namespace.mucUser)?.elements.compactMap { $0.name == "status" ? $0["code"] : nil }
-        // 110: this is you; 210: the service assigned the nickname (not the one asked for).
-        #expect(statuses == ["110", "210"])
+        // 110: this is you; 210: the service assigned the nickname (not the one asked for);
+        // 201: the join created the room, whose creator is shown as its owner.
+        #expect(statuses == ["110", "210", "201"])
+        #expect(own.child("x", namespace: Namespace.mucUser)?.child("item", namespace: Namespace.mucUser)?["affiliation"] == "owner")
         #expect(sent.last?.child("subject")?.text == "lobby")
         let (conversation, joined) = try #require(await context.joinedRoom(JID("lobby@conference.chat.test")!))
         #expect(joined.kind == .room && joined.nick == "alice")
@@ -104,5 +106,44 @@ import Testing
         let refusal = try #require(await context.sent.last)
         #expect(refusal.child("error")?.elements.first?.name == "forbidden")
         #expect(refusal["from"] == "lobby@conference.chat.test/bob")
+    }
+
+    @Test func selfPingTellsWhetherOneIsStillInAndARoomListsItsParticipants() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        let context = fixture.context()
+        await context.remember(UserProfile(id: alice.user, username: "alice", createdAt: 1))
+        await fixture.stanza(presence(to: "lobby@conference.chat.test/alice"), me: alice, context: context)
+        _ = try await fixture.services.rooms.enter(by: bob.user, NameReference(name: "lobby"))
+
+        // XEP-0410: in the room, a ping to one's own occupant JID is answered.
+        let ping = XMLElement("ping", namespace: Namespace.ping)
+        #expect(try await fixture.answer("get", ping, to: "lobby@conference.chat.test/alice", me: alice, context: context) == nil)
+        // A later join of the same room by another occupant is not "created".
+        let bobStream = fixture.context()
+        await fixture.stanza(presence(to: "lobby@conference.chat.test/bob"), me: bob, context: bobStream)
+        let bobsOwn = try #require(await bobStream.sent.first { $0.name == "presence" && $0.serialized().contains("110") })
+        #expect(!bobsOwn.serialized().contains("201"))
+
+        // muc#admin lists of a Parley room: its occupants are its participants; no owners.
+        let participants = XMLElement("query", namespace: Namespace.mucAdmin, [:], children: [
+            XMLElement("item", namespace: Namespace.mucAdmin, ["role": "participant"]),
+        ])
+        let list = try #require(try await fixture.answer("get", participants, to: "lobby@conference.chat.test", me: alice, context: context))
+        #expect(Set(list.elements.compactMap { $0["nick"] }) == ["alice", "bob"])
+        let owners = XMLElement("query", namespace: Namespace.mucAdmin, [:], children: [
+            XMLElement("item", namespace: Namespace.mucAdmin, ["affiliation": "owner"]),
+        ])
+        #expect(try await fixture.answer("get", owners, to: "lobby@conference.chat.test", me: alice, context: context)?.elements.isEmpty == true)
+
+        // Out of the room, the self-ping says so.
+        await fixture.stanza(presence(to: "lobby@conference.chat.test", type: "unavailable"), me: alice, context: context)
+        do {
+            _ = try await fixture.answer("get", ping, to: "lobby@conference.chat.test/alice", me: alice, context: context)
+            Issue.record("a self-ping out of the room was answered")
+        } catch let error as StanzaError {
+            #expect(error.condition == "not-acceptable")
+        }
     }
 }

@@ -12,6 +12,14 @@ import Testing
         try await fixture.present("subscribe", to: bob, me: alice, context: aliceStream)
         #expect(try await fixture.services.social.allIncomingRequests(of: bob.user).map(\.from.id) == [alice.user])
         #expect(await aliceStream.sent.isEmpty)
+        // Every stream of alice's gets the pending item (a roster push through the registry).
+        let (pending, users) = try #require(fixture.registry.forwarded.first)
+        #expect(users == [alice.user] && pending.stanza == "iq" && pending.type == "set")
+        #expect(pending.children.contains("ask='subscribe'") && pending.children.contains("subscription='none'"))
+        #expect(pending.children.contains("jid='bob@chat.test'"))
+        let roster = try #require(try await fixture.answer("get", XMLElement("query", namespace: Namespace.roster), me: alice,
+                                                           context: aliceStream))
+        #expect(roster.elements.map { [$0["jid"], $0["subscription"], $0["ask"]] } == [["bob@chat.test", "none", "subscribe"]])
 
         // Bob asking back is accepting: friends at once, and bob's stream gets the roster push
         // and alice's approval (the core's event leaves his connection out).
@@ -24,6 +32,13 @@ import Testing
         #expect(push.child("query", namespace: Namespace.roster)?.child("item")?["jid"] == "alice@chat.test")
         #expect(sent.contains { $0.name == "presence" && $0["type"] == "subscribed" && $0["from"] == "alice@chat.test" })
         #expect(await bobStream.learned == [alice.user])
+
+        // Asking a friend again: the server answers for them (RFC 6121 §3.1.3).
+        let again = fixture.context()
+        try await fixture.present("subscribe", to: bob, me: alice, context: again)
+        let reply = try #require(await again.sent.first)
+        #expect(reply.name == "presence" && reply["type"] == "subscribed")
+        #expect(reply["from"] == "bob@chat.test" && reply["to"] == "alice@chat.test")
     }
 
     @Test func subscribedAcceptsAndUnsubscribedDeclines() async throws {

@@ -1,0 +1,111 @@
+"""What standards clients look for beyond chat, with slixmpp: the archive advertised on the
+account's bare JID (XEP-0313 §7), subscriptions as RFC 6121 has them (the server's
+`subscribed` for a contact already shared with, pending `ask` items pushed to every resource),
+and multi-user chat's room creation (status 201, the creator as owner), self-ping (XEP-0410)
+and muc#admin lists of a room."""
+import asyncio
+
+from slixmpp.xmlstream.handler import Callback
+from slixmpp.xmlstream.matcher import MatchXPath
+
+from test_xmpp_muc import iq
+from xmpp import Bot, error_condition, register, run, server
+
+ROSTER = "{jabber:iq:roster}"
+MUC_USER = "{http://jabber.org/protocol/muc#user}"
+ADMIN = "http://jabber.org/protocol/muc#admin"
+
+
+def record_roster_pushes(bot: Bot) -> list:
+    pushes: list = []
+    bot.register_handler(Callback("roster pushes", MatchXPath("{jabber:client}iq/{jabber:iq:roster}query"),
+                                  lambda stanza: pushes.append(stanza) if stanza["type"] == "set" else None))
+    return pushes
+
+
+async def until(predicate, timeout: float = 15):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "not in time"
+        await asyncio.sleep(0.05)
+
+
+def test_the_archive_is_advertised_on_the_accounts_bare_jid_and_on_rooms(server):
+    register(server, "mei")
+
+    async def scenario():
+        mei = Bot("mei@localhost/phone")
+        assert await mei.sign_in(server.xmpp_port)
+        own = await mei.plugin["xep_0030"].get_info(jid="mei@localhost", timeout=10)
+        assert "urn:xmpp:mam:2" in own["disco_info"]["features"]
+        mei.send_presence(pto="tearoom@conference.localhost/mei")
+        await mei.wait_presence(lambda p: p["from"].bare == "tearoom@conference.localhost" and "110" in str(p))
+        room = await mei.plugin["xep_0030"].get_info(jid="tearoom@conference.localhost", timeout=10)
+        assert "urn:xmpp:mam:2" in room["disco_info"]["features"]
+        await mei.stop()
+    run(scenario())
+
+
+def test_a_pending_subscription_is_on_every_resource_and_a_friend_is_answered_by_the_server(server):
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        phone, laptop = Bot("mei@localhost/phone"), Bot("mei@localhost/laptop")
+        pushes = {bot: record_roster_pushes(bot) for bot in (phone, laptop)}
+        for bot in (phone, laptop):
+            assert await bot.sign_in(server.xmpp_port)
+        phone.send_presence(pto="bob@localhost", ptype="subscribe")
+        for bot in (phone, laptop):
+            await until(lambda bot=bot: any(p.xml.find(f"{ROSTER}query/{ROSTER}item[@ask='subscribe']") is not None for p in pushes[bot]))
+            item = next(p for p in pushes[bot]).xml.find(f"{ROSTER}query/{ROSTER}item")
+            assert item.get("jid") == "bob@localhost" and item.get("subscription") == "none"
+        roster = await laptop.get_roster()
+        assert roster.xml.find(f"{ROSTER}query/{ROSTER}item[@jid='bob@localhost']").get("ask") == "subscribe"
+
+        bob = Bot("bob@localhost/desk")
+        assert await bob.sign_in(server.xmpp_port)
+        await bob.wait_presence(lambda p: p["type"] == "subscribe" and p["from"].bare == "mei@localhost")
+        bob.send_presence(pto="mei@localhost", ptype="subscribed")
+        await phone.wait_presence(lambda p: p["type"] == "subscribed" and p["from"].bare == "bob@localhost")
+
+        # Asking a friend again: the server answers for Bob at once (RFC 6121 §3.1.3).
+        phone.presences.clear()
+        phone.send_presence(pto="bob@localhost", ptype="subscribe")
+        answer = await phone.wait_presence(lambda p: p["type"] == "subscribed")
+        assert answer["from"] == "bob@localhost"
+        for bot in (phone, laptop, bob):
+            await bot.stop()
+    run(scenario())
+
+
+def test_creating_a_room_makes_its_creator_owner_and_self_ping_and_lists_work(server):
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+        room = "newroom@conference.localhost"
+        mei.send_presence(pto=f"{room}/mei")
+        own = await mei.wait_presence(lambda p: p["from"].bare == room and "110" in str(p))
+        statuses = {status.get("code") for status in own.xml.findall(f"{MUC_USER}x/{MUC_USER}status")}
+        assert "201" in statuses
+        assert own.xml.find(f"{MUC_USER}x/{MUC_USER}item").get("affiliation") == "owner"
+        bob.send_presence(pto=f"{room}/bob")
+        bobs = await bob.wait_presence(lambda p: p["from"].bare == room and "110" in str(p))
+        assert "201" not in {status.get("code") for status in bobs.xml.findall(f"{MUC_USER}x/{MUC_USER}status")}
+
+        # XEP-0410: pinging one's own occupant JID tells one is in.
+        await mei.plugin["xep_0199"].ping(jid=f"{room}/mei", timeout=10)
+        listed = await iq(mei, "get", room, f"<query xmlns='{ADMIN}'><item role='participant'/></query>")
+        assert {item.get("nick") for item in listed.xml.iter(f"{{{ADMIN}}}item")} == {"mei", "bob"}
+
+        mei.send_presence(pto=f"{room}/mei", ptype="unavailable")
+        await mei.wait_presence(lambda p: p["from"] == f"{room}/mei" and p["type"] == "unavailable")
+        answer = await iq(mei, "get", f"{room}/mei", "<ping xmlns='urn:xmpp:ping'/>")
+        assert answer["type"] == "error" and error_condition(answer) == "not-acceptable"
+        for bot in (mei, bob):
+            await bot.stop()
+    run(scenario())
