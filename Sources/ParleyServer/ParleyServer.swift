@@ -190,8 +190,10 @@ public final class ParleyServer: Sendable {
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
+        xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
+                                        privateStorage: services.privateStorage,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)

@@ -24,6 +24,8 @@ final class ServerServices: Sendable {
     let groups: GroupService
     let rooms: RoomService
     let presence: PresenceService
+    /// What the XMPP gateway keeps per user (private XML, roster names and groups).
+    let privateStorage: PrivateStorageService
     let hub: ConnectionHub
     /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
     let delivery: any Delivery
@@ -46,6 +48,7 @@ final class ServerServices: Sendable {
         groups = GroupService(context: messaging)
         rooms = RoomService(context: messaging)
         presence = PresenceService(context: messaging, rooms: rooms)
+        privateStorage = PrivateStorageService(context: messaging)
         self.hub = hub
         self.limits = limits
         self.logger = logger

@@ -1,15 +1,16 @@
 """What standards clients look for beyond chat, with slixmpp: the archive advertised on the
-account's bare JID (XEP-0313 §7), subscriptions as RFC 6121 has them (the server's
-`subscribed` for a contact already shared with, pending `ask` items pushed to every resource),
-and multi-user chat's room creation (status 201, the creator as owner), self-ping (XEP-0410)
-and muc#admin lists of a room."""
+account's bare JID (XEP-0313 §7), subscriptions and the roster as RFC 6121 has them (the
+server's `subscribed` for a contact already shared with, pending `ask` items, names and groups
+kept and pushed to every resource), bookmarks in private XML storage (XEP-0048, XEP-0049), and
+multi-user chat's room creation (status 201, the creator as owner), self-ping (XEP-0410) and
+muc#admin lists of a room."""
 import asyncio
 
 from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
 
 from test_xmpp_muc import iq
-from xmpp import Bot, error_condition, register, run, server
+from xmpp import Bot, error_condition, mei_and_bob, register, run, server
 
 ROSTER = "{jabber:iq:roster}"
 MUC_USER = "{http://jabber.org/protocol/muc#user}"
@@ -108,4 +109,39 @@ def test_creating_a_room_makes_its_creator_owner_and_self_ping_and_lists_work(se
         assert answer["type"] == "error" and error_condition(answer) == "not-acceptable"
         for bot in (mei, bob):
             await bot.stop()
+    run(scenario())
+
+
+def test_roster_names_and_groups_and_bookmarks_are_kept_for_every_resource(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        phone, laptop = Bot("mei@localhost/phone"), Bot("mei@localhost/laptop")
+        pushes = record_roster_pushes(laptop)
+        for bot in (phone, laptop):
+            assert await bot.sign_in(server.xmpp_port)
+
+        # A name and groups set on the phone: pushed to the laptop, and in the roster later.
+        named = await iq(phone, "set", "mei@localhost", f"<query xmlns='jabber:iq:roster'><item jid='bob@localhost' name='Bobby'>"
+                                                        "<group>Climbing</group><group>家</group></item></query>")
+        assert named["type"] == "result"
+        await until(lambda: any(p.xml.find(f"{ROSTER}query/{ROSTER}item[@name='Bobby']") is not None for p in pushes))
+        roster = await iq(laptop, "get", "mei@localhost", "<query xmlns='jabber:iq:roster'/>")
+        item = roster.xml.find(f"{ROSTER}query/{ROSTER}item[@jid='bob@localhost']")
+        assert item.get("name") == "Bobby" and item.get("subscription") == "both"
+        assert [group.text for group in item.findall(f"{ROSTER}group")] == ["Climbing", "家"]
+
+        # Bookmarks (XEP-0048) in private XML storage (XEP-0049): stored on one resource,
+        # read on the other.
+        stored = await iq(phone, "set", "mei@localhost", "<query xmlns='jabber:iq:private'><storage xmlns='storage:bookmarks'>"
+                                                         "<conference jid='tea@conference.localhost' autojoin='true' name='Tea'>"
+                                                         "<nick>mei</nick></conference></storage></query>")
+        assert stored["type"] == "result"
+        got = await iq(laptop, "get", "mei@localhost", "<query xmlns='jabber:iq:private'><storage xmlns='storage:bookmarks'/></query>")
+        conference = got.xml.find("{jabber:iq:private}query/{storage:bookmarks}storage/{storage:bookmarks}conference")
+        assert conference.get("jid") == "tea@conference.localhost" and conference.get("autojoin") == "true"
+        assert conference.find("{storage:bookmarks}nick").text == "mei"
+        for bot in (phone, laptop):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
     run(scenario())

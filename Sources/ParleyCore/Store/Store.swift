@@ -32,6 +32,9 @@ public protocol StoreReader: MessagingReader {
     /// The user's SCRAM credentials, one per mechanism; empty until the server has seen the
     /// password (registration, or a password sign-in of an older account).
     func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential]
+    /// The user's items of the XMPP gateway's per-user storage (private XML, XEP-0049, and
+    /// roster annotations) whose keys start with `keyPrefix` ("" for all), by key.
+    func xmppPrivateItems(of userID: UserID, keyPrefix: String) throws -> [String: String]
 }
 
 /// Changes, inside a transaction.
@@ -57,6 +60,8 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func recordSMSSend(phone: String, at time: Int64, forgetBefore: Int64) throws
     /// Replaces all of the user's SCRAM credentials with `credentials`.
     func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws
+    /// Sets (or with nil, removes) one item of the user's XMPP per-user storage.
+    func setXMPPPrivateItem(of userID: UserID, key: String, value: String?) throws
 }
 
 /// A storage failure the core can act on.

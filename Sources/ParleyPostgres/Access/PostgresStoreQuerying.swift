@@ -100,6 +100,15 @@ extension PostgresStoreQuerying {
         }
     }
 
+    func xmppPrivateItems(of userID: UserID, keyPrefix: String) throws -> [String: String] {
+        // `left` counts characters, as Swift's `hasPrefix` does on the way in.
+        let rows = try query("xmppPrivateItems(of:keyPrefix:)", """
+            SELECT item_key, value FROM xmpp_private_items
+            WHERE user_id = $1 AND left(item_key, length($2)) = $2
+            """, userID.rawValue, keyPrefix) { row in (try row.string(0), try row.string(1)) }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
     func smsSendTimes(phone: String, since: Int64) throws -> [Int64] {
         try query("smsSendTimes(phone:since:)", "SELECT sent_at FROM sms_sends WHERE phone = $1 AND sent_at > $2 ORDER BY sent_at",
                   phone, since) { try $0.int64(0) }

@@ -19,7 +19,19 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 5, sql: archiveIndex),
         PostgresMigration(version: 6, sql: textClipping),
         PostgresMigration(version: 7, sql: mediaReferences),
+        PostgresMigration(version: 8, sql: xmppPrivateItems),
     ])
+
+    /// Version 8: the XMPP gateway's per-user storage (SQLite's version 9): private XML
+    /// (XEP-0049) and roster names and groups, by key.
+    static let xmppPrivateItems = """
+        CREATE TABLE xmpp_private_items (
+            user_id  BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            item_key TEXT NOT NULL,
+            value    TEXT NOT NULL,
+            PRIMARY KEY (user_id, item_key)
+        );
+        """
 
     /// Version 7: when an upload was first used (SQLite's version 8).
     static let mediaReferences = """

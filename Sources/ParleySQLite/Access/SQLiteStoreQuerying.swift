@@ -103,4 +103,15 @@ extension SQLiteStoreQuerying {
             })
         }
     }
+
+    func xmppPrivateItems(of userID: UserID, keyPrefix: String) throws -> [String: String] {
+        try StoreError.mapping("xmppPrivateItems(of:keyPrefix:)") {
+            // `substr` counts characters, as Swift's `hasPrefix` does on the way in.
+            let rows = try connection.query("""
+                SELECT item_key, value FROM xmpp_private_items
+                WHERE user_id = ? AND substr(item_key, 1, length(?)) = ?
+                """, userID.rawValue, keyPrefix, keyPrefix, row: { row in (try row.string(0), try row.string(1)) })
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
 }

@@ -2,7 +2,8 @@ import ParleyCore
 import ParleyProtocol
 import ParleySQL
 
-// `StoreWriter`: SCRAM credentials (the XMPP gateway's challenge-response sign-in).
+// `StoreWriter`: SCRAM credentials (the XMPP gateway's challenge-response sign-in) and the
+// gateway's per-user storage.
 extension SQLiteStoreWriter {
     func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws {
         try StoreError.mapping("replaceSCRAMCredentials") {
@@ -13,6 +14,19 @@ extension SQLiteStoreWriter {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, userID.rawValue, credential.mechanism, credential.salt, credential.iterations,
                     credential.storedKey, credential.serverKey)
+            }
+        }
+    }
+
+    func setXMPPPrivateItem(of userID: UserID, key: String, value: String?) throws {
+        try StoreError.mapping("setXMPPPrivateItem") {
+            if let value {
+                try connection.run("""
+                    INSERT INTO xmpp_private_items (user_id, item_key, value) VALUES (?, ?, ?)
+                    ON CONFLICT (user_id, item_key) DO UPDATE SET value = excluded.value
+                    """, userID.rawValue, key, value)
+            } else {
+                try connection.run("DELETE FROM xmpp_private_items WHERE user_id = ? AND item_key = ?", userID.rawValue, key)
             }
         }
     }

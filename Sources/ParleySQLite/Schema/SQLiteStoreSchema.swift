@@ -20,7 +20,21 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 6, sql: messagesRebuild),
         SQLiteMigration(version: 7, sql: textClipping),
         SQLiteMigration(version: 8, sql: mediaReferences),
+        SQLiteMigration(version: 9, sql: xmppPrivateItems),
     ])
+
+    /// Version 9: the XMPP gateway's per-user storage (docs/xmpp.md): what a Jabber client
+    /// keeps on the server and Parley has no field for, by key: private XML (XEP-0049, where
+    /// clients keep bookmarks, XEP-0048) and the names and groups a user gives roster items
+    /// (RFC 6121 §2.1.2). Values are XML text, each within one stanza's size.
+    static let xmppPrivateItems = """
+        CREATE TABLE xmpp_private_items (
+            user_id  INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            item_key TEXT NOT NULL,
+            value    TEXT NOT NULL,
+            PRIMARY KEY (user_id, item_key)
+        ) STRICT;
+        """
 
     /// Version 8: when an upload was first used by a message or an avatar (`referenced_at`),
     /// so uploads nobody used can be removed after a grace period; uploads older than this

@@ -109,6 +109,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(PingHandler())
         builder.register(SessionHandler())
         builder.register(RosterHandler())
+        builder.register(PrivateStorageHandler())
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
         builder.register(BlockingHandler())

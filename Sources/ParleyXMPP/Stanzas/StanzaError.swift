@@ -29,7 +29,7 @@ public struct StanzaError: Error, Sendable, Equatable {
         case .notFriends, .notMember, .notOwner, .forbidden, .unauthorized: self.init(type: "auth", condition: "forbidden", error.message)
         case .blocked: self.init(type: "cancel", condition: "not-acceptable", error.message)
         case .unsupportedMediaType: self.init(type: "modify", condition: "not-acceptable", error.message)
-        case .rateLimited, .tooManyAttempts: self.init(type: "wait", condition: "resource-constraint", error.message)
+        case .rateLimited, .tooManyAttempts, .quotaExceeded: self.init(type: "wait", condition: "resource-constraint", error.message)
         case .alreadyFriends, .nameTaken, .usernameTaken: self.init(type: "cancel", condition: "conflict", error.message)
         case .internalError, .unavailable: self.init(type: "wait", condition: "internal-server-error", error.message)
         case .badRequest, .invalidField, .missingField, .invalidName, .invalidUsername, .payloadTooLarge:

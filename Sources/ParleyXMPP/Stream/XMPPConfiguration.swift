@@ -31,6 +31,9 @@ public struct XMPPConfiguration: Sendable {
     /// SCRAM's salt for a username that has no account is derived from it, so the answer for
     /// an unknown name looks like a real account's and stays the same from try to try.
     public var decoySecret: [UInt8] = CryptoRandom.bytes(32)
+    /// Most items one user may keep in the gateway's per-user storage: private XML
+    /// namespaces (XEP-0049) and roster items given a name or groups together.
+    public var maxPrivateItems = 1_000
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,

@@ -11,6 +11,8 @@ public final class XMPPServices: Sendable {
     public let presence: PresenceService
     /// HTTP upload slots (XEP-0363).
     public let uploads: UploadSlots
+    /// Private XML (XEP-0049) and roster names and groups, per user.
+    public let privateStorage: PrivateStorageService
     public let registry: ConnectionRegistry
     /// For the events a gateway itself causes (a profile changed by vCard).
     public let delivery: Delivery
@@ -23,7 +25,7 @@ public final class XMPPServices: Sendable {
     let resources = XMPPResources()
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
-                rooms: RoomService, presence: PresenceService, uploads: UploadSlots,
+                rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
         self.accounts = accounts
         self.social = social
@@ -32,6 +34,7 @@ public final class XMPPServices: Sendable {
         self.rooms = rooms
         self.presence = presence
         self.uploads = uploads
+        self.privateStorage = privateStorage
         self.registry = registry
         self.delivery = delivery
         self.configuration = configuration

@@ -35,6 +35,7 @@ final class HandlerFixture {
             social: SocialService(context: context), conversations: ConversationService(context: context),
             groups: GroupService(context: context), rooms: rooms, presence: PresenceService(context: context, rooms: rooms),
             uploads: UploadSlots(media: media, secrets: secrets, rules: UploadSlots.Rules(), clock: clock),
+            privateStorage: PrivateStorageService(context: context),
             registry: registry, delivery: delivery,
             configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
             logger: Logger(label: "xmpp-test") { _ in })
