@@ -5,6 +5,7 @@ kept and pushed to every resource), bookmarks in private XML storage (XEP-0048, 
 multi-user chat's room creation (status 201, the creator as owner), self-ping (XEP-0410) and
 muc#admin lists of a room."""
 import asyncio
+import xml.etree.ElementTree as ET
 
 from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
@@ -141,6 +142,39 @@ def test_roster_names_and_groups_and_bookmarks_are_kept_for_every_resource(serve
         assert conference.get("jid") == "tea@conference.localhost" and conference.get("autojoin") == "true"
         assert conference.find("{storage:bookmarks}nick").text == "mei"
         for bot in (phone, laptop):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())
+
+
+def test_an_inactive_client_gets_presence_later_and_no_chat_states_but_messages_at_once(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+        await bob.wait_presence(lambda p: p["from"] == "mei@localhost/phone")
+        # XEP-0352: Bob's client goes inactive.
+        bob.send_raw("<inactive xmlns='urn:xmpp:csi:0'/>")
+        await asyncio.sleep(0.3)
+        bob.presences.clear()
+        mei.send_presence(pshow="away")
+        mei.send_presence(pshow="dnd", pstatus="busy")
+        typing = mei.make_message(mto="bob@localhost", mtype="chat")
+        typing.append(ET.fromstring("<composing xmlns='http://jabber.org/protocol/chatstates'/>"))
+        typing.send()
+        mei.send_message(mto="bob@localhost", mbody="still delivered", mtype="chat")
+        await bob.next_message(predicate=lambda m: m["body"] == "still delivered")
+        assert [p for p in bob.presences if p["from"] == "mei@localhost/phone"] == []
+
+        bob.send_raw("<active xmlns='urn:xmpp:csi:0'/>")
+        latest = await bob.wait_presence(lambda p: p["from"] == "mei@localhost/phone")
+        assert latest["show"] == "dnd" and latest["status"] == "busy"
+        await asyncio.sleep(0.3)
+        assert len([p for p in bob.presences if p["from"] == "mei@localhost/phone"]) == 1
+        assert not [m for m in list(bob.messages._queue) if m.xml.find("{http://jabber.org/protocol/chatstates}composing") is not None]
+        for bot in (mei, bob):
             await bot.stop()
         await mei_native.close()
         await bob_native.close()

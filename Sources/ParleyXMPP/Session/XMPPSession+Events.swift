@@ -89,7 +89,12 @@ extension XMPPSession {
             guard presence.userId != me.user, state.present,
                   !presence.online || !services.resources.hasStreams(presence.userId) else { return }
             let native = JID(local: nick(of: presence.userId), domain: domain, resource: XMPPResources.nativeResource)
-            send(PresenceHandler.presence(from: native, to: me.full, children: nil, type: presence.online ? nil : "unavailable"))
+            let stanza = PresenceHandler.presence(from: native, to: me.full, children: nil, type: presence.online ? nil : "unavailable")
+            if state.inactivity.active {
+                send(stanza)
+            } else {
+                state.inactivity.hold(stanza.serialized(), from: native.description)
+            }
         case .server(.friendRequest(let request)):
             guard request.to.id == me.user else { return }
             send(SubscriptionHandler.request(request, to: me.full, directory: services.directory))
@@ -103,6 +108,13 @@ extension XMPPSession {
         case .forwarded(let forwarded):
             // Presence goes only to an available resource (RFC 6121 §4.2.2).
             if forwarded.stanza == "presence" && !state.present { return }
+            if !state.inactivity.active {
+                if forwarded.stanza == "presence" {
+                    state.inactivity.hold(forwardedStanza(forwarded, to: me.full), from: forwarded.from)
+                    return
+                }
+                if InactiveHold.isOnlyChatState(forwarded) { return }
+            }
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.conversationRead), .server(.meUpdated):
             // Read markers and profile changes have no XMPP form here yet.

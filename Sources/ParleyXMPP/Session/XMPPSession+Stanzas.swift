@@ -19,6 +19,10 @@ extension XMPPSession {
                 manageStream(stanza)
                 return
             }
+            if stanza.namespace == Namespace.clientStateIndication {
+                indicateState(stanza)
+                return
+            }
             guard stanza.namespace == Namespace.client else {
                 fail(.unsupportedStanzaType, "<\(stanza.name)> in \(stanza.namespace) is not supported")
                 return
@@ -72,6 +76,20 @@ extension XMPPSession {
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("unexpected-request", namespace: Namespace.stanzaErrors)]))
         default:
             fail(.unsupportedStanzaType, "<\(element.name)> in \(sm) is not supported")
+        }
+    }
+
+    /// Client state indication (XEP-0352), a nonza: while the client says it is inactive,
+    /// presence is held (the newest per sender) and chat states are dropped; when it is
+    /// active again, the presence held is sent.
+    private func indicateState(_ element: XMLElement) {
+        switch element.name {
+        case "inactive":
+            state.inactivity.active = false
+        case "active":
+            for text in state.inactivity.activate() { send(raw: text, isStanza: true) }
+        default:
+            fail(.unsupportedStanzaType, "<\(element.name)> in \(Namespace.clientStateIndication) is not supported")
         }
     }
 

@@ -119,6 +119,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var carbons = false
         /// Read markers of delivered messages still to move.
         var readMarks = ReadMarkQueue()
+        /// Client state indication (XEP-0352): presence held while the client is inactive.
+        var inactivity = InactiveHold()
     }
 
     /// When a stream gets the 1:1 messages sent to its user. Until its initial presence it
@@ -309,6 +311,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
             features.append(XMLElement("bind", namespace: Namespace.bind))
             features.append(XMLElement("session", namespace: Namespace.session, [:], children: [XMLElement("optional", namespace: Namespace.session)]))
             features.append(XMLElement("sm", namespace: Namespace.streamManagement))
+            features.append(XMLElement("csi", namespace: Namespace.clientStateIndication))
         } else {
             if offerTLS {
                 features.append(XMLElement("starttls", namespace: Namespace.tls, [:],
