@@ -179,3 +179,38 @@ def test_an_inactive_client_gets_presence_later_and_no_chat_states_but_messages_
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_blocks_are_pushed_to_every_resource_markers_pass_and_own_native_clients_show(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        phone = Bot("mei@localhost/phone")
+        assert await phone.sign_in(server.xmpp_port)
+        # Mei's native client is signed in: her Jabber client sees it as a resource.
+        await phone.wait_presence(lambda p: p["from"] == "mei@localhost/parley" and p["type"] == "available")
+
+        laptop, bob = Bot("mei@localhost/laptop"), Bot("bob@localhost/desk")
+        blocking: list = []
+        laptop.register_handler(Callback("block pushes", MatchXPath("{jabber:client}iq/{urn:xmpp:blocking}block"),
+                                         lambda stanza: blocking.append(stanza)))
+        for bot in (laptop, bob):
+            assert await bot.sign_in(server.xmpp_port)
+
+        # XEP-0333: a displayed marker passes from Mei's Jabber client to Bob's.
+        marker = phone.make_message(mto="bob@localhost", mtype="chat")
+        marker.append(ET.fromstring("<displayed xmlns='urn:xmpp:chat-markers:0' id='b-1'/>"))
+        marker.send()
+        got = await bob.next_message(predicate=lambda m: m.xml.find("{urn:xmpp:chat-markers:0}displayed") is not None)
+        assert got["from"] == "mei@localhost/phone"
+        assert got.xml.find("{urn:xmpp:chat-markers:0}displayed").get("id") == "b-1"
+
+        # XEP-0191: a block on the phone is pushed to the laptop.
+        blocked = await iq(phone, "set", "mei@localhost", "<block xmlns='urn:xmpp:blocking'><item jid='bob@localhost'/></block>")
+        assert blocked["type"] == "result"
+        await until(lambda: bool(blocking))
+        assert blocking[0].xml.find("{urn:xmpp:blocking}block/{urn:xmpp:blocking}item").get("jid") == "bob@localhost"
+        for bot in (phone, laptop, bob):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())

@@ -2,7 +2,7 @@ import ParleyCore
 import ParleyProtocol
 
 /// Blocking command (XEP-0191) = Parley's block list: the list, block and unblock (all when
-/// no JID is named).
+/// no JID is named), each change pushed to all of the user's resources.
 struct BlockingHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.blocking)] }
     var features: [String] { [Namespace.blocking] }
@@ -34,6 +34,11 @@ struct BlockingHandler: XMPPHandler {
                     try await services.social.unblock(target, by: me)
                 }
             }
+            // Every resource of the user hears of it (§3.3, §3.4): the items as named (an
+            // unblock of everyone names none).
+            services.push(XMLElement(query.name, namespace: Namespace.blocking, [:], children: jids.map {
+                XMLElement("item", namespace: Namespace.blocking, ["jid": $0.bare.description])
+            }), to: request.me)
             return nil
         default:
             throw ProtocolError(.badRequest, "not a blocking command")

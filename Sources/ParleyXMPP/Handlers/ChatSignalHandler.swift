@@ -1,22 +1,24 @@
 import ParleyCore
 import ParleyProtocol
 
-/// Chat states (XEP-0085) and delivery receipts (XEP-0184): a body-less `<message>` to a
-/// user carrying them is not stored; it is handed to the recipient's XMPP sessions through
+/// Chat states (XEP-0085), delivery receipts (XEP-0184) and chat markers (XEP-0333): a
+/// body-less `<message>` to a user carrying them is not stored; it is handed to the recipient's XMPP sessions through
 /// the registry (on this server or any other of a cluster), friends only and with no block
 /// between, as a stored message would be. Native clients have no form for these.
 ///
 /// Held by the table as a field rather than looked up: it sits on the 1:1 message path,
 /// which gets no per-stanza dispatch beyond the session's own.
 struct ChatSignalHandler: Sendable {
-    var features: [String] { [Namespace.receipts, Namespace.chatStates] }
+    var features: [String] { [Namespace.receipts, Namespace.chatStates, Namespace.chatMarkers] }
 
     func forward(_ message: XMLElement, from me: XMPPIdentity, to recipient: UserID,
                  context: isolated some XMPPHandlerContext) async throws(ProtocolError) {
         let services = context.services
         // Not stored, so not checked by `send`: friends only, and no blocks between.
         _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-        let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
+        let signals = message.elements.filter {
+            $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts || $0.namespace == Namespace.chatMarkers
+        }
         guard !signals.isEmpty else { return }
         services.registry.forward(ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: me.full.description,
                                                   children: signals.map { $0.serialized() }.joined()),

@@ -74,6 +74,12 @@ struct PresenceHandler: Sendable {
         for (resource, children) in resources.available(me.user) where resource != me.full.resource {
             context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource), to: me.full, children: children))
         }
+        // The user's native clients: connected when the user has a connection that is none of
+        // their XMPP streams here.
+        if resources.streamCount(me.user) <= 1 && services.delivery.isOnline(me.user, excluding: context.token) {
+            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: XMPPResources.nativeResource), to: me.full,
+                                       children: nil))
+        }
         if let requests = try? await social.allIncomingRequests(of: me.user) {
             for request in requests { context.send(SubscriptionHandler.request(request, to: me.full, directory: services.directory)) }
         }

@@ -1,5 +1,4 @@
 import ParleyCore
-import ParleyNet
 import ParleyProtocol
 
 /// Presence subscriptions (RFC 6121 §3) = Parley's friend requests. Every friendship is
@@ -53,13 +52,9 @@ struct SubscriptionHandler: XMPPPresenceHandler {
         }
     }
 
-    /// A roster push to every stream of the user (RFC 6121 §2.1.6), this one included, on
-    /// this server or any other of a cluster.
+    /// A roster push to every stream of the user (RFC 6121 §2.1.6).
     static func pushToAll(_ item: XMLElement, me: XMPPIdentity, services: XMPPServices) {
-        let query = XMLElement("query", namespace: Namespace.roster, [:], children: [item])
-        services.registry.forward(ForwardedStanza(stanza: "iq", type: "set", id: "push-" + Base64.encode(CryptoRandom.bytes(6)),
-                                                  from: me.bare.description, children: query.serialized()),
-                                  to: [me.user], excluding: nil)
+        services.push(XMLElement("query", namespace: Namespace.roster, [:], children: [item]), to: me)
     }
 
     /// A new friend, as roster push, their subscription approval and, if online, presence.

@@ -27,6 +27,7 @@ struct InactiveHold {
     /// which an inactive client does not need (they are out of date when it looks).
     static func isOnlyChatState(_ forwarded: ForwardedStanza) -> Bool {
         forwarded.stanza == nil && forwarded.children.contains(Namespace.chatStates) && !forwarded.children.contains(Namespace.receipts)
+            && !forwarded.children.contains(Namespace.chatMarkers)
             && !forwarded.children.contains("<body")
     }
 }

@@ -19,6 +19,7 @@ public enum Namespace {
     public static let blocking = "urn:xmpp:blocking"
     public static let receipts = "urn:xmpp:receipts"
     public static let chatStates = "http://jabber.org/protocol/chatstates"
+    public static let chatMarkers = "urn:xmpp:chat-markers:0"
     public static let delay = "urn:xmpp:delay"
     public static let stanzaID = "urn:xmpp:sid:0"
     public static let outOfBand = "jabber:x:oob"

@@ -94,7 +94,12 @@ final class XMPPResources: Sendable {
 
     /// Whether the user has a bound XMPP stream on this server (available or not).
     func hasStreams(_ user: UserID) -> Bool {
-        users.withLock { !($0[user]?.resources.isEmpty ?? true) }
+        streamCount(user) > 0
+    }
+
+    /// How many XMPP streams the user has bound on this server.
+    func streamCount(_ user: UserID) -> Int {
+        users.withLock { $0[user]?.resources.count ?? 0 }
     }
 
     /// Notes that `resource` is sending the message with `clientID`: called before it is
