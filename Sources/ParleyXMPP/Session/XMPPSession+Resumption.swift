@@ -11,6 +11,8 @@ extension XMPPSession {
     struct Handover: Sendable {
         var resource: String?
         var available: Bool
+        /// Whether the resource is available now (its presence goes on with the new stream).
+        var present: Bool
         var carbons: Bool
         var handled: UInt32
         var directPeers: [ConversationID: UserID]
@@ -38,7 +40,7 @@ extension XMPPSession {
         acknowledge(upTo: count)
         let pending = unacknowledged.map { $0.text }
         unacknowledged = []
-        let handover = Handover(resource: state.resource, available: state.available, carbons: state.carbons,
+        let handover = Handover(resource: state.resource, available: state.available, present: state.present, carbons: state.carbons,
                                 handled: state.handledStanzas ?? 0, directPeers: state.directPeers, localParts: state.localParts,
                                 joined: state.joined, userID: state.account?.profile.id, unacknowledged: pending)
         closeConnection()
@@ -79,6 +81,7 @@ extension XMPPSession {
         }
         state.resource = handover.resource
         state.available = handover.available
+        state.present = handover.present
         state.carbons = handover.carbons
         state.handledStanzas = handover.handled
         state.resumptionID = id

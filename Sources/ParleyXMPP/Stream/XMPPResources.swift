@@ -38,15 +38,23 @@ final class XMPPResources: Sendable {
         var order: [String] = []
     }
 
-    private let users = PThreadMutex<[UserID: UserState]>([:])
+    /// Users' states, spread over stripes by user id: every delivered message looks its
+    /// sender up, from every loop, so one lock for all would be contended.
+    private let stripes: [PThreadMutex<[UserID: UserState]>] = (0..<XMPPResources.stripeCount).map { _ in PThreadMutex([:]) }
+    private static let stripeCount = 32
 
     init() {}
+
+    /// The stripe holding `user`'s state.
+    private func stripe(_ user: UserID) -> PThreadMutex<[UserID: UserState]> {
+        stripes[Int(UInt64(bitPattern: user.rawValue) % UInt64(Self.stripeCount))]
+    }
 
     /// A stream binds `requested`; returns the resource it gets: the one asked for, or, if
     /// another stream of the user holds it or it is the native clients' name, that name with
     /// a suffix (RFC 6120 §7.7.2.2: the server may assign another).
     func bind(_ user: UserID, requested: String, token: ConnectionToken) -> String {
-        users.withLock { table in
+        stripe(user).withLock { table in
             var state = table[user, default: UserState()]
             var resource = requested
             while resource == Self.nativeResource || state.resources[resource] != nil {
@@ -60,7 +68,7 @@ final class XMPPResources: Sendable {
 
     /// A resumed stream (XEP-0198) took the resource over from the stream `old`.
     func takeOver(_ user: UserID, resource: String, from old: ConnectionToken, to new: ConnectionToken) {
-        users.withLock { table in
+        stripe(user).withLock { table in
             guard table[user]?.resources[resource]?.token == old else { return }
             table[user]?.resources[resource]?.token = new
         }
@@ -68,7 +76,7 @@ final class XMPPResources: Sendable {
 
     /// The stream's resource sent `presence` (its children; nil: unavailable).
     func setPresence(_ user: UserID, resource: String, token: ConnectionToken, presence: [XMLElement]?) {
-        users.withLock { table in
+        stripe(user).withLock { table in
             guard table[user]?.resources[resource]?.token == token else { return }
             table[user]?.resources[resource]?.presence = presence
         }
@@ -76,7 +84,7 @@ final class XMPPResources: Sendable {
 
     /// The stream ended: its resource is gone, unless a newer stream bound it since.
     func unbind(_ user: UserID, resource: String, token: ConnectionToken) {
-        users.withLock { table in
+        stripe(user).withLock { table in
             guard table[user]?.resources[resource]?.token == token else { return }
             table[user]?.resources[resource] = nil
             // The user's last stream here: the origins go too (what they sent has been
@@ -87,7 +95,7 @@ final class XMPPResources: Sendable {
 
     /// The user's available resources and their presence children.
     func available(_ user: UserID) -> [(resource: String, presence: [XMLElement])] {
-        users.withLock { table in
+        stripe(user).withLock { table in
             (table[user]?.resources ?? [:]).compactMap { name, entry in entry.presence.map { (name, $0) } }
         }.sorted { $0.resource < $1.resource }
     }
@@ -99,13 +107,13 @@ final class XMPPResources: Sendable {
 
     /// How many XMPP streams the user has bound on this server.
     func streamCount(_ user: UserID) -> Int {
-        users.withLock { $0[user]?.resources.count ?? 0 }
+        stripe(user).withLock { $0[user]?.resources.count ?? 0 }
     }
 
     /// Notes that `resource` is sending the message with `clientID`: called before it is
     /// stored, so that its delivery finds it.
     func sending(_ user: UserID, clientID: String, origin: Origin) {
-        users.withLock { table in
+        stripe(user).withLock { table in
             var state = table[user, default: UserState()]
             if state.origins.updateValue(origin, forKey: clientID) == nil { state.order.append(clientID) }
             if state.order.count > Self.originsKept {
@@ -120,6 +128,6 @@ final class XMPPResources: Sendable {
     /// server's streams sent it, nil otherwise (a native client, or another server).
     func origin(of user: UserID, clientID: String?) -> Origin? {
         guard let clientID else { return nil }
-        return users.withLock { $0[user]?.origins[clientID] }
+        return stripe(user).withLock { $0[user]?.origins[clientID] }
     }
 }

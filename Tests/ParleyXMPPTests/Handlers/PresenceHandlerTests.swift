@@ -1,0 +1,69 @@
+import ParleyCore
+import ParleyProtocol
+import Testing
+@testable import ParleyXMPP
+
+@Suite struct PresenceHandlerTests {
+    @Test func theInitialPresenceGoesFromTheFullJIDToFriendsAndTheUserAndBringsWhatWaited() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        _ = try await fixture.befriend(alice.user, bob.user)
+        // Bob has an available resource on this server, away.
+        let away = [XMLElement("show", [:], text: "away")]
+        _ = fixture.services.resources.bind(bob.user, requested: "desk", token: ConnectionToken(7))
+        fixture.services.resources.setPresence(bob.user, resource: "desk", token: ConnectionToken(7), presence: away)
+        let context = fixture.context()
+        _ = fixture.services.resources.bind(alice.user, requested: "r", token: context.token)
+
+        let initial = XMLElement("presence", [:], children: [XMLElement("status", [:], text: "hi"), XMLElement("priority", [:], text: "3")])
+        await fixture.stanza(initial, me: alice, context: context)
+
+        // Bob's resource as it is, from its full JID.
+        let seen = try #require(await context.sent.first { $0.name == "presence" })
+        #expect(seen["from"] == "bob@chat.test/desk" && seen.child("show")?.text == "away")
+        #expect(await context.caughtUp == 1)
+        // Alice's presence goes to bob and to alice herself (the sender included), from her full JID.
+        let (broadcast, users) = try #require(fixture.registry.forwarded.last)
+        #expect(broadcast.stanza == "presence" && broadcast.type == nil && broadcast.from == "alice@chat.test/r")
+        #expect(Set(users) == [alice.user, bob.user])
+        #expect(broadcast.children.contains("<status>hi</status>") && broadcast.children.contains("<priority>3</priority>"))
+        #expect(fixture.services.resources.available(alice.user).map(\.resource) == ["r"])
+
+        // A second presence is a change: broadcast again, nothing waits any more.
+        await fixture.stanza(XMLElement("presence", [:], children: [XMLElement("show", [:], text: "dnd")]), me: alice, context: context)
+        #expect(await context.caughtUp == 1)
+        #expect(fixture.registry.forwarded.last?.0.children.contains("dnd") == true)
+
+        // Unavailable on the open stream: passed on, and the resource is no longer available.
+        await fixture.stanza(XMLElement("presence", ["type": "unavailable"]), me: alice, context: context)
+        #expect(fixture.registry.forwarded.last?.0.type == "unavailable")
+        #expect(fixture.services.resources.available(alice.user).isEmpty)
+        #expect(await context.available == false)
+    }
+
+    @Test func aTakenResourceNameGetsAnotherAndOriginsAreKeptPerUser() {
+        let resources = XMPPResources()
+        let alice = UserID(rawValue: 1)
+        #expect(resources.bind(alice, requested: "phone", token: ConnectionToken(1)) == "phone")
+        let second = resources.bind(alice, requested: "phone", token: ConnectionToken(2))
+        #expect(second != "phone" && second.hasPrefix("phone-"))
+        #expect(resources.bind(alice, requested: XMPPResources.nativeResource, token: ConnectionToken(3)) != XMPPResources.nativeResource)
+        #expect(resources.streamCount(alice) == 3)
+
+        resources.sending(alice, clientID: "m1", origin: XMPPResources.Origin(resource: "phone", originID: "o1"))
+        #expect(resources.origin(of: alice, clientID: "m1") == XMPPResources.Origin(resource: "phone", originID: "o1"))
+        #expect(resources.origin(of: UserID(rawValue: 2), clientID: "m1") == nil)
+        // Only the newest are kept.
+        for index in 0..<XMPPResources.originsKept { resources.sending(alice, clientID: "n\(index)", origin: .init(resource: "phone", originID: nil)) }
+        #expect(resources.origin(of: alice, clientID: "m1") == nil)
+        #expect(resources.origin(of: alice, clientID: "n0") != nil)
+
+        // Unbinding only the stream that holds the name; the last one takes the origins along.
+        resources.unbind(alice, resource: "phone", token: ConnectionToken(9))
+        #expect(resources.streamCount(alice) == 3)
+        resources.unbind(alice, resource: "phone", token: ConnectionToken(1))
+        resources.unbind(alice, resource: second, token: ConnectionToken(2))
+        #expect(resources.streamCount(alice) == 1)
+    }
+}
