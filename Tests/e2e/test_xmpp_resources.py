@@ -120,6 +120,16 @@ def test_messages_and_carbons_come_from_the_sending_resource_with_origin_and_arc
         assert copy.find(SID + "origin-id").get("id") == "origin-p-1"
         assert copy.find(SID + "stanza-id").get("id") == archive_id
 
+        # Mei's native client sends: both of her Jabber resources get the carbon, from the
+        # resource her native clients appear as.
+        own = await mei_native.call("message.send", {"conversationId": conversation, "clientId": "m-native", "kind": "text",
+                                                     "text": "from mei's app"})
+        assert own["ok"], own
+        for bot in (phone, laptop):
+            copy_of_own = await bot.next_message(predicate=lambda m: m.xml.find("{urn:xmpp:carbons:2}sent") is not None)
+            inner = copy_of_own.xml.find("{urn:xmpp:carbons:2}sent/{urn:xmpp:forward:0}forwarded/" + CLIENT + "message")
+            assert inner.get("from") == "mei@localhost/parley" and inner.find(CLIENT + "body").text == "from mei's app"
+
         # Bob's native client answers: both of Mei's resources get it, from the resource
         # his native clients appear as.
         sent = await bob_native.call("message.send", {"conversationId": conversation, "clientId": "b-1", "kind": "text",
