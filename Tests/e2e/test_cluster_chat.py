@@ -170,6 +170,8 @@ def test_jabber_chat_states_and_receipts_between_nodes(parley, postgres, nats):
         bob_jabber = Bot("bob@localhost")
         assert await mei_jabber.sign_in(servers[0].xmpp_port)
         assert await bob_jabber.sign_in(servers[1].xmpp_port)
+        # Bob's resource's presence crosses to Mei's node, from his full JID.
+        await mei_jabber.wait_presence(lambda p: str(p["from"]) == str(bob_jabber.boundjid) and p["type"] == "available")
         await asyncio.sleep(0.5)
 
         typing = bob_jabber.make_message(mto="mei@localhost", mtype="chat")
