@@ -214,3 +214,31 @@ def test_blocks_are_pushed_to_every_resource_markers_pass_and_own_native_clients
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_a_name_given_to_a_pending_item_survives_the_friendship(server):
+    register(server, "mei")
+    register(server, "bob")
+
+    async def scenario():
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        pushes = record_roster_pushes(mei)
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+        # As Gajim does: name the item first, then subscribe.
+        named = await iq(mei, "set", "mei@localhost", "<query xmlns='jabber:iq:roster'><item jid='bob@localhost' name='Bob the climber'>"
+                                                      "<group>Climbing</group></item></query>")
+        assert named["type"] == "result"
+        mei.send_presence(pto="bob@localhost", ptype="subscribe")
+        await bob.wait_presence(lambda p: p["type"] == "subscribe")
+        bob.send_presence(pto="mei@localhost", ptype="subscribed")
+
+        def final():
+            items = [p.xml.find(f"{ROSTER}query/{ROSTER}item[@subscription='both']") for p in pushes]
+            items = [item for item in items if item is not None]
+            return items[-1] if items else None
+        await until(lambda: final() is not None and final().get("name") == "Bob the climber")
+        assert [group.text for group in final().findall(f"{ROSTER}group")] == ["Climbing"]
+        for bot in (mei, bob):
+            await bot.stop()
+    run(scenario())

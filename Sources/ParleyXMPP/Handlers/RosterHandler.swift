@@ -85,11 +85,15 @@ struct RosterHandler: XMPPHandler {
     static func annotations(of user: UserID, services: XMPPServices) async throws -> [UserID: Annotation] {
         var result: [UserID: Annotation] = [:]
         for (key, value) in try await services.privateStorage.items(of: user, keyPrefix: "roster ") {
-            guard let raw = Int64(key.dropFirst(7)),
-                  let annotation = try? JSONDecoder().decode(Annotation.self, from: Data(value.utf8)) else { continue }
+            guard let raw = Int64(key.dropFirst(7)), let annotation = annotation(value) else { continue }
             result[UserID(rawValue: raw)] = annotation
         }
         return result
+    }
+
+    /// A stored annotation read back; nil if it is not one.
+    static func annotation(_ value: String) -> Annotation? {
+        try? JSONDecoder().decode(Annotation.self, from: Data(value.utf8))
     }
 
     /// A roster push (RFC 6121 §2.1.6) of `item` to the stream bound as `to`.

@@ -63,6 +63,16 @@ struct SubscriptionHandler: XMPPPresenceHandler {
         context.learn(friend)
         let from = directory.jid(of: friend.user).description
         context.send(RosterHandler.push(RosterHandler.item(friend.user, subscription: "both", directory: directory), to: me.full))
+        // A name and groups the user gave the item while it was pending (clients name an item,
+        // then subscribe) come with a second push, once read: the push above replaced the item.
+        let services = context.services
+        let profile = friend.user
+        Task {
+            guard let stored = try? await services.privateStorage.item(of: me.user, key: RosterHandler.key(profile.id)),
+                  let annotation = RosterHandler.annotation(stored) else { return }
+            context.send(RosterHandler.push(RosterHandler.item(profile, subscription: "both", directory: directory, annotation: annotation),
+                                                  to: me.full))
+        }
         context.send(XMLElement("presence", ["type": "subscribed", "from": from, "to": me.bare.description]))
         for presence in PresenceHandler.current(of: friend, to: me.full, services: context.services) { context.send(presence) }
         // The new friend's streams learn this resource's presence (sent to friends only so far).
