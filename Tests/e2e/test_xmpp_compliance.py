@@ -242,3 +242,22 @@ def test_a_name_given_to_a_pending_item_survives_the_friendship(server):
         for bot in (mei, bob):
             await bot.stop()
     run(scenario())
+
+
+def test_private_items_at_their_limit(parley):
+    limited = parley("--password-cost", "minimum", "--xmpp-max-private-items", "2", xmpp=True)
+    register(limited, "mei")
+
+    async def scenario():
+        mei = Bot("mei@localhost/phone")
+        assert await mei.sign_in(limited.xmpp_port)
+        for index in range(2):
+            kept = await iq(mei, "set", "mei@localhost", f"<query xmlns='jabber:iq:private'><x xmlns='urn:test:{index}'/></query>")
+            assert kept["type"] == "result"
+        over = await iq(mei, "set", "mei@localhost", "<query xmlns='jabber:iq:private'><x xmlns='urn:test:2'/></query>")
+        assert over["type"] == "error" and error_condition(over) == "resource-constraint"
+        # Replacing one at the limit still works.
+        again = await iq(mei, "set", "mei@localhost", "<query xmlns='jabber:iq:private'><x xmlns='urn:test:0' v='2'/></query>")
+        assert again["type"] == "result"
+        await mei.stop()
+    run(scenario())
