@@ -206,3 +206,22 @@ def test_a_rooms_messages_keep_their_origin_id_and_carry_the_archive_id(server):
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_ending_a_friendship_ends_the_presence_of_each_resource(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/laptop")
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+        await mei.wait_presence(lambda p: p["from"] == "bob@localhost/laptop" and p["type"] == "available")
+        roster = await bob.get_roster()
+        assert "mei@localhost" in {str(item["jid"]) for item in roster["roster"]}
+        # Bob ends the friendship: Mei sees his resource go, not only his bare JID.
+        bob.send_presence(pto="mei@localhost", ptype="unsubscribe")
+        await mei.wait_presence(lambda p: p["from"] == "bob@localhost/laptop" and p["type"] == "unavailable")
+        for bot in (mei, bob):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())

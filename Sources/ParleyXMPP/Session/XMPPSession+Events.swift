@@ -104,6 +104,14 @@ extension XMPPSession {
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
+            // Each resource the stream may have seen goes too (RFC 6121 §3.2.3).
+            if state.present {
+                let resources = services.resources.available(reference.userId).map(\.resource) + [XMPPResources.nativeResource]
+                for resource in resources {
+                    send(PresenceHandler.presence(from: JID(local: jid.local, domain: domain, resource: resource), to: me.full, children: nil,
+                                                  type: "unavailable"))
+                }
+            }
             for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
         case .forwarded(let forwarded):
             // Presence goes only to an available resource (RFC 6121 §4.2.2).
