@@ -261,3 +261,22 @@ def test_private_items_at_their_limit(parley):
         assert again["type"] == "result"
         await mei.stop()
     run(scenario())
+
+
+def test_client_state_indication_is_offered_once_signed_in(server):
+    import base64
+    from xmpp import HEADER, PASSWORD, RawStream
+    register(server, "mei")
+    stream = RawStream(server.xmpp_port)
+    try:
+        stream.send(HEADER)
+        # Not before signing in.
+        assert "urn:xmpp:csi:0" not in stream.expect("<stream:features>.*</stream:features>").group(0)
+        token = base64.b64encode(f"\0mei\0{PASSWORD}".encode()).decode()
+        stream.send(f"<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>{token}</auth>")
+        stream.expect("<success")
+        stream.send(HEADER)
+        features = stream.expect("<stream:features>.*</stream:features>").group(0)
+        assert "<csi xmlns='urn:xmpp:csi:0'/>" in features
+    finally:
+        stream.close()
