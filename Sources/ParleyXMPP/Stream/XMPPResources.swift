@@ -58,7 +58,8 @@ final class XMPPResources: Sendable {
             var state = table[user, default: UserState()]
             var resource = requested
             while resource == Self.nativeResource || state.resources[resource] != nil {
-                resource = requested + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+                // At most 200 characters (800 bytes) before the suffix: within a JID part.
+                resource = String(requested.prefix(200)) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
             }
             state.resources[resource] = Entry(token: token, presence: nil)
             table[user] = state
