@@ -169,6 +169,10 @@ public final class DialogueViewModel {
         switch event {
         case .messageNew(let message) where message.conversationId == conversationId:
             receive(message)
+        case .messageUpdated(let message) where message.conversationId == conversationId:
+            // An edit, recall, reaction or hide: the message in its new state, in place.
+            merge([message])
+            rebuild()
         case .outboxChanged:
             await reloadPending()
         case .conversationsChanged, .friendAdded:

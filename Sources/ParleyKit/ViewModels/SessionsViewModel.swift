@@ -81,6 +81,7 @@ public final class SessionsViewModel {
     private func matters(_ event: ParleyEvent) -> Bool {
         switch event {
         case .messageNew, .conversationRead, .conversationsChanged, .friendAdded, .friendRemoved, .presence, .signedOut: return true
+        case .messageUpdated: return true
         case .friendRequest, .meUpdated, .outboxChanged: return false
         }
     }

@@ -98,8 +98,8 @@ extension XMPPSession {
             for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
         case .forwarded(let forwarded):
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
-        case .server(.conversationRead), .server(.meUpdated):
-            // Read markers and profile changes have no XMPP form here yet.
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageUpdated), .server(.messageHidden):
+            // Read markers, profile changes and message actions have no XMPP form here yet.
             return
         }
     }
