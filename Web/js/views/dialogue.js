@@ -95,7 +95,7 @@ export function dialogueView() {
   const pinnedBar = h('button', { type: 'button', class: 'pinned-bar', hidden: true, 'aria-label': t('pinned_bar_label') },
     icon('spark', { size: 16, cls: 'pinned-bar-icon' }), h('span', { class: 'pinned-bar-count' }), h('span', { class: 'pinned-bar-text' }));
   let pinnedIndex = 0;
-  const body = h('div', { class: 'dialogue-body' }, pinnedBar, scroller, pill);
+  const body = h('div', { class: 'dialogue-body' }, scroller, pill);
 
   // The composer.
   const fileInput = h('input', { type: 'file', accept: IMAGE_TYPES.join(','), class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
@@ -118,7 +118,7 @@ export function dialogueView() {
   const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
   // A conversation one can no longer post to says why instead of offering a composer.
   const cannotPost = h('div', { class: 'not-member cannot-post', role: 'status', hidden: true }, icon('alert', { size: 18 }), h('span', { class: 'cannot-post-text' }));
-  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), body, outside, cannotPost, composer);
+  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), pinnedBar, body, outside, cannotPost, composer);
   title.id = 'dialogue-title';
 
   // ---- Header ----
