@@ -37,6 +37,18 @@ extension ParleyClient {
         return update.message
     }
 
+    /// `message.send` of a text that answers `message` (and may mention group members):
+    /// sent at once, not through the outbox, so it needs the connection.
+    @discardableResult
+    public func reply(to message: Message?, text: String, in conversation: ConversationID, mentions: [UserID]? = nil,
+                      mentionsAll: Bool = false, clientId: String = ParleyClient.newClientID()) async throws(ParleyError) -> Message {
+        let sent: Message = try await call(Op.MessageSend.self, SendParameters(
+            conversationId: conversation, clientId: clientId, kind: .text, text: text, replyTo: message?.id,
+            mentions: mentions, mentionsAll: mentionsAll ? true : nil))
+        ingest([sent])
+        return sent
+    }
+
     /// `message.hide`: "delete for me"; the user's other devices hear of it.
     public func hide(_ message: Message) async throws(ParleyError) {
         let reference: MessageReference = try await call(Op.MessageHide.self,
