@@ -158,7 +158,8 @@ extension ChatApp {
         } else if focus == .discover {
             variants = [" ← pass · → like · u undo · Esc list · Ctrl-C quit"]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                        " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
         } else if tab == .contacts {
