@@ -89,4 +89,27 @@ struct MessageActionTests {
         await alice.stop()
         await bob.stop()
     }
+
+    @Test("edits and reactions made offline wait in the action outbox and go out once, in order")
+    func offlineActionsQueue() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try KitHarness.client(server)
+        let bob = try KitHarness.client(server)
+        let conversation = try await KitHarness.friends(alice, KitHarness.username("alice"), bob, KitHarness.username("bob"))
+        let sent = try await bob.reply(to: nil, text: "draft", in: conversation)
+        await bob.stop()
+        try await bob.queue(.edit(EditParameters(conversationId: conversation, messageId: sent.id, clientId: "q-edit", text: "final")))
+        try await bob.queue(.react(ReactParameters(conversationId: conversation, messageId: sent.id, clientId: "q-react", emoji: "✅")))
+        #expect(try await bob.pendingActions().map(\.clientId) == ["q-edit", "q-react"])
+        await bob.start()
+        try await KitHarness.eventually("the queue drains", timeout: .seconds(20)) { (try? await bob.pendingActions())?.isEmpty == true }
+        let page = try await alice.history(in: conversation)
+        let shown = try #require(page.messages.first { $0.id == sent.id })
+        #expect(shown.text == "final" && shown.reactions?.map(\.emoji) == ["✅"])
+        let events = page.messages.filter { $0.system?.type.isMessageAction == true }
+        #expect(events.map(\.clientId) == ["q-edit", "q-react"], "each stored once, in the order made")
+        await alice.stop()
+        await bob.stop()
+    }
 }

@@ -78,6 +78,44 @@ extension ParleyClient {
         return result.pinned
     }
 
+    /// Queues an edit, reaction or recall to go out when the connection is there (at once
+    /// when it is): the action outbox keeps it across restarts, and its client id makes the
+    /// server store it once however often it is sent.
+    public func queue(_ action: PendingAction) throws(ParleyError) {
+        try store.enqueueAction(action)
+        emit(.outboxChanged)
+        requestFlush()
+    }
+
+    /// The actions still waiting for the server.
+    public func pendingActions() throws(ParleyError) -> [PendingAction] {
+        try store.pendingActions()
+    }
+
+    /// Sends the waiting actions in order while online; one the server refuses (too late,
+    /// not allowed) is dropped, since a retry would be refused again.
+    func drainActions() async {
+        while running, state == .online, let generation = link?.generation {
+            guard let action = (try? store.pendingActions())?.first else { return }
+            let result: Result<MessageUpdate, ParleyError> = switch action {
+            case .edit(let parameters): await request(Op.MessageEdit.self, parameters, on: generation)
+            case .react(let parameters): await request(Op.MessageReact.self, parameters, on: generation)
+            case .unreact(let parameters): await request(Op.MessageUnreact.self, parameters, on: generation)
+            case .recall(let parameters): await request(Op.MessageRecall.self, parameters, on: generation)
+            }
+            switch result {
+            case .success(let update):
+                applyUpdate(update)
+            case .failure(let error) where error.isTransient:
+                return
+            case .failure:
+                break
+            }
+            try? store.removeAction(action.clientId)
+            emit(.outboxChanged)
+        }
+    }
+
     /// A fresh client id for an action.
     public nonisolated static func newClientID() -> String {
         "a-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
