@@ -154,6 +154,24 @@ public final class MessageActionService: Sendable {
         return message
     }
 
+    /// The message of `conversation` another protocol names by `reference`: the client id
+    /// one of `senders` gave it (XMPP stanza ids are client ids), else its server id; nil
+    /// when there is none the user may read.
+    public func message(_ reference: String, in conversation: ConversationID, sentBy senders: [UserID],
+                        for user: UserID) async throws(ProtocolError) -> Message? {
+        let rooms = context.rooms
+        return try await context.gateway.read { reader in
+            _ = try ConversationAccess.readable(conversation, by: user, reader: reader, rooms: rooms)
+            for sender in senders {
+                if let found = try reader.message(sender: sender, clientID: reference), found.conversationId == conversation,
+                   found.kind != .system {
+                    return found
+                }
+            }
+            return try? ConversationAccess.target(reference, in: conversation, reader: reader)
+        }
+    }
+
     // MARK: - One action, written and announced
 
     /// What an action's write returns: the update, who hears of it, and whether it is new.

@@ -98,8 +98,10 @@ extension XMPPSession {
             for (conversation, peer) in state.directPeers where peer == reference.userId { state.directPeers[conversation] = nil }
         case .forwarded(let forwarded):
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
-        case .server(.conversationRead), .server(.meUpdated), .server(.messageUpdated), .server(.messageHidden):
-            // Read markers, profile changes and message actions have no XMPP form here yet.
+        case .server(.messageUpdated(let update)):
+            if let stanza = messageActionStanza(update) { send(stanza) }
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
+            // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return
         }
     }

@@ -37,6 +37,7 @@ extension XMPPSession {
     /// A chat message to a user: its body stored in their 1:1 conversation (which needs the
     /// two to be friends), chat states and receipts handed to their XMPP sessions.
     func sendDirect(_ message: XMLElement, to recipient: UserID, me: (user: UserID, bare: JID, full: JID)) async throws(ProtocolError) {
+        if try await handleMessageAction(message, to: recipient, me: me) { return }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
             try await handlers.signals.forward(message, from: me, to: recipient, context: self)
             return
