@@ -45,7 +45,7 @@ extension ConversationAccess {
     /// A reaction is exactly one emoji: one grapheme that a terminal or browser draws as an
     /// emoji (an emoji-presentation character, or one made so by U+FE0F, a keycap or a ZWJ
     /// sequence).
-    static func checkEmojiThrowing(_ emoji: String) throws(ProtocolError) {
+    static func checkEmoji(_ emoji: String) throws(ProtocolError) {
         let scalars = emoji.unicodeScalars
         let isEmoji = emoji.count == 1 && emoji.utf8.count <= 64 && scalars.contains { scalar in
             scalar.properties.isEmojiPresentation || (scalar.properties.isEmoji && scalars.count > 1)

@@ -49,7 +49,7 @@ public final class MessageActionService: Sendable {
 
     /// Adds the user's reaction; at most `maxReactionsPerUser` different emoji per message.
     public func react(by user: UserID, _ parameters: ReactParameters, connection: ConnectionToken?) async throws(ProtocolError) -> MessageUpdate {
-        try ConversationAccess.checkEmojiThrowing(parameters.emoji)
+        try ConversationAccess.checkEmoji(parameters.emoji)
         let limit = context.rules.maxReactionsPerUser
         return try await act(.reactionAdded, by: user, parameters.conversationId, parameters.messageId, parameters.clientId,
                              emoji: parameters.emoji, connection: connection) { message, _, _, _ in
