@@ -157,7 +157,6 @@ export function openMessageMenu(message, anchor, hooks) {
 /** Right-click, long-press and keyboard (Enter, the menu key, Shift+F10) open the menu. */
 export function attachMenu(target, message, hooks) {
   target.tabIndex = 0;
-  target.setAttribute('aria-haspopup', 'menu');
   target.addEventListener('contextmenu', (event) => {
     event.preventDefault();
     openMessageMenu(message, target, hooks);
