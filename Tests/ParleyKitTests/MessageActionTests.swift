@@ -112,4 +112,36 @@ struct MessageActionTests {
         await alice.stop()
         await bob.stop()
     }
+
+    @Test("a mention raises the row's @ count, live; reading the conversation clears it")
+    func mentionCount() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let alice = try KitHarness.client(server)
+        let bob = try KitHarness.client(server)
+        _ = try await KitHarness.friends(alice, KitHarness.username("alice"), bob, KitHarness.username("bob"))
+        let group = try await bob.createGroup(name: KitHarness.username("club"))
+        let groupName = group.name
+        _ = try await alice.joinGroup(name: groupName)
+        let aliceID = try #require(await alice.account?.profile.id)
+        let sessions = SessionsViewModel(client: alice, language: .english)
+        await sessions.start()
+        try await KitHarness.eventually("the group's row") { await MainActor.run { sessions.rows.contains { $0.id == group.id } } }
+        _ = try await bob.reply(to: nil, text: "@alice look", in: group.id, mentions: [aliceID])
+        _ = try await bob.reply(to: nil, text: "no mention", in: group.id)
+        try await KitHarness.eventually("the @ count") {
+            await MainActor.run { sessions.rows.first { $0.id == group.id }?.mentions == 1 }
+        }
+        let dialogue = DialogueViewModel(client: alice, conversation: group.id, language: .english)
+        await dialogue.open()
+        #expect(bubbles(dialogue).first { $0.text == "@alice look" }?.mentionsMe == true)
+        #expect(bubbles(dialogue).first { $0.text == "no mention" }?.mentionsMe == false)
+        try await KitHarness.eventually("read clears it") {
+            await MainActor.run { sessions.rows.first { $0.id == group.id }?.mentions == 0 }
+        }
+        dialogue.close()
+        sessions.stop()
+        await alice.stop()
+        await bob.stop()
+    }
 }

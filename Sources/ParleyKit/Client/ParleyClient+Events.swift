@@ -61,6 +61,7 @@ extension ParleyClient {
         if var summary = try? store.conversation(read.conversationId) {
             summary.readSeq = max(summary.readSeq, read.readSeq)
             summary.unread = read.unread
+            if read.unread == 0 { summary.mentions = nil }
             try? store.setConversation(summary)
         }
         emit(.conversationRead(read))

@@ -233,6 +233,9 @@ extension ChatApp {
             var preview = Line("   ", base)
             preview.append(row.preview, Style(dim: !highlight, reverse: highlight))
             var badge = Line()
+            if row.mentions > 0 {
+                badge.append(" @ ", Style(bold: true, reverse: !highlight).colored(.yellow))
+            }
             if !row.badge.isEmpty {
                 badge.append(" \(row.badge) ", Style(bold: true, reverse: !highlight).colored(.red))
                 badge.append(" ", base)
