@@ -55,7 +55,9 @@ enum JSONFramesHarness {
            let fast = try? FrameReader.parameters(SendParameters.self, in: data, envelope),
            let reference = (try? JSONDecoder().decode(OptionalData<SendParameters>.self, from: data))?.data {
             try InvariantFailure.expect(fast.conversationId == reference.conversationId && fast.clientId == reference.clientId
-                                        && fast.kind == reference.kind && fast.text == reference.text && fast.mediaId == reference.mediaId,
+                                        && fast.kind == reference.kind && fast.text == reference.text && fast.mediaId == reference.mediaId
+                                        && fast.replyTo == reference.replyTo && fast.mentions == reference.mentions
+                                        && fast.mentionsAll == reference.mentionsAll,
                                         "FrameReader and JSONDecoder read different send parameters")
         }
         if case .event(let name, let range)? = FrameReader.serverFrame(data), let event = try? ServerEvent.decode(name: name, in: data, range) {

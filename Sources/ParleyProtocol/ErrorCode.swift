@@ -40,6 +40,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case alreadyFriends = "already_friends"
     case nameTaken = "name_taken"                      // a group or room has this name
     case invalidName = "invalid_name"
+    case notSender = "not_sender"                      // only the message's sender may do this (edit, recall)
+    case windowClosed = "window_closed"                // too late: the edit or recall window has passed
     // Server
     case smsDeliveryFailed = "sms_delivery_failed"
     case internalError = "internal_error"
@@ -51,7 +53,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .badRequest, .invalidField, .missingField, .unknownOperation, .invalidUsername,
              .invalidPassword, .invalidPhone, .authRequired, .invalidName: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
-        case .forbidden, .notMember, .notOwner, .notFriends, .blocked: return 403
+        case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken: return 409

@@ -76,6 +76,8 @@ public final class SQLiteStore: Store {
             }
             try writerConnection.setSynchronousMode(synchronous.mode)
             try writerConnection.setForeignKeysEnabled(true)
+            // A recalled message's text must not linger in freed space (`WALScrubber`).
+            try writerConnection.execute("PRAGMA secure_delete = ON")
             appliedMigrations = try SQLiteStoreSchema.migrator.migrate(writerConnection)
             migrationNotes = appliedMigrations.contains(7)
                 ? try writerConnection.query("SELECT note FROM migration_notes WHERE version = 7") { try $0.string(0) } : []

@@ -137,6 +137,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Conversations whose member lists are kept in memory for sending messages (0 = none;
     /// always none on PostgreSQL, where other servers may change membership).
     public var membershipCacheConversations = 100_000
+    /// Seconds after sending during which a sender may edit a text message.
+    public var editWindowSeconds = 48 * 3600
+    /// Seconds after sending during which a sender may recall a message.
+    public var recallWindowSeconds = 120
+    /// Different emoji one user may put on one message.
+    public var maxReactionsPerUser = 8
+    /// Pinned messages per conversation.
+    public var maxPins = 10
+    /// Characters of the quoted text in a reply's excerpt.
+    public var replyExcerptCharacters = 100
+    /// Members one message may mention.
+    public var maxMentions = 50
     /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
     /// for links the server hands out in other protocols (media in XMPP); empty means
     /// `http://<host>:<port>`.
@@ -270,7 +282,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions()
+    ] + textLimitOptions() + messageActionOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {

@@ -3,21 +3,67 @@ package import ParleyCore
 package import ParleyProtocol
 
 /// How a message's structured parts are kept in one column by every store: a JSON object with the
-/// image attachment and/or the system notice. Neither is ever searched by SQL, and JSON lets
-/// both types gain fields without a migration.
+/// image attachment and/or the system notice, and what message actions add (the answered
+/// message's id, mentions, the forwarded, edited and recalled marks, reactions). None is ever
+/// searched by SQL, and JSON lets every part gain fields without a migration.
 package enum MessageBodyCoding {
     /// The parts of a message that live in `body`.
     package struct Body: Codable, Equatable {
         package var image: ImageAttachment?
         package var system: SystemNotice?
+        /// Only the answered message's id: the excerpt is made when the reply is read, so a
+        /// recall of the quoted message leaves no copy of its text behind.
+        package var replyTo: String?
+        package var mentions: [UserID]?
+        package var mentionsAll: Bool?
+        package var forwarded: Bool?
+        package var editedAt: Int64?
+        package var recalled: RecallMark?
+        package var reactions: [Reaction]?
+
+        package init(image: ImageAttachment? = nil, system: SystemNotice? = nil) {
+            self.image = image
+            self.system = system
+        }
+
+        /// The parts of `message` kept in `body`.
+        package init(_ message: Message) {
+            image = message.image
+            system = message.system
+            replyTo = message.replyTo?.messageId
+            mentions = message.mentions
+            mentionsAll = message.mentionsAll
+            forwarded = message.forwarded
+            editedAt = message.editedAt
+            recalled = message.recalled
+            reactions = message.reactions
+        }
+
+        var isEmpty: Bool { self == Body() }
     }
 
     /// The column text for `image` and `system`; nil (SQL `NULL`) when there is neither, as
     /// for every text message.
     package static func encode(image: ImageAttachment?, system: SystemNotice?) throws(StoreError) -> String? {
-        guard image != nil || system != nil else { return nil }
+        try encode(Body(image: image, system: system))
+    }
+
+    /// The column text for a new message's parts.
+    package static func encode(_ message: NewMessage) throws(StoreError) -> String? {
+        var body = Body(image: message.image, system: message.system)
+        body.replyTo = message.replyTo?.messageId
+        body.mentions = message.mentions
+        body.mentionsAll = message.mentionsAll
+        body.forwarded = message.forwarded
+        return try encode(body)
+    }
+
+    /// The column text for `body`; nil (SQL `NULL`) when it holds nothing, as for every
+    /// plain text message.
+    package static func encode(_ body: Body) throws(StoreError) -> String? {
+        guard !body.isEmpty else { return nil }
         do {
-            return String(decoding: try JSONEncoder().encode(Body(image: image, system: system)), as: UTF8.self)
+            return String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
         } catch {
             throw StoreError.failure("cannot encode a message body as JSON")
         }

@@ -1,3 +1,5 @@
+import Foundation
+import ParleyProtocol
 import Testing
 @testable import parley_bench
 
@@ -22,6 +24,26 @@ import Testing
         // Members in another order and with spaces are read the same.
         let reordered = "{\"event\":\"message.new\",\"data\":{\"text\":\"\(text)\", \"kind\":\"text\",\"id\":\"9\"}}"
         #expect(parseParley(reordered) == .delivery(sentAt: 123_456_789_012, step: 7))
+    }
+
+    /// `--action-every`: an action's client id is its stamp, read back from the peer's
+    /// `message.updated`; a send's answer gives the id the next actions act on.
+    @Test func messageActionsAreMeasuredByTheirStampedClientID() throws {
+        let stamp = MessageStamp.text(sentAt: 4_242, step: 3, size: MessageStamp.headerSize) + "7-10"
+        let update = MessageUpdate(
+            event: Message(id: "12", conversationId: ConversationID(3), seq: 5, sender: UserID(1), clientId: stamp, kind: .system,
+                           system: SystemNotice(type: .reactionAdded, actor: UserID(1), messageId: "9", emoji: "👍"), createdAt: 1),
+            message: Message(id: "9", conversationId: ConversationID(3), seq: 4, sender: UserID(1), clientId: "b7-9", kind: .text,
+                             text: MessageStamp.text(sentAt: 1, step: 3, size: 40), createdAt: 1))
+        let frame = try #require(FrameWriter.event(.messageUpdated(update)))
+        #expect(frame.withUnsafeBytes { ParleyFrames.parse($0) } == .delivery(sentAt: 4_242, step: 3))
+        let answer = "{\"id\":77,\"ok\":true,\"data\":{\"id\":\"981\",\"conversationId\":\"3\",\"seq\":2}}"
+        #expect(Array(answer.utf8).withUnsafeBytes { ParleyFrames.sentMessageID($0) } == "981")
+        let actionAnswer = "{\"id\":78,\"ok\":true,\"data\":{\"event\":{\"id\":\"12\"}}}"
+        #expect(Array(actionAnswer.utf8).withUnsafeBytes { ParleyFrames.sentMessageID($0) } == nil)
+        let edit = ParleyFrames.edit(sentAt: 5, conversation: "3", message: "981", clientID: stamp, text: "x")
+        let envelope = try FrameReader.request(Data(edit.utf8))
+        #expect(envelope.op == "message.edit" && envelope.id == .number(5))
     }
 
     @Test func aTextMessageMustCarryItsStampAtTheStartOfItsText() {

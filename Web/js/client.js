@@ -196,6 +196,7 @@ function applySync(result) {
     if (truncated.has(id)) tl.hasMore = true;
     emit('timeline', id);
   }
+  for (const m of result.updated || []) replaceMessage(m);
   // A conversation the answer had no room for at all: its open timeline reloads the newest.
   for (const id of truncated) {
     const tl = state.timelines.get(id);
@@ -625,8 +626,9 @@ export async function loadNewest(id) {
   tl.error = null;
   emit('timeline', id);
   try {
-    const page = await call('message.history', { conversationId: id, limit: HISTORY_PAGE });
+    const page = await call('message.history', { conversationId: id, limit: HISTORY_PAGE, events: true });
     addMessages(id, page.messages, { newest: true });
+    setPins(id, page.pinned || []);
     if (!tl.loaded) tl.hasMore = page.hasMore;
     tl.loaded = true;
     if (minSeq(tl) <= 1) tl.hasMore = false;
@@ -648,7 +650,7 @@ export async function loadOlder(id) {
   tl.loading = true;
   emit('timeline', id);
   try {
-    const page = await call('message.history', { conversationId: id, before: minSeq(tl), limit: HISTORY_PAGE });
+    const page = await call('message.history', { conversationId: id, before: minSeq(tl), limit: HISTORY_PAGE, events: true });
     addMessages(id, page.messages);
     tl.hasMore = page.hasMore && page.messages.length > 0;
     if (minSeq(tl) <= 1) tl.hasMore = false;
@@ -663,7 +665,7 @@ export async function loadOlder(id) {
 
 async function fillGap(id, before) {
   try {
-    const page = await call('message.history', { conversationId: id, before, limit: 100 });
+    const page = await call('message.history', { conversationId: id, before, limit: 100, events: true });
     if (addMessages(id, page.messages)) emit('timeline', id);
   } catch {
     /* the next sync fills it */
@@ -690,7 +692,10 @@ function onMessage(m) {
   noteMessagesMet(conversation, [m]);
   if (isNew && m.sender && m.sender !== state.me?.id && conversation.kind !== 'room') {
     if (isReading(m.conversationId)) markRead(m.conversationId);
-    else conversation.unread = (conversation.unread || 0) + 1;
+    else {
+      conversation.unread = (conversation.unread || 0) + 1;
+      if (mentionsMe(m)) conversation.mentions = (conversation.mentions || 0) + 1;
+    }
   }
   if (m.kind === 'system' && m.system) {
     const type = m.system.type;
@@ -729,8 +734,9 @@ export function markRead(id) {
   if (!conversation || conversation.kind === 'room') return;
   const seq = conversation.lastSeq || 0;
   if (!seq || ((conversation.readSeq || 0) >= seq && !conversation.unread)) return;
-  if (conversation.unread) {
+  if (conversation.unread || conversation.mentions) {
     conversation.unread = 0;
+    conversation.mentions = 0;
     emit('conversations');
   }
   clearTimeout(readTimers.get(id));
@@ -747,11 +753,106 @@ function applyRead(read) {
   if (!conversation) return;
   conversation.readSeq = Math.max(conversation.readSeq || 0, read.readSeq);
   conversation.unread = read.unread;
+  if (!read.unread) conversation.mentions = 0;
   emit('conversations');
 }
 
-export function sendText(conversationId, text) {
-  return outbox.enqueue({ conversationId, kind: 'text', text });
+export function sendText(conversationId, text, extras = {}) {
+  const entry = { conversationId, kind: 'text', text };
+  if (extras.replyTo) entry.replyTo = extras.replyTo;
+  if (extras.mentions?.length) entry.mentions = extras.mentions;
+  if (extras.mentionsAll) entry.mentionsAll = true;
+  return outbox.enqueue(entry);
+}
+
+// ---- Message actions (docs/protocol.md, "Message actions") ----
+
+/** Whether a message mentions the signed-in user (by id or @all), not their own. */
+export function mentionsMe(m) {
+  const me = state.me?.id;
+  if (!me || m.sender === me || m.recalled) return false;
+  return m.mentionsAll === true || (m.mentions || []).includes(me);
+}
+
+/** A message in its new state, where the timeline and the sessions list hold it. */
+function replaceMessage(m) {
+  const tl = state.timelines.get(m.conversationId);
+  if (tl) {
+    const index = tl.items.findIndex((item) => item.seq === m.seq);
+    if (index >= 0) {
+      tl.items[index] = m;
+      emit('timeline', m.conversationId);
+    }
+  }
+  const conversation = state.conversations.get(m.conversationId);
+  if (conversation?.lastMessage?.id === m.id) {
+    conversation.lastMessage = m;
+    emit('conversations');
+  }
+}
+
+function setPins(id, pinned) {
+  state.pins.set(id, pinned);
+  emit('pins', id);
+}
+
+/** An action made here or elsewhere: the event joins the sequence, the message its state. */
+function applyUpdate(update) {
+  onMessage(update.event);
+  replaceMessage(update.message);
+  const type = update.event.system?.type;
+  if (type === 'message_pinned' || type === 'message_unpinned') refreshPins(update.event.conversationId);
+}
+
+async function refreshPins(id) {
+  try {
+    const page = await call('message.history', { conversationId: id, limit: 1 });
+    setPins(id, page.pinned || []);
+  } catch {
+    /* the next open of the conversation shows them */
+  }
+}
+
+const actionId = () => (crypto.randomUUID ? crypto.randomUUID() : `a-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+async function act(op, data) {
+  const update = await call(op, { ...data, clientId: actionId() });
+  applyUpdate(update);
+  return update.message;
+}
+
+export const editMessage = (m, text) => act('message.edit', { conversationId: m.conversationId, messageId: m.id, text });
+export const recallMessage = (m) => act('message.recall', { conversationId: m.conversationId, messageId: m.id });
+export const react = (m, emoji) => act('message.react', { conversationId: m.conversationId, messageId: m.id, emoji });
+export const unreact = (m, emoji) => act('message.unreact', { conversationId: m.conversationId, messageId: m.id, emoji });
+
+export async function hideMessage(m) {
+  await call('message.hide', { conversationId: m.conversationId, messageId: m.id });
+  applyHidden(m.conversationId, m.id);
+}
+
+function applyHidden(conversationId, messageId) {
+  const tl = state.timelines.get(conversationId);
+  const index = tl ? tl.items.findIndex((item) => item.id === messageId) : -1;
+  if (index < 0) return;
+  const m = tl.items[index];
+  tl.items[index] = { id: m.id, conversationId: m.conversationId, seq: m.seq, sender: m.sender, kind: m.kind, createdAt: m.createdAt, hidden: true };
+  emit('timeline', conversationId);
+}
+
+export async function forwardMessage(m, to) {
+  const copy = await call('message.forward', { conversationId: m.conversationId, messageId: m.id, to, clientId: actionId() });
+  onMessage(copy);
+  return copy;
+}
+
+export async function pinMessage(m, unpin = false) {
+  const result = await call(unpin ? 'conversation.unpin' : 'conversation.pin',
+    { conversationId: m.conversationId, messageId: m.id, clientId: actionId() });
+  onMessage(result.update.event);
+  replaceMessage(result.update.message);
+  setPins(m.conversationId, result.pinned);
+  return result.pinned;
 }
 
 export async function sendImage(conversationId, file) {
@@ -805,6 +906,12 @@ function onEvent(name, data) {
     }
     case 'me.updated':
       setMe(data);
+      break;
+    case 'message.updated':
+      applyUpdate(data);
+      break;
+    case 'message.hidden':
+      applyHidden(data.conversationId, data.messageId);
       break;
     default:
       break; // events this client does not know are ignored

@@ -60,6 +60,12 @@ function sentence(message) {
     case 'room_created': return t('sys_room_created', { actor, name });
     case 'room_entered': return t('sys_room_entered', { actor });
     case 'room_left': return t('sys_room_left', { actor });
+    case 'message_recalled': return t('sys_message_recalled', { actor });
+    case 'message_edited': return t('sys_message_edited', { actor });
+    case 'reaction_added': return t('sys_reaction_added', { actor, emoji: s.emoji || '' });
+    case 'reaction_removed': return t('sys_reaction_removed', { actor });
+    case 'message_pinned': return t('sys_message_pinned', { actor });
+    case 'message_unpinned': return t('sys_message_unpinned', { actor });
     default: return t('sys_unknown');
   }
 }
@@ -69,6 +75,7 @@ function sentence(message) {
 export function previewText(message, conversation) {
   if (!message) return '';
   if (message.kind === 'system') return systemText(message);
+  if (message.recalled) return t('sys_message_recalled', { actor: who(message.recalled.by) });
   const body = message.kind === 'image' ? t('image_preview') : emojify((message.text || '').replace(/\s+/g, ' '));
   if (conversation && conversation.kind !== 'user' && message.sender) {
     if (state.me && message.sender === state.me.id) return t('you_prefix') + body;

@@ -118,6 +118,10 @@ async function sendOne(entry) {
     const data = entry.kind === 'text'
       ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'text', text: entry.text }
       : { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'image', mediaId: entry.mediaId };
+    // A reply and mentions (message actions) travel with the send.
+    if (entry.replyTo) data.replyTo = entry.replyTo;
+    if (entry.mentions) data.mentions = entry.mentions;
+    if (entry.mentionsAll) data.mentionsAll = true;
     const message = await hooks.call('message.send', data);
     if (!state.outbox.includes(entry)) return true;
     hooks.sent(message, entry);

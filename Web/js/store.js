@@ -37,6 +37,7 @@ export const state = {
   connection: { status: 'stopped' },
   synced: false,             // the first sync of this page finished
   openConversation: null,    // the dialogue on screen
+  pins: new Map(),           // conversation id → [PinnedMessage], newest pin first
 };
 
 export function reset() {
@@ -55,6 +56,7 @@ export function reset() {
   state.connection = { status: 'stopped' };
   state.synced = false;
   state.openConversation = null;
+  state.pins.clear();
 }
 
 // ---- Users and names ----

@@ -3,9 +3,12 @@ public import ParleyProtocol
 /// Messages, history, the sessions list with unread counts, read markers and sync.
 public final class ConversationService: Sendable {
     let context: MessagingContext
+    /// Edit, recall, delete for me, reactions, forward and pins.
+    public let actions: MessageActionService
 
     public init(context: MessagingContext) {
         self.context = context
+        actions = MessageActionService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol
@@ -41,6 +44,9 @@ public final class ConversationService: Sendable {
         case .system:
             throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
         }
+        if let mentions = parameters.mentions, mentions.count > rules.maxMentions {
+            throw ProtocolError(.invalidField, "at most \(rules.maxMentions) mentions in one message", field: "mentions")
+        }
     }
 
     /// The write of a checked send: permission, the insert (or the earlier message of a retry).
@@ -48,10 +54,12 @@ public final class ConversationService: Sendable {
         let now = context.clock()
         let rooms = context.rooms
         let cache = context.membership
+        let excerptLimit = context.rules.replyExcerptCharacters
         return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
                                                           rooms: rooms, cache: cache)
             let conversation = snapshot.conversation
+            let extras = try Self.replyAndMentions(parameters, by: user, snapshot: snapshot, writer: writer, excerptLimit: excerptLimit)
             // A text message goes straight to the insert: a retry is caught by the unique
             // (sender, client id) index below, which saves a query on every send. An image is
             // looked up first, so a retry is answered even if its media has gone meanwhile.
@@ -72,10 +80,17 @@ public final class ConversationService: Sendable {
             let message: Message
             do {
                 // The sender has read what they sent (rooms keep no read markers).
-                message = try writer.appendMessage(NewMessage(
+                var appended = try writer.appendMessage(NewMessage(
                     conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
-                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now),
+                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now,
+                    replyTo: extras.reply, mentions: extras.mentions, mentionsAll: extras.all ? true : nil),
                     markingReadBySender: snapshot.shape.kind != .room)
+                if extras.all || extras.mentions != nil {
+                    try writer.insertMentions(in: conversation, seq: appended.seq, sender: user,
+                                              users: (extras.mentions ?? []).map { $0 } + (extras.all ? [nil] : []))
+                }
+                appended.replyTo = extras.reply
+                message = appended
             } catch StoreError.conflict("client_id") {
                 // A retry: this sender used the client id before (for a text message this is
                 // the only check), or the same send arrived through another server that shares
@@ -88,6 +103,35 @@ public final class ConversationService: Sendable {
             }
             return (message, snapshot, true)
         }
+    }
+
+    /// A send's reply (the quoted message, which must be in the same conversation, with its
+    /// preview) and mentions (members of a group; `@all` from its owner only), checked.
+    private static func replyAndMentions(_ parameters: SendParameters, by user: UserID, snapshot: MembershipCache.Snapshot,
+                                         writer: StoreWriter, excerptLimit: Int) throws
+        -> (reply: ReplyPreview?, mentions: [UserID]?, all: Bool) {
+        var reply: ReplyPreview?
+        if let quoted = parameters.replyTo {
+            let message = try ConversationAccess.target(quoted, in: parameters.conversationId, reader: writer)
+            reply = ReplyPreviews.preview(of: message, id: message.id, excerptLimit: excerptLimit)
+        }
+        let all = parameters.mentionsAll == true
+        var mentions: [UserID]?
+        if let ids = parameters.mentions, !ids.isEmpty {
+            var seen = Set<UserID>()
+            mentions = ids.filter { seen.insert($0).inserted }
+        }
+        guard all || mentions != nil else { return (reply, nil, false) }
+        guard snapshot.shape.kind == .group else {
+            throw ProtocolError(.invalidField, "mentions are for groups", field: "mentions")
+        }
+        if let mentions, !mentions.allSatisfy(snapshot.members.set.contains) {
+            throw ProtocolError(.invalidField, "only members of the group can be mentioned", field: "mentions")
+        }
+        if all, try writer.conversation(id: parameters.conversationId)?.ownerID != user {
+            throw ProtocolError(.notOwner, "only the group's owner may mention everyone")
+        }
+        return (reply, mentions, all)
     }
 
     /// After the commit: keeps the members read inside the write, and delivers a new message.
@@ -111,12 +155,41 @@ public final class ConversationService: Sendable {
         let limit = min(max(parameters.limit ?? context.rules.defaultHistoryPage, 1), context.rules.maxHistoryPage)
         let budget = context.rules.maxAnswerBytes
         let rooms = context.rooms
+        let excerptLimit = context.rules.replyExcerptCharacters
         return try await context.gateway.read { reader in
             _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
             var used = 0
-            let messages = Array(Self.newestFitting(try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit),
-                                                    budget: budget, used: &used))
-            return MessagePage(messages: messages, hasMore: (messages.first?.seq ?? 1) > 1)
+            var pinned: [PinnedMessage]?
+            if parameters.before == nil {
+                pinned = try MessageActionService.pinned(in: parameters.conversationId, reader: reader, excerptLimit: excerptLimit)
+                used += pinned?.reduce(0) { $0 + EncodedSizeBound.message($1.message) } ?? 0
+            }
+            let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit)
+            // Action events are stored in the sequence but shown as the state they made,
+            // unless asked for; messages the user hid are left out for them alone.
+            let shown = try Self.visible(page, to: user, events: parameters.events == true, in: parameters.conversationId,
+                                         reader: reader, excerptLimit: excerptLimit)
+            let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
+            let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
+            return MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 })
+        }
+    }
+
+    /// `messages` as `user` sees them: without action events unless `events`, with reply
+    /// previews, and those they hid reduced to their place in the sequence (`hidden`, no
+    /// content), so that clients that page by `seq` see no gap.
+    static func visible(_ messages: [Message], to user: UserID, events: Bool, in conversation: ConversationID,
+                        reader: StoreReader, excerptLimit: Int) throws -> [Message] {
+        let kept = events ? messages : messages.filter { $0.system?.type.isMessageAction != true }
+        let hidden = try reader.hiddenMessageIDs(of: user, in: conversation, among: kept.compactMap { Int64($0.id) })
+        let shown = try ReplyPreviews.filled(kept, reader: reader, excerptLimit: excerptLimit)
+        guard !hidden.isEmpty else { return shown }
+        return shown.map { message in
+            guard let id = Int64(message.id), hidden.contains(id) else { return message }
+            var placeholder = Message(id: message.id, conversationId: message.conversationId, seq: message.seq, sender: message.sender,
+                                      clientId: message.clientId, kind: message.kind, createdAt: message.createdAt)
+            placeholder.hidden = true
+            return placeholder
         }
     }
 
@@ -145,6 +218,7 @@ public final class ConversationService: Sendable {
             return a == user ? b : a
         }
         let peers = Dictionary(try MessagingContext.profiles(peerIDs, reader: reader).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let mentions = try reader.mentionCounts(for: user)
         return inbox.map { entry in
             let conversation = entry.conversation
             var peer: UserProfile?
@@ -154,7 +228,7 @@ public final class ConversationService: Sendable {
             return ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
                                        avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
                                        readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
-                                       lastActivityAt: conversation.lastActivityAt)
+                                       lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
         }
     }
 
@@ -208,20 +282,25 @@ public final class ConversationService: Sendable {
     public func sync(for user: UserID, _ parameters: SyncParameters) async throws(ProtocolError) -> SyncResult {
         let limit = context.rules.syncMessagesPerConversation
         let budget = context.rules.maxAnswerBytes
+        let excerptLimit = context.rules.replyExcerptCharacters
         return try await context.gateway.read { reader in
             let summaries = try Self.summaries(for: user, reader: reader)
             var used = summaries.reduce(0) { $0 + EncodedSizeBound.summary($1) }
             var messages: [Message] = []
             var truncated: [ConversationID] = []
+            var updated: [Message] = []
             for summary in summaries {
                 let known = max(0, parameters.since[summary.id.description] ?? 0)
                 guard summary.lastSeq > known else { continue }
-                let missed = summary.lastSeq - known > Int64(limit)
+                let raw = summary.lastSeq - known > Int64(limit)
                     ? try reader.messages(in: summary.id, before: nil, limit: limit)
                     : try reader.messages(in: summary.id, after: known, limit: limit)
+                // Action events stay (they carry the sequence); hidden messages do not.
+                let missed = try Self.visible(raw, to: user, events: true, in: summary.id, reader: reader, excerptLimit: excerptLimit)
                 let fitting = Self.newestFitting(missed, budget: budget, used: &used)
                 if fitting.count < missed.count || summary.lastSeq - known > Int64(limit) { truncated.append(summary.id) }
                 messages += fitting
+                updated += try Self.targets(of: fitting, reader: reader, excerptLimit: excerptLimit, budget: budget, used: &used)
             }
             // What is left of the budget, and at least a quarter of it, for friend requests:
             // other people choose how many there are.
@@ -229,8 +308,31 @@ public final class ConversationService: Sendable {
                                                          limit: self.context.rules.maxListPage,
                                                          budget: max(budget - used, budget / 4), reader: reader)
             return SyncResult(conversations: summaries, messages: messages, truncated: truncated, friendRequests: requests.items,
-                              friendRequestsCursor: requests.nextCursor, totalUnread: summaries.reduce(0) { $0 + $1.unread })
+                              friendRequestsCursor: requests.nextCursor, totalUnread: summaries.reduce(0) { $0 + $1.unread },
+                              updated: updated.isEmpty ? nil : updated)
         }
+    }
+
+    /// The current state of the messages that action events among `messages` changed, each
+    /// once, as far as they fit in what is left of `budget` (a client missing one pages
+    /// history, which shows the state).
+    static func targets(of messages: ArraySlice<Message>, reader: StoreReader, excerptLimit: Int, budget: Int,
+                        used: inout Int) throws -> [Message] {
+        var ids: [Int64] = []
+        for message in messages {
+            guard let system = message.system, system.type.isMessageAction, let id = system.messageId.flatMap(Int64.init),
+                  !ids.contains(id) else { continue }
+            ids.append(id)
+        }
+        var found: [Message] = []
+        for id in ids {
+            guard let message = try reader.message(id: id) else { continue }
+            let size = EncodedSizeBound.message(message) + 2 * excerptLimit
+            guard used + size <= budget else { break }
+            used += size
+            found.append(message)
+        }
+        return try ReplyPreviews.filled(found, reader: reader, excerptLimit: excerptLimit)
     }
 
     /// The newest of `messages` (oldest first) whose encoded size fits in what is left of

@@ -32,7 +32,12 @@ enum EncodedSizeBound {
         if let image = message.image { bytes += 100 + string(image.mediaId) + string(image.url) }
         if let system = message.system {
             bytes += 100 + string(system.name) + (system.fields ?? []).reduce(0) { $0 + string($1) + 1 }
+                + string(system.messageId) + string(system.emoji)
         }
+        // Message actions' state: an id is at most 22 bytes quoted with its comma.
+        if let reply = message.replyTo { bytes += 200 + string(reply.messageId) + string(reply.excerpt) }
+        bytes += (message.mentions?.count ?? 0) * 22 + (message.recalled != nil ? 80 : 0)
+        for reaction in message.reactions ?? [] { bytes += 40 + string(reaction.emoji) + reaction.users.count * 22 }
         return bytes
     }
 

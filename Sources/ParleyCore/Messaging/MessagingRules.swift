@@ -26,6 +26,19 @@ public struct MessagingRules: Sendable, Equatable {
     public var maxListPage = 200
     /// Conversations whose member lists are kept in memory for sending (see `MembershipCache`).
     public var membershipCacheConversations = 100_000
+    /// How long after sending its sender may edit a text message, ms (`--edit-window`).
+    public var editWindow: Int64 = 48 * 3_600_000
+    /// How long after sending its sender may recall a message, ms (`--recall-window`); a
+    /// group's owner may recall any member's message at any time.
+    public var recallWindow: Int64 = 2 * 60_000
+    /// Different emoji one user may put on one message (`--max-reactions-per-user`).
+    public var maxReactionsPerUser = 8
+    /// Pinned messages per conversation (`--max-pins`).
+    public var maxPins = 10
+    /// Characters of a reply's excerpt of the quoted text (`--reply-excerpt`).
+    public var replyExcerptCharacters = 100
+    /// Members one message may mention (`--max-mentions`).
+    public var maxMentions = 50
 
     public init() {}
 }

@@ -106,9 +106,15 @@ public struct NewMessage: Sendable, Equatable {
     public var image: ImageAttachment?
     public var system: SystemNotice?
     public var createdAt: Int64
+    /// The answered message (its id is what is kept; the excerpt is made when read).
+    public var replyTo: ReplyPreview?
+    public var mentions: [UserID]?
+    public var mentionsAll: Bool?
+    public var forwarded: Bool?
 
     public init(conversationID: ConversationID, sender: UserID?, clientID: String?, kind: MessageKind, text: String? = nil,
-                image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64) {
+                image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64, replyTo: ReplyPreview? = nil,
+                mentions: [UserID]? = nil, mentionsAll: Bool? = nil, forwarded: Bool? = nil) {
         self.conversationID = conversationID
         self.sender = sender
         self.clientID = clientID
@@ -117,6 +123,21 @@ public struct NewMessage: Sendable, Equatable {
         self.image = image
         self.system = system
         self.createdAt = createdAt
+        self.replyTo = replyTo
+        self.mentions = mentions
+        self.mentionsAll = mentionsAll
+        self.forwarded = forwarded
+    }
+
+    /// The message as stored with its id and sequence number.
+    public func stored(id: Int64, seq: Int64) -> Message {
+        var message = Message(id: String(id), conversationId: conversationID, seq: seq, sender: sender, clientId: clientID,
+                              kind: kind, text: text, image: image, system: system, createdAt: createdAt)
+        message.replyTo = replyTo
+        message.mentions = mentions
+        message.mentionsAll = mentionsAll
+        message.forwarded = forwarded
+        return message
     }
 }
 

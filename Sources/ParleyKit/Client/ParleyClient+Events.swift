@@ -23,6 +23,10 @@ extension ParleyClient {
             applyPresence(update)
         case .meUpdated(let account):
             adoptAccount(account)
+        case .messageUpdated(let update):
+            applyUpdate(update)
+        case .messageHidden(let reference):
+            applyHidden(reference)
         }
     }
 
@@ -57,6 +61,7 @@ extension ParleyClient {
         if var summary = try? store.conversation(read.conversationId) {
             summary.readSeq = max(summary.readSeq, read.readSeq)
             summary.unread = read.unread
+            if read.unread == 0 { summary.mentions = nil }
             try? store.setConversation(summary)
         }
         emit(.conversationRead(read))
@@ -109,7 +114,7 @@ extension ParleyClient {
         }
         heldBack[conversation] = [message]
         let missing = Int(min(100, message.seq - known - 1))
-        let parameters = HistoryParameters(conversationId: conversation, before: message.seq, limit: missing)
+        let parameters = HistoryParameters(conversationId: conversation, before: message.seq, limit: missing, events: true)
         Task {
             let page = await self.request(Op.MessageHistory.self, parameters, on: generation)
             // On failure the held messages go out anyway, late rather than never; the next

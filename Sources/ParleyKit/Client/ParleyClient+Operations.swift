@@ -275,7 +275,9 @@ extension ParleyClient {
             let cached = try store.messages(in: conversation, before: seq, limit: limit)
             return MessagePage(messages: cached, hasMore: (cached.first?.seq ?? seq ?? 1) > 1)
         }
-        let page: MessagePage = try await call(Op.MessageHistory.self, HistoryParameters(conversationId: conversation, before: seq, limit: limit))
+        // With the action events: the cache keeps the sequence whole (they are not shown).
+        let page: MessagePage = try await call(Op.MessageHistory.self, HistoryParameters(conversationId: conversation, before: seq,
+                                                                                         limit: limit, events: true))
         // Older messages are the caller's; any newer than the cache held are news for every
         // listener (the page can overtake a live event), so those are reported as usual.
         let known = (try? store.lastSeq(of: conversation)) ?? 0
@@ -312,6 +314,7 @@ extension ParleyClient {
         let result: SyncResult = try await call(Op.Sync.self, SyncParameters(since: since))
         try? store.transaction { try store.replaceConversations(result.conversations, includingRooms: false) }
         ingest(result.messages)
+        applyUpdated(result.updated ?? [])
         emit(.conversationsChanged)
         return result
     }

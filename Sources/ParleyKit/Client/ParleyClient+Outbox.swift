@@ -77,6 +77,7 @@ extension ParleyClient {
         while flushRequested {
             flushRequested = false
             await drainOutbox()
+            await drainActions()
         }
     }
 

@@ -28,6 +28,7 @@ extension ParleyClient {
             try store.replaceFriendRequests(sync.friendRequests, incoming: true)
         }
         ingest(sync.messages)
+        applyUpdated(sync.updated ?? [])
         for message in waiting.values.joined().sorted(by: { $0.seq < $1.seq }) { receiveLive(message) }
         emit(.conversationsChanged)
 

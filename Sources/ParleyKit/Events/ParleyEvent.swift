@@ -23,6 +23,8 @@ public enum ParleyEvent: Sendable, Equatable {
     case presence(Presence)
     /// The signed-in account changed.
     case meUpdated(Account)
+    /// A cached message changed (edited, recalled, reacted to, pinned, hidden): its state now.
+    case messageUpdated(Message)
     /// The sessions list in the cache changed as a whole (after a sync, a room entered or
     /// left, a group joined…): reload it.
     case conversationsChanged

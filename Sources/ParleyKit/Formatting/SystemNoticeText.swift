@@ -39,6 +39,18 @@ public enum SystemNoticeText {
             return language.pick("\(actor) entered the room", "\(actor) 进入了聊天室")
         case .roomLeft:
             return language.pick("\(actor) left the room", "\(actor) 离开了聊天室")
+        case .messageRecalled:
+            return language.pick("\(actor) recalled a message", "\(actor) 撤回了一条消息")
+        case .messageEdited:
+            return language.pick("\(actor) edited a message", "\(actor) 编辑了一条消息")
+        case .reactionAdded:
+            return language.pick("\(actor) reacted \(notice.emoji ?? "")", "\(actor) 回应了 \(notice.emoji ?? "")")
+        case .reactionRemoved:
+            return language.pick("\(actor) removed a reaction", "\(actor) 取消了回应")
+        case .messagePinned:
+            return language.pick("\(actor) pinned a message", "\(actor) 置顶了一条消息")
+        case .messageUnpinned:
+            return language.pick("\(actor) unpinned a message", "\(actor) 取消置顶了一条消息")
         }
     }
 

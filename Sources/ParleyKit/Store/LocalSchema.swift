@@ -46,9 +46,19 @@ enum LocalSchema {
             -- user's avatar); kept across logouts.
             CREATE TABLE known_logins (username TEXT PRIMARY KEY COLLATE NOCASE, avatar TEXT, at INTEGER NOT NULL);
             """),
+        SQLiteMigration(version: 2, sql: """
+            -- Message actions made offline (edits, reactions, recalls), in the order they were
+            -- made: sent with their client ids once online, so the server stores each once.
+            CREATE TABLE action_outbox (
+                position INTEGER PRIMARY KEY AUTOINCREMENT,
+                client_id TEXT NOT NULL UNIQUE,
+                conversation_id INTEGER NOT NULL,
+                json TEXT NOT NULL
+            );
+            """),
     ])
 
     /// Tables that belong to the signed-in account and go with it at logout.
     static let accountTables = ["meta", "account", "users", "conversations", "messages", "friends",
-                                "friend_requests", "groups_info", "rooms", "outbox"]
+                                "friend_requests", "groups_info", "rooms", "outbox", "action_outbox"]
 }

@@ -82,6 +82,8 @@ extension LocalStore {
             if let me, message.sender == me { summary.readSeq = max(summary.readSeq, message.seq) }
             if summary.kind == .room { summary.readSeq = summary.lastSeq }
             summary.unread = max(0, summary.lastSeq - summary.readSeq)
+            // A new unread message that mentions the reader raises the "@" count.
+            if let me, message.mentions(me), message.seq > summary.readSeq { summary.mentions = (summary.mentions ?? 0) + 1 }
             try storeConversation(summary)
         }
         return true

@@ -28,6 +28,23 @@ public enum DialogueItem: Identifiable, Equatable, Sendable {
         public var timeLabel: String
         /// Server time, ms since the epoch.
         public var createdAt: Int64
+        /// Edited after sending (shows "edited").
+        public var isEdited = false
+        /// A copy forwarded from another conversation.
+        public var isForwarded = false
+        /// The quoted message of a reply, shown above the bubble.
+        public var reply: Quote?
+        /// Emoji with who reacted.
+        public var reactions: [Reaction] = []
+        /// Whether it mentions the reader (highlighted).
+        public var mentionsMe = false
+    }
+
+    /// A reply's quoted message: where to jump, and "Name: excerpt".
+    public struct Quote: Equatable, Sendable {
+        public var messageId: String
+        public var seq: Int64?
+        public var text: String
     }
 
     /// A system notification.

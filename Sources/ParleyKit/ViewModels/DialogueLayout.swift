@@ -21,7 +21,10 @@ public struct DialogueLayout: Sendable {
     /// `messages` (any order, duplicates by seq dropped) grouped by day, oldest first.
     public func sections(for messages: [Message], now: Date = Date(), name: (UserID) -> String) -> [DialogueSection] {
         var seen = Set<Int64>()
+        // Action events changed the messages they name (which show the result); hidden
+        // messages are the reader's "delete for me": neither is a line of its own.
         let ordered = messages.sorted { $0.seq < $1.seq }.filter { seen.insert($0.seq).inserted }
+            .filter { $0.hidden != true && $0.system?.type.isMessageAction != true }
         var sections: [DialogueSection] = []
         for message in ordered {
             let key = formatter.dayKey(for: message.createdAt)
@@ -40,12 +43,28 @@ public struct DialogueLayout: Sendable {
             let text = message.system.map { SystemNoticeText.text(for: $0, me: me, language: language, name: name) } ?? ""
             return .notice(DialogueItem.Notice(id: message.id, seq: message.seq, text: text, timeLabel: time))
         }
+        if let recall = message.recalled {
+            // The tombstone: a notice in place of the message.
+            let text = SystemNoticeText.text(for: SystemNotice(type: .messageRecalled, actor: recall.by), me: me, language: language, name: name)
+            return .notice(DialogueItem.Notice(id: message.id, seq: message.seq, text: text, timeLabel: time))
+        }
         let isSelf = message.sender != nil && message.sender == me
         let senderName = message.sender.map { isSelf ? language.pick("Me", "我") : name($0) } ?? ""
-        return .message(DialogueItem.Bubble(
+        var bubble = DialogueItem.Bubble(
             id: message.id, seq: message.seq, sender: message.sender, senderName: senderName, isSelf: isSelf,
             text: MessagePreview.text(for: message, me: me, language: language, name: name), image: message.image,
-            timeLabel: time, createdAt: message.createdAt))
+            timeLabel: time, createdAt: message.createdAt)
+        bubble.isEdited = message.editedAt != nil
+        bubble.isForwarded = message.forwarded == true
+        bubble.reactions = message.reactions ?? []
+        bubble.mentionsMe = me.map { message.mentions($0) } ?? false
+        if let reply = message.replyTo {
+            let quotedName = reply.sender.map { $0 == me ? language.pick("Me", "我") : name($0) } ?? ""
+            let quoted = reply.recalled == true ? language.pick("[Recalled]", "[已撤回]")
+                : reply.kind == .image ? language.pick("[Image]", "[图片]") : (reply.excerpt ?? "…")
+            bubble.reply = DialogueItem.Quote(messageId: reply.messageId, seq: reply.seq, text: quotedName.isEmpty ? quoted : "\(quotedName): \(quoted)")
+        }
+        return .message(bubble)
     }
 
     /// An outbox entry as a pending bubble.

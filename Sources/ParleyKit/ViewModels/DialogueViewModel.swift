@@ -65,6 +65,11 @@ public final class DialogueViewModel {
         self.now = now
     }
 
+    /// The message at `seq`, as the dialogue holds it (for actions on it).
+    public func message(seq: Int64) -> Message? {
+        messages.first { $0.seq == seq }
+    }
+
     /// Shows the cached messages at once, then follows the client's events and fetches the
     /// newest page from the server when online; marks the conversation read.
     public func open() async {
@@ -169,6 +174,10 @@ public final class DialogueViewModel {
         switch event {
         case .messageNew(let message) where message.conversationId == conversationId:
             receive(message)
+        case .messageUpdated(let message) where message.conversationId == conversationId:
+            // An edit, recall, reaction or hide: the message in its new state, in place.
+            merge([message])
+            rebuild()
         case .outboxChanged:
             await reloadPending()
         case .conversationsChanged, .friendAdded:

@@ -22,4 +22,6 @@ public struct SessionRow: Identifiable, Equatable, Sendable {
     public var isOnline: Bool
     /// Sort key, ms since the epoch.
     public var lastActivityAt: Int64
+    /// Unread messages that mention the reader (an "@" beside the badge); 0 when none.
+    public var mentions: Int64 = 0
 }

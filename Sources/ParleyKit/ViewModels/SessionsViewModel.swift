@@ -81,6 +81,7 @@ public final class SessionsViewModel {
     private func matters(_ event: ParleyEvent) -> Bool {
         switch event {
         case .messageNew, .conversationRead, .conversationsChanged, .friendAdded, .friendRemoved, .presence, .signedOut: return true
+        case .messageUpdated: return true
         case .friendRequest, .meUpdated, .outboxChanged: return false
         }
     }
@@ -138,11 +139,13 @@ public final class SessionsViewModel {
                     preview = (sender == me ? language.pick("Me", "我") : names[sender] ?? "ID: \(sender)") + ": " + preview
                 }
             }
-            return SessionRow(id: summary.id, kind: summary.kind, title: MessagePreview.title(of: summary), preview: preview,
-                              timeLabel: summary.lastActivityAt > 0 ? formatter.shortLabel(for: summary.lastActivityAt, now: at, language: language) : "",
-                              unread: summary.unread, badge: MessagePreview.badge(summary.unread),
-                              avatar: summary.peer?.avatar ?? summary.avatar, isOnline: summary.peer.map { online[$0.id] ?? false } ?? false,
-                              lastActivityAt: summary.lastActivityAt)
+            var row = SessionRow(id: summary.id, kind: summary.kind, title: MessagePreview.title(of: summary), preview: preview,
+                                 timeLabel: summary.lastActivityAt > 0 ? formatter.shortLabel(for: summary.lastActivityAt, now: at, language: language) : "",
+                                 unread: summary.unread, badge: MessagePreview.badge(summary.unread),
+                                 avatar: summary.peer?.avatar ?? summary.avatar, isOnline: summary.peer.map { online[$0.id] ?? false } ?? false,
+                                 lastActivityAt: summary.lastActivityAt)
+            row.mentions = summary.unread > 0 ? summary.mentions ?? 0 : 0
+            return row
         }
         totalUnread = summaries.reduce(0) { $0 + $1.unread }
         isLoaded = true

@@ -24,7 +24,7 @@ extension PostgresStoreWriter {
     /// The conversation's last activity never moves back, so a clock stepping back cannot
     /// sink a conversation with a new message below older ones in the inbox.
     func appendMessage(_ message: NewMessage) throws -> Message {
-        let body = try MessageBodyCoding.encode(image: message.image, system: message.system)
+        let body = try MessageBodyCoding.encode(message)
         let appended = try isolated("appendMessage") {
             try queryFirst("appendMessage", """
             WITH advanced AS (
@@ -46,8 +46,6 @@ extension PostgresStoreWriter {
             }
             throw StoreError.conflict("client_id")
         }
-        return Message(id: String(appended.id), conversationId: message.conversationID, seq: appended.seq,
-                       sender: message.sender, clientId: message.clientID, kind: message.kind, text: message.text,
-                       image: message.image, system: message.system, createdAt: message.createdAt)
+        return message.stored(id: appended.id, seq: appended.seq)
     }
 }

@@ -20,6 +20,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 6, sql: textClipping),
         PostgresMigration(version: 7, sql: mediaReferences),
         PostgresMigration(version: 8, sql: xmppPrivateItems),
+        PostgresMigration(version: 9, sql: messageActions),
     ])
 
     /// Version 8: the XMPP gateway's per-user storage (SQLite's version 9): private XML

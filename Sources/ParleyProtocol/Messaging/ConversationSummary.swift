@@ -18,9 +18,12 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var unread: Int64
     /// When the conversation last changed, ms since the epoch; the list is sorted on it.
     public var lastActivityAt: Int64
+    /// Unread messages that mention this user (by id or `@all`); absent when none.
+    public var mentions: Int64?
 
     public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
-                lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64) {
+                lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64,
+                mentions: Int64? = nil) {
         self.id = id
         self.kind = kind
         self.peer = peer
@@ -31,6 +34,7 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
         self.readSeq = readSeq
         self.unread = unread
         self.lastActivityAt = lastActivityAt
+        self.mentions = mentions
     }
 }
 

@@ -18,6 +18,23 @@ public struct Message: Codable, Sendable, Equatable {
     public var system: SystemNotice?
     /// Server time of storing, ms since the epoch.
     public var createdAt: Int64
+    /// The message this one answers, with a short excerpt made by the server.
+    public var replyTo: ReplyPreview?
+    /// The members this message mentions (groups only).
+    public var mentions: [UserID]?
+    /// Whether it mentions everyone (`@all`, group owners only).
+    public var mentionsAll: Bool?
+    /// Whether it is a copy of another message (`message.forward`).
+    public var forwarded: Bool?
+    /// When the text was last edited, ms since the epoch (absent: never edited).
+    public var editedAt: Int64?
+    /// Present once recalled: the text and image are gone from the server.
+    public var recalled: RecallMark?
+    /// Reactions, each emoji with who reacted, in the order they first came.
+    public var reactions: [Reaction]?
+    /// True when the reader hid this message for themselves ("delete for me"): it keeps its
+    /// place in the sequence, without its content, and is not shown.
+    public var hidden: Bool?
 
     public init(id: String, conversationId: ConversationID, seq: Int64, sender: UserID?, clientId: String?, kind: MessageKind,
                 text: String? = nil, image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64) {
@@ -31,6 +48,71 @@ public struct Message: Codable, Sendable, Equatable {
         self.image = image
         self.system = system
         self.createdAt = createdAt
+    }
+}
+
+extension Message {
+    /// Whether this message mentions `user` by id or through `@all` (a sender never counts as
+    /// mentioned by their own message).
+    public func mentions(_ user: UserID) -> Bool {
+        guard sender != user, recalled == nil else { return false }
+        return mentionsAll == true || mentions?.contains(user) == true
+    }
+
+    /// Whether any of the parts beyond the plain text message is present (`MessageJSON`
+    /// writes only plain messages by hand).
+    public var hasActionState: Bool {
+        replyTo != nil || mentions != nil || mentionsAll != nil || forwarded != nil || editedAt != nil || recalled != nil
+            || reactions != nil || hidden != nil
+    }
+}
+
+/// The message a reply answers, as shown above the reply.
+public struct ReplyPreview: Codable, Sendable, Equatable {
+    /// The quoted message's server id.
+    public var messageId: String
+    /// Its sequence number (to jump to it), when it still exists.
+    public var seq: Int64?
+    /// Its sender.
+    public var sender: UserID?
+    /// Its kind (`image` shows as a picture label).
+    public var kind: MessageKind?
+    /// The start of its text, at most `--reply-excerpt` characters; absent for an image or a
+    /// recalled message.
+    public var excerpt: String?
+    /// Whether the quoted message was recalled.
+    public var recalled: Bool?
+
+    public init(messageId: String, seq: Int64? = nil, sender: UserID? = nil, kind: MessageKind? = nil, excerpt: String? = nil,
+                recalled: Bool? = nil) {
+        self.messageId = messageId
+        self.seq = seq
+        self.sender = sender
+        self.kind = kind
+        self.excerpt = excerpt
+        self.recalled = recalled
+    }
+}
+
+/// Who recalled a message and when.
+public struct RecallMark: Codable, Sendable, Equatable {
+    public var by: UserID
+    public var at: Int64
+
+    public init(by: UserID, at: Int64) {
+        self.by = by
+        self.at = at
+    }
+}
+
+/// One emoji on a message and the users who reacted with it, oldest first.
+public struct Reaction: Codable, Sendable, Equatable {
+    public var emoji: String
+    public var users: [UserID]
+
+    public init(emoji: String, users: [UserID]) {
+        self.emoji = emoji
+        self.users = users
     }
 }
 
@@ -66,13 +148,21 @@ public struct SystemNotice: Codable, Sendable, Equatable {
     public var fields: [String]?
     /// For `info_changed` of the name, and `group_created` / `room_created`: the name.
     public var name: String?
+    /// For a message action (`message_edited`, `message_recalled`, `reaction_added`, …): the
+    /// server id of the message acted on.
+    public var messageId: String?
+    /// For `reaction_added` / `reaction_removed`: the emoji.
+    public var emoji: String?
 
-    public init(type: SystemNoticeType, actor: UserID? = nil, target: UserID? = nil, fields: [String]? = nil, name: String? = nil) {
+    public init(type: SystemNoticeType, actor: UserID? = nil, target: UserID? = nil, fields: [String]? = nil, name: String? = nil,
+                messageId: String? = nil, emoji: String? = nil) {
         self.type = type
         self.actor = actor
         self.target = target
         self.fields = fields
         self.name = name
+        self.messageId = messageId
+        self.emoji = emoji
     }
 }
 
@@ -89,4 +179,21 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case roomCreated = "room_created"
     case roomEntered = "room_entered"
     case roomLeft = "room_left"
+    // Message actions: events in the conversation's sequence that change an earlier message
+    // (`messageId`); clients apply them to that message rather than show them as lines, and
+    // show a recall as "… recalled a message".
+    case messageEdited = "message_edited"
+    case messageRecalled = "message_recalled"
+    case reactionAdded = "reaction_added"
+    case reactionRemoved = "reaction_removed"
+    case messagePinned = "message_pinned"
+    case messageUnpinned = "message_unpinned"
+
+    /// Whether this notice reports an action on another message (`messageId`).
+    public var isMessageAction: Bool {
+        switch self {
+        case .messageEdited, .messageRecalled, .reactionAdded, .reactionRemoved, .messagePinned, .messageUnpinned: true
+        default: false
+        }
+    }
 }

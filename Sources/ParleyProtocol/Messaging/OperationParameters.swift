@@ -261,12 +261,22 @@ public struct SendParameters: Codable, Sendable {
     public var kind: MessageKind
     public var text: String?
     public var mediaId: String?
-    public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil) {
+    /// The server id of the message this one answers (in the same conversation).
+    public var replyTo: String?
+    /// Members mentioned (groups only; at most `--max-mentions`).
+    public var mentions: [UserID]?
+    /// `@all`: mentions every member (the group's owner only).
+    public var mentionsAll: Bool?
+    public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil,
+                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil) {
         self.conversationId = conversationId
         self.clientId = clientId
         self.kind = kind
         self.text = text
         self.mediaId = mediaId
+        self.replyTo = replyTo
+        self.mentions = mentions
+        self.mentionsAll = mentionsAll
     }
 }
 
@@ -275,10 +285,14 @@ public struct HistoryParameters: Codable, Sendable {
     public var conversationId: ConversationID
     public var before: Int64?
     public var limit: Int?
-    public init(conversationId: ConversationID, before: Int64? = nil, limit: Int? = nil) {
+    /// Also return the action events (edits, recalls, reactions, pins) as the system notices
+    /// they are stored as; by default a page holds messages in their current state only.
+    public var events: Bool?
+    public init(conversationId: ConversationID, before: Int64? = nil, limit: Int? = nil, events: Bool? = nil) {
         self.conversationId = conversationId
         self.before = before
         self.limit = limit
+        self.events = events
     }
 }
 
@@ -287,9 +301,13 @@ public struct MessagePage: Codable, Sendable {
     public var messages: [Message]
     /// Whether older messages exist before the first one.
     public var hasMore: Bool
-    public init(messages: [Message], hasMore: Bool) {
+    /// The conversation's pinned messages, newest pin first; on the newest page only (no
+    /// `before`).
+    public var pinned: [PinnedMessage]?
+    public init(messages: [Message], hasMore: Bool, pinned: [PinnedMessage]? = nil) {
         self.messages = messages
         self.hasMore = hasMore
+        self.pinned = pinned
     }
 }
 
@@ -349,13 +367,18 @@ public struct SyncResult: Codable, Sendable {
     /// Present when more requests wait: `friend.requests {direction: "incoming", cursor}`.
     public var friendRequestsCursor: String?
     public var totalUnread: Int64
+    /// The current state of earlier messages that action events in `messages` changed (an
+    /// edit's text, a recall, reactions), one each: a client replaces what it holds.
+    public var updated: [Message]?
     public init(conversations: [ConversationSummary], messages: [Message], truncated: [ConversationID],
-                friendRequests: [FriendRequest], friendRequestsCursor: String? = nil, totalUnread: Int64) {
+                friendRequests: [FriendRequest], friendRequestsCursor: String? = nil, totalUnread: Int64,
+                updated: [Message]? = nil) {
         self.conversations = conversations
         self.messages = messages
         self.truncated = truncated
         self.friendRequests = friendRequests
         self.friendRequestsCursor = friendRequestsCursor
         self.totalUnread = totalUnread
+        self.updated = updated
     }
 }

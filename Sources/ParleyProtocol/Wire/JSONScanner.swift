@@ -41,6 +41,22 @@ struct JSONScanner {
         }
     }
 
+    /// Reads `[ value, … ]`, handing each element to `element`, which reads it and says
+    /// whether it was acceptable. False for anything malformed or refused.
+    mutating func array(_ element: (inout JSONScanner) -> Bool) -> Bool {
+        skipWhitespace()
+        guard take(UInt8(ascii: "[")) else { return false }
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return true }
+        while true {
+            skipWhitespace()
+            guard element(&self) else { return false }
+            skipWhitespace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]"))
+        }
+    }
+
     /// A request id: an integer that fits in `Int64`, or a string.
     mutating func requestID() -> RequestID? {
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {

@@ -6,7 +6,8 @@
 ///
 /// The output means the same as `JSONEncoder`'s (same keys, absent optionals left out, ids as
 /// decimal strings, the same string escapes, `/` not escaped); tests decode both and compare.
-/// Messages with an image or a system notice are left to `JSONEncoder` (`encode` returns nil).
+/// Messages with an image, a system notice or an action's state (reply, mentions, edit,
+/// recall, reactions) are left to `JSONEncoder` (`encode` returns nil).
 public enum MessageJSON {
     /// The JSON object for `message`, or nil if it is not a plain text message.
     public static func encode(_ message: Message) -> String? {
@@ -22,7 +23,7 @@ public enum MessageJSON {
     /// Appends the JSON object for `message` to `out`; false (and nothing appended) if it is
     /// not a plain text message.
     public static func append(_ message: Message, to out: inout [UInt8]) -> Bool {
-        guard message.image == nil, message.system == nil else { return false }
+        guard message.image == nil, message.system == nil, !message.hasActionState else { return false }
         out.reserveCapacity(out.count + 160 + message.id.utf8.count + (message.text?.utf8.count ?? 0)
                             + (message.clientId?.utf8.count ?? 0))
         JSONWriter.appendLiteral(#"{"id":"#, to: &out)

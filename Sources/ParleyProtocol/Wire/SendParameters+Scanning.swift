@@ -1,6 +1,7 @@
 /// `message.send`'s parameters read by hand in their plain shape: `conversationId`,
-/// `clientId`, `kind`, and optionally `text` and `mediaId`, strings or null, in any order,
-/// each once; anything else (another key, another type) is left to `JSONDecoder`.
+/// `clientId`, `kind`, and optionally `text`, `mediaId` and `replyTo` (strings or null),
+/// `mentions` (an array of decimal id strings) and `mentionsAll` (true or false), in any
+/// order, each once; anything else (another key, another type) is left to `JSONDecoder`.
 extension SendParameters: FastJSONReadable {
     init?(scanning scanner: inout JSONScanner) {
         var conversation: ConversationID?
@@ -8,6 +9,9 @@ extension SendParameters: FastJSONReadable {
         var kind: MessageKind?
         var text: String??
         var mediaID: String??
+        var replyTo: String??
+        var mentions: [UserID]?
+        var mentionsAll: Bool?
         let complete = scanner.object { key, scanner in
             switch key {
             case "conversationId" where conversation == nil:
@@ -30,11 +34,27 @@ extension SendParameters: FastJSONReadable {
             case "mediaId" where mediaID == nil:
                 mediaID = scanner.optionalString()
                 return mediaID != nil
+            case "replyTo" where replyTo == nil:
+                replyTo = scanner.optionalString()
+                return replyTo != nil
+            case "mentions" where mentions == nil:
+                var ids: [UserID] = []
+                guard scanner.array({ scanner in
+                    guard let id = scanner.plainString()?.positiveInteger else { return false }
+                    ids.append(UserID(rawValue: id))
+                    return true
+                }) else { return false }
+                mentions = ids
+                return true
+            case "mentionsAll" where mentionsAll == nil:
+                mentionsAll = scanner.bool()
+                return mentionsAll != nil
             default:
                 return false
             }
         }
         guard complete, let conversation, let clientID, let kind else { return nil }
-        self.init(conversationId: conversation, clientId: clientID, kind: kind, text: text ?? nil, mediaId: mediaID ?? nil)
+        self.init(conversationId: conversation, clientId: clientID, kind: kind, text: text ?? nil, mediaId: mediaID ?? nil,
+                  replyTo: replyTo ?? nil, mentions: mentions, mentionsAll: mentionsAll)
     }
 }

@@ -18,6 +18,22 @@ extension SendParameters {
             JSONWriter.appendLiteral(#","mediaId":"#, to: &out)
             JSONWriter.appendString(mediaId, to: &out)
         }
+        if let replyTo {
+            JSONWriter.appendLiteral(#","replyTo":"#, to: &out)
+            JSONWriter.appendString(replyTo, to: &out)
+        }
+        if let mentions {
+            JSONWriter.appendLiteral(#","mentions":["#, to: &out)
+            for (index, id) in mentions.enumerated() {
+                JSONWriter.appendLiteral(index == 0 ? #"""# : #",""#, to: &out)
+                JSONWriter.appendDecimal(id.rawValue, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if let mentionsAll {
+            JSONWriter.appendLiteral(mentionsAll ? #","mentionsAll":true"# : #","mentionsAll":false"#, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }

@@ -18,6 +18,11 @@ public enum ServerEvent: Sendable, Equatable {
     case presence(Presence)
     /// The user's own account changed on another connection.
     case meUpdated(Account)
+    /// An earlier message changed (edit, recall, reaction, pin): the action event with its
+    /// own `seq`, and the message as it is now.
+    case messageUpdated(MessageUpdate)
+    /// The user hid a message for themselves on another connection.
+    case messageHidden(MessageReference)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -29,6 +34,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .friendRemoved: "friend.removed"
         case .presence: "presence"
         case .meUpdated: "me.updated"
+        case .messageUpdated: "message.updated"
+        case .messageHidden: "message.hidden"
         }
     }
 
@@ -42,6 +49,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .friendRemoved(let reference): WireJSON.encode(reference)
         case .presence(let presence): WireJSON.encode(presence)
         case .meUpdated(let account): WireJSON.encode(account)
+        case .messageUpdated(let update): WireJSON.encode(update)
+        case .messageHidden(let reference): WireJSON.encode(reference)
         }
     }
 
@@ -67,6 +76,8 @@ public enum ServerEvent: Sendable, Equatable {
         case "friend.removed": return .friendRemoved(try payload.read(UserReference.self))
         case "presence": return .presence(try payload.read(Presence.self))
         case "me.updated": return .meUpdated(try payload.read(Account.self))
+        case "message.updated": return .messageUpdated(try payload.read(MessageUpdate.self))
+        case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         default: return nil
         }
     }

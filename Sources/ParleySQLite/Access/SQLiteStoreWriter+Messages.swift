@@ -24,7 +24,7 @@ extension SQLiteStoreWriter {
     /// The conversation's last activity never moves back, so a clock stepping back cannot
     /// sink a conversation with a new message below older ones in the inbox.
     func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message {
-        let body = try MessageBodyCoding.encode(image: message.image, system: message.system)
+        let body = try MessageBodyCoding.encode(message)
         let sender = message.sender?.rawValue
         let conversation = message.conversationID.rawValue
         let statements = try StoreError.mapping("appendMessage") { try sending.statements() }
@@ -88,9 +88,7 @@ extension SQLiteStoreWriter {
                 }
             }
         }
-        return Message(id: String(id), conversationId: message.conversationID, seq: seq, sender: message.sender,
-                       clientId: message.clientID, kind: message.kind, text: message.text, image: message.image,
-                       system: message.system, createdAt: message.createdAt)
+        return message.stored(id: id, seq: seq)
     }
 
     /// Resets `statement`, binds it and reads what it needs with `body` (stepping it), runs it

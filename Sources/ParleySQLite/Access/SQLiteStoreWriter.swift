@@ -13,6 +13,8 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     let connection: SQLiteConnection
     /// The send path's statements on `connection`.
     let sending: SendStatements
+    /// Asked to scrub the WAL after a commit that erased a recalled message.
+    let scrubber: WALScrubber
 
     func insertUser(_ user: NewUser) throws -> StoredUser {
         let usernameKey = user.username.map(StoredUser.key(for:))

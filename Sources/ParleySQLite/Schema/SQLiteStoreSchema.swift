@@ -21,6 +21,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 7, sql: textClipping),
         SQLiteMigration(version: 8, sql: mediaReferences),
         SQLiteMigration(version: 9, sql: xmppPrivateItems),
+        SQLiteMigration(version: 10, sql: messageActions),
     ])
 
     /// Version 9: the XMPP gateway's per-user storage (docs/xmpp.md): what a Jabber client

@@ -7,6 +7,7 @@ import ParleyStoreSupport
 final class SQLiteWriteSession: StoreWriteSession {
     private let connection: SQLiteConnection
     let writer: any StoreWriter
+    private let scrubber: WALScrubber
 
     // The savepoint of an isolated write. Closures' own savepoints (`SQLiteConnection.savepoint`)
     // have names of their own, so they nest inside it.
@@ -16,7 +17,9 @@ final class SQLiteWriteSession: StoreWriteSession {
 
     init(connection: SQLiteConnection) {
         self.connection = connection
-        writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection))
+        let scrubber = WALScrubber()
+        self.scrubber = scrubber
+        writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber)
     }
 
     func begin() throws {
@@ -26,9 +29,11 @@ final class SQLiteWriteSession: StoreWriteSession {
 
     func commit() throws {
         try connection.runPrepared("COMMIT")
+        scrubber.scrubIfRequested(connection)
     }
 
     func rollBack() {
+        scrubber.requested = false
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 

@@ -114,6 +114,7 @@ enum Operations {
             try await conversations.markRead(for: context.user, parameters, connection: context.connection.token)
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
+        registerMessageActions(on: table, actions: conversations.actions)
 
         return table.build()
     }

@@ -25,5 +25,12 @@ extension Message: JoinableRecord {
                   image: body.image,
                   system: body.system,
                   createdAt: try row.int64(offset + 8))
+        replyTo = body.replyTo.map { ReplyPreview(messageId: $0) }
+        mentions = body.mentions
+        mentionsAll = body.mentionsAll
+        forwarded = body.forwarded
+        editedAt = body.editedAt
+        recalled = body.recalled
+        reactions = body.reactions
     }
 }

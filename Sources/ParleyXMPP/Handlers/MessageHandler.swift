@@ -52,6 +52,7 @@ struct MessageHandler: Sendable {
     /// two to be friends), chat states and receipts handed to their XMPP sessions.
     func sendDirect(_ message: XMLElement, to recipient: UserID, me: XMPPIdentity,
                     context: isolated some XMPPHandlerContext) async throws(ProtocolError) {
+        if try await context.handlers.messageActions.handle(message, to: recipient, me: me, context: context) { return }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else {
             try await context.handlers.signals.forward(message, from: me, to: recipient, context: context)
             return

@@ -20,6 +20,9 @@ struct XMPPHandlerTable: Sendable {
     let muc = MUCHandler()
     /// Private messages, subjects and invitations in group chats.
     let mucAdmin = MUCAdminHandler()
+    /// Corrections, retractions, reactions and replies in 1:1 chats (XEP-0308, 0424, 0444,
+    /// 0461), asked by `messages` first.
+    let messageActions = MessageActionHandler()
     /// The server's `<feature var>`s, in the order handlers were registered.
     let serverFeatures: [String]
 

@@ -124,8 +124,10 @@ extension XMPPSession {
                 if InactiveHold.isOnlyChatState(forwarded) { return }
             }
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
-        case .server(.conversationRead), .server(.meUpdated):
-            // Read markers and profile changes have no XMPP form here yet.
+        case .server(.messageUpdated(let update)):
+            if let stanza = messageActionStanza(update) { send(stanza) }
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
+            // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return
         }
     }

@@ -40,4 +40,10 @@ public enum Namespace {
     public static let register = "jabber:iq:register"
     /// HTTP file upload (XEP-0363).
     public static let httpUpload = "urn:xmpp:http:upload:0"
+    /// Message actions (`MessageActionStanzas`).
+    public static let correction = "urn:xmpp:message-correct:0"
+    public static let retraction = "urn:xmpp:message-retract:1"
+    public static let reactions = "urn:xmpp:reactions:0"
+    public static let reply = "urn:xmpp:reply:0"
+    public static let references = "urn:xmpp:reference:0"
 }

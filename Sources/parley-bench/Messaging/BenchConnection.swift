@@ -23,6 +23,12 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
     var route = ""
     /// Measured messages this client has sent (unique client ids for Parley).
     private var sendCount = 0
+    /// The server id of this connection's last acknowledged message (message actions act on it).
+    private var lastMessageID: String?
+    /// Whether this connection's reaction is on `lastMessageID` (reactions alternate on, off).
+    private var reacted = false
+    /// Whether the next action is an edit (edits and reactions alternate).
+    private var editNext = true
 
     private(set) var socket: WebSocketConnection?
     /// Receives everything measured; set on the loop.
@@ -110,12 +116,26 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
 
     /// Sends one measured message of `size` bytes stamped `now` in `step` along `route`;
     /// false if the socket is closed.
-    func sendMeasured(now: UInt64, step: Int, size: Int) -> Bool {
+    func sendMeasured(now: UInt64, step: Int, size: Int, actionEvery: Int = 0) -> Bool {
         guard let socket, socket.isOpen else { return false }
         let text = MessageStamp.text(sentAt: now, step: step, size: size)
         sendCount += 1
         switch dialect {
         case .parley:
+            if actionEvery > 0, sendCount % actionEvery == 0, let message = lastMessageID {
+                // The action's client id is its stamp (unique: the time and this connection's
+                // count), which the peer's `message.updated` carries back.
+                let clientID = MessageStamp.text(sentAt: now, step: step, size: MessageStamp.headerSize) + "\(index)-\(sendCount)"
+                if editNext {
+                    socket.send(text: ParleyFrames.edit(sentAt: now, conversation: route, message: message, clientID: clientID, text: text))
+                } else {
+                    socket.send(text: ParleyFrames.react(sentAt: now, conversation: route, message: message, clientID: clientID,
+                                                         removing: reacted))
+                    reacted.toggle()
+                }
+                editNext.toggle()
+                return true
+            }
             socket.send(text: ParleyFrames.send(sentAt: now, conversation: route, clientID: "b\(index)-\(sendCount)", text: text))
         case .relay:
             socket.send(text: RelayFrames.publish(id: now, topic: route, payload: text))
@@ -169,6 +189,10 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
             if case .reply(let id, let ok) = incoming {
                 if let completion = pendingReplies.removeValue(forKey: id) { completion(ok, Array(bytes)) }
                 return
+            }
+            if case .ack = incoming, let id = ParleyFrames.sentMessageID(bytes), id != lastMessageID {
+                lastMessageID = id
+                reacted = false
             }
             onIncoming?(incoming)
         case .relay:

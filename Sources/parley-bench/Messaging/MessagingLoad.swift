@@ -11,6 +11,8 @@ final class MessagingLoad: @unchecked Sendable {
     /// Clients on this loop that send; every client on the loop receives.
     private let senders: [BenchConnection]
     private let size: Int
+    /// Every how many sends of a connection one is a message action (0: none).
+    private let actionEvery: Int
     private var step = 0
     private var sender: OpenLoopSender?
     private var stepStart: UInt64 = 0
@@ -19,7 +21,8 @@ final class MessagingLoad: @unchecked Sendable {
     private var result = MessagingResult()
     private var nextSender = 0
 
-    init(loop: EventLoop, clients: [BenchConnection], senders: [BenchConnection], size: Int) {
+    init(loop: EventLoop, clients: [BenchConnection], senders: [BenchConnection], size: Int, actionEvery: Int = 0) {
+        self.actionEvery = actionEvery
         precondition(size >= MessageStamp.headerSize, "messages carry a \(MessageStamp.headerSize)-byte stamp")
         self.loop = loop
         self.senders = senders
@@ -57,7 +60,7 @@ final class MessagingLoad: @unchecked Sendable {
             let client = senders[nextSender % senders.count]
             nextSender &+= 1
             let now = MonotonicClock.now()
-            guard client.sendMeasured(now: now, step: step, size: size) else { continue }
+            guard client.sendMeasured(now: now, step: step, size: size, actionEvery: actionEvery) else { continue }
             result.sent += 1
             if due >= windowStart && due < windowEnd {
                 result.sentInWindow += 1

@@ -21,7 +21,7 @@ enum MessagingRunner {
                     settings: MessagingSettings, connectErrors: Int) throws -> Outcome {
         let loads = set.group.loops.map { loop in
             MessagingLoad(loop: loop, clients: set.connections.filter { $0.loop === loop },
-                          senders: senders.filter { $0.loop === loop }, size: settings.size)
+                          senders: senders.filter { $0.loop === loop }, size: settings.size, actionEvery: settings.actionEvery)
         }
         // Each loop sends in proportion to its senders, so every sender sends at the same rate.
         let shares = loads.indices.map { index in

@@ -37,6 +37,9 @@ struct MessagingSettings {
     var maxRate: Double
     var results: ResultLog?
     var markdown: Bool
+    /// Every how many measured sends one is a message action instead (an edit or a reaction
+    /// on the sender's last message, alternately); 0: none (`--action-every`).
+    var actionEvery: Int = 0
     /// `--tls`: the client context for parley serve (not the relay).
     var tls: TLSContext?
 
@@ -63,10 +66,14 @@ struct MessagingSettings {
         --max-rate R        stop raising here (default 10000000)
         --results FILE      append the headline numbers to FILE (see the report command)
         --markdown          print tables as Markdown
+        --action-every N    (Parley) every Nth send is a message action instead: an edit of
+                            the sender's last message or a reaction to it, alternately,
+                            measured like a message (its ack, and the peer's message.updated);
+                            5 makes 20 % of the traffic actions (default 0: none)
         """ + "\n" + BenchTLS.help
     static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
-                                            "step-factor", "max-rate", "results"]).union(BenchTLS.valueOptions)
+                                            "step-factor", "max-rate", "results", "action-every"]).union(BenchTLS.valueOptions)
     static let switchOptions: Set<String> = Set(["find-max", "markdown"]).union(BenchTLS.switchOptions)
 
     /// A comma-separated list of whole numbers (empty when the option is absent).
@@ -114,6 +121,7 @@ struct MessagingSettings {
             maxRate: try options.double("max-rate", default: 10_000_000, in: 1...100_000_000),
             results: options.optionalString("results").map { ResultLog(path: $0) },
             markdown: options.flag("markdown"),
+            actionEvery: try options.int("action-every", default: 0, in: 0...1000),
             tls: try BenchTLS.parse(options))
     }
 }

@@ -15,9 +15,44 @@ enum ParleyFrames {
                       as: UTF8.self)
     }
 
+    /// A `message.edit` of `message` (measured like a send: the request id is the send time).
+    static func edit(sentAt: UInt64, conversation: String, message: String, clientID: String, text: String) -> String {
+        let parameters = EditParameters(conversationId: ConversationID(string: conversation) ?? ConversationID(0), messageId: message,
+                                        clientId: clientID, text: text)
+        return request(Op.MessageEdit.name, sentAt: sentAt, WireJSON.encode(parameters))
+    }
+
+    /// A `message.react` (or `message.unreact`) of 👍 on `message`.
+    static func react(sentAt: UInt64, conversation: String, message: String, clientID: String, removing: Bool) -> String {
+        let parameters = ReactParameters(conversationId: ConversationID(string: conversation) ?? ConversationID(0), messageId: message,
+                                         clientId: clientID, emoji: "👍")
+        return request(removing ? Op.MessageUnreact.name : Op.MessageReact.name, sentAt: sentAt, WireJSON.encode(parameters))
+    }
+
+    private static func request(_ op: String, sentAt: UInt64, _ data: [UInt8]?) -> String {
+        String(decoding: FrameWriter.request(op: op, id: .number(Int64(sentAt)), dataJSON: data ?? Array("{}".utf8)), as: UTF8.self)
+    }
+
+    /// The server id of the message an acknowledged `message.send` stored (its answer's `data`
+    /// begins `{"id":"…"`); nil for any other answer.
+    static func sentMessageID(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let marker = Array("\"ok\":true,\"data\":{\"id\":\"".utf8)
+        guard let start = find(marker, anchor: marker.count - 1, in: bytes, from: 0) else { return nil }
+        var index = start + marker.count
+        var id = ""
+        while index < bytes.count, case let digit = bytes[index], digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") {
+            id.append(Character(Unicode.Scalar(digit)))
+            index += 1
+        }
+        return id.isEmpty || index >= bytes.count || bytes[index] != UInt8(ascii: "\"") ? nil : id
+    }
+
     private static let responsePrefix = Array("{\"id\":".utf8)
     private static let eventPrefix = Array("{\"event\":\"".utf8)
     private static let messageNew = Array("message.new\"".utf8)
+    private static let messageUpdated = Array("message.updated\"".utf8)
+    /// An action's client id, which the load makes its stamp.
+    private static let stampedClientID = Array("\"clientId\":\"b|".utf8)
     private static let okTrue = Array(",\"ok\":true".utf8)
     private static let kindText = Array("\"kind\":\"text\"".utf8)
     /// The `text` member and the first two bytes of a stamp (`b|`).
@@ -33,6 +68,12 @@ enum ParleyFrames {
     /// a quote is escaped, so neither pattern can match within another member's value.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Incoming {
         if starts(bytes, with: eventPrefix, at: 0) {
+            if starts(bytes, with: messageUpdated, at: eventPrefix.count) {
+                // A message action: the action event comes first, its client id the stamp.
+                guard let member = find(stampedClientID, anchor: stampedClientID.count - 1, in: bytes, from: eventPrefix.count),
+                      let stamp = MessageStamp.read(bytes, at: member + stampedClientID.count - 2) else { return .ignored }
+                return .delivery(sentAt: stamp.sentAt, step: stamp.step)
+            }
             guard starts(bytes, with: messageNew, at: eventPrefix.count) else { return .ignored }
             let body = eventPrefix.count + messageNew.count
             // System messages (friend_added, member_joined) are not text and carry no stamp.

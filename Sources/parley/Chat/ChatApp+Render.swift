@@ -158,7 +158,8 @@ extension ChatApp {
         } else if focus == .discover {
             variants = [" ← pass · → like · u undo · Esc list · Ctrl-C quit"]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                        " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
         } else if tab == .contacts {
@@ -232,6 +233,9 @@ extension ChatApp {
             var preview = Line("   ", base)
             preview.append(row.preview, Style(dim: !highlight, reverse: highlight))
             var badge = Line()
+            if row.mentions > 0 {
+                badge.append(" @ ", Style(bold: true, reverse: !highlight).colored(.yellow))
+            }
             if !row.badge.isEmpty {
                 badge.append(" \(row.badge) ", Style(bold: true, reverse: !highlight).colored(.red))
                 badge.append(" ", base)
@@ -338,16 +342,35 @@ extension ChatApp {
                     }
                 case .message(let bubble):
                     let text = DisplayWidth.wrap(bubble.text, to: bubbleWidth)
+                    // "#seq" names the message in the action commands (/reply, /react, …).
+                    let number = "#\(bubble.seq)"
+                    let edited = bubble.isEdited ? language.pick(" (edited)", "（已编辑）") : ""
+                    let forwarded = bubble.isForwarded ? language.pick("[forwarded] ", "[转发] ") : ""
+                    let quote = bubble.reply.map { "↪ " + $0.text }
+                    let reactions = bubble.reactions.map { "\($0.emoji) \($0.users.count)" }.joined(separator: "  ")
+                    let mark = bubble.mentionsMe ? Style.bold.colored(.yellow) : Style()
                     if bubble.isSelf {
-                        var head = Line(bubble.timeLabel + "  ", .dim)
+                        var head = Line(number + "  " + bubble.timeLabel + edited + "  ", .dim)
                         head.append(bubble.senderName + " ", Style.bold.colored(.green))
                         lines.append(Line.right(head, width: width))
-                        for part in Self.flushLeft(text) { lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width)) }
+                        if let quote {
+                            for part in DisplayWidth.wrap(quote, to: bubbleWidth).prefix(2) { lines.append(Line.right(Line(part + " ", .dim), width: width)) }
+                        }
+                        for part in Self.flushLeft(DisplayWidth.wrap(forwarded + bubble.text, to: bubbleWidth)) {
+                            lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width))
+                        }
+                        if !reactions.isEmpty { lines.append(Line.right(Line(reactions + " ", .dim), width: width)) }
                     } else {
                         var head = Line(" " + bubble.senderName, Style.bold.colored(.cyan))
-                        head.append("  " + bubble.timeLabel, .dim)
+                        head.append("  " + bubble.timeLabel + edited + "  " + number, .dim)
                         lines.append(head)
-                        for part in text { lines.append(Line("   " + part)) }
+                        if let quote {
+                            for part in DisplayWidth.wrap(quote, to: bubbleWidth).prefix(2) { lines.append(Line("   " + part, .dim)) }
+                        }
+                        for part in forwarded.isEmpty ? text : DisplayWidth.wrap(forwarded + bubble.text, to: bubbleWidth) {
+                            lines.append(Line("   " + part, mark))
+                        }
+                        if !reactions.isEmpty { lines.append(Line("   " + reactions, .dim)) }
                     }
                 }
             }

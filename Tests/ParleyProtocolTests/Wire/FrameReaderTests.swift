@@ -19,6 +19,9 @@ import Testing
         #"{"id":1,"op":"message.send","data":{"conversationId":"+0042","clientId":"c","kind":"text","text":"x"}}"#,
         // The op is any string, escapes resolved (an unknown one is the table's business).
         #"{"id":7,"op":"message\u002esend","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
+        // A reply and mentions (message actions).
+        #"{"id":8,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi","replyTo":"991","mentions":["3", "+04"],"mentionsAll":true}}"#,
+        #"{"id":8,"op":"message.send","data":{"mentions":[],"mentionsAll":false,"replyTo":null,"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
     ]
 
     /// Frames the fast path leaves to `JSONDecoder` (which may accept or refuse them).
@@ -53,6 +56,13 @@ import Testing
         #"{"\u0069d":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","text":"hi"}}"#,
         #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"t\u0065xt","text":"hi"}}"#,
         #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"","text":"hi"}}"#,
+        // Mentions other than an array of id strings, and a kind of `mentionsAll` other than a boolean.
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentions":[3]}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentions":["0"]}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentions":["3",]}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentions":"3"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentionsAll":"yes"}}"#,
+        #"{"id":7,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","replyTo":5}}"#,
     ]
 
     /// The fast path alone: the envelope by `JSONScanner`, then the parameters by hand.
@@ -83,6 +93,9 @@ import Testing
         #expect(parameters.kind == reference.data.kind)
         #expect(parameters.text == reference.data.text)
         #expect(parameters.mediaId == reference.data.mediaId)
+        #expect(parameters.replyTo == reference.data.replyTo)
+        #expect(parameters.mentions == reference.data.mentions)
+        #expect(parameters.mentionsAll == reference.data.mentionsAll)
     }
 
     @Test(arguments: leftAlone) func leavesEverythingElseToJSONDecoder(_ json: String) {
@@ -104,7 +117,8 @@ import Testing
         let viaDecoder = Result { try JSONDecoder().decode(Whole.self, from: frame).data }
         switch (viaReader, viaDecoder) {
         case (.success(let a), .success(let b)):
-            #expect(a.conversationId == b.conversationId && a.clientId == b.clientId && a.text == b.text && a.kind == b.kind)
+            #expect(a.conversationId == b.conversationId && a.clientId == b.clientId && a.text == b.text && a.kind == b.kind
+                    && a.replyTo == b.replyTo && a.mentions == b.mentions && a.mentionsAll == b.mentionsAll)
         case (.failure, .failure):
             break
         case (.failure(let error), .success):
@@ -177,6 +191,28 @@ import Testing
     }
 
     /// Every event written by the server reads back as itself.
+    /// An edit with every part of a message's action state.
+    static let actionUpdate: MessageUpdate = {
+        var message = Message(id: "9", conversationId: ConversationID(2), seq: 3, sender: UserID(1), clientId: "c", kind: .text,
+                              text: "hi again", createdAt: 4)
+        message.replyTo = ReplyPreview(messageId: "8", seq: 2, sender: UserID(5), kind: .text, excerpt: "earlier…")
+        message.mentions = [UserID(5)]
+        message.mentionsAll = true
+        message.forwarded = true
+        message.editedAt = 6
+        message.reactions = [Reaction(emoji: "👍🏽", users: [UserID(5), UserID(1)])]
+        let event = Message(id: "10", conversationId: ConversationID(2), seq: 4, sender: UserID(1), clientId: "e", kind: .system,
+                            system: SystemNotice(type: .messageEdited, actor: UserID(1), messageId: "9"), createdAt: 6)
+        return MessageUpdate(event: event, message: message)
+    }()
+
+    /// A message with action state is left to `JSONEncoder`, and reads back whole.
+    @Test func aMessageWithActionStateRoundTrips() throws {
+        #expect(MessageJSON.json(Self.actionUpdate.message) == nil)
+        let json = try #require(WireJSON.encode(Self.actionUpdate.message))
+        #expect(try JSONDecoder().decode(Message.self, from: Data(json)) == Self.actionUpdate.message)
+    }
+
     @Test func everyEventRoundTrips() throws {
         let account = Account(profile: UserProfile(id: UserID(1), username: "mei", createdAt: 1), phone: nil)
         let events: [ServerEvent] = [
@@ -185,6 +221,8 @@ import Testing
             .presence(Presence(userId: UserID(3), online: true, at: 5)),
             .friendRemoved(UserReference(userId: UserID(4))),
             .meUpdated(account),
+            .messageUpdated(Self.actionUpdate),
+            .messageHidden(MessageReference(conversationId: ConversationID(2), messageId: "9")),
         ]
         for event in events {
             let frame = Data(try #require(FrameWriter.event(event)))

@@ -97,7 +97,11 @@ import Testing
     @Test(arguments: texts)
     func sendParametersAreWrittenAsJSONEncoderWritesThem(_ text: String) throws {
         for parameters in [SendParameters(conversationId: ConversationID(42), clientId: "c \"\(text)\"", kind: .text, text: text),
-                           SendParameters(conversationId: ConversationID(7), clientId: "x", kind: .image, mediaId: "m/1")] {
+                           SendParameters(conversationId: ConversationID(7), clientId: "x", kind: .image, mediaId: "m/1"),
+                           SendParameters(conversationId: ConversationID(8), clientId: "r", kind: .text, text: text, replyTo: "12\"3",
+                                          mentions: [UserID(4), UserID(9_007_199_254_740_993)], mentionsAll: false),
+                           SendParameters(conversationId: ConversationID(8), clientId: "r", kind: .text, text: text, mentions: [],
+                                          mentionsAll: true)] {
             let fast = try JSONSerialization.jsonObject(with: Data(parameters.json())) as? NSDictionary
             let foundation = try JSONSerialization.jsonObject(with: WireJSON.encoder().encode(parameters)) as? NSDictionary
             #expect(fast != nil && fast == foundation)

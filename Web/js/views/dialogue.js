@@ -6,7 +6,7 @@
 import { h, rafThrottle, syncChildren, safeURL, prefersReducedMotion, isDesktop, setTextWithEmoji } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
-import { state, on, timeline, conversationTitle } from '../store.js';
+import { state, on, timeline, conversationTitle, minSeq } from '../store.js';
 import { userAvatar, userNameText, live, connectionBanner, iconButton, openLightbox, toast, spinner } from '../ui.js';
 import { systemText } from '../format.js';
 import { splitEmoticons, splitEmoji, PALETTE } from '../emoticons.js';
@@ -15,6 +15,8 @@ import { entriesFor } from '../outbox.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
+import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
+import { userName } from '../format.js';
 
 const RUN_GAP = 5 * 60 * 1000;
 // A room notice pair "X left" then "X entered" this close together is a reload or a
@@ -88,6 +90,11 @@ export function dialogueView() {
   const emptyNote = h('div', { class: 'dialogue-empty', hidden: true }, icon('smile', { size: 32 }), h('p', { text: t('no_messages') }));
   const scroller = h('div', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' }, historyTop, skeleton, emptyNote, list);
   const pill = h('button', { type: 'button', class: 'new-pill', hidden: true }, icon('back', { size: 16, cls: 'new-pill-icon' }), h('span'));
+  // The newest pinned message, above the messages; a click jumps to it (the next click to
+  // the one pinned before it).
+  const pinnedBar = h('button', { type: 'button', class: 'pinned-bar', hidden: true, 'aria-label': t('pinned_bar_label') },
+    icon('spark', { size: 16, cls: 'pinned-bar-icon' }), h('span', { class: 'pinned-bar-count' }), h('span', { class: 'pinned-bar-text' }));
+  let pinnedIndex = 0;
   const body = h('div', { class: 'dialogue-body' }, scroller, pill);
 
   // The composer.
@@ -99,13 +106,19 @@ export function dialogueView() {
   const sendButton = h('button', { type: 'submit', class: 'send-btn', 'aria-label': t('send'), title: t('send'), disabled: true }, icon('send', { size: 20 }));
   const emojiPanel = h('div', { class: 'emoji-panel', hidden: true, role: 'group', 'aria-label': t('emoji') },
     PALETTE.map((emoji) => h('button', { type: 'button', class: 'emoji-choice', text: emoji, 'aria-label': emoji, onclick: () => insertText(emoji) })));
-  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, imageButton, emojiButton, textarea, sendButton);
+  // Replying to or editing a message: a bar above the composer says which, with a cancel.
+  const contextText = h('span', { class: 'composer-context-text' });
+  const contextCancel = iconButton('close', t('cancel_reply'), () => clearContext(), 'composer-context-cancel');
+  const contextBar = h('div', { class: 'composer-context', hidden: true }, contextText, contextCancel);
+  // @ suggestions in groups.
+  const mentionList = h('div', { class: 'mention-list', role: 'listbox', 'aria-label': t('mention_suggestions'), hidden: true });
+  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, contextBar, mentionList, imageButton, emojiButton, textarea, sendButton);
   const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
   const outsideText = h('span', { text: t('not_in_room') });
   const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
   // A conversation one can no longer post to says why instead of offering a composer.
   const cannotPost = h('div', { class: 'not-member cannot-post', role: 'status', hidden: true }, icon('alert', { size: 18 }), h('span', { class: 'cannot-post-text' }));
-  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), body, outside, cannotPost, composer);
+  const el = h('section', { class: 'view view--dialogue', 'aria-labelledby': 'dialogue-title' }, header, connectionBanner(), pinnedBar, body, outside, cannotPost, composer);
   title.id = 'dialogue-title';
 
   // ---- Header ----
@@ -178,7 +191,21 @@ export function dialogueView() {
     return state.me && message.sender === state.me.id && message.clientId ? `c:${message.clientId}` : `s:${message.seq}`;
   }
 
+  const menuHooks = {
+    reply: (message) => startContext('reply', message),
+    edit: (message) => startContext('edit', message),
+    jump: (seq) => jumpTo(seq),
+  };
+
   function buildRow(message, conversation) {
+    if (message.recalled) {
+      // The tombstone, as a notice in the message's place.
+      const when = h('span', { class: 'msg-system-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
+      const text = live(h('span', { class: 'msg-system-text' }), (span) => {
+        span.textContent = systemText({ ...message, system: { type: 'message_recalled', actor: message.recalled.by } });
+      });
+      return h('div', { class: 'msg msg--system msg--recalled', dataset: { seq: message.seq } }, when, text);
+    }
     if (message.kind === 'system') {
       // Seed 000 shows a notice's time with its text.
       const when = h('span', { class: 'msg-system-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
@@ -209,11 +236,14 @@ export function dialogueView() {
       bubble.appendChild(open);
     } else {
       const text = message.text || '';
-      if (isEmojiOnly(text)) bubble.classList.add('bubble--jumbo');
+      if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
       const p = h('p', { class: 'bubble-text' });
       renderRichText(p, text);
       bubble.appendChild(p);
     }
+    if (message.forwarded) bubble.prepend(h('span', { class: 'bubble-forwarded', text: t('forwarded') }));
+    if (message.replyTo) bubble.prepend(quoteBlock(message.replyTo, (seq) => jumpTo(seq)));
+    if (client.mentionsMe(message)) bubble.classList.add('bubble--mention');
     bubble.title = fullTime(message.createdAt);
     // Touch has no hover: a tap on the bubble shows its full date and time.
     bubble.addEventListener('click', (event) => {
@@ -225,15 +255,27 @@ export function dialogueView() {
     });
     const status = h('span', { class: 'msg-status' });
     const time = h('div', { class: 'msg-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
+    const edited = message.editedAt ? h('span', { class: 'msg-edited', text: t('edited') }) : null;
+    // Only stored messages have actions (a pending send has no id yet).
+    const menuButton = message.id ? h('button', { type: 'button', class: 'msg-menu-btn', 'aria-label': t('message_actions'), title: t('message_actions') },
+      icon('more', { size: 18 })) : null;
+    if (message.id) {
+      attachMenu(bubble, message, menuHooks);
+      menuButton.addEventListener('click', (event) => {
+        event.stopPropagation();
+        openMessageMenu(message, menuButton, menuHooks);
+      });
+    }
     const side = mine ? userAvatar(state.me.id, 'sm') : userAvatar(message.sender, 'sm');
-    const row = h('div', { class: `msg ${mine ? 'msg--self' : 'msg--other'}` },
+    const row = h('div', { class: `msg ${mine ? 'msg--self' : 'msg--other'}`, dataset: message.seq ? { seq: message.seq } : {} },
       h('div', { class: 'msg-avatar' }, side),
       h('div', { class: 'msg-body' },
         // Seed 001 names the sender of every message; the name shows once per run.
         userNameText(mine ? state.me.id : message.sender, 'msg-sender'),
-        h('div', { class: 'msg-line' }, bubble, status),
+        h('div', { class: 'msg-line' }, bubble, status, menuButton),
+        reactionChips(message),
         h('p', { class: 'msg-error', hidden: true }),
-        time));
+        edited ? h('div', { class: 'msg-time-line' }, time, edited) : time));
     if (!mine && message.sender) {
       row.querySelector('.msg-avatar').addEventListener('click', () => go(`#/${tab}/u/${encodeURIComponent(message.sender)}`));
       row.querySelector('.msg-avatar').classList.add('is-clickable');
@@ -302,7 +344,9 @@ export function dialogueView() {
     const conversation = state.conversations.get(id);
     const tl = timeline(id);
     const me = state.me?.id;
-    const items = tl.items.map((message) => ({ key: keyOf(message), message, pending: null }));
+    // Action events changed the messages they name; hidden messages are "deleted for me".
+    const items = tl.items.filter((m) => !m.hidden && !(m.kind === 'system' && ACTION_TYPES.has(m.system?.type)))
+      .map((message) => ({ key: keyOf(message), message, pending: null }));
     const sent = new Set(tl.items.filter((m) => m.sender === me && m.clientId).map((m) => m.clientId));
     for (const entry of entriesFor(id)) {
       if (sent.has(entry.clientId)) continue;
@@ -330,12 +374,18 @@ export function dialogueView() {
         previous = null;
       }
       let entry = rows.get(item.key);
+      // A message's state (edit, recall, reactions) changes its row: built again.
+      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id]);
+      if (entry && entry.signature !== signature) {
+        rows.delete(item.key);
+        entry = null;
+      }
       if (!entry) {
-        entry = { el: buildRow(m, conversation), state: null, error: null };
+        entry = { el: buildRow(m, conversation), state: null, error: null, signature };
         entry.el.dataset.key = item.key;
         rows.set(item.key, entry);
       }
-      if (m.kind !== 'system') paintStatus(entry, item.pending);
+      if (m.kind !== 'system' && !m.recalled) paintStatus(entry, item.pending);
       const runStart = !previous || previous.kind === 'system' || m.kind === 'system' || previous.sender !== m.sender
         || m.createdAt - previous.createdAt > RUN_GAP;
       entry.el.classList.toggle('run-start', runStart);
@@ -373,6 +423,7 @@ export function dialogueView() {
     }
     lastKey = newest ? newest.key : null;
     paintHeader();
+    paintPins();
     afterScroll();
     // Fill a short screen with older history.
     if (tl.loaded && tl.hasMore && !tl.loading && scroller.scrollHeight <= scroller.clientHeight + 80) client.loadOlder(id);
@@ -402,6 +453,127 @@ export function dialogueView() {
       }
     }
     return hidden;
+  }
+
+  function paintPins() {
+    const pins = state.pins.get(id) || [];
+    pinnedBar.hidden = pins.length === 0;
+    if (!pins.length) return;
+    if (pinnedIndex >= pins.length) pinnedIndex = 0;
+    const pin = pins[pinnedIndex];
+    pinnedBar.querySelector('.pinned-bar-count').textContent = t('pinned_messages', { n: pins.length });
+    pinnedBar.querySelector('.pinned-bar-text').textContent = excerptOf(pin.message);
+  }
+
+  pinnedBar.addEventListener('click', () => {
+    const pins = state.pins.get(id) || [];
+    if (!pins.length) return;
+    jumpTo(pins[pinnedIndex % pins.length].message.seq);
+    pinnedIndex = (pinnedIndex + 1) % pins.length;
+    paintPins();
+  });
+
+  /** Scrolls to the message at `seq` and highlights it; older pages load until it is there. */
+  async function jumpTo(seq) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const row = list.querySelector(`.msg[data-seq="${seq}"]`);
+      if (row) {
+        stick = false;
+        row.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+        row.classList.add('is-highlighted');
+        setTimeout(() => row.classList.remove('is-highlighted'), 1600);
+        return;
+      }
+      const tl = timeline(id);
+      if (!tl.hasMore || minSeq(tl) <= seq) break;
+      await client.loadOlder(id);
+      renderNow();
+    }
+    toast(t('quoted_missing'));
+  }
+
+  // ---- Reply and edit ----
+
+  let context = null; // {mode: 'reply' | 'edit', message}
+
+  function startContext(mode, message) {
+    context = { mode, message };
+    contextText.textContent = mode === 'edit' ? t('editing_message')
+      : `${t('replying_to', { name: message.sender === state.me?.id ? t('you') : userName(message.sender) })}: ${excerptOf(message)}`;
+    contextBar.hidden = false;
+    contextBar.dataset.mode = mode;
+    if (mode === 'edit') {
+      textarea.value = message.text || '';
+    }
+    autosize();
+    textarea.focus();
+  }
+
+  function clearContext() {
+    const wasEdit = context?.mode === 'edit';
+    context = null;
+    contextBar.hidden = true;
+    if (wasEdit) {
+      textarea.value = '';
+      autosize();
+    }
+  }
+
+  // ---- @ mentions (groups) ----
+
+  let members = null;        // the group's members, fetched on the first @
+  let mentioned = new Map(); // "@Name" → user id (or 'all')
+  let suggestions = [];
+  let suggestionIndex = 0;
+
+  async function groupMembers() {
+    if (!members) members = (await client.groupMembers(id)).map((m) => m.user);
+    return members;
+  }
+
+  async function updateMentions() {
+    const conversation = state.conversations.get(id);
+    const before = textarea.value.slice(0, textarea.selectionStart ?? textarea.value.length);
+    const match = conversation?.kind === 'group' ? before.match(/(?:^|\s)@([^\s@]{0,32})$/u) : null;
+    if (!match) {
+      mentionList.hidden = true;
+      suggestions = [];
+      return;
+    }
+    const query = match[1].toLowerCase();
+    const everyone = await groupMembers().catch(() => []);
+    const me = state.me?.id;
+    suggestions = everyone.filter((u) => u.id !== me)
+      .map((u) => ({ id: u.id, name: userName(u.id) }))
+      .filter((u) => u.name.toLowerCase().includes(query))
+      .slice(0, 8);
+    if (state.groupInfo.get(id)?.ownerId === me && t('mention_all').toLowerCase().includes(query)) {
+      suggestions.unshift({ id: 'all', name: t('mention_all') });
+    }
+    suggestionIndex = 0;
+    paintMentions();
+  }
+
+  function paintMentions() {
+    mentionList.replaceChildren(...suggestions.map((s, index) => h('button', {
+      type: 'button', role: 'option', class: `mention-option${index === suggestionIndex ? ' is-active' : ''}`,
+      'aria-selected': String(index === suggestionIndex), text: `@${s.name}`, dataset: { user: s.id },
+      onmousedown: (event) => event.preventDefault(),
+      onclick: () => chooseMention(s),
+    })));
+    mentionList.hidden = suggestions.length === 0;
+  }
+
+  function chooseMention(s) {
+    const caret = textarea.selectionStart ?? textarea.value.length;
+    const before = textarea.value.slice(0, caret);
+    const at = before.lastIndexOf('@');
+    textarea.setRangeText(`@${s.name} `, at, caret, 'end');
+    mentioned.set(`@${s.name}`, s.id);
+    mentionList.hidden = true;
+    suggestions = [];
+    autosize();
+    textarea.focus();
   }
 
   function paintPill() {
@@ -461,7 +633,22 @@ export function dialogueView() {
   function sendCurrent() {
     const text = textarea.value;
     if (!text.trim() || !id) return;
-    client.sendText(id, text.replace(/\s+$/, ''));
+    const trimmed = text.replace(/\s+$/, '');
+    if (context?.mode === 'edit') {
+      const target = context.message;
+      client.editMessage(target, trimmed).catch((error) => toast(errorText(error), 'error'));
+      clearContext();
+      render();
+      return;
+    }
+    const ids = [...mentioned].filter(([name]) => trimmed.includes(name)).map(([, user]) => user);
+    client.sendText(id, trimmed, {
+      replyTo: context?.mode === 'reply' ? context.message.id : undefined,
+      mentions: ids.filter((user) => user !== 'all'),
+      mentionsAll: ids.includes('all'),
+    });
+    mentioned = new Map();
+    clearContext();
     textarea.value = '';
     autosize();
     toggleEmoji(false);
@@ -469,8 +656,35 @@ export function dialogueView() {
     render();
   }
 
-  textarea.addEventListener('input', autosize);
+  textarea.addEventListener('input', () => {
+    autosize();
+    updateMentions();
+  });
   textarea.addEventListener('keydown', (event) => {
+    if (suggestions.length && !mentionList.hidden) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        suggestionIndex = (suggestionIndex + (event.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length;
+        paintMentions();
+        return;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && !event.isComposing) {
+        event.preventDefault();
+        chooseMention(suggestions[suggestionIndex]);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        mentionList.hidden = true;
+        suggestions = [];
+        return;
+      }
+    }
+    if (event.key === 'Escape' && context) {
+      event.stopPropagation();
+      clearContext();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && event.keyCode !== 229) {
       event.preventDefault();
       sendCurrent();
@@ -526,6 +740,7 @@ export function dialogueView() {
     on('friends', () => { if (id) paintHeader(); }),
     on('connection', () => { if (id) paintHeader(); }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
+    on('pins', (changed) => { if (changed === id) paintPins(); }),
     on('users', () => { if (id) paintHeader(); }),
     on('room-occupancy', (changed) => {
       if (changed === id && state.groupInfo.has(id)) client.roomOccupants(id).catch(() => {});
@@ -543,6 +758,12 @@ export function dialogueView() {
     textarea.value = '';
     autosize();
     toggleEmoji(false);
+    context = null;
+    contextBar.hidden = true;
+    members = null;
+    mentioned = new Map();
+    mentionList.hidden = true;
+    pinnedIndex = 0;
   }
 
   return {

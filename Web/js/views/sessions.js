@@ -42,7 +42,8 @@ export function sessionsView() {
     const online = kind === 'user' && state.connection.status === 'online' && state.friends.get(conversation.peer?.id)?.online;
     const time = listTime(conversation.lastMessage?.createdAt || conversation.lastActivityAt);
     const preview = previewText(conversation.lastMessage, conversation) || '\u00a0';
-    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind]);
+    const mentions = kind === 'room' ? 0 : (conversation.mentions || 0);
+    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind, mentions]);
     if (item.dataset.signature === signature) return item;
     item.dataset.signature = signature;
     const link = h('a', {
@@ -59,6 +60,9 @@ export function sessionsView() {
         h('span', { class: 'row-time', text: time })),
       h('span', { class: 'row-bottom' },
         emojiText(preview, 'row-sub'),
+        // Unread mentions of the reader, beside the unread count.
+        mentions ? h('span', { class: 'badge row-mention', text: '@', title: t('mentioned_n', { n: mentions }),
+          'aria-label': t('mentioned_n', { n: mentions }) }) : null,
         badge(unread, 'row-badge'))));
     item.replaceChildren(link);
     return item;

@@ -1,0 +1,36 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+// A friend's edit, recall or reaction made anywhere reaches a Jabber client in their 1:1
+// chat as the stanzas of XEP-0308, XEP-0424 and XEP-0444 (`MessageActionHandler` reads the
+// same stanzas from the client).
+extension XMPPSession {
+    /// A friend's edit, recall or reaction in this user's 1:1 chat with them, as the stanza an
+    /// XMPP client understands; nil for anything else (pins, own actions, groups).
+    func messageActionStanza(_ update: MessageUpdate) -> XMLElement? {
+        guard let me, let actor = update.event.sender, actor != me.user, let system = update.event.system,
+              state.directPeers[update.event.conversationId] == actor else { return nil }
+        let original = update.message.clientId ?? update.message.id
+        var stanza = XMLElement("message", ["type": "chat", "id": update.event.clientId ?? update.event.id,
+                                            "from": address(of: actor).description, "to": me.full.description])
+        switch system.type {
+        case .messageEdited:
+            guard let text = update.message.text else { return nil }
+            stanza.append(XMLElement("body", [:], text: text))
+            stanza.append(XMLElement("replace", namespace: Namespace.correction, ["id": original]))
+        case .messageRecalled:
+            stanza.append(XMLElement("retract", namespace: Namespace.retraction, ["id": original]))
+            stanza.append(XMLElement("fallback", namespace: "urn:xmpp:fallback:0", ["for": Namespace.retraction]))
+            stanza.append(XMLElement("body", [:], text: "/me recalled a message"))
+        case .reactionAdded, .reactionRemoved:
+            let emoji = (update.message.reactions ?? []).filter { $0.users.contains(actor) }.map(\.emoji)
+            stanza.append(XMLElement("reactions", namespace: Namespace.reactions, ["id": original],
+                                     children: emoji.map { XMLElement("reaction", namespace: Namespace.reactions, [:], text: $0) }))
+            stanza.append(XMLElement("store", namespace: "urn:xmpp:hints", [:]))
+        default:
+            return nil
+        }
+        return stanza
+    }
+}

@@ -1,0 +1,159 @@
+"""Message actions in the web client: the per-message menu (right-click, keyboard, the hover
+button), reactions with who reacted (live from the other side too), a reply with its quote
+and the jump to the quoted message, an edit with its mark, a recall notice, a pin in the
+pinned bar, delete for me, and the mention badge in the sessions list. Screenshots at phone
+and desktop size, English and Chinese."""
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from web import DESKTOP, WEB_ROOT, register, ws
+
+
+def befriend(port: int, a: dict, b: dict) -> str:
+    request = ws(port, a["token"], ("friend.request", {"userId": b["user"]["id"]}))[0]
+    friend = ws(port, b["token"], ("friend.accept", {"requestId": request["request"]["id"]}))[0]
+    return friend["conversationId"]
+
+
+def bubble_row(browser, text: str):
+    """The message row whose bubble text is `text`."""
+    return browser.wait_until(lambda: next((row for row in browser.driver.find_elements("css selector", ".view--dialogue .msg")
+                                            if text in [p.text for p in row.find_elements("css selector", ".bubble-text")]), None),
+                              10, f"the row of {text!r}")
+
+
+def open_menu_by_right_click(browser, text: str):
+    row = bubble_row(browser, text)
+    ActionChains(browser.driver).context_click(row.find_element("css selector", ".bubble")).perform()
+    return browser.wait(".msg-menu")
+
+
+def test_message_actions_in_the_browser(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    alice = register(server.url, "alice")
+    bob = register(server.url, "bob")
+    chat = befriend(server.port, alice, bob)
+    first = ws(server.port, bob["token"], ("message.send", {"conversationId": chat, "clientId": "b1", "kind": "text",
+                                                            "text": "first from bob"}))[0]
+    browser = browsers(server.url, size=DESKTOP)
+    browser.sign_in_with_token(alice)
+    browser.open_chat_titled("bob")
+    browser.wait_bubble("first from bob")
+
+    # Right-click opens the menu; a quick reaction puts a chip under the bubble.
+    menu = open_menu_by_right_click(browser, "first from bob")
+    actions = [b.get_attribute("data-action") for b in menu.find_elements("css selector", ".msg-menu-item")]
+    assert actions[:3] == ["reply", "copy", "forward"] and "hide" in actions and "pin" in actions
+    assert "edit" not in actions and "recall" not in actions, "not alice's message"
+    menu.find_element("css selector", ".msg-menu-emoji").click()
+    chip = browser.wait(".reaction-chip.is-mine")
+    assert "👍" in chip.text and "1" in chip.text and "You" in chip.get_attribute("title")
+
+    # Bob reacts from elsewhere: the chip comes live, saying who.
+    ws(server.port, bob["token"], ("message.react", {"conversationId": chat, "messageId": first["id"], "clientId": "r1", "emoji": "🎉"}))
+    party = browser.wait_until(lambda: next((c for c in browser.driver.find_elements("css selector", ".reaction-chip")
+                                             if "🎉" in c.text), None), 10, "bob's reaction")
+    assert "bob" in party.get_attribute("title")
+
+    # The keyboard opens the menu too (Enter on the focused bubble); Reply quotes the message.
+    bubble = bubble_row(browser, "first from bob").find_element("css selector", ".bubble")
+    browser.js("arguments[0].focus()", bubble)
+    bubble.send_keys(Keys.ENTER)
+    browser.wait(".msg-menu .msg-menu-item[data-action=reply]")
+    assert browser.js("return document.activeElement.dataset.action") == "reply", "the menu takes the focus"
+    browser.js("document.activeElement.click()")
+    browser.wait(".composer-context", text="Replying to bob")
+    browser.send_message("an answer")
+    browser.wait_bubble("an answer")
+    quote = bubble_row(browser, "an answer").find_element("css selector", ".bubble-quote")
+    assert "first from bob" in quote.text
+    quote.click()
+    browser.wait(".msg.is-highlighted .bubble-text", text="first from bob")
+
+    # Alice edits her own message: the new text and the "edited" mark, on both sides.
+    browser.send_message("a tpyo here")
+    browser.wait_bubble("a tpyo here")
+    open_menu_by_right_click(browser, "a tpyo here")
+    browser.click(".msg-menu-item[data-action=edit]")
+    box = browser.wait("textarea.composer-input")
+    assert box.get_attribute("value") == "a tpyo here"
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys("a typo here", Keys.ENTER)
+    browser.wait_bubble("a typo here")
+    browser.wait(".msg-edited", text="edited")
+    page = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
+    edited = next(m for m in page["messages"] if m.get("text") == "a typo here")
+    assert edited.get("editedAt")
+
+    # Bob edits his message: alice sees the new text without reloading.
+    ws(server.port, bob["token"], ("message.edit", {"conversationId": chat, "messageId": first["id"], "clientId": "e1",
+                                                    "text": "first from bob, fixed"}))
+    browser.wait_bubble("first from bob, fixed")
+
+    # Pin: the pinned bar shows it.
+    open_menu_by_right_click(browser, "an answer")
+    browser.click(".msg-menu-item[data-action=pin]")
+    browser.wait(".pinned-bar:not([hidden])", text="an answer")
+
+    # Recall: a notice takes the bubble's place.
+    browser.send_message("sent to the wrong chat")
+    browser.wait_bubble("sent to the wrong chat")
+    open_menu_by_right_click(browser, "sent to the wrong chat")
+    browser.click(".msg-menu-item[data-action=recall]")
+    browser.wait_system("You recalled a message")
+    assert "sent to the wrong chat" not in browser.bubble_texts()
+
+    # The hover button opens the same menu; delete for me hides the bubble here only.
+    row = bubble_row(browser, "a typo here")
+    ActionChains(browser.driver).move_to_element(row.find_element("css selector", ".bubble")).perform()
+    row.find_element("css selector", ".msg-menu-btn").click()
+    browser.click(".msg-menu-item[data-action=hide]")
+    browser.wait_until(lambda: "a typo here" not in browser.bubble_texts(), 10, "the hidden bubble gone")
+    page = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
+    assert any(m.get("text") == "a typo here" for m in page["messages"]), "still there for bob"
+    browser.shoot_both("message-actions", check=lambda b, label: b.wait(".reaction-chip"))
+
+    # A mention in a group: the sessions list shows the @ badge beside the unread count.
+    group = ws(server.port, bob["token"], ("group.create", {"name": "club"}))[0]["id"]
+    ws(server.port, alice["token"], ("group.join", {"name": "club"}))
+    ws(server.port, bob["token"], ("message.send", {"conversationId": group, "clientId": "g1", "kind": "text",
+                                                    "text": "@alice look", "mentions": [alice["user"]["id"]]}))
+    badge = browser.wait(".view--list:not([hidden]) a.row .row-mention")
+    assert badge.text == "@" and "mention" in badge.get_attribute("aria-label")
+    browser.shoot_both("message-actions-mention-badge")
+    browser.open_chat_titled("club")
+    browser.wait(".bubble--mention .bubble-text", text="@alice look")
+    browser.wait_until(lambda: browser.count(".view--list:not([hidden]) a.row .row-mention") == 0, 10, "the badge cleared by reading")
+    assert browser.console_errors() == []
+
+
+def test_mention_autocomplete_and_menu_in_chinese(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    owner = register(server.url, "olga")
+    member = register(server.url, "mei", nickname="小梅")
+    group = ws(server.port, owner["token"], ("group.create", {"name": "读书会"}))[0]["id"]
+    ws(server.port, member["token"], ("group.join", {"name": "读书会"}))
+    browser = browsers(server.url, size=DESKTOP, language="zh-CN")
+    browser.sign_in_with_token(owner)
+    browser.open_chat_titled("读书会")
+    box = browser.wait("textarea.composer-input")
+    box.send_keys("@")
+    options = browser.wait_until(lambda: browser.texts(".mention-list .mention-option") or None, 10, "suggestions")
+    assert "@所有人" in options and "@小梅" in options, options
+    box.send_keys("小")
+    browser.wait_until(lambda: browser.texts(".mention-list .mention-option") == ["@小梅"], 10, "filtered suggestions")
+    box.send_keys(Keys.ENTER)
+    assert box.get_attribute("value") == "@小梅 "
+    box.send_keys("看这里", Keys.ENTER)
+    browser.wait_bubble("@小梅 看这里")
+    page = ws(server.port, member["token"], ("message.history", {"conversationId": group}))[0]
+    sent = next(m for m in page["messages"] if m.get("text") == "@小梅 看这里")
+    assert sent["mentions"] == [member["user"]["id"]]
+    menu = open_menu_by_right_click(browser, "@小梅 看这里")
+    labels = [b.text for b in menu.find_elements("css selector", ".msg-menu-item")]
+    assert labels[:3] == ["回复", "复制", "转发"] and "编辑" in labels and "撤回" in labels and "仅为我删除" in labels
+    time.sleep(0.2)
+    browser.shoot_both("message-actions-menu-zh", check=lambda b, label: None)
+    assert browser.console_errors() == []
