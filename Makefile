@@ -56,7 +56,7 @@ test-deps: deps
 		&& command -v nginx >/dev/null && command -v caddy >/dev/null \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python, http_ece, cryptography' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:

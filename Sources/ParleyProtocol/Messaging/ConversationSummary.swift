@@ -18,9 +18,12 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var unread: Int64
     /// When the conversation last changed, ms since the epoch; the list is sorted on it.
     public var lastActivityAt: Int64
+    /// The user's mute of its notifications, while in force (`conversation.mute`).
+    public var mute: ConversationMute?
 
     public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
-                lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64) {
+                lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64,
+                mute: ConversationMute? = nil) {
         self.id = id
         self.kind = kind
         self.peer = peer
@@ -31,6 +34,7 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
         self.readSeq = readSeq
         self.unread = unread
         self.lastActivityAt = lastActivityAt
+        self.mute = mute
     }
 }
 

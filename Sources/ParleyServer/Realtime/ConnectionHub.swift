@@ -109,6 +109,11 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { $0[user] != nil }
     }
 
+    /// The tokens of the user's connections here (push notifications ask which are active).
+    func tokens(of user: UserID) -> [ConnectionToken] {
+        byUser.withLock { table in (table[user] ?? [:]).values.map(\.token) }
+    }
+
     func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
         byUser.withLock { table in table[user]?.values.contains { $0.token != excluding } ?? false }
     }

@@ -1,0 +1,250 @@
+import Foundation
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+/// Push notifications for members who are away: no connection, or every connection in the
+/// background (`client.state`). Told of each new message on the sender's loop, it only
+/// counts the message into the `PushCoalescer` there; after the coalescing window a task on
+/// Swift's global executor (never an event loop) reads what the notification needs, applies
+/// the mute and the per-user limit, and sends to each of the user's targets with retries.
+/// A slow or dead push service so delays nothing but its own pushes.
+///
+/// In a cluster the server that stored a message decides and sends its pushes, so each
+/// push goes out once; a user connected to another server counts as present.
+final class PushDispatcher: MessageNotifying {
+    struct Settings: Sendable {
+        var coalesceWindow: Duration
+        var retries: Int
+        var maxQueued: Int
+        var contact: String
+        var defaultGatewayURL: String
+    }
+
+    private let store: any Store
+    private let hub: ConnectionHub
+    private let delivery: any Delivery
+    let activity: ClientActivity
+    private let coalescer: PushCoalescer
+    private let sender: PushSender
+    let vapid: VAPIDKey
+    let metrics: PushMetrics
+    let settings: Settings
+    private let logger: Logger
+    private let clock: @Sendable () -> Int64
+
+    init(store: any Store, hub: ConnectionHub, delivery: any Delivery, activity: ClientActivity, coalescer: PushCoalescer,
+         sender: PushSender, vapid: VAPIDKey, metrics: PushMetrics, settings: Settings, logger: Logger,
+         clock: @escaping @Sendable () -> Int64) {
+        self.store = store
+        self.hub = hub
+        self.delivery = delivery
+        self.activity = activity
+        self.coalescer = coalescer
+        self.sender = sender
+        self.vapid = vapid
+        self.metrics = metrics
+        self.settings = settings
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Whether `user` should hear of new messages by push.
+    func isAway(_ user: UserID) -> Bool {
+        if delivery.isOnlineElsewhere(user) { return false }
+        return hub.tokens(of: user).allSatisfy(activity.isInactive)
+    }
+
+    // MARK: On the sender's loop
+
+    func stored(_ message: Message, for members: [UserID]) {
+        // Notices (joins, renames) are no news worth waking a phone for.
+        guard message.kind != .system else { return }
+        for user in members where user != message.sender && isAway(user) {
+            guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
+                metrics.add(.dropped)
+                continue
+            }
+            switch coalescer.add(message, for: user) {
+            case .opened:
+                metrics.add(.queued)
+                let conversation = message.conversationId
+                let window = settings.coalesceWindow
+                // Not the loop: a task made here would otherwise inherit the loop's preference.
+                Task(executorPreference: globalConcurrentExecutor) { [self] in
+                    try? await Task.sleep(for: window)
+                    await flush(user, conversation)
+                    metrics.add(.queued, -1)
+                }
+            case .coalesced:
+                break
+            case .refused:
+                metrics.add(.dropped)
+            }
+        }
+    }
+
+    // MARK: Off the loops
+
+    /// What a notification needs from the store, read in one snapshot.
+    private struct Facts: Sendable {
+        var targets: [StoredPushTarget]
+        var mute: ConversationMute?
+        var preview: NotificationPreview
+        var senderName: String?
+        var conversationName: String?
+        var unread: Int64
+        var totalUnread: Int64
+    }
+
+    private func flush(_ user: UserID, _ conversation: ConversationID) async {
+        guard isAway(user) else {
+            // Back meanwhile: they see the messages themselves.
+            coalescer.discard(user, conversation)
+            return
+        }
+        let facts: Facts
+        do {
+            facts = try await store.read { reader in try Self.facts(for: user, in: conversation, reader: reader) }
+        } catch {
+            coalescer.discard(user, conversation)
+            metrics.add(.failed)
+            logger.warning("push: cannot read the store", ["user": .string(user.description), "error": .string("\(error)")])
+            return
+        }
+        let now = clock()
+        guard !facts.targets.isEmpty else {
+            coalescer.discard(user, conversation)
+            return
+        }
+        let pending: PushCoalescer.Pending
+        switch coalescer.take(user, conversation, now: now, allowedBy: facts.mute) {
+        case .none, .muted: return
+        case .dropped:
+            metrics.add(.dropped)
+            return
+        case .send(let taken): pending = taken
+        }
+        let payload = PushPayload(conversationId: conversation, seq: pending.newest.seq,
+                                  sender: facts.preview == .nothing ? nil : facts.senderName,
+                                  conversationName: facts.preview == .nothing ? nil : facts.conversationName,
+                                  preview: facts.preview == .full ? Self.previewText(of: pending.newest) : nil,
+                                  count: pending.count, unread: facts.unread, totalUnread: facts.totalUnread)
+        await withTaskGroup(of: Void.self) { group in
+            for target in facts.targets {
+                group.addTask { [self] in await send(payload, newest: pending.newest, to: target) }
+            }
+        }
+    }
+
+    private static func facts(for user: UserID, in conversation: ConversationID, reader: StoreReader) throws -> Facts {
+        let targets = try reader.pushTargets(of: user)
+        guard !targets.isEmpty, let stored = try reader.conversation(id: conversation) else {
+            return Facts(targets: [], preview: .full, unread: 0, totalUnread: 0)
+        }
+        let member = try reader.member(of: conversation, user: user)
+        let newest = try reader.message(in: conversation, seq: stored.lastSeq)
+        let senderName = try newest?.sender.flatMap { try reader.user(id: $0) }?.profile.displayName
+        return Facts(targets: targets, mute: try reader.conversationMutes(of: user)[conversation],
+                     preview: try reader.notificationPreview(of: user) ?? .full, senderName: senderName,
+                     conversationName: stored.kind == .group ? stored.name : nil,
+                     unread: max(0, stored.lastSeq - (member?.readSeq ?? stored.lastSeq)),
+                     totalUnread: try reader.totalUnread(for: user))
+    }
+
+    /// The text a notification may show: the message's, clipped well inside one record.
+    static func previewText(of message: Message) -> String {
+        switch message.kind {
+        case .image: return "[image]"
+        default:
+            let text = message.text ?? ""
+            return text.unicodeScalars.count <= 200 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(200))) + "…"
+        }
+    }
+
+    private func send(_ payload: PushPayload, newest: Message, to target: StoredPushTarget) async {
+        let request: (url: URL, headers: HTTPHeaders, body: [UInt8])
+        do {
+            switch target.kind {
+            case .webPush: request = try webPushRequest(payload, to: target)
+            case .gateway: request = try gatewayRequest(payload, newest: newest, to: target)
+            }
+        } catch {
+            metrics.add(.failed)
+            logger.warning("push: cannot build the request", ["target": .string(target.id), "error": .string("\(error)")])
+            return
+        }
+        var attempt = 0
+        while true {
+            let outcome = await sender.post(to: request.url, headers: request.headers, body: request.body)
+            switch outcome {
+            case .answered(let status, let body) where (200..<300).contains(status):
+                metrics.add(.sent)
+                if target.kind == .gateway { await dropRejected(body, of: target) }
+                return
+            case .answered(let status, _) where status == 404 || status == 410:
+                // The subscription is gone for good (RFC 8030 §7.3): forget it.
+                metrics.add(.failed)
+                await forget(target, reason: "push service answered \(status)")
+                return
+            case .answered(let status, _) where status != 429 && status < 500:
+                metrics.add(.failed)
+                logger.warning("push refused", ["target": .string(target.id), "status": .int(status)])
+                return
+            default:
+                guard attempt < settings.retries else {
+                    metrics.add(.failed)
+                    logger.warning("push failed", ["target": .string(target.id), "outcome": .string("\(outcome)")])
+                    return
+                }
+                try? await Task.sleep(for: .seconds(1 << min(attempt, 10)))
+                attempt += 1
+            }
+        }
+    }
+
+    private func webPushRequest(_ payload: PushPayload, to target: StoredPushTarget) throws -> (URL, HTTPHeaders, [UInt8]) {
+        guard let url = URL(string: target.endpoint), let scheme = url.scheme, let host = url.host else {
+            throw CryptoError("the endpoint is not a URL")
+        }
+        let body = try WebPushEncryption(p256dh: target.p256dh, auth: target.auth).encrypt(Array(try JSONEncoder().encode(payload)))
+        let audience = scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
+        // Twelve hours, half RFC 8292's most: a token is made for every push, so it never ages.
+        let expiry = clock() / 1000 + 12 * 3600
+        let headers: HTTPHeaders = [
+            "Authorization": try vapid.authorization(audience: audience, expiresAt: expiry, subject: settings.contact),
+            "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
+            "TTL": "86400", "Urgency": "high",
+            // A newer push for the conversation replaces one the browser has not fetched yet.
+            "Topic": "c" + payload.conversationId.description,
+        ]
+        return (url, headers, body)
+    }
+
+    private func gatewayRequest(_ payload: PushPayload, newest: Message, to target: StoredPushTarget) throws -> (URL, HTTPHeaders, [UInt8]) {
+        guard let url = URL(string: target.endpoint) else { throw CryptoError("the gateway URL is not a URL") }
+        let notify = GatewayNotification(notification: .init(
+            event_id: newest.id, room_id: payload.conversationId.description, type: "m.room.message",
+            sender: newest.sender?.description, sender_display_name: payload.sender, room_name: payload.conversationName,
+            content: payload.preview.map { .init(msgtype: "m.text", body: $0) },
+            counts: .init(unread: payload.totalUnread), prio: "high",
+            devices: [.init(app_id: target.appID, pushkey: target.pushkey, pushkey_ts: target.createdAt / 1000)]))
+        return (url, ["Content-Type": "application/json"], Array(try JSONEncoder().encode(notify)))
+    }
+
+    /// A gateway's answer lists the push keys its platform refused: they will never work again.
+    private func dropRejected(_ body: [UInt8], of target: StoredPushTarget) async {
+        guard let answer = try? JSONDecoder().decode(GatewayAnswer.self, from: Data(body)),
+              answer.rejected.contains(target.pushkey) else { return }
+        await forget(target, reason: "the gateway rejected the push key")
+    }
+
+    private func forget(_ target: StoredPushTarget, reason: String) async {
+        do {
+            try await store.write { writer in try writer.deletePushTarget(kind: target.kind, address: target.address) }
+            logger.info("push target removed", ["target": .string(target.id), "reason": .string(reason)])
+        } catch {
+            logger.warning("push: cannot remove a target", ["target": .string(target.id), "error": .string("\(error)")])
+        }
+    }
+}
