@@ -42,7 +42,8 @@ export function sessionsView() {
     const online = kind === 'user' && state.connection.status === 'online' && state.friends.get(conversation.peer?.id)?.online;
     const time = listTime(conversation.lastMessage?.createdAt || conversation.lastActivityAt);
     const preview = previewText(conversation.lastMessage, conversation) || '\u00a0';
-    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind]);
+    const muted = !!conversation.mute && (conversation.mute.until == null || conversation.mute.until > Date.now());
+    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind, muted]);
     if (item.dataset.signature === signature) return item;
     item.dataset.signature = signature;
     const link = h('a', {
@@ -59,6 +60,7 @@ export function sessionsView() {
         h('span', { class: 'row-time', text: time })),
       h('span', { class: 'row-bottom' },
         emojiText(preview, 'row-sub'),
+        muted ? h('span', { class: 'row-muted', title: t('muted'), 'aria-label': t('muted') }, icon('bellOff', { size: 14 })) : null,
         badge(unread, 'row-badge'))));
     item.replaceChildren(link);
     return item;
