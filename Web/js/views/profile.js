@@ -78,7 +78,7 @@ export function profileView() {
   function notificationSettings() {
     const status = notificationState();
     const toggle = h('input', { type: 'checkbox', role: 'switch', class: 'switch', id: 'notifications-switch',
-      checked: status === 'on', disabled: status === 'unsupported' || status === 'denied' });
+      checked: status === 'on', 'aria-checked': String(status === 'on'), disabled: status === 'unsupported' || status === 'denied' });
     const note = h('p', { class: 'note setting-note', id: 'notifications-note',
       text: status === 'unsupported' ? t('notifications_unsupported') : status === 'denied' ? t('notifications_denied') : t('notifications_hint') });
     toggle.setAttribute('aria-describedby', 'notifications-note');
