@@ -51,8 +51,8 @@ final class PushDispatcher: MessageNotifying {
 
     /// Whether `user` should hear of new messages by push.
     func isAway(_ user: UserID) -> Bool {
-        if delivery.isOnlineElsewhere(user) { return false }
-        return hub.tokens(of: user).allSatisfy(activity.isInactive)
+        let activity = self.activity
+        return !hub.hasConnection(of: user, where: { !activity.isInactive($0) }) && !delivery.isOnlineElsewhere(user)
     }
 
     // MARK: On the sender's loop
