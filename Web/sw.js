@@ -60,8 +60,10 @@ self.addEventListener('fetch', (event) => {
 // The service worker has no page to read the language from: the browser's is used.
 const zh = (self.navigator.language || '').toLowerCase().startsWith('zh');
 const WORDS = zh
-  ? { app: 'Parley', message: '新消息', messages: (n) => `${n} 条新消息` }
-  : { app: 'Parley', message: 'New message', messages: (n) => `${n} new messages` };
+  ? { app: 'Parley', message: '新消息', messages: (n) => `${n} 条新消息`, friend_request: '想加你为好友',
+      friend_added: '你们已经是好友了', matched: '你们互相喜欢，已成为好友' }
+  : { app: 'Parley', message: 'New message', messages: (n) => `${n} new messages`, friend_request: 'wants to be your friend',
+      friend_added: 'You are now friends', matched: 'You liked each other: now friends' };
 
 self.addEventListener('push', (event) => {
   let data = {};
@@ -73,26 +75,28 @@ self.addEventListener('push', (event) => {
   const id = data.conversationId;
   const title = data.conversationName || data.sender || WORDS.app;
   const lines = [];
-  if (data.conversationName && data.sender) lines.push(data.sender + (data.preview ? `: ${data.preview}` : ''));
+  if (data.type && data.type !== 'message' && WORDS[data.type]) lines.push(WORDS[data.type]);
+  if (data.type === 'friend_request' && data.preview) lines.push(data.preview);
+  else if (data.conversationName && data.sender) lines.push(data.sender + (data.preview ? `: ${data.preview}` : ''));
   else if (data.preview) lines.push(data.preview);
   if (!lines.length) lines.push(data.count > 1 ? WORDS.messages(data.count) : WORDS.message);
   else if (data.count > 1) lines.push(WORDS.messages(data.count));
   event.waitUntil(self.registration.showNotification(title, {
     body: lines.join('\n'),
     // One notification per conversation, replaced (and announced again) as messages come.
-    tag: id ? `conversation-${id}` : 'parley',
+    tag: id ? `conversation-${id}` : data.type === 'friend_request' ? 'friend-requests' : 'parley',
     renotify: true,
     icon: 'icons/icon-192.png',
     badge: 'icons/icon-192.png',
     timestamp: Date.now(),
-    data: { conversationId: id },
+    data: { conversationId: id, type: data.type },
   }));
 });
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const id = event.notification.data?.conversationId;
-  const hash = id ? `#/chats/c/${encodeURIComponent(id)}` : '#/chats';
+  const hash = id ? `#/chats/c/${encodeURIComponent(id)}` : '#/contacts';
   event.waitUntil((async () => {
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     const open = windows.find((client) => new URL(client.url).pathname.startsWith(scopePath));

@@ -402,3 +402,37 @@ def test_a_push_gateway_gets_the_notify_and_rejected_pushkeys_are_dropped(parley
         assert first["devices"] == [{"app_id": "org.parley.ios", "pushkey": "apns-token-1", "pushkey_ts": first["devices"][0]["pushkey_ts"]}]
     finally:
         gateway.close()
+
+
+def test_a_friend_request_and_its_acceptance_notify_whoever_is_away(parley):
+    service = PushService()
+    server = parley(*FAST)
+    try:
+        amy_token, ben_token = register(server, "amy"), register(server, "ben")
+        amys, bens = Browser(service, "amy"), Browser(service, "ben")
+        subscribe(server, amy_token, amys)
+        subscribe(server, ben_token, bens)
+
+        async def scenario():
+            amy = await Session.open(server.port, amy_token)
+            asked = await amy.call("friend.request", {"username": "ben", "greeting": "hi, it's amy"})
+            await amy.close()
+            await asyncio.sleep(0.5)
+            ben = await Session.open(server.port, ben_token)
+            accepted = await ben.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+            await asyncio.sleep(1.0)
+            await ben.close()
+            return accepted["data"]["conversationId"]
+
+        conversation = asyncio.run(scenario())
+        [request] = service.wait_for(bens.path)
+        payload = bens.decrypt(request)
+        assert payload["type"] == "friend_request" and payload["sender"] == "amy" and payload["preview"] == "hi, it's amy"
+        assert "conversationId" not in payload
+        [accepted] = service.wait_for(amys.path)
+        payload = amys.decrypt(accepted)
+        assert payload["type"] == "friend_added" and payload["conversationId"] == conversation and payload["sender"] == "ben"
+        # Ben accepted: his own act notifies nobody else of his.
+        assert len(service.received(bens.path)) == 1
+    finally:
+        service.close()

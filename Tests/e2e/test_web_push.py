@@ -106,19 +106,27 @@ def test_offline_shell_push_notification_settings_and_mute(parley, browsers):
             "navigator.serviceWorker.ready.then((r) => r.getNotifications())"
             ".then((list) => done(list.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}))))"
             ".catch((e) => done([{error: String(e)}]));")
-    delivered = False
-    # The DevTools protocol names the registration by id; a new profile's first is small.
-    for registration in range(0, 8):
+    def deliver() -> bool:
+        # The DevTools protocol names the registration by id; a new profile's first is small.
+        for registration in range(0, 8):
+            try:
+                browser.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                                               {"origin": origin, "registrationId": str(registration), "data": payload})
+                return True
+            except Exception:
+                continue
+        return False
+
+    # A worker the browser has just started may miss a push delivered through DevTools:
+    # delivered again, a few times at most (the tag makes a second copy replace the first).
+    for attempt in range(4):
+        assert deliver(), "no service worker registration took the push"
         try:
-            browser.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
-                                           {"origin": origin, "registrationId": str(registration), "data": payload})
-            delivered = True
+            browser.wait_until(lambda: len(notifications()) == 1, 4, "the notification")
             break
         except Exception:
-            continue
-    assert delivered, "no service worker registration took the push"
-
-    browser.wait_until(lambda: len(notifications()) == 1, 10, "the notification")
+            if attempt == 3:
+                raise
     [shown] = notifications()
     assert shown["title"] == "Ben 🌿"
     assert "see you there" in shown["body"] and "2 new messages" in shown["body"]

@@ -83,6 +83,12 @@ public final class PushCoalescer: Sendable {
         return limiter.attempt(user.description, now: now) == nil ? .send(waiting) : .dropped(waiting)
     }
 
+    /// Counts a notification that is not coalesced (a friend request) against `user`'s
+    /// limit at `now`; false when the user is over it.
+    public func admit(_ user: UserID, now: Int64) -> Bool {
+        limiter.attempt(user.description, now: now) == nil
+    }
+
     /// Forgets what waits for `user` in `conversation` (they came back, or have no targets).
     public func discard(_ user: UserID, _ conversation: ConversationID) {
         _ = pending.withLock { $0.removeValue(forKey: Key(user: user, conversation: conversation)) }

@@ -18,7 +18,7 @@ struct GatewayNotification: Codable, Sendable {
         }
 
         var event_id: String
-        var room_id: String
+        var room_id: String?
         var type: String
         var sender: String?
         var sender_display_name: String?

@@ -58,9 +58,13 @@ final class PushDispatcher: MessageNotifying {
     // MARK: On the sender's loop
 
     func stored(_ message: Message, for members: [UserID]) {
-        // Notices (joins, renames) are no news worth waking a phone for.
-        guard message.kind != .system else { return }
-        for user in members where user != message.sender && isAway(user) {
+        // Of the notices, only a new friendship is news worth waking a phone for (joins and
+        // renames are not), and not to the one whose act wrote it.
+        let author = message.kind == .system ? message.system?.actor : message.sender
+        if message.kind == .system {
+            guard let type = message.system?.type, type == .friendAdded || type == .matched else { return }
+        }
+        for user in members where user != author && isAway(user) {
             guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
                 metrics.add(.dropped)
                 continue
@@ -84,7 +88,47 @@ final class PushDispatcher: MessageNotifying {
         }
     }
 
+    func requested(_ request: FriendRequest) {
+        let user = request.to.id
+        guard isAway(user) else { return }
+        guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
+            metrics.add(.dropped)
+            return
+        }
+        metrics.add(.queued)
+        Task(executorPreference: globalConcurrentExecutor) { [self] in
+            await notify(request)
+            metrics.add(.queued, -1)
+        }
+    }
+
     // MARK: Off the loops
+
+    /// A friend request: not coalesced (each is someone new), but within the user's limit.
+    private func notify(_ request: FriendRequest) async {
+        let user = request.to.id
+        let found: ([StoredPushTarget], NotificationPreview)
+        do {
+            found = try await store.read { reader in (try reader.pushTargets(of: user), try reader.notificationPreview(of: user) ?? .full) }
+        } catch {
+            metrics.add(.failed)
+            logger.warning("push: cannot read the store", ["user": .string(user.description), "error": .string("\(error)")])
+            return
+        }
+        let (targets, preview) = found
+        guard !targets.isEmpty else { return }
+        guard coalescer.admit(user, now: clock()) else {
+            metrics.add(.dropped)
+            return
+        }
+        let payload = PushPayload(type: "friend_request", sender: preview == .nothing ? nil : request.from.displayName,
+                                  preview: preview == .full ? request.greeting : nil, count: 1, unread: 0, totalUnread: 0)
+        await withTaskGroup(of: Void.self) { group in
+            for target in targets {
+                group.addTask { [self] in await send(payload, event: request.id, from: request.from.id, to: target) }
+            }
+        }
+    }
 
     /// What a notification needs from the store, read in one snapshot.
     private struct Facts: Sendable {
@@ -125,14 +169,16 @@ final class PushDispatcher: MessageNotifying {
             return
         case .send(let taken): pending = taken
         }
-        let payload = PushPayload(conversationId: conversation, seq: pending.newest.seq,
+        let payload = PushPayload(type: pending.newest.system?.type.rawValue ?? "message", conversationId: conversation, seq: pending.newest.seq,
                                   sender: facts.preview == .nothing ? nil : facts.senderName,
                                   conversationName: facts.preview == .nothing ? nil : facts.conversationName,
                                   preview: facts.preview == .full ? Self.previewText(of: pending.newest) : nil,
                                   count: pending.count, unread: facts.unread, totalUnread: facts.totalUnread)
         await withTaskGroup(of: Void.self) { group in
             for target in facts.targets {
-                group.addTask { [self] in await send(payload, newest: pending.newest, to: target) }
+                group.addTask { [self] in
+                    await send(payload, event: pending.newest.id, from: pending.newest.sender ?? pending.newest.system?.actor, to: target)
+                }
             }
         }
     }
@@ -144,7 +190,7 @@ final class PushDispatcher: MessageNotifying {
         }
         let member = try reader.member(of: conversation, user: user)
         let newest = try reader.message(in: conversation, seq: stored.lastSeq)
-        let senderName = try newest?.sender.flatMap { try reader.user(id: $0) }?.profile.displayName
+        let senderName = try (newest?.sender ?? newest?.system?.actor).flatMap { try reader.user(id: $0) }?.profile.displayName
         return Facts(targets: targets, mute: try reader.conversationMutes(of: user)[conversation],
                      preview: try reader.notificationPreview(of: user) ?? .full, senderName: senderName,
                      conversationName: stored.kind == .group ? stored.name : nil,
@@ -153,21 +199,22 @@ final class PushDispatcher: MessageNotifying {
     }
 
     /// The text a notification may show: the message's, clipped well inside one record.
-    static func previewText(of message: Message) -> String {
+    static func previewText(of message: Message) -> String? {
         switch message.kind {
         case .image: return "[image]"
+        case .system: return nil
         default:
             let text = message.text ?? ""
             return text.unicodeScalars.count <= 200 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(200))) + "…"
         }
     }
 
-    private func send(_ payload: PushPayload, newest: Message, to target: StoredPushTarget) async {
+    private func send(_ payload: PushPayload, event: String, from author: UserID?, to target: StoredPushTarget) async {
         let request: (url: URL, headers: HTTPHeaders, body: [UInt8])
         do {
             switch target.kind {
             case .webPush: request = try webPushRequest(payload, to: target)
-            case .gateway: request = try gatewayRequest(payload, newest: newest, to: target)
+            case .gateway: request = try gatewayRequest(payload, event: event, from: author, to: target)
             }
         } catch {
             metrics.add(.failed)
@@ -211,21 +258,23 @@ final class PushDispatcher: MessageNotifying {
         let audience = scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
         // Twelve hours, half RFC 8292's most: a token is made for every push, so it never ages.
         let expiry = clock() / 1000 + 12 * 3600
-        let headers: HTTPHeaders = [
+        var headers: HTTPHeaders = [
             "Authorization": try vapid.authorization(audience: audience, expiresAt: expiry, subject: settings.contact),
             "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
             "TTL": "86400", "Urgency": "high",
-            // A newer push for the conversation replaces one the browser has not fetched yet.
-            "Topic": "c" + payload.conversationId.description,
         ]
+        // A newer push for the conversation replaces one the browser has not fetched yet.
+        if let conversation = payload.conversationId { headers.replaceOrAdd(name: "Topic", value: "c" + conversation.description) }
         return (url, headers, body)
     }
 
-    private func gatewayRequest(_ payload: PushPayload, newest: Message, to target: StoredPushTarget) throws -> (URL, HTTPHeaders, [UInt8]) {
+    private func gatewayRequest(_ payload: PushPayload, event: String, from sender: UserID?,
+                                to target: StoredPushTarget) throws -> (URL, HTTPHeaders, [UInt8]) {
         guard let url = URL(string: target.endpoint) else { throw CryptoError("the gateway URL is not a URL") }
         let notify = GatewayNotification(notification: .init(
-            event_id: newest.id, room_id: payload.conversationId.description, type: "m.room.message",
-            sender: newest.sender?.description, sender_display_name: payload.sender, room_name: payload.conversationName,
+            event_id: event, room_id: payload.conversationId?.description,
+            type: payload.type == "message" ? "m.room.message" : "parley." + payload.type,
+            sender: sender?.description, sender_display_name: payload.sender, room_name: payload.conversationName,
             content: payload.preview.map { .init(msgtype: "m.text", body: $0) },
             counts: .init(unread: payload.totalUnread), prio: "high",
             devices: [.init(app_id: target.appID, pushkey: target.pushkey, pushkey_ts: target.createdAt / 1000)]))
