@@ -1,4 +1,4 @@
-import Glibc
+import CParleySystem
 
 extension SocketAddress {
     /// The addresses of `host` (a name or a numeric address) for TCP on `port`, IPv4 first.
