@@ -26,7 +26,8 @@ import Testing
         #expect(try inspector.userVersion() == SQLiteStoreSchema.migrator.latestVersion)
         #expect(try inspector.journalMode() == .wal)
         let tables = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
-        #expect(tables == ["blocks", "conversations", "friend_requests", "friendships", "media", "members", "message_id_floor", "messages", "migration_notes",
+        #expect(tables == ["blocks", "conversation_mutes", "conversations", "friend_requests", "friendships", "media", "members", "message_id_floor",
+                          "messages", "migration_notes", "notification_settings", "push_targets",
                           "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "users"])
 
         let second = try SQLiteStore(path: path)

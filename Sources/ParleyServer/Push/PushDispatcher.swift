@@ -30,6 +30,8 @@ final class PushDispatcher: MessageNotifying {
     let vapid: VAPIDKey
     let metrics: PushMetrics
     let settings: Settings
+    /// Users who had no push target when last looked at.
+    let absent = AbsentTargets()
     private let logger: Logger
     private let clock: @Sendable () -> Int64
 
@@ -64,7 +66,8 @@ final class PushDispatcher: MessageNotifying {
         if message.kind == .system {
             guard let type = message.system?.type, type == .friendAdded || type == .matched else { return }
         }
-        for user in members where user != author && isAway(user) {
+        let now = clock()
+        for user in members where user != author && !absent.contains(user, now: now) && isAway(user) {
             guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
                 metrics.add(.dropped)
                 continue
@@ -90,7 +93,7 @@ final class PushDispatcher: MessageNotifying {
 
     func requested(_ request: FriendRequest) {
         let user = request.to.id
-        guard isAway(user) else { return }
+        guard !absent.contains(user, now: clock()), isAway(user) else { return }
         guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
             metrics.add(.dropped)
             return
@@ -116,7 +119,10 @@ final class PushDispatcher: MessageNotifying {
             return
         }
         let (targets, preview) = found
-        guard !targets.isEmpty else { return }
+        guard !targets.isEmpty else {
+            absent.remember(user, now: clock())
+            return
+        }
         guard coalescer.admit(user, now: clock()) else {
             metrics.add(.dropped)
             return
@@ -159,6 +165,7 @@ final class PushDispatcher: MessageNotifying {
         let now = clock()
         guard !facts.targets.isEmpty else {
             coalescer.discard(user, conversation)
+            absent.remember(user, now: now)
             return
         }
         let pending: PushCoalescer.Pending

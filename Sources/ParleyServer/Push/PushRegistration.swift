@@ -39,6 +39,8 @@ struct PushRegistration: Sendable {
     static let maxKeyBytes = 512
 
     let store: any Store
+    /// Told of each new registration, so the user's pushes start at once.
+    let absent: AbsentTargets
     let defaultGatewayURL: String
     let clock: @Sendable () -> Int64
 
@@ -86,6 +88,7 @@ struct PushRegistration: Sendable {
         } catch {
             throw ProtocolError(.internalError, "cannot store the push registration")
         }
+        absent.forget(target.userID)
         return PushTargetReference(id: target.id)
     }
 
