@@ -336,7 +336,11 @@ public final class ParleyServer: Sendable {
         let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
         let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
                                       delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
-                                      pushRegistration: PushRegistration(store: store, absent: push.absent,
+                                      pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
+                                                                             maxURLBytes: configuration.pushMaxURLBytes,
+                                                                             maxKeyBytes: configuration.pushMaxKeyBytes,
+                                                                             targetsPerUser: configuration.pushTargetsPerUser),
+                                                                         absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock))
         if let cluster {

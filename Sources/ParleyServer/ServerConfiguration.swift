@@ -189,6 +189,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var pushContact = "mailto:postmaster@localhost"
     /// The push gateway (Matrix Push Gateway API) for app devices that name none.
     public var pushGatewayURL = ""
+    /// Push registrations (browsers and app devices) one user may have.
+    public var pushTargetsPerUser = 20
+    /// Longest Web Push endpoint or push gateway URL accepted, in bytes.
+    public var pushMaxURLBytes = 2048
+    /// Longest app id or push key accepted, in bytes.
+    public var pushMaxKeyBytes = 512
 
     public init() {}
 

@@ -33,19 +33,26 @@ struct VAPIDPublicKey: Codable, Sendable {
 
 /// Checks and stores push targets for the signed-in session that registers them.
 struct PushRegistration: Sendable {
-    /// Longest endpoint or gateway URL accepted.
-    static let maxURLBytes = 2048
-    /// Longest app id or push key accepted.
-    static let maxKeyBytes = 512
+    /// What a registration may hold.
+    struct Limits: Sendable {
+        /// Longest endpoint or gateway URL accepted (`--push-max-url-bytes`).
+        var maxURLBytes = 2048
+        /// Longest app id or push key accepted (`--push-max-key-bytes`).
+        var maxKeyBytes = 512
+        /// Targets one user may have; a new one beyond it replaces the oldest
+        /// (`--push-targets-per-user`).
+        var targetsPerUser = 20
+    }
 
     let store: any Store
+    let limits: Limits
     /// Told of each new registration, so the user's pushes start at once.
     let absent: AbsentTargets
     let defaultGatewayURL: String
     let clock: @Sendable () -> Int64
 
     func subscribe(_ body: WebPushSubscriptionBody, session: AuthenticatedSession) async throws(ProtocolError) -> PushTargetReference {
-        try Self.checkURL(body.endpoint, field: "endpoint")
+        try checkURL(body.endpoint, field: "endpoint")
         guard let p256dh = Base64URL.decode(body.keys.p256dh), (try? P256Key(publicKey: p256dh)) != nil else {
             throw ProtocolError(.invalidField, "keys.p256dh must be a base64url P-256 public key (65 bytes)", field: "keys.p256dh")
         }
@@ -61,10 +68,10 @@ struct PushRegistration: Sendable {
         guard !gateway.isEmpty else {
             throw ProtocolError(.missingField, "this server has no default push gateway: give gatewayUrl", field: "gatewayUrl")
         }
-        try Self.checkURL(gateway, field: "gatewayUrl")
+        try checkURL(gateway, field: "gatewayUrl")
         for (value, field) in [(body.appId, "appId"), (body.pushkey, "pushkey")] {
-            guard !value.isEmpty, value.utf8.count <= Self.maxKeyBytes, !value.contains("\n") else {
-                throw ProtocolError(.invalidField, "\(field) must be 1 to \(Self.maxKeyBytes) bytes on one line", field: field)
+            guard !value.isEmpty, value.utf8.count <= limits.maxKeyBytes, !value.contains("\n") else {
+                throw ProtocolError(.invalidField, "\(field) must be 1 to \(limits.maxKeyBytes) bytes on one line", field: field)
             }
         }
         return try await save(StoredPushTarget(id: SecureRandom.token(byteCount: 16), userID: session.userID, sessionID: session.sessionID,
@@ -83,8 +90,16 @@ struct PushRegistration: Sendable {
     }
 
     private func save(_ target: StoredPushTarget) async throws(ProtocolError) -> PushTargetReference {
+        let limit = limits.targetsPerUser
         do {
-            try await store.write { writer in try writer.savePushTarget(target) }
+            try await store.write { writer in
+                // Beyond the limit the oldest go (a browser reinstalled ten times keeps working).
+                let others = try writer.pushTargets(of: target.userID).filter { $0.kind != target.kind || $0.address != target.address }
+                for old in others.prefix(max(0, others.count - limit + 1)) {
+                    _ = try writer.deletePushTarget(id: old.id, of: target.userID)
+                }
+                try writer.savePushTarget(target)
+            }
         } catch {
             throw ProtocolError(.internalError, "cannot store the push registration")
         }
@@ -92,9 +107,9 @@ struct PushRegistration: Sendable {
         return PushTargetReference(id: target.id)
     }
 
-    private static func checkURL(_ text: String, field: String) throws(ProtocolError) {
-        guard text.utf8.count <= maxURLBytes, let url = URL(string: text), PushSender.isAcceptable(url) else {
-            throw ProtocolError(.invalidField, "\(field) must be an https URL of at most \(maxURLBytes) bytes (http only to loopback)", field: field)
+    private func checkURL(_ text: String, field: String) throws(ProtocolError) {
+        guard text.utf8.count <= limits.maxURLBytes, let url = URL(string: text), PushSender.isAcceptable(url) else {
+            throw ProtocolError(.invalidField, "\(field) must be an https URL of at most \(limits.maxURLBytes) bytes (http only to loopback)", field: field)
         }
     }
 }

@@ -7,6 +7,9 @@ extension ServerConfiguration {
             number("push-retries", \.pushRetries, 0...20, "times a push that failed for a passing reason (no answer, 429, 5xx) is tried again, after 1, 2, 4 … seconds", exceeded: "the push is given up (`parley_push_total{outcome=\"failed\"}`)"),
             number("push-timeout", \.pushTimeoutSeconds, 1...600, "seconds one push request may take", exceeded: "the request counts as failed and is retried"),
             number("push-max-queued", \.pushMaxQueued, 1...10_000_000, "pushes waiting to be sent at once", exceeded: "new pushes are dropped (`parley_push_total{outcome=\"dropped\"}`)"),
+            number("push-targets-per-user", \.pushTargetsPerUser, 1...1_000, "push registrations (browsers, app devices) one user may have", exceeded: "a new registration replaces the user's oldest"),
+            number("push-max-url-bytes", \.pushMaxURLBytes, 64...65_536, "longest Web Push endpoint or push gateway URL accepted", exceeded: "400 `invalid_field` (`endpoint` or `gatewayUrl`)"),
+            number("push-max-key-bytes", \.pushMaxKeyBytes, 16...65_536, "longest app id or push key of an app device", exceeded: "400 `invalid_field` (`appId` or `pushkey`)"),
             text("push-contact", \.pushContact, "the contact push services see in VAPID tokens (a mailto: or https: URL)"),
             text("push-gateway-url", \.pushGatewayURL, "push gateway (Matrix Push Gateway API, e.g. Sygnal's https://host/_matrix/push/v1/notify) for app devices registered without gatewayUrl; empty: such devices are refused"),
         ]
