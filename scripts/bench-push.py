@@ -79,7 +79,7 @@ async def main(args):
     server = subprocess.Popen(["taskset", "-c", "0", args.parley, "serve", "--port", "0", "--data", data, "--loops", "1",
                                "--xmpp-port", "0", "--password-cost", "minimum", "--push-coalesce-ms", "0",
                                "--push-per-user-per-minute", "10000", "--push-max-queued", "1000000",
-                               "--ws-rate", "1000000", "--ws-burst", "1000000", "--registrations-per-address", "1000000"], stderr=log)
+                               "--ws-rate", "1000000", "--ws-burst", "1000000", "--registrations-per-address", "1000000", "--push-allow-loopback", "yes"], stderr=log)
     try:
         port = None
         for _ in range(400):

@@ -340,6 +340,7 @@ public final class ParleyServer: Sendable {
                                                                              maxURLBytes: configuration.pushMaxURLBytes,
                                                                              maxKeyBytes: configuration.pushMaxKeyBytes,
                                                                              targetsPerUser: configuration.pushTargetsPerUser),
+                                                                         allowLoopback: configuration.pushAllowLoopback == "yes",
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock))

@@ -195,6 +195,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var pushMaxURLBytes = 2048
     /// Longest app id or push key accepted, in bytes.
     public var pushMaxKeyBytes = 512
+    /// `yes` lets push endpoints and gateways on loopback (plain HTTP) be registered and
+    /// reached: for tests only, since clients choose these URLs.
+    public var pushAllowLoopback = "no"
 
     public init() {}
 

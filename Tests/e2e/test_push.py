@@ -18,7 +18,9 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from api import call, register
 from client import Session
 
-FAST = ("--password-cost", "minimum", "--push-coalesce-ms", "300")
+# The push services of these tests are on loopback, which servers refuse unless told.
+LOOPBACK = ("--push-allow-loopback", "yes")
+FAST = ("--password-cost", "minimum", "--push-coalesce-ms", "300", *LOOPBACK)
 
 
 def b64url(data: bytes) -> str:
@@ -216,7 +218,7 @@ def test_no_push_while_a_connection_is_active_one_once_it_is_in_the_background(p
 
 def test_a_burst_is_one_coalesced_push(parley):
     service = PushService()
-    server = parley("--password-cost", "minimum", "--push-coalesce-ms", "1500")
+    server = parley("--password-cost", "minimum", "--push-coalesce-ms", "1500", *LOOPBACK)
     try:
         amy_token, ben_token = register(server, "amy"), register(server, "ben")
         browser = Browser(service, "ben")
@@ -333,7 +335,7 @@ def test_a_gone_subscription_is_removed_and_so_is_one_signed_out(parley):
 def test_a_hanging_push_service_does_not_delay_message_acks(parley):
     service = PushService()
     service.hang = 8
-    server = parley("--password-cost", "minimum", "--push-coalesce-ms", "0", "--push-timeout", "5", "--push-retries", "0")
+    server = parley("--password-cost", "minimum", "--push-coalesce-ms", "0", "--push-timeout", "5", "--push-retries", "0", *LOOPBACK)
     try:
         amy_token, ben_token = register(server, "amy"), register(server, "ben")
         browsers = []
@@ -454,5 +456,40 @@ def test_registrations_per_user_are_bounded_the_oldest_goes(parley):
         too_long = call(server.url, "POST", "/v1/push/devices",
                         {"gatewayUrl": service.base + "/notify", "appId": "a", "pushkey": "k" * 17}, token=token)
         assert too_long.status == 400 and too_long.json["error"]["field"] == "pushkey"
+    finally:
+        service.close()
+
+
+def test_without_the_test_switch_nothing_on_this_machine_is_a_push_endpoint(parley):
+    """Clients choose endpoint and gateway URLs: the server must not post to itself or its
+    neighbours for them."""
+    service = PushService()
+    server = parley("--password-cost", "minimum")
+    try:
+        token = register(server, "amy")
+        browser = Browser(service, "amy")
+        refused = call(server.url, "POST", "/v1/push/subscriptions", browser.subscription(), token=token)
+        assert refused.status == 400 and refused.json["error"]["field"] == "endpoint"
+        gateway = call(server.url, "POST", "/v1/push/devices",
+                       {"gatewayUrl": service.base + "/_matrix/push/v1/notify", "appId": "a", "pushkey": "k"}, token=token)
+        assert gateway.status == 400 and gateway.json["error"]["field"] == "gatewayUrl"
+        # https names are taken (push services are public), but nothing is sent to an address
+        # off the public internet: that is checked when the name is resolved, at send time.
+        ben_token = register(server, "ben")
+        accepted = call(server.url, "POST", "/v1/push/subscriptions",
+                        {"endpoint": "https://127.0.0.1:9/push", "keys": browser.subscription()["keys"]}, token=ben_token)
+        assert accepted.status == 201
+
+        async def scenario():
+            amy, ben, conversation = await friends(server, token, ben_token)
+            await ben.close()
+            await asyncio.sleep(0.2)
+            await send(amy, conversation, "to an address of our own")
+            await asyncio.sleep(2.0)
+            await amy.close()
+
+        asyncio.run(scenario())
+        refusals = [line for line in server.log_lines() if line.get("msg") == "push refused"]
+        assert refusals and refusals[0]["reason"] == "a loopback address"
     finally:
         service.close()

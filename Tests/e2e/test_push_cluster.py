@@ -17,7 +17,7 @@ pytestmark = needs_cluster
 
 def test_each_push_goes_out_once_from_the_node_that_stored_the_message(parley, postgres, nats):
     database = postgres.create_database("push")
-    options = ("--store", database, "--nats", nats.url, *FAST, *CLUSTER, "--push-coalesce-ms", "200")
+    options = ("--store", database, "--nats", nats.url, *FAST, *CLUSTER, "--push-coalesce-ms", "200", "--push-allow-loopback", "yes")
     first = parley(*options, "--node-id", "n0")
     # Every node signs with the same VAPID key (docs/operations.md): copied before they start.
     others = []

@@ -31,4 +31,27 @@ extension SocketAddress {
     public var isLoopback: Bool {
         family == .ipv4 ? host.hasPrefix("127.") : host == "::1"
     }
+
+    /// Whether the address is not on the public internet: loopback, private (RFC 1918,
+    /// RFC 4193), shared (RFC 6598), link-local, unspecified, or an IPv4-mapped one of these.
+    public var isInternal: Bool {
+        if isLoopback { return true }
+        switch family {
+        case .ipv4:
+            let octets = host.split(separator: ".").compactMap { Int($0) }
+            guard octets.count == 4 else { return true }
+            switch (octets[0], octets[1]) {
+            case (0, _), (10, _), (127, _), (169, 254), (192, 168): return true
+            case (172, 16...31), (100, 64...127): return true
+            default: return false
+            }
+        case .ipv6:
+            let lower = host.lowercased()
+            if lower.hasPrefix("::ffff:"), let mapped = try? SocketAddress(host: String(lower.dropFirst(7)), port: port) {
+                return mapped.isInternal
+            }
+            return lower == "::" || lower.hasPrefix("fc") || lower.hasPrefix("fd") || lower.hasPrefix("fe8") || lower.hasPrefix("fe9")
+                || lower.hasPrefix("fea") || lower.hasPrefix("feb")
+        }
+    }
 }

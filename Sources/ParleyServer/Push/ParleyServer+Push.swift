@@ -8,10 +8,14 @@ extension ParleyServer {
                          hub: ConnectionHub, delivery: any Delivery, logger: Logger,
                          clock: @escaping @Sendable () -> Int64) throws -> PushDispatcher {
         let vapid = try VAPIDKey.load(from: configuration.dataDirectory)
-        // Without the system's CAs only loopback push services (plain HTTP) can be reached.
+        // Without the system's CAs no push service can be reached (but loopback ones in tests).
         let tls = try? TLSContext()
-        if tls == nil { logger.warning("push: no TLS client context; only loopback push services can be reached", [:]) }
-        let sender = PushSender(group: group, pool: pool, tls: tls, timeout: .seconds(configuration.pushTimeoutSeconds))
+        if tls == nil { logger.warning("push: cannot load the system's CA certificates; pushes cannot be sent over https", [:]) }
+        let sender = PushSender(group: group, pool: pool, tls: tls, timeout: .seconds(configuration.pushTimeoutSeconds),
+                                allowLoopback: configuration.pushAllowLoopback == "yes")
+        if configuration.pushAllowLoopback == "yes" {
+            logger.warning("push: loopback push services allowed (--push-allow-loopback yes): for tests only", [:])
+        }
         let settings = PushDispatcher.Settings(coalesceWindow: .milliseconds(configuration.pushCoalesceMilliseconds),
                                                retries: configuration.pushRetries, maxQueued: configuration.pushMaxQueued,
                                                contact: configuration.pushContact, defaultGatewayURL: configuration.pushGatewayURL)

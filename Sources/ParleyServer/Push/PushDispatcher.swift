@@ -230,7 +230,8 @@ final class PushDispatcher: MessageNotifying {
         }
         var attempt = 0
         while true {
-            let outcome = await sender.post(to: request.url, headers: request.headers, body: request.body)
+            let trusted = target.kind == .gateway && target.endpoint == settings.defaultGatewayURL
+            let outcome = await sender.post(to: request.url, headers: request.headers, body: request.body, trusted: trusted)
             switch outcome {
             case .answered(let status, let body) where (200..<300).contains(status):
                 metrics.add(.sent)
@@ -244,6 +245,10 @@ final class PushDispatcher: MessageNotifying {
             case .answered(let status, _) where status != 429 && status < 500:
                 metrics.add(.failed)
                 logger.warning("push refused", ["target": .string(target.id), "status": .int(status)])
+                return
+            case .refused(let reason):
+                metrics.add(.failed)
+                logger.warning("push refused", ["target": .string(target.id), "reason": .string(reason)])
                 return
             default:
                 guard attempt < settings.retries else {

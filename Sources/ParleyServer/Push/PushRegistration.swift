@@ -46,6 +46,8 @@ struct PushRegistration: Sendable {
 
     let store: any Store
     let limits: Limits
+    /// Whether http endpoints on loopback may be registered (`--push-allow-loopback`, tests).
+    let allowLoopback: Bool
     /// Told of each new registration, so the user's pushes start at once.
     let absent: AbsentTargets
     let defaultGatewayURL: String
@@ -108,8 +110,8 @@ struct PushRegistration: Sendable {
     }
 
     private func checkURL(_ text: String, field: String) throws(ProtocolError) {
-        guard text.utf8.count <= limits.maxURLBytes, let url = URL(string: text), PushSender.isAcceptable(url) else {
-            throw ProtocolError(.invalidField, "\(field) must be an https URL of at most \(limits.maxURLBytes) bytes (http only to loopback)", field: field)
+        guard text.utf8.count <= limits.maxURLBytes, let url = URL(string: text), PushSender.isAcceptable(url, allowLoopback: allowLoopback) else {
+            throw ProtocolError(.invalidField, "\(field) must be an https URL of at most \(limits.maxURLBytes) bytes", field: field)
         }
     }
 }

@@ -10,6 +10,7 @@ extension ServerConfiguration {
             number("push-targets-per-user", \.pushTargetsPerUser, 1...1_000, "push registrations (browsers, app devices) one user may have", exceeded: "a new registration replaces the user's oldest"),
             number("push-max-url-bytes", \.pushMaxURLBytes, 64...65_536, "longest Web Push endpoint or push gateway URL accepted", exceeded: "400 `invalid_field` (`endpoint` or `gatewayUrl`)"),
             number("push-max-key-bytes", \.pushMaxKeyBytes, 16...65_536, "longest app id or push key of an app device", exceeded: "400 `invalid_field` (`appId` or `pushkey`)"),
+            choice("push-allow-loopback", \.pushAllowLoopback, ["no", "yes"], "yes: push endpoints and gateways on this machine (plain HTTP to loopback) may be registered and reached; for tests only (clients choose those URLs)"),
             text("push-contact", \.pushContact, "the contact push services see in VAPID tokens (a mailto: or https: URL)"),
             text("push-gateway-url", \.pushGatewayURL, "push gateway (Matrix Push Gateway API, e.g. Sygnal's https://host/_matrix/push/v1/notify) for app devices registered without gatewayUrl; empty: such devices are refused"),
         ]
