@@ -16,10 +16,12 @@ TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanit
 # Installed with RUNLEVEL=1 so that invoke-rc.d does not start their default sites on port 80.
 PROXY_TEST_PACKAGES := nginx caddy
 BENCH_PACKAGES := wrk nats-server
+# Only for `make icons` (the web app's PNG icons, committed, drawn from Web/favicon.svg).
+ICON_PACKAGES := librsvg2-bin
 # Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.
 BENCH_XMPP_PACKAGES := tsung ejabberd prosody python3
 
-.PHONY: cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak
+.PHONY: icons cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak
 
 all: build
 
@@ -48,6 +50,14 @@ endef
 deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
+# The installable web app's icons (Web/manifest.webmanifest), from the favicon's drawing.
+icons:
+	$(call apt_install,$(ICON_PACKAGES))
+	rsvg-convert -w 192 -h 192 Web/favicon.svg -o Web/icons/icon-192.png
+	rsvg-convert -w 512 -h 512 Web/favicon.svg -o Web/icons/icon-512.png
+	rsvg-convert -w 180 -h 180 Web/favicon.svg -o Web/icons/apple-touch-icon.png
+	rsvg-convert -w 512 -h 512 scripts/maskable-icon.svg -o Web/icons/maskable-512.png
+
 test-deps: deps
 	@command -v curl >/dev/null && command -v nats-server >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
 		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
@@ -56,7 +66,7 @@ test-deps: deps
 		&& command -v nginx >/dev/null && command -v caddy >/dev/null \
 		|| { $(MAKE) --no-print-directory apt-test-packages; }
 	@[ -x $(PYTHON) ] || python3 -m venv $(VENV)
-	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python' 2>/dev/null \
+	@$(PYTHON) -c 'import websockets, pytest, selenium, slixmpp, axe_selenium_python, http_ece, cryptography' 2>/dev/null \
 		|| $(PYTHON) -m pip install -q -r Tests/e2e/requirements.txt
 
 apt-test-packages:

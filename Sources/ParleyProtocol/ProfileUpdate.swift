@@ -6,6 +6,8 @@ public struct ProfileUpdate: Codable, Sendable, Equatable {
     public var signature: FieldPatch<String> = .unchanged
     public var age: FieldPatch<Int> = .unchanged
     public var hobbies: FieldPatch<[String]> = .unchanged
+    /// How much push notifications show; absent: unchanged.
+    public var notificationPreview: NotificationPreview?
 
     public init(username: FieldPatch<String> = .unchanged, nickname: FieldPatch<String> = .unchanged,
                 avatar: FieldPatch<String> = .unchanged, signature: FieldPatch<String> = .unchanged,
@@ -19,7 +21,7 @@ public struct ProfileUpdate: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case username, nickname, avatar, signature, age, hobbies
+        case username, nickname, avatar, signature, age, hobbies, notificationPreview
     }
 
     public init(from decoder: Decoder) throws {
@@ -30,6 +32,7 @@ public struct ProfileUpdate: Codable, Sendable, Equatable {
         signature = try container.decodePatch(String.self, forKey: .signature)
         age = try container.decodePatch(Int.self, forKey: .age)
         hobbies = try container.decodePatch([String].self, forKey: .hobbies)
+        notificationPreview = try container.decodeIfPresent(NotificationPreview.self, forKey: .notificationPreview)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -40,11 +43,12 @@ public struct ProfileUpdate: Codable, Sendable, Equatable {
         try container.encodePatch(signature, forKey: .signature)
         try container.encodePatch(age, forKey: .age)
         try container.encodePatch(hobbies, forKey: .hobbies)
+        try container.encodeIfPresent(notificationPreview, forKey: .notificationPreview)
     }
 
     /// True when no field is present.
     public var isEmpty: Bool {
         username == .unchanged && nickname == .unchanged && avatar == .unchanged
-            && signature == .unchanged && age == .unchanged && hobbies == .unchanged
+            && signature == .unchanged && age == .unchanged && hobbies == .unchanged && notificationPreview == nil
     }
 }

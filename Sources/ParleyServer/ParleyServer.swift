@@ -73,7 +73,7 @@ public final class ParleyServer: Sendable {
         self.group = group
         let store = self.store
         (services, cluster) = try lifecycle.start("services", {
-            try Self.makeServices(configuration: configuration, store: store, pool: pool, logger: logger)
+            try Self.makeServices(configuration: configuration, store: store, pool: pool, group: group, logger: logger)
         }, stop: { started, _ in
             // After the connections closed: the other nodes forget this one's users now.
             started.1?.stop()
@@ -85,6 +85,7 @@ public final class ParleyServer: Sendable {
 
         var routes = RouterBuilder<RouteAction>()
         let limit = connectionLimit
+        let pushMetrics = services.push.metrics
         let started = startedAt
         routes.add(.get, "/healthz", .immediate { _ in
             JSONCoding.response(.ok, Health(status: "ok", version: ParleyVersion.current,
@@ -93,9 +94,11 @@ public final class ParleyServer: Sendable {
         routes.add(.get, "/metrics", .immediate { _ in
             let text = MetricsRenderer.render(group.metrics, connectionLimit: limit,
                                               uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000))
+                + pushMetrics.render()
             return HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
         })
         AccountRoutes.add(to: &routes, services: services)
+        PushRoutes.add(to: &routes, services: services)
         let services = self.services
         let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { head, context in
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
@@ -274,7 +277,7 @@ public final class ParleyServer: Sendable {
         return opened
     }
 
-    private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool,
+    private static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool, group: EventLoopGroup,
                                      logger: Logger) throws -> (ServerServices, ClusterDelivery?) {
         let blocking = PoolExecutor(pool: pool)
         let secrets = SodiumSecrets()
@@ -326,14 +329,24 @@ public final class ParleyServer: Sendable {
         let cluster = try joinCluster(configuration, hub: hub, logger: logger)
         let delivery: any Delivery = cluster ?? hub
         let registry: any ConnectionRegistry = cluster ?? hub
+        let push = try makePush(configuration: configuration, store: store, pool: pool, group: group, hub: hub, delivery: delivery,
+                                logger: logger, clock: clock)
         let messaging = MessagingContext(store: store, blocking: blocking, delivery: delivery, secrets: secrets,
-                                         rules: messagingRules, clock: clock)
+                                         rules: messagingRules, clock: clock, notifications: push)
         var uploadRules = UploadSlots.Rules()
         uploadRules.lifetime = Int64(configuration.uploadSlotLifetimeSeconds) * 1000
         uploadRules.perUser = configuration.uploadSlotsPerUser
         let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
         let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
-                                      delivery: delivery, registry: registry, limits: limits, logger: logger)
+                                      delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
+                                      pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
+                                                                             maxURLBytes: configuration.pushMaxURLBytes,
+                                                                             maxKeyBytes: configuration.pushMaxKeyBytes,
+                                                                             targetsPerUser: configuration.pushTargetsPerUser),
+                                                                         allowLoopback: configuration.pushAllowLoopback == "yes",
+                                                                         absent: push.absent,
+                                                                         defaultGatewayURL: configuration.pushGatewayURL,
+                                                                         clock: clock))
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

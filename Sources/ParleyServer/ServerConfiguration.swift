@@ -189,6 +189,29 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppTLSPort = 0
     /// `max-age` of the `Strict-Transport-Security` header sent when TLS is on; 0: no header.
     public var hstsMaxAgeSeconds = 31_536_000
+    /// Push notifications one user may be sent in any minute (`--push-per-user-per-minute`).
+    public var pushPerUserPerMinute = 20
+    /// Milliseconds messages for one user in one conversation are gathered into one push.
+    public var pushCoalesceMilliseconds = 1_000
+    /// Times a push that failed for a passing reason is tried again, with doubling pauses.
+    public var pushRetries = 3
+    /// Seconds one push request may take before it counts as failed.
+    public var pushTimeoutSeconds = 10
+    /// Pushes waiting to be sent at once, across all users; more are dropped.
+    public var pushMaxQueued = 10_000
+    /// The VAPID contact (`sub`) push services may write to: a `mailto:` or `https:` URL.
+    public var pushContact = "mailto:postmaster@localhost"
+    /// The push gateway (Matrix Push Gateway API) for app devices that name none.
+    public var pushGatewayURL = ""
+    /// Push registrations (browsers and app devices) one user may have.
+    public var pushTargetsPerUser = 20
+    /// Longest Web Push endpoint or push gateway URL accepted, in bytes.
+    public var pushMaxURLBytes = 2048
+    /// Longest app id or push key accepted, in bytes.
+    public var pushMaxKeyBytes = 512
+    /// `yes` lets push endpoints and gateways on loopback (plain HTTP) be registered and
+    /// reached: for tests only, since clients choose these URLs.
+    public var pushAllowLoopback = "no"
 
     public init() {}
 
@@ -282,7 +305,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions()
+    ] + textLimitOptions() + messageActionOptions() + pushOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {

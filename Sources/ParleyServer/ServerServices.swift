@@ -35,9 +35,14 @@ final class ServerServices: Sendable {
     let logger: Logger
     /// WebSocket operations by name.
     let operations: OperationTable
+    /// Push notifications for members who are away.
+    let push: PushDispatcher
+    /// Where devices register for them.
+    let pushRegistration: PushRegistration
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
-         delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger) {
+         delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
+         pushRegistration: PushRegistration) {
         self.delivery = delivery
         self.registry = registry
         self.accounts = accounts
@@ -52,7 +57,9 @@ final class ServerServices: Sendable {
         self.hub = hub
         self.limits = limits
         self.logger = logger
+        self.push = push
+        self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
-                                      rooms: rooms, delivery: delivery)
+                                      rooms: rooms, delivery: delivery, activity: push.activity)
     }
 }

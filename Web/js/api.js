@@ -58,6 +58,9 @@ export const api = {
   smsVerify: (phone, code) => request('POST', '/v1/auth/sms/verify', { body: { phone, code }, auth: false }),
   logout: () => request('POST', '/v1/auth/logout', { timeout: 5000 }),
   me: () => request('GET', '/v1/me'),
+  vapidKey: () => request('GET', '/v1/push/vapid-key', { auth: false }),
+  pushSubscribe: (subscription) => request('POST', '/v1/push/subscriptions', { body: subscription }),
+  pushUnsubscribe: (id) => request('DELETE', `/v1/push/subscriptions/${encodeURIComponent(id)}`),
   updateMe: (changes) => request('PATCH', '/v1/me', { body: changes }),
   /** Uploads an image (a File or Blob); resolves {id, url, type, width, height, size}. */
   upload: (blob) => request('POST', '/v1/media', { raw: blob, timeout: 120000 }),

@@ -8,6 +8,7 @@ import * as client from './client.js';
 import { parse, go } from './router.js';
 import { messageTime, dayHeader } from './time.js';
 import { toast } from './ui.js';
+import { startServiceWorker, forgetSubscription } from './push.js';
 import { loginView } from './views/login.js';
 import { registerView } from './views/register.js';
 import { phoneView } from './views/phone.js';
@@ -95,6 +96,7 @@ setInterval(() => {
 
 on('session', ({ signedIn: isIn, reason }) => {
   if (!isIn) {
+    forgetSubscription();
     if (reason) pendingNotice = t(reason);
     history.replaceState(null, '', '#/login');
     rebuild();
@@ -119,6 +121,7 @@ function boot() {
   }
   root.removeAttribute('aria-live');
   render();
+  startServiceWorker();
 }
 
 boot();

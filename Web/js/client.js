@@ -13,6 +13,10 @@ const ACCOUNT_KEY = 'parley.account';
 const LAST_USERNAME_KEY = 'parley.lastUsername';
 const AVATARS_KEY = 'parley.avatars';
 const HISTORY_PAGE = 50;
+// The sessions list as last seen, per account on this device, so the app opened with no
+// network (the service worker serves its files) shows it, read-only, under the banner.
+const LIST_CACHE_PREFIX = 'parley.sessions.';
+const LIST_CACHE_KEEP = 200;
 
 let connection = null;
 let readyRun = 0;
@@ -68,6 +72,7 @@ export function begin(token, account) {
   setMe(account);
   loadRooms();
   loadMet();
+  loadListCache();
   outbox.load(account.id);
   outbox.configure({ call, upload: (file) => api.upload(file), sent: messageSent });
   connection = new Connection({
@@ -77,6 +82,8 @@ export function begin(token, account) {
     onState: (s) => {
       state.connection = s;
       emit('connection', s);
+      // A connection starts active: one opened while the page is hidden says otherwise.
+      if (s.status === 'online' && document.visibilityState === 'hidden') reportVisibility();
     },
     onUnauthorized: () => end({ revoke: false, reason: 'session_ended' }),
   });
@@ -95,6 +102,7 @@ export async function end({ revoke = true, reason = null } = {}) {
   connection?.stop();
   connection = null;
   outbox.stop();
+  if (state.me) localStorage.removeItem(LIST_CACHE_PREFIX + state.me.id);
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(ACCOUNT_KEY);
   setToken(null);
@@ -178,6 +186,54 @@ function applyConversationList(list) {
   }
   state.conversations = next;
   emit('conversations');
+  saveListCache();
+}
+
+function loadListCache() {
+  try {
+    const cached = JSON.parse(localStorage.getItem(LIST_CACHE_PREFIX + state.me.id) || '[]');
+    for (const summary of cached) {
+      if (summary.kind === 'room') continue;
+      state.conversations.set(summary.id, summary);
+      if (summary.peer) rememberUser(summary.peer);
+    }
+  } catch {
+    /* a damaged copy is only a cache: the next sync replaces it */
+  }
+}
+
+function saveListCache() {
+  if (!state.me) return;
+  const rows = [...state.conversations.values()].filter((c) => c.kind !== 'room')
+    .sort((a, b) => (b.lastActivityAt || 0) - (a.lastActivityAt || 0)).slice(0, LIST_CACHE_KEEP);
+  try {
+    localStorage.setItem(LIST_CACHE_PREFIX + state.me.id, JSON.stringify(rows));
+  } catch {
+    /* storage full: the list still works online */
+  }
+}
+
+// ---- Notifications: foreground state and mutes ----
+
+/** Tells the server whether this page is in front (push notifications go to users whose every connection is in the background). */
+export function reportVisibility() {
+  const active = document.visibilityState !== 'hidden';
+  call('client.state', { state: active ? 'active' : 'inactive' }).catch(() => {});
+}
+
+/** Mutes or unmutes a conversation's push notifications; the sessions list shows it. */
+export async function setMuted(id, muted) {
+  const mute = muted ? await call('conversation.mute', { conversationId: id }) : (await call('conversation.unmute', { conversationId: id }), null);
+  const known = state.conversations.get(id);
+  if (known) {
+    const next = { ...known };
+    if (mute) next.mute = mute;
+    else delete next.mute;
+    state.conversations.set(id, next);
+    emit('conversations');
+    saveListCache();
+  }
+  return mute;
 }
 
 function applySync(result) {

@@ -274,10 +274,16 @@ public final class AccountService: Sendable {
 
     /// The signed-in user's account.
     public func account(of userID: UserID) async throws(ProtocolError) -> Account {
-        guard let user = try await read({ reader in try reader.user(id: userID) }) else {
+        let found = try await read { reader -> (StoredUser, NotificationPreview?)? in
+            guard let user = try reader.user(id: userID) else { return nil }
+            return (user, try reader.notificationPreview(of: userID))
+        }
+        guard let (user, preview) = found else {
             throw ProtocolError(.unauthorized, "the account no longer exists")
         }
-        return user.account
+        var account = user.account
+        account.notificationPreview = preview
+        return account
     }
 
     /// Applies a profile change. The username may be set only while it is unset (phone
@@ -309,7 +315,10 @@ public final class AccountService: Sendable {
             } catch StoreError.conflict {
                 throw ProtocolError(.usernameTaken, "the username is taken", field: "username")
             }
-            return user.account
+            if let preview = update.notificationPreview { try writer.setNotificationPreview(preview, of: userID) }
+            var account = user.account
+            account.notificationPreview = try writer.notificationPreview(of: userID)
+            return account
         }
     }
 

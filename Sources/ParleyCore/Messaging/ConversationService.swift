@@ -198,8 +198,9 @@ public final class ConversationService: Sendable {
     public func list(for user: UserID) async throws(ProtocolError) -> ConversationList {
         let rooms = context.rooms
         let roomIDs = rooms.rooms(of: user)
+        let now = context.clock()
         let summaries = try await context.gateway.read { reader in
-            try Self.summaries(for: user, reader: reader) + roomIDs.compactMap { id in
+            try Self.summaries(for: user, reader: reader, now: now) + roomIDs.compactMap { id in
                 try reader.conversation(id: id).map { room in
                     ConversationSummary(id: room.id, kind: .room, name: room.name, avatar: room.avatar,
                                         lastMessage: try reader.message(in: room.id, seq: room.lastSeq),
@@ -211,8 +212,10 @@ public final class ConversationService: Sendable {
         return ConversationList(conversations: ordered, totalUnread: ordered.reduce(0) { $0 + $1.unread })
     }
 
-    static func summaries(for user: UserID, reader: StoreReader) throws -> [ConversationSummary] {
+    /// The user's 1:1 and group conversations with their mutes in force at `now`.
+    static func summaries(for user: UserID, reader: StoreReader, now: Int64) throws -> [ConversationSummary] {
         let inbox = try reader.inbox(of: user)
+        let mutes = try reader.conversationMutes(of: user).filter { $0.value.isActive(at: now) }
         let peerIDs = inbox.compactMap { entry -> UserID? in
             guard entry.conversation.kind == .user, let a = entry.conversation.userA, let b = entry.conversation.userB else { return nil }
             return a == user ? b : a
@@ -228,7 +231,8 @@ public final class ConversationService: Sendable {
             return ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
                                        avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
                                        readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
-                                       lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
+                                       lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id],
+                                       mute: mutes[conversation.id])
         }
     }
 
@@ -283,8 +287,9 @@ public final class ConversationService: Sendable {
         let limit = context.rules.syncMessagesPerConversation
         let budget = context.rules.maxAnswerBytes
         let excerptLimit = context.rules.replyExcerptCharacters
+        let now = context.clock()
         return try await context.gateway.read { reader in
-            let summaries = try Self.summaries(for: user, reader: reader)
+            let summaries = try Self.summaries(for: user, reader: reader, now: now)
             var used = summaries.reduce(0) { $0 + EncodedSizeBound.summary($1) }
             var messages: [Message] = []
             var truncated: [ConversationID] = []

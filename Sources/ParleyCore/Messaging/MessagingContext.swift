@@ -12,15 +12,18 @@ public final class MessagingContext: Sendable {
     public let rooms = RoomOccupancy()
     /// Members of 1:1 and group conversations, so a send need not read them from the store.
     let membership: MembershipCache
+    /// Told of every new message after its delivery (push notifications for the absent).
+    let notifications: (any MessageNotifying)?
 
     public init(store: Store, blocking: BlockingExecutor, delivery: Delivery, secrets: SecretGenerating,
-                rules: MessagingRules = MessagingRules(), clock: @escaping WallClock) {
+                rules: MessagingRules = MessagingRules(), clock: @escaping WallClock, notifications: (any MessageNotifying)? = nil) {
         gateway = StoreGateway(store: store, blocking: blocking)
         self.delivery = delivery
         self.secrets = secrets
         self.rules = rules
         self.clock = clock
         membership = MembershipCache(capacity: rules.membershipCacheConversations)
+        self.notifications = notifications
     }
 
     /// Sends new messages to whoever should see them: the stored members, or a room's
@@ -32,6 +35,8 @@ public final class MessagingContext: Sendable {
         for message in messages {
             let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
             encoded = delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
+            // Rooms are for those present: nobody is notified of a room they are not in.
+            if kind != .room { notifications?.stored(message, for: recipients) }
         }
         return encoded
     }

@@ -50,6 +50,7 @@ public final class SocialService: Sendable {
         case .pending(let request, let isNew):
             if isNew {
                 context.delivery.deliver(.friendRequest(request), to: [request.to.id], excluding: nil)
+                context.notifications?.requested(request)
             }
             return FriendRequestOutcome(request: request)
         case .befriended(let me, let other, let conversation, let message):

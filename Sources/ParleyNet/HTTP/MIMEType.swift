@@ -13,6 +13,7 @@ enum MIMEType {
         // JSON is UTF-8 by definition (RFC 8259) and its media type has no charset parameter.
         "json": "application/json",
         "map": "application/json",
+        "webmanifest": "application/manifest+json",
         "svg": "image/svg+xml",
         "png": "image/png",
         "jpg": "image/jpeg",

@@ -21,7 +21,43 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 7, sql: mediaReferences),
         PostgresMigration(version: 8, sql: xmppPrivateItems),
         PostgresMigration(version: 9, sql: messageActions),
+        PostgresMigration(version: 10, sql: pushNotifications),
     ])
+
+    /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in
+    /// session that registered them, unique by `address`; mutes; the preview setting.
+    static let pushNotifications = """
+        CREATE TABLE push_targets (
+            id         TEXT PRIMARY KEY,
+            user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            kind       TEXT NOT NULL CHECK (kind IN ('web', 'gateway')),
+            address    TEXT NOT NULL,
+            endpoint   TEXT NOT NULL,
+            p256dh     BYTEA NOT NULL,
+            auth       BYTEA NOT NULL,
+            app_id     TEXT NOT NULL,
+            pushkey    TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            CONSTRAINT push_targets_address UNIQUE (kind, address)
+        );
+        CREATE INDEX push_targets_by_user ON push_targets (user_id);
+        CREATE INDEX push_targets_by_session ON push_targets (session_id);
+
+        CREATE TABLE conversation_mutes (
+            user_id         BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            conversation_id BIGINT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+            until           BIGINT,
+            mentions_only   BOOLEAN NOT NULL,
+            PRIMARY KEY (user_id, conversation_id)
+        );
+        CREATE INDEX conversation_mutes_by_conversation ON conversation_mutes (conversation_id);
+
+        CREATE TABLE notification_settings (
+            user_id BIGINT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            preview TEXT NOT NULL CHECK (preview IN ('full', 'sender', 'nothing'))
+        );
+        """
 
     /// Version 8: the XMPP gateway's per-user storage (SQLite's version 9): private XML
     /// (XEP-0049) and roster names and groups, by key.

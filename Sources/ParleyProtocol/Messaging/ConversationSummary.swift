@@ -20,10 +20,12 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var lastActivityAt: Int64
     /// Unread messages that mention this user (by id or `@all`); absent when none.
     public var mentions: Int64?
+    /// The user's mute of its notifications, while in force (`conversation.mute`).
+    public var mute: ConversationMute?
 
     public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
                 lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64,
-                mentions: Int64? = nil) {
+                mentions: Int64? = nil, mute: ConversationMute? = nil) {
         self.id = id
         self.kind = kind
         self.peer = peer
@@ -35,6 +37,7 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
         self.unread = unread
         self.lastActivityAt = lastActivityAt
         self.mentions = mentions
+        self.mute = mute
     }
 }
 

@@ -22,7 +22,46 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 8, sql: mediaReferences),
         SQLiteMigration(version: 9, sql: xmppPrivateItems),
         SQLiteMigration(version: 10, sql: messageActions),
+        SQLiteMigration(version: 11, sql: pushNotifications),
     ])
+
+    /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push
+    /// target belongs to the sign-in session that registered it, so signing out or revoking
+    /// the session ends it; `address` (the Web Push endpoint, or a gateway app's id and push
+    /// key) is unique, so a browser that subscribes again replaces its older registration.
+    /// Mutes and the preview setting are the user's own, per conversation and per account.
+    static let pushNotifications = """
+        CREATE TABLE push_targets (
+            id         TEXT PRIMARY KEY,
+            user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+            kind       TEXT NOT NULL CHECK (kind = 'web' OR kind = 'gateway'),
+            address    TEXT NOT NULL,
+            endpoint   TEXT NOT NULL,
+            p256dh     BLOB NOT NULL,
+            auth       BLOB NOT NULL,
+            app_id     TEXT NOT NULL,
+            pushkey    TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            UNIQUE (kind, address)
+        ) STRICT;
+        CREATE INDEX push_targets_by_user ON push_targets (user_id);
+        CREATE INDEX push_targets_by_session ON push_targets (session_id);
+
+        CREATE TABLE conversation_mutes (
+            user_id         INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+            until           INTEGER,
+            mentions_only   INTEGER NOT NULL CHECK (mentions_only = 0 OR mentions_only = 1),
+            PRIMARY KEY (user_id, conversation_id)
+        ) STRICT;
+        CREATE INDEX conversation_mutes_by_conversation ON conversation_mutes (conversation_id);
+
+        CREATE TABLE notification_settings (
+            user_id INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            preview TEXT NOT NULL CHECK (preview = 'full' OR preview = 'sender' OR preview = 'nothing')
+        ) STRICT;
+        """
 
     /// Version 9: the XMPP gateway's per-user storage (docs/xmpp.md): what a Jabber client
     /// keeps on the server and Parley has no field for, by key: private XML (XEP-0049, where

@@ -105,6 +105,7 @@ actor ClientSession: WebSocketDelegate {
     }
 
     private func closed() {
+        services.push.activity.forget(token)
         if case .authenticated(let session) = state, services.hub.remove(self, for: session.userID) {
             let presence = services.presence
             Task { await presence.wentOffline(session.userID) }

@@ -109,6 +109,13 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { $0[user] != nil }
     }
 
+    /// Whether the user has a connection here that `isInactive` does not hold back (push
+    /// notifications ask, for every member of every conversation a message goes to, so
+    /// nothing is copied out of the table).
+    func hasConnection(of user: UserID, where isActive: (ConnectionToken) -> Bool) -> Bool {
+        byUser.withLock { table in table[user]?.values.contains { isActive($0.token) } ?? false }
+    }
+
     func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
         byUser.withLock { table in table[user]?.values.contains { $0.token != excluding } ?? false }
     }

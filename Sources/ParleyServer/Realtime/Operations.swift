@@ -6,7 +6,7 @@ import ParleyProtocol
 /// core. `auth` is not here: it is the connection's own first step (`ClientSession`).
 enum Operations {
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
-                      groups: GroupService, rooms: RoomService, delivery: any Delivery) -> OperationTable {
+                      groups: GroupService, rooms: RoomService, delivery: any Delivery, activity: ClientActivity) -> OperationTable {
         let table = OperationTableBuilder()
 
         table.on(Op.Ping.self) { _, _ in Pong(time: Int64(Date().timeIntervalSince1970 * 1000)) }
@@ -115,6 +115,8 @@ enum Operations {
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
         registerMessageActions(on: table, actions: conversations.actions)
+
+        PushOperations.add(to: table, conversations: conversations, activity: activity)
 
         return table.build()
     }

@@ -110,6 +110,7 @@ export function infoView({ tab, detail }) {
           toast(result.friend ? t('now_friends', { name }) : t('request_sent', { name }));
         });
       }
+      if (friend) actions.appendChild(muteButton(friend.conversationId));
       if (friend) {
         action(t('remove_friend'), 'trash', 'btn-secondary', async () => {
           if (await confirmDialog(t('confirm_remove', { name }), { danger: true, confirmText: t('remove_friend') })) await client.removeFriend(user.id);
@@ -169,6 +170,8 @@ export function infoView({ tab, detail }) {
         info.createdAt ? kvRow(t('created_at'), ymd(new Date(info.createdAt))) : null));
     }
     parts.push(peopleCard(k, info));
+    // Rooms notify nobody (only those inside hear them), so only groups can be muted.
+    if (k === 'group' && c) parts.push(muteButton(conversationId));
     const leave = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block' }, icon('logout', { size: 18 }), h('span', { text: t(k === 'group' ? 'leave_group' : 'leave_room') }));
     leave.hidden = !c;
     leave.addEventListener('click', async () => {
@@ -185,6 +188,24 @@ export function infoView({ tab, detail }) {
     });
     parts.push(leave);
     content.replaceChildren(...parts);
+  }
+
+  function muteButton(id) {
+    const muted = () => !!state.conversations.get(id)?.mute;
+    const button = h('button', { type: 'button', class: 'btn btn-secondary btn-block', dataset: { action: 'mute' }, 'aria-pressed': String(muted()) },
+      icon(muted() ? 'bell' : 'bellOff', { size: 18 }), h('span', { text: t(muted() ? 'unmute' : 'mute') }));
+    button.addEventListener('click', async () => {
+      setBusy(button, true);
+      try {
+        const now = await client.setMuted(id, !muted());
+        toast(t(now ? 'muted_toast' : 'unmuted_toast'));
+        render();
+      } catch (error) {
+        setBusy(button, false);
+        toast(errorText(error), 'error');
+      }
+    });
+    return button;
   }
 
   function peopleCard(k, info) {

@@ -7,6 +7,7 @@ import { state, on, displayName } from '../store.js';
 import { avatar, field, setBusy, connectionBanner, toast, emojiText, confirmDialog } from '../ui.js';
 import * as client from '../client.js';
 import { USERNAME_RULE } from './authframe.js';
+import { notificationState, enableNotifications, disableNotifications } from '../push.js';
 
 export function hobbyChips(hobbies, cls = '') {
   return h('ul', { class: `chips ${cls}`.trim(), role: 'list' }, (hobbies || []).map((hobby) => h('li', { class: 'chip', text: hobby })));
@@ -66,8 +67,50 @@ export function profileView() {
       await client.end();
     });
     return [
-      h('div', { class: 'card settings' }, h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('globe', { size: 20 }), h('span', { text: t('language') })), group)),
+      h('div', { class: 'card settings' },
+        h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('globe', { size: 20 }), h('span', { text: t('language') })), group),
+        ...notificationSettings()),
       logout,
+    ];
+  }
+
+  // The switch asks the browser's permission only when flipped on.
+  function notificationSettings() {
+    const status = notificationState();
+    const toggle = h('input', { type: 'checkbox', role: 'switch', class: 'switch', id: 'notifications-switch',
+      checked: status === 'on', 'aria-checked': String(status === 'on'), disabled: status === 'unsupported' || status === 'denied' });
+    const note = h('p', { class: 'note setting-note', id: 'notifications-note',
+      text: status === 'unsupported' ? t('notifications_unsupported') : status === 'denied' ? t('notifications_denied') : t('notifications_hint') });
+    toggle.setAttribute('aria-describedby', 'notifications-note');
+    toggle.addEventListener('change', async () => {
+      toggle.disabled = true;
+      try {
+        const now = toggle.checked ? await enableNotifications() : await disableNotifications();
+        toast(now === 'on' ? t('notifications_on') : now === 'denied' ? t('notifications_denied') : t('notifications_off'));
+      } catch (error) {
+        toast(errorText(error), 'error');
+      }
+      render();
+    });
+    const current = state.me?.notificationPreview || 'full';
+    const previews = [['full', t('preview_full')], ['sender', t('preview_sender')], ['nothing', t('preview_nothing')]];
+    const preview = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('notification_preview') },
+      previews.map(([value, label]) => h('button', {
+        type: 'button', role: 'radio', class: `segment${current === value ? ' is-on' : ''}`,
+        'aria-checked': String(current === value), dataset: { preview: value }, text: label,
+        onclick: async () => {
+          try {
+            await client.updateProfile({ notificationPreview: value });
+          } catch (error) {
+            toast(errorText(error), 'error');
+          }
+        },
+      })));
+    return [
+      h('div', { class: 'setting' },
+        h('label', { class: 'setting-label', for: 'notifications-switch' }, icon('bell', { size: 20 }), h('span', { text: t('notifications') })), toggle),
+      note,
+      h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('bell', { size: 20 }), h('span', { text: t('notification_preview') })), preview),
     ];
   }
 

@@ -43,7 +43,8 @@ export function sessionsView() {
     const time = listTime(conversation.lastMessage?.createdAt || conversation.lastActivityAt);
     const preview = previewText(conversation.lastMessage, conversation) || '\u00a0';
     const mentions = kind === 'room' ? 0 : (conversation.mentions || 0);
-    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind, mentions]);
+    const muted = !!conversation.mute && (conversation.mute.until == null || conversation.mute.until > Date.now());
+    const signature = JSON.stringify([title, src, unread, online, conversation.id === active, time, preview, kind, mentions, muted]);
     if (item.dataset.signature === signature) return item;
     item.dataset.signature = signature;
     const link = h('a', {
@@ -63,6 +64,7 @@ export function sessionsView() {
         // Unread mentions of the reader, beside the unread count.
         mentions ? h('span', { class: 'badge row-mention', text: '@', title: t('mentioned_n', { n: mentions }),
           'aria-label': t('mentioned_n', { n: mentions }) }) : null,
+        muted ? h('span', { class: 'row-muted', title: t('muted'), 'aria-label': t('muted') }, icon('bellOff', { size: 14 })) : null,
         badge(unread, 'row-badge'))));
     item.replaceChildren(link);
     return item;
