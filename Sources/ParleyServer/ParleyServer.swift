@@ -296,6 +296,8 @@ public final class ParleyServer: Sendable {
         rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
         rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
         rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
+        rules.deviceNameLength = configuration.maxDeviceNameLength
+        rules.smsResendIntervalSeconds = configuration.smsResendIntervalSeconds
         rules.text = configuration.textLimits
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.

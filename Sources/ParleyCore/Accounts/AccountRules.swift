@@ -34,6 +34,8 @@ public struct AccountRules: Sendable, Equatable {
     public var registrationsPerAddressPerHour = 30
     /// A session's last-seen time is written at most this often, in seconds.
     public var sessionTouchIntervalSeconds = 300
+    /// A device name's length in characters (longer names are cut).
+    public var deviceNameLength = 64
 
     public init() {}
 }

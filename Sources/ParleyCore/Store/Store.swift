@@ -44,7 +44,12 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func insertSession(_ session: StoredSession) throws
     /// Removes the session if it belongs to `userID`; returns whether it did.
     func deleteSession(id: String, userID: UserID) throws -> Bool
-    func touchSession(id: String, at time: Int64) throws
+    /// Removes every session of `userID` but `keeping` (nil: all of them); returns the ids
+    /// removed, so their connections can be closed.
+    func deleteSessions(of userID: UserID, keeping: String?) throws -> [String]
+    /// Moves the session's last use forward to `time` (never back) and records `address`
+    /// as its last address when one is given.
+    func touchSession(id: String, at time: Int64, address: String?) throws
     func insertMedia(_ media: StoredMedia) throws
     /// Records that a message or avatar uses the upload (a no-op for an unknown id).
     func markMediaReferenced(id: String, at time: Int64) throws

@@ -19,6 +19,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 5, sql: archiveIndex),
         PostgresMigration(version: 6, sql: textClipping),
         PostgresMigration(version: 7, sql: mediaReferences),
+        PostgresMigration(version: 8, sql: sessionDevices),
     ])
 
     /// Version 7: when an upload was first used (SQLite's version 8).

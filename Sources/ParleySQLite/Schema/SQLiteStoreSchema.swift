@@ -20,6 +20,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 6, sql: messagesRebuild),
         SQLiteMigration(version: 7, sql: textClipping),
         SQLiteMigration(version: 8, sql: mediaReferences),
+        SQLiteMigration(version: 9, sql: sessionDevices),
     ])
 
     /// Version 8: when an upload was first used by a message or an avatar (`referenced_at`),

@@ -1,0 +1,42 @@
+/// `POST /v1/me/password` body.
+public struct PasswordChange: Codable, Sendable, Equatable {
+    /// The password the account has now.
+    public var current: String
+    /// The password it is to have; the same rules as at registration.
+    public var new: String
+    /// Keeps the account's other devices signed in (by default every other session is
+    /// revoked and its WebSockets closed with 4001).
+    public var keepOtherSessions: Bool?
+
+    public init(current: String, new: String, keepOtherSessions: Bool? = nil) {
+        self.current = current
+        self.new = new
+        self.keepOtherSessions = keepOtherSessions
+    }
+}
+
+/// `POST /v1/auth/password-reset/verify` body.
+public struct PasswordReset: Codable, Sendable, Equatable {
+    public var phone: String
+    public var code: String
+    public var newPassword: String
+
+    public init(phone: String, code: String, newPassword: String) {
+        self.phone = phone
+        self.code = code
+        self.newPassword = newPassword
+    }
+}
+
+/// `DELETE /v1/me/phone` body: unbinding a phone needs the account's password.
+public struct PasswordConfirmation: Codable, Sendable, Equatable {
+    public var password: String
+    public init(password: String) { self.password = password }
+}
+
+/// How many of the account's sessions a change signed out (`POST /v1/me/password`,
+/// `DELETE /v1/auth/sessions`).
+public struct SessionsRevoked: Codable, Sendable, Equatable {
+    public var revoked: Int
+    public init(revoked: Int) { self.revoked = revoked }
+}

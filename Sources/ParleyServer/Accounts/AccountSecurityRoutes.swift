@@ -1,0 +1,71 @@
+import ParleyCore
+import ParleyNet
+import ParleyProtocol
+
+/// The HTTP API of an account's security (`docs/protocol.md`, "Account security"): the
+/// password (change, reset by SMS code), the phone number (bind, change, unbind) and
+/// signing other devices out.
+enum AccountSecurityRoutes {
+    static func add(to routes: inout RouterBuilder<RouteAction>, services: ServerServices) {
+        let accounts = services.accounts
+        let delivery = services.delivery
+        let registry = services.registry
+        let logger = services.logger
+
+        @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
+            try await AccountRoutes.authenticate(request, with: accounts)
+        }
+        /// Closes the connections of revoked sessions, on every server of a cluster, at once.
+        @Sendable func closeConnections(of user: UserID, signedInWith sessions: [String]) {
+            for id in sessions { registry.closeConnections(of: user, signedInWith: id) }
+        }
+
+        routes.add(.post, "/v1/me/password", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let body = try request.decodeBody(PasswordChange.self)
+            let revoked = try await accounts.changePassword(of: session, current: body.current, new: body.new,
+                                                            keepOtherSessions: body.keepOtherSessions ?? false,
+                                                            clientAddress: request.clientAddress)
+            closeConnections(of: session.userID, signedInWith: revoked)
+            logger.info("password changed", ["user": .string(session.userID.description), "revoked": .int(revoked.count)])
+            return JSONCoding.response(.ok, SessionsRevoked(revoked: revoked.count))
+        })
+        routes.add(.post, "/v1/auth/password-reset/request", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(SMSCodeRequest.self)
+            return JSONCoding.response(.ok, try await accounts.requestPasswordReset(phone: body.phone, clientAddress: request.clientAddress))
+        })
+        routes.add(.post, "/v1/auth/password-reset/verify", .task { request throws(ProtocolError) in
+            let body = try request.decodeBody(PasswordReset.self)
+            let outcome = try await accounts.resetPassword(phone: body.phone, code: body.code, newPassword: body.newPassword)
+            closeConnections(of: outcome.user, signedInWith: outcome.revokedSessions)
+            logger.info("password reset", ["user": .string(outcome.user.description), "revoked": .int(outcome.revokedSessions.count)])
+            return HTTPResponse(status: .noContent)
+        })
+        routes.add(.post, "/v1/me/phone/request", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let body = try request.decodeBody(SMSCodeRequest.self)
+            return JSONCoding.response(.ok, try await accounts.requestPhoneBinding(of: session, phone: body.phone,
+                                                                                   clientAddress: request.clientAddress))
+        })
+        routes.add(.post, "/v1/me/phone/verify", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let body = try request.decodeBody(SMSCodeVerification.self)
+            let account = try await accounts.verifyPhoneBinding(of: session, phone: body.phone, code: body.code)
+            delivery.deliver(.meUpdated(account), to: [session.userID], excluding: nil)
+            return JSONCoding.response(.ok, account)
+        })
+        routes.add(.delete, "/v1/me/phone", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let body = try request.decodeBody(PasswordConfirmation.self)
+            let account = try await accounts.unbindPhone(of: session, password: body.password, clientAddress: request.clientAddress)
+            delivery.deliver(.meUpdated(account), to: [session.userID], excluding: nil)
+            return JSONCoding.response(.ok, account)
+        })
+        routes.add(.delete, "/v1/auth/sessions", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let revoked = try await accounts.revokeOtherSessions(of: session)
+            closeConnections(of: session.userID, signedInWith: revoked)
+            return JSONCoding.response(.ok, SessionsRevoked(revoked: revoked.count))
+        })
+    }
+}
