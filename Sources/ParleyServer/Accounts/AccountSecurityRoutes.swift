@@ -15,9 +15,12 @@ enum AccountSecurityRoutes {
         @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
             try await AccountRoutes.authenticate(request, with: accounts)
         }
-        /// Closes the connections of revoked sessions, on every server of a cluster, at once.
+        /// Closes the connections of revoked sessions, on every server of a cluster, at once,
+        /// and the Jabber streams that signed in with the password (they have no session).
         @Sendable func closeConnections(of user: UserID, signedInWith sessions: [String]) {
-            for id in sessions { registry.closeConnections(of: user, signedInWith: id) }
+            for id in sessions + [AuthenticatedSession.passwordSignIn] {
+                registry.closeConnections(of: user, signedInWith: id)
+            }
         }
 
         routes.add(.post, "/v1/me/password", .task { request throws(ProtocolError) in
@@ -26,7 +29,7 @@ enum AccountSecurityRoutes {
             let revoked = try await accounts.changePassword(of: session, current: body.current, new: body.new,
                                                             keepOtherSessions: body.keepOtherSessions ?? false,
                                                             clientAddress: request.clientAddress)
-            closeConnections(of: session.userID, signedInWith: revoked)
+            if body.keepOtherSessions != true { closeConnections(of: session.userID, signedInWith: revoked) }
             logger.info("password changed", ["user": .string(session.userID.description), "revoked": .int(revoked.count)])
             return JSONCoding.response(.ok, SessionsRevoked(revoked: revoked.count))
         })
