@@ -34,6 +34,17 @@ public struct PasswordConfirmation: Codable, Sendable, Equatable {
     public init(password: String) { self.password = password }
 }
 
+/// `DELETE /v1/me` body: the password, or for an account without one a code sent to its
+/// phone.
+public struct AccountDeletion: Codable, Sendable, Equatable {
+    public var password: String?
+    public var code: String?
+    public init(password: String? = nil, code: String? = nil) {
+        self.password = password
+        self.code = code
+    }
+}
+
 /// How many of the account's sessions a change signed out (`POST /v1/me/password`,
 /// `DELETE /v1/auth/sessions`).
 public struct SessionsRevoked: Codable, Sendable, Equatable {

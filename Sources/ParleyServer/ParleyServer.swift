@@ -298,6 +298,8 @@ public final class ParleyServer: Sendable {
         rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
         rules.deviceNameLength = configuration.maxDeviceNameLength
         rules.smsResendIntervalSeconds = configuration.smsResendIntervalSeconds
+        rules.usernameQuarantineDays = configuration.usernameQuarantineDays
+        rules.eraseMessagesOnDelete = configuration.eraseMessagesOnDelete == "yes"
         rules.text = configuration.textLimits
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.

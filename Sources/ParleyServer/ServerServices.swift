@@ -24,6 +24,8 @@ final class ServerServices: Sendable {
     let groups: GroupService
     let rooms: RoomService
     let presence: PresenceService
+    /// Deleting accounts (HTTP and the Jabber gateway's XEP-0077).
+    let deletion: AccountDeletionService
     let hub: ConnectionHub
     /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
     let delivery: any Delivery
@@ -46,6 +48,7 @@ final class ServerServices: Sendable {
         groups = GroupService(context: messaging)
         rooms = RoomService(context: messaging)
         presence = PresenceService(context: messaging, rooms: rooms)
+        deletion = AccountDeletionService(accounts: accounts, groups: groups, rooms: rooms, context: messaging, media: media)
         self.hub = hub
         self.limits = limits
         self.logger = logger

@@ -27,7 +27,7 @@ import Testing
         #expect(try inspector.journalMode() == .wal)
         let tables = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
         #expect(tables == ["blocks", "conversations", "friend_requests", "friendships", "media", "members", "message_id_floor", "messages", "migration_notes",
-                          "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "users"])
+                          "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "username_quarantine", "users"])
 
         let second = try SQLiteStore(path: path)
         defer { second.close() }

@@ -105,7 +105,7 @@ import Testing
         let notLimits: Set = ["host", "port", "data", "web", "loops", "blocking-threads", "log-level", "allowed-origins",
                               "shutdown-timeout", "sms-sender", "sms-webhook-url", "sms-code-length", "password-cost", "db-readers", "db-writers", "store",
                               "public-url", "xmpp-port", "xmpp-domain", "xmpp-allow-plaintext", "xmpp-tls-cert", "xmpp-tls-key",
-                              "tls-cert", "tls-key", "xmpp-tls-port", "hsts-max-age", "nats", "node-id", "cluster-heartbeat", "trusted-proxies"]
+                              "tls-cert", "tls-key", "xmpp-tls-port", "hsts-max-age", "nats", "node-id", "cluster-heartbeat", "trusted-proxies", "erase-messages-on-delete"]
         for option in ServerConfiguration.options where !notLimits.contains(option.flag) {
             #expect(!option.whenExceeded.isEmpty, "--\(option.flag) does not say what happens when it is exceeded")
         }

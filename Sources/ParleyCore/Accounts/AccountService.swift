@@ -52,8 +52,9 @@ public final class AccountService: Sendable {
             (try passwords.hash(password), scram?.derive(password: password) ?? [])
         }
         let now = clock()
+        let quarantine = usernameHash(username)
         let result = try await write { [self] writer in
-            if try writer.user(username: username) != nil {
+            if try writer.user(username: username) != nil || writer.isUsernameQuarantined(hash: quarantine, at: now) {
                 throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
             }
             let user: StoredUser
@@ -315,7 +316,7 @@ public final class AccountService: Sendable {
     public func updateProfile(of userID: UserID, with update: ProfileUpdate) async throws(ProtocolError) -> Account {
         try validator.validate(update)
         let now = clock()
-        return try await write { writer in
+        return try await write { [self] writer in
             guard var user = try writer.user(id: userID) else {
                 throw ProtocolError(.unauthorized, "the account no longer exists")
             }
@@ -323,7 +324,8 @@ public final class AccountService: Sendable {
                 guard user.username == nil else {
                     throw ProtocolError(.usernameAlreadySet, "the username is set already and cannot change", field: "username")
                 }
-                if try writer.user(username: username) != nil {
+                if try writer.user(username: username) != nil
+                    || writer.isUsernameQuarantined(hash: usernameHash(username), at: now) {
                     throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
                 }
                 user.username = username
@@ -360,6 +362,12 @@ public final class AccountService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// What a deleted account's username is reserved under: a hash, so the reservation
+    /// keeps no name.
+    func usernameHash(_ username: String) -> [UInt8] {
+        secrets.hash("username:" + username.lowercased())
+    }
 
     private func openSession(for user: StoredUser, device: SignInDevice, created: Bool, now: Int64,
                              writer: StoreWriter) throws -> AuthResult {

@@ -32,6 +32,9 @@ public protocol StoreReader: MessagingReader {
     /// The user's SCRAM credentials, one per mechanism; empty until the server has seen the
     /// password (registration, or a password sign-in of an older account).
     func scramCredentials(of userID: UserID) throws -> [StoredSCRAMCredential]
+    /// Whether a deleted account's username (by the hash of its lowercased form) is still
+    /// reserved at `time`.
+    func isUsernameQuarantined(hash: [UInt8], at time: Int64) throws -> Bool
 }
 
 /// Changes, inside a transaction.
@@ -62,6 +65,16 @@ public protocol StoreWriter: StoreReader, MessagingWriter {
     func recordSMSSend(phone: String, at time: Int64, forgetBefore: Int64) throws
     /// Replaces all of the user's SCRAM credentials with `credentials`.
     func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws
+    /// Erases everything personal of a user in this write, the one place that knows every
+    /// table holding it (a new table of personal data adds its statement here): sessions,
+    /// SCRAM credentials, friendships, friend requests, blocks, swipes, media records, the
+    /// phone's SMS codes and sends; the user's row keeps only its id and dates, with
+    /// `deleted_at` set. Messages stay (their sender shown as deleted), or lose their
+    /// content with `erasingMessages`. Group memberships must be left first (ownership).
+    func eraseUser(_ id: UserID, at time: Int64, erasingMessages: Bool) throws -> ErasedUser
+    /// Reserves a deleted account's username (by hash) until `until`, forgetting reservations
+    /// that ended at or before `now`.
+    func quarantineUsername(hash: [UInt8], until: Int64, now: Int64) throws
 }
 
 /// A storage failure the core can act on.

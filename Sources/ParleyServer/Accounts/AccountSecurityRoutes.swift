@@ -64,6 +64,16 @@ enum AccountSecurityRoutes {
             delivery.deliver(.meUpdated(account), to: [session.userID], excluding: nil)
             return JSONCoding.response(.ok, account)
         })
+        let deletion = services.deletion
+        routes.add(.delete, "/v1/me", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            let body = try request.decodeBody(AccountDeletion.self)
+            let ended = try await deletion.delete(session.userID, password: body.password, code: body.code,
+                                                  clientAddress: request.clientAddress)
+            closeConnections(of: session.userID, signedInWith: ended)
+            logger.info("account deleted", ["user": .string(session.userID.description)])
+            return HTTPResponse(status: .noContent)
+        })
         routes.add(.delete, "/v1/auth/sessions", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
             let revoked = try await accounts.revokeOtherSessions(of: session)
