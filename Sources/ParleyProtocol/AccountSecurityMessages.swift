@@ -51,3 +51,23 @@ public struct SessionsRevoked: Codable, Sendable, Equatable {
     public var revoked: Int
     public init(revoked: Int) { self.revoked = revoked }
 }
+
+/// Where an account export stands (`POST /v1/me/export`, `GET /v1/me/export` while it is
+/// not ready).
+public struct ExportStatus: Codable, Sendable, Equatable {
+    /// `building`, `ready` or `failed`.
+    public var status: String
+    /// The share done, 0…1.
+    public var progress: Double
+    /// When the finished file is removed, ms since the epoch.
+    public var expiresAt: Int64?
+    /// The finished file's size in bytes.
+    public var size: Int?
+
+    public init(status: String, progress: Double, expiresAt: Int64? = nil, size: Int? = nil) {
+        self.status = status
+        self.progress = progress
+        self.expiresAt = expiresAt
+        self.size = size
+    }
+}

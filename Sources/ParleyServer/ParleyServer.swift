@@ -333,8 +333,14 @@ public final class ParleyServer: Sendable {
         uploadRules.lifetime = Int64(configuration.uploadSlotLifetimeSeconds) * 1000
         uploadRules.perUser = configuration.uploadSlotsPerUser
         let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
+        var exportRules = AccountExports.Rules()
+        exportRules.lifetime = Int64(configuration.exportHours) * 3_600_000
+        exportRules.maxBytes = configuration.maxExportBytes
+        exportRules.maxMessages = configuration.maxExportMessages
+        let exports = try AccountExports(directory: configuration.dataDirectory + "/exports", store: store, blocking: blocking,
+                                         media: media, rules: exportRules, clock: clock, logger: logger)
         let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
-                                      delivery: delivery, registry: registry, limits: limits, logger: logger)
+                                      delivery: delivery, registry: registry, limits: limits, logger: logger, exports: exports)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

@@ -26,6 +26,8 @@ final class ServerServices: Sendable {
     let presence: PresenceService
     /// Deleting accounts (HTTP and the Jabber gateway's XEP-0077).
     let deletion: AccountDeletionService
+    /// Account exports being built or ready for download.
+    let exports: AccountExports
     let hub: ConnectionHub
     /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
     let delivery: any Delivery
@@ -37,7 +39,8 @@ final class ServerServices: Sendable {
     let operations: OperationTable
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
-         delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger) {
+         delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, exports: AccountExports) {
+        self.exports = exports
         self.delivery = delivery
         self.registry = registry
         self.accounts = accounts

@@ -71,8 +71,25 @@ enum AccountSecurityRoutes {
             let ended = try await deletion.delete(session.userID, password: body.password, code: body.code,
                                                   clientAddress: request.clientAddress)
             closeConnections(of: session.userID, signedInWith: ended)
+            services.exports.forget(session.userID)
             logger.info("account deleted", ["user": .string(session.userID.description)])
             return HTTPResponse(status: .noContent)
+        })
+        let exports = services.exports
+        routes.add(.post, "/v1/me/export", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            return JSONCoding.response(HTTPStatus(code: 202, reason: "Accepted"), exports.start(for: session.userID))
+        })
+        routes.add(.get, "/v1/me/export", .task { request throws(ProtocolError) in
+            let session = try await authenticate(request)
+            guard let (status, bytes) = try await exports.current(for: session.userID) else {
+                throw ProtocolError(.notFound, "no export was started, or it expired; start one with POST /v1/me/export")
+            }
+            guard let bytes else { return JSONCoding.response(HTTPStatus(code: 202, reason: "Accepted"), status) }
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/zip",
+                                                       "Content-Disposition": "attachment; filename=\"parley-export.zip\"",
+                                                       "Cache-Control": "no-store"],
+                                body: ByteChunk(bytes))
         })
         routes.add(.delete, "/v1/auth/sessions", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
