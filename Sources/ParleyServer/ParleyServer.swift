@@ -192,7 +192,8 @@ public final class ParleyServer: Sendable {
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
-                                        registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
+                                        registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
+                                        deletion: services.deletion)
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)
             cut.value.withLock { $0 += count }

@@ -47,6 +47,16 @@ public final class AccountDeletionService: Sendable {
         return try await erase(user)
     }
 
+    /// Deletes the account of a connection that signed in with the password itself (a
+    /// Jabber stream, XEP-0077, which sends no password again). Returns the ended sessions.
+    public func deleteSignedInStream(of userID: UserID) async throws(ProtocolError) -> [String] {
+        let user = try await accounts.read { reader in try reader.user(id: userID) }
+        guard let user, user.deletedAt == nil, user.passwordHash != nil else {
+            throw ProtocolError(.unauthorized, "the account no longer exists")
+        }
+        return try await erase(user)
+    }
+
     /// Erases an account whose owner has proved who they are.
     func erase(_ user: StoredUser) async throws(ProtocolError) -> [String] {
         let id = user.id

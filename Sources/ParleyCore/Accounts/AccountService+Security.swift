@@ -17,15 +17,31 @@ extension AccountService {
         }
         let user = try await verifyCurrentPassword(of: session.userID, password: current, field: "current",
                                                    clientAddress: clientAddress)
+        return try await replacePassword(of: user.id, with: new, revokingSessionsBut: keepOtherSessions ? nil : .some(session.sessionID))
+    }
+
+    /// Sets the password of a user whose connection signed in with the current one moments
+    /// ago (a Jabber stream, XEP-0077: the protocol sends no current password), with the
+    /// registration rules; every stored session is revoked. Returns their ids.
+    public func changePasswordOfSignedInStream(of userID: UserID, new: String) async throws(ProtocolError) -> [String] {
+        try validator.validatePassword(new)
+        return try await replacePassword(of: userID, with: new, revokingSessionsBut: .some(nil))
+    }
+
+    /// The new password's hash and SCRAM keys in one write, and the revocation:
+    /// `revokingSessionsBut` nil revokes none, `.some(id)` every session but `id`.
+    private func replacePassword(of userID: UserID, with new: String,
+                                 revokingSessionsBut keeping: String??) async throws(ProtocolError) -> [String] {
         let (hash, credentials) = try await derivedSecrets(of: new)
         return try await write { writer in
-            guard var stored = try writer.user(id: user.id) else {
+            guard var stored = try writer.user(id: userID) else {
                 throw ProtocolError(.unauthorized, "the account no longer exists")
             }
             stored.passwordHash = hash
             try writer.updateUser(stored)
-            try writer.replaceSCRAMCredentials(of: user.id, with: credentials)
-            return keepOtherSessions ? [] : try writer.deleteSessions(of: user.id, keeping: session.sessionID)
+            try writer.replaceSCRAMCredentials(of: userID, with: credentials)
+            guard let keeping else { return [] }
+            return try writer.deleteSessions(of: userID, keeping: keeping)
         }
     }
 
