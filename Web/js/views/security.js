@@ -219,7 +219,7 @@ function deleteBlock(me) {
     ? field({ label: t('password'), type: 'password', password: true, autocomplete: 'current-password', name: 'delete-password' })
     : field({ label: t('sms_code'), inputmode: 'numeric', name: 'delete-code', maxlength: 8, hint: t('delete_code_hint') });
   const typed = field({ label: t('delete_type', { word }), name: 'delete-confirm', hint: t('delete_type_hint', { word }) });
-  const submit = h('button', { type: 'submit', class: 'btn btn-danger btn-block', text: t('delete_account') });
+  const submit = h('button', { type: 'submit', class: 'btn btn-danger-outline btn-block', text: t('delete_account') });
   const form = h('form', { class: 'security-form', novalidate: true, dataset: { form: 'delete' } },
     h('p', { class: 'security-note', text: t('delete_note') }), secret.el, typed.el, submit);
   form.addEventListener('submit', async (event) => {
