@@ -3,7 +3,9 @@ a wrong and a right password change, binding a phone with the code from the outb
 export with progress and its download link, and deleting the account behind a typed
 confirmation; screenshots of each state in Tests/e2e/output/."""
 from api import call
-from web import PHONE, WEB_ROOT, outbox_codes, register
+import time
+
+from web import PHONE, WEB_ROOT, outbox_codes, register, ws
 
 
 def test_security_section(parley, browsers):
@@ -89,3 +91,42 @@ def test_security_section_in_chinese(parley, browsers):
     browser.fill("输入“lan”以确认", "lan")
     browser.click("form[data-form='delete'] button[type=submit]")
     browser.wait("form.auth-form", timeout=15)
+
+
+def test_a_phone_account_deletes_itself_with_a_code_and_its_friend_sees_deleted_user(parley, browsers):
+    server = parley("--password-cost", "minimum", "--sms-resend-interval", "1", web_root=WEB_ROOT)
+    assert call(server.url, "POST", "/v1/auth/sms/request", {"phone": "13800138066"}).status == 200
+    [first] = outbox_codes(server.data_dir)
+    signed_in = call(server.url, "POST", "/v1/auth/sms/verify", {"phone": "13800138066", "code": first["code"]}).json
+    assert call(server.url, "PATCH", "/v1/me", {"username": "pho"}, token=signed_in["token"]).status == 200
+    signed_in["user"] = call(server.url, "GET", "/v1/me", token=signed_in["token"]).json
+    ann = register(server.url, "ann")
+    [asked] = ws(server.port, signed_in["token"], ("friend.request", {"username": "ann"}))
+    [accepted] = ws(server.port, ann["token"], ("friend.accept", {"requestId": asked["request"]["id"]}))
+    ws(server.port, signed_in["token"], ("message.send", {"conversationId": accepted["conversationId"], "clientId": "c1",
+                                                          "kind": "text", "text": "bye for now"}))
+
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(signed_in, "#/me")
+    browser.wait("#security")
+    # The account has no password: the server says so, and the form asks for a code instead.
+    browser.type("form[data-form='delete'] input[name='delete-password']", "anything-at-all")
+    browser.fill("Type “pho” to confirm", "pho")
+    browser.click("form[data-form='delete'] button[type=submit]")
+    browser.wait("form[data-form='delete'] .field-msg.is-error", text="Request a code")
+    time.sleep(1.1)
+    assert call(server.url, "POST", "/v1/auth/sms/request", {"phone": "13800138066"}).status == 200
+    code = outbox_codes(server.data_dir)[-1]["code"]
+    browser.fill("Code from the text message", code)
+    browser.js("document.querySelector('[data-form=delete]').scrollIntoView()")
+    browser.screenshot("security-delete-code-phone")
+    browser.click("form[data-form='delete'] button[type=submit]")
+    browser.wait("form.auth-form", timeout=15)
+
+    # Ann's chat keeps the message, from "Deleted user".
+    friend = browsers(server.url, size=PHONE)
+    friend.sign_in_with_token(ann, "#/chats")
+    friend.wait(".row .row-name", text="Deleted user")
+    friend.open_chat_titled("Deleted user")
+    friend.wait_bubble("bye for now")
+    friend.screenshot("security-deleted-user-seen-by-friend-phone")

@@ -214,16 +214,26 @@ function exportBlock() {
 
 function deleteBlock(me) {
   const word = me.username || t('delete_word');
-  const hasPassword = !!me.username || !me.phone;
-  const secret = hasPassword
-    ? field({ label: t('password'), type: 'password', password: true, autocomplete: 'current-password', name: 'delete-password' })
-    : field({ label: t('sms_code'), inputmode: 'numeric', name: 'delete-code', maxlength: 8, hint: t('delete_code_hint') });
+  // The account's own view does not say whether it has a password: an account with a phone
+  // and no username signs in by SMS only; any other is asked for its password first, and
+  // switches to a code if the server says it has none.
+  let hasPassword = !!me.username || !me.phone;
+  const password = field({ label: t('password'), type: 'password', password: true, autocomplete: 'current-password', name: 'delete-password' });
+  const code = field({ label: t('sms_code'), inputmode: 'numeric', name: 'delete-code', maxlength: 8, hint: t('delete_code_hint') });
+  const useCode = () => {
+    hasPassword = false;
+    password.el.hidden = true;
+    code.el.hidden = false;
+  };
+  code.el.hidden = true;
+  if (!hasPassword) useCode();
   const typed = field({ label: t('delete_type', { word }), name: 'delete-confirm', hint: t('delete_type_hint', { word }) });
   const submit = h('button', { type: 'submit', class: 'btn btn-danger-outline btn-block', text: t('delete_account') });
   const form = h('form', { class: 'security-form', novalidate: true, dataset: { form: 'delete' } },
-    h('p', { class: 'security-note', text: t('delete_note') }), secret.el, typed.el, submit);
+    h('p', { class: 'security-note', text: t('delete_note') }), password.el, code.el, typed.el, submit);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    const secret = hasPassword ? password : code;
     secret.setError('');
     typed.setHint(t('delete_type_hint', { word }));
     if (typed.input.value.trim() !== word) {
@@ -236,8 +246,13 @@ function deleteBlock(me) {
       await api.deleteAccount(hasPassword ? { password: secret.input.value } : { code: secret.input.value.trim() });
       await client.end({ revoke: false, reason: t('account_deleted') });
     } catch (error) {
-      if (error.code === 'missing_field' && error.field === 'code') secret.setError(t('delete_code_hint'));
-      else secret.setError(securityError(error));
+      if (error.code === 'missing_field' && error.field === 'code') {
+        useCode();
+        code.setError(t('delete_code_hint'));
+        code.input.focus();
+      } else {
+        secret.setError(securityError(error));
+      }
       setBusy(submit, false);
     }
   });
