@@ -247,7 +247,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyServerTests",
-            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQLite", "ParleySync", "ParleyXMPP", "TestSupport"],
+            dependencies: ["ParleyServer", "ParleyNet", "ParleyCore", "ParleyProtocol", "ParleySQL", "ParleySQLite", "ParleySync", "ParleyXMPP", "TestSupport"],
             swiftSettings: strictSwift
         ),
     ],

@@ -2,9 +2,13 @@
 public struct Credentials: Codable, Sendable, Equatable {
     public var username: String
     public var password: String
-    public init(username: String, password: String) {
+    /// The name the device gives itself in the account's device list (else one is made up
+    /// from the `User-Agent`).
+    public var deviceName: String?
+    public init(username: String, password: String, deviceName: String? = nil) {
         self.username = username
         self.password = password
+        self.deviceName = deviceName
     }
 }
 
@@ -50,9 +54,12 @@ public struct SMSCodeSent: Codable, Sendable, Equatable {
 public struct SMSCodeVerification: Codable, Sendable, Equatable {
     public var phone: String
     public var code: String
-    public init(phone: String, code: String) {
+    /// As in `Credentials`; ignored where the verification signs nobody in (phone binding).
+    public var deviceName: String?
+    public init(phone: String, code: String, deviceName: String? = nil) {
         self.phone = phone
         self.code = code
+        self.deviceName = deviceName
     }
 }
 
@@ -67,13 +74,20 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var userAgent: String?
     /// True for the session making this request.
     public var current: Bool
+    /// The name the client gave at sign-in, or one derived from its `User-Agent`.
+    public var deviceName: String?
+    /// The client address the session was last used from.
+    public var lastAddress: String?
 
-    public init(id: String, createdAt: Int64, lastSeenAt: Int64, userAgent: String?, current: Bool) {
+    public init(id: String, createdAt: Int64, lastSeenAt: Int64, userAgent: String?, current: Bool,
+                deviceName: String? = nil, lastAddress: String? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
         self.userAgent = userAgent
         self.current = current
+        self.deviceName = deviceName
+        self.lastAddress = lastAddress
     }
 }
 

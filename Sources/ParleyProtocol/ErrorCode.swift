@@ -25,6 +25,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidPassword = "invalid_password"
     case usernameTaken = "username_taken"
     case usernameAlreadySet = "username_already_set"
+    case phoneTaken = "phone_taken"                    // another account has this phone number
+    case passwordNotSet = "password_not_set"           // a phone-only account has no password to check or change
     case invalidPhone = "invalid_phone"
     case invalidCode = "invalid_code"
     case codeExpired = "code_expired"
@@ -56,7 +58,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
-        case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken: return 409
+        case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409
         case .payloadTooLarge: return 413
         case .uriTooLong: return 414
         case .upgradeRequired: return 426

@@ -16,9 +16,12 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var hobbies: [String]
     /// When the account was created, ms since the epoch (UTC).
     public var createdAt: Int64
+    /// True for a deleted account (shown as "Deleted user"); absent otherwise.
+    public var deleted: Bool?
 
     public init(id: UserID, username: String? = nil, nickname: String? = nil, avatar: String? = nil,
-                signature: String? = nil, age: Int? = nil, hobbies: [String] = [], createdAt: Int64) {
+                signature: String? = nil, age: Int? = nil, hobbies: [String] = [], createdAt: Int64,
+                deleted: Bool? = nil) {
         self.id = id
         self.username = username
         self.nickname = nickname
@@ -27,16 +30,21 @@ public struct UserProfile: Codable, Sendable, Equatable {
         self.age = age
         self.hobbies = hobbies
         self.createdAt = createdAt
+        self.deleted = deleted
     }
 
-    /// Seed 000's rule: the nickname if set, else the username, else `ID: <id>`.
+    /// Seed 000's rule: the nickname if set, else the username, else `ID: <id>`; a deleted
+    /// account is "Deleted user".
     public var displayName: String {
-        DisplayName.of(nickname: nickname, username: username, id: id)
+        deleted == true ? DisplayName.deletedUser : DisplayName.of(nickname: nickname, username: username, id: id)
     }
 }
 
 /// The display-name rule shared by every client.
 public enum DisplayName {
+    /// What a deleted account is shown as (clients translate it).
+    public static let deletedUser = "Deleted user"
+
     /// The nickname if non-empty, else the username if non-empty, else `ID: <id>`.
     public static func of(nickname: String?, username: String?, id: UserID) -> String {
         if let nickname, !nickname.isEmpty { return nickname }

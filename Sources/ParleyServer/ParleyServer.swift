@@ -197,7 +197,8 @@ public final class ParleyServer: Sendable {
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
-                                        registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger)
+                                        registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
+                                        deletion: services.deletion)
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)
             cut.value.withLock { $0 += count }
@@ -301,6 +302,10 @@ public final class ParleyServer: Sendable {
         rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
         rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
         rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
+        rules.deviceNameLength = configuration.maxDeviceNameLength
+        rules.smsResendIntervalSeconds = configuration.smsResendIntervalSeconds
+        rules.usernameQuarantineDays = configuration.usernameQuarantineDays
+        rules.eraseMessagesOnDelete = configuration.eraseMessagesOnDelete == "yes"
         rules.text = configuration.textLimits
         let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
         // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
@@ -337,6 +342,12 @@ public final class ParleyServer: Sendable {
         uploadRules.lifetime = Int64(configuration.uploadSlotLifetimeSeconds) * 1000
         uploadRules.perUser = configuration.uploadSlotsPerUser
         let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
+        var exportRules = AccountExports.Rules()
+        exportRules.lifetime = Int64(configuration.exportHours) * 3_600_000
+        exportRules.maxBytes = configuration.maxExportBytes
+        exportRules.maxMessages = configuration.maxExportMessages
+        let exports = try AccountExports(directory: configuration.dataDirectory + "/exports", store: store, blocking: blocking,
+                                         media: media, rules: exportRules, clock: clock, logger: logger)
         let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
                                       delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
                                       pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
@@ -346,7 +357,8 @@ public final class ParleyServer: Sendable {
                                                                          allowLoopback: configuration.pushAllowLoopback == "yes",
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
-                                                                         clock: clock))
+                                                                         clock: clock),
+                                      exports: exports)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

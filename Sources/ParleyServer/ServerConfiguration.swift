@@ -128,6 +128,21 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsPerPhonePerDay = 10
     /// SMS code requests one client address may make per hour.
     public var smsPerAddressPerHour = 20
+    /// Seconds before another SMS code may be sent to the same number.
+    public var smsResendIntervalSeconds = 60
+    /// Days a deleted account's username stays reserved (0: free at once).
+    public var usernameQuarantineDays = 30
+    /// `yes`: a deleted account's messages lose their content; `no`: they stay, from
+    /// "Deleted user".
+    public var eraseMessagesOnDelete = "no"
+    /// Hours a finished account export is kept for download.
+    public var exportHours = 24
+    /// Largest account export archive, in bytes.
+    public var maxExportBytes = 256 << 20
+    /// Most messages in one account export.
+    public var maxExportMessages = 1_000_000
+    /// A session's device name in characters (`Credentials.deviceName`; longer ones are cut).
+    public var maxDeviceNameLength = 64
     /// Most messages in one `message.history` page (larger requests get this many).
     public var maxHistoryPage = 100
     /// Most messages in one page of the message archive (XMPP's XEP-0313 queries).
@@ -283,6 +298,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("max-connections-per-address", \.maxConnectionsPerAddress, 0...10_000_000, "connections one client address may hold; 0 = no limit", exceeded: "the new connection is accepted and closed at once, nothing sent (`parley_connections_refused_total`)"),
         number("sms-per-phone-per-day", \.smsPerPhonePerDay, 1...10_000, "SMS codes one phone number may be sent per 24 hours", exceeded: "429 `rate_limited` with `Retry-After`"),
         number("sms-per-address-per-hour", \.smsPerAddressPerHour, 1...1_000_000, "SMS code requests per client address per hour", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("sms-resend-interval", \.smsResendIntervalSeconds, 1...86_400, "seconds before another SMS code may be sent to the same number (login, password reset, phone binding)", exceeded: "429 `rate_limited` with `Retry-After`"),
+        number("username-quarantine-days", \.usernameQuarantineDays, 0...36_500, "days a deleted account's username stays reserved (0 = free at once)", exceeded: "registering or choosing the name gets 409 `username_taken` until then"),
+        choice("erase-messages-on-delete", \.eraseMessagesOnDelete, ["no", "yes"], "what a deleted account's messages become: no = they stay, text kept, from \"Deleted user\"; yes = their text and images are erased (each keeps its place in the conversation, empty)"),
+        number("export-hours", \.exportHours, 1...720, "hours a finished account export (POST /v1/me/export) is kept for download", exceeded: "the file is removed; GET /v1/me/export answers 404 `not_found`"),
+        number("max-export-bytes", \.maxExportBytes, 1 << 20...1 << 31, "largest account export archive", exceeded: "the export fails: GET /v1/me/export answers 413 `payload_too_large`"),
+        number("max-export-messages", \.maxExportMessages, 1...100_000_000, "most messages in one account export", exceeded: "the oldest this many of each conversation in turn are exported, the rest left out (not an error)"),
+        number("max-device-name-length", \.maxDeviceNameLength, 1...1_000, "characters of a device name in the account's device list", exceeded: "the name is cut to this length (not an error)"),
         number("max-history-page", \.maxHistoryPage, 1...10_000, "most messages in one message.history page", exceeded: "a larger `limit` gets this many (not an error)"),
         number("max-archive-page", \.maxArchivePage, 1...10_000, "most messages in one page of the message archive (XMPP XEP-0313 queries; also the page a query without <max> gets)", exceeded: "a larger `<max>` gets this many (not an error)"),
         number("sync-messages-per-conversation", \.syncMessagesPerConversation, 1...10_000, "missed messages per conversation in one sync", exceeded: "the newest this many are sent and the conversation is listed in `truncated`"),

@@ -26,6 +26,10 @@ final class ServerServices: Sendable {
     let presence: PresenceService
     /// What the XMPP gateway keeps per user (private XML, roster names and groups).
     let privateStorage: PrivateStorageService
+    /// Deleting accounts (HTTP and the Jabber gateway's XEP-0077).
+    let deletion: AccountDeletionService
+    /// Account exports being built or ready for download.
+    let exports: AccountExports
     let hub: ConnectionHub
     /// Where events go: the hub itself, or the cluster delivery in front of it (`--nats`).
     let delivery: any Delivery
@@ -42,7 +46,8 @@ final class ServerServices: Sendable {
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
-         pushRegistration: PushRegistration) {
+         pushRegistration: PushRegistration, exports: AccountExports) {
+        self.exports = exports
         self.delivery = delivery
         self.registry = registry
         self.accounts = accounts
@@ -54,6 +59,7 @@ final class ServerServices: Sendable {
         rooms = RoomService(context: messaging)
         presence = PresenceService(context: messaging, rooms: rooms)
         privateStorage = PrivateStorageService(context: messaging)
+        deletion = AccountDeletionService(accounts: accounts, groups: groups, rooms: rooms, context: messaging, media: media)
         self.hub = hub
         self.limits = limits
         self.logger = logger

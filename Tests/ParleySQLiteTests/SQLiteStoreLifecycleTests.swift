@@ -29,7 +29,7 @@ import Testing
         #expect(tables == ["blocks", "conversation_mutes", "conversations", "friend_requests", "friendships", "hidden_messages", "media",
                           "members", "message_id_floor", "message_mentions", "messages", "migration_notes", "notification_settings",
                           "pinned_messages", "push_targets", "scram_credentials", "sessions", "sms_challenges", "sms_sends",
-                          "sqlite_sequence", "swipes", "users", "xmpp_private_items"])
+                          "sqlite_sequence", "swipes", "username_quarantine", "users", "xmpp_private_items"])
 
         let second = try SQLiteStore(path: path)
         defer { second.close() }

@@ -106,7 +106,8 @@ import Testing
                               "shutdown-timeout", "sms-sender", "sms-webhook-url", "sms-code-length", "password-cost", "db-readers", "db-writers", "store",
                               "public-url", "xmpp-port", "xmpp-domain", "xmpp-allow-plaintext", "xmpp-tls-cert", "xmpp-tls-key",
                               "tls-cert", "tls-key", "xmpp-tls-port", "hsts-max-age", "nats", "node-id", "cluster-heartbeat", "trusted-proxies",
-                              "push-contact", "push-gateway-url", "push-allow-loopback"]
+                              "push-contact", "push-gateway-url", "push-allow-loopback",
+                              "erase-messages-on-delete"]
         for option in ServerConfiguration.options where !notLimits.contains(option.flag) {
             #expect(!option.whenExceeded.isEmpty, "--\(option.flag) does not say what happens when it is exceeded")
         }

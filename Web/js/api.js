@@ -64,4 +64,24 @@ export const api = {
   updateMe: (changes) => request('PATCH', '/v1/me', { body: changes }),
   /** Uploads an image (a File or Blob); resolves {id, url, type, width, height, size}. */
   upload: (blob) => request('POST', '/v1/media', { raw: blob, timeout: 120000 }),
+  // Account security (docs/protocol.md)
+  changePassword: (current, next) => request('POST', '/v1/me/password', { body: { current, new: next } }),
+  phoneRequest: (phone) => request('POST', '/v1/me/phone/request', { body: { phone } }),
+  phoneVerify: (phone, code) => request('POST', '/v1/me/phone/verify', { body: { phone, code } }),
+  phoneUnbind: (password) => request('DELETE', '/v1/me/phone', { body: { password } }),
+  sessions: () => request('GET', '/v1/auth/sessions'),
+  revokeSession: (id) => request('DELETE', `/v1/auth/sessions/${encodeURIComponent(id)}`),
+  revokeOtherSessions: () => request('DELETE', '/v1/auth/sessions'),
+  deleteAccount: (proof) => request('DELETE', '/v1/me', { body: proof }),
+  exportStart: () => request('POST', '/v1/me/export'),
+  /** The export: {blob} once ready, else {status} (building, with its progress). */
+  exportDownload: async () => {
+    const response = await fetch('/v1/me/export', { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'omit', cache: 'no-store' });
+    if (response.status === 200) return { blob: await response.blob() };
+    let data = null;
+    try { data = await response.json(); } catch { data = null; }
+    if (response.status === 202) return { status: data || { progress: 0 } };
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || 'unknown', error.message, { status: response.status, field: error.field || null });
+  },
 };

@@ -1,6 +1,7 @@
 // The client's state: who is signed in, conversations and their messages, friends,
 // requests, known users, the connection's status. Views subscribe to topics and re-render;
 // only client.js and outbox.js change the state.
+import { t } from './i18n.js';
 
 const listeners = new Map();
 
@@ -64,6 +65,7 @@ export function reset() {
 /** The display rule shared by every Parley client: nickname, else username, else "ID: <id>". */
 export function displayName(user, id) {
   if (user) {
+    if (user.deleted) return t('deleted_user');
     if (user.nickname && user.nickname.trim()) return user.nickname;
     if (user.username) return user.username;
     return `ID: ${user.id}`;

@@ -34,6 +34,13 @@ public struct AccountRules: Sendable, Equatable {
     public var registrationsPerAddressPerHour = 30
     /// A session's last-seen time is written at most this often, in seconds.
     public var sessionTouchIntervalSeconds = 300
+    /// A device name's length in characters (longer names are cut).
+    public var deviceNameLength = 64
+    /// Days a deleted account's username stays reserved (0: free at once).
+    public var usernameQuarantineDays = 30
+    /// Whether a deleted account's messages lose their content (else they stay, from
+    /// "Deleted user").
+    public var eraseMessagesOnDelete = false
 
     public init() {}
 }

@@ -12,11 +12,11 @@ public final class AccountService: Sendable {
     /// Derives SCRAM credentials whenever the server sees a password; nil stores none.
     let scram: SCRAMCredentialDeriving?
     private let smsPerAddress: SlidingWindowLimiter
-    private let loginFailuresByAccount: SlidingWindowLimiter
-    private let loginFailuresByAddress: SlidingWindowLimiter
+    let loginFailuresByAccount: SlidingWindowLimiter
+    let loginFailuresByAddress: SlidingWindowLimiter
     private let registrationsByAddress: SlidingWindowLimiter
     /// A hash computed for unknown usernames so a failed login takes as long either way.
-    private let decoyHash: String?
+    let decoyHash: String?
 
     public var rules: AccountRules { validator.rules }
 
@@ -41,7 +41,7 @@ public final class AccountService: Sendable {
 
     /// Creates an account and signs it in.
     public func register(username: String, password: String, userAgent: String?,
-                         clientAddress: String = "") async throws(ProtocolError) -> AuthResult {
+                         clientAddress: String = "", deviceName: String? = nil) async throws(ProtocolError) -> AuthResult {
         try validator.validateUsername(username)
         try validator.validatePassword(password)
         // Only accounts actually created count against the address.
@@ -52,8 +52,9 @@ public final class AccountService: Sendable {
             (try passwords.hash(password), scram?.derive(password: password) ?? [])
         }
         let now = clock()
+        let quarantine = usernameHash(username)
         let result = try await write { [self] writer in
-            if try writer.user(username: username) != nil {
+            if try writer.user(username: username) != nil || writer.isUsernameQuarantined(hash: quarantine, at: now) {
                 throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
             }
             let user: StoredUser
@@ -63,7 +64,8 @@ public final class AccountService: Sendable {
                 throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
             }
             if !credentials.isEmpty { try writer.replaceSCRAMCredentials(of: user.id, with: credentials) }
-            return try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer)
+            return try openSession(for: user, device: SignInDevice(userAgent: userAgent, name: deviceName, address: clientAddress),
+                                   created: true, now: now, writer: writer)
         }
         registrationsByAddress.record(clientAddress, now: now)
         return result
@@ -73,11 +75,12 @@ public final class AccountService: Sendable {
     /// Failures are counted per username and per client address; past their limits, every
     /// attempt is refused with `rate_limited` until the window passes (no guessing).
     public func login(username: String, password: String, userAgent: String?,
-                      clientAddress: String = "") async throws(ProtocolError) -> AuthResult {
+                      clientAddress: String = "", deviceName: String? = nil) async throws(ProtocolError) -> AuthResult {
         let user = try await verifyPassword(username: username, password: password, clientAddress: clientAddress)
         let now = clock()
         return try await write { [self] writer in
-            try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer)
+            try openSession(for: user, device: SignInDevice(userAgent: userAgent, name: deviceName, address: clientAddress),
+                            created: false, now: now, writer: writer)
         }
     }
 
@@ -151,7 +154,15 @@ public final class AccountService: Sendable {
     /// Sends a new code to `phone`, within the per-phone daily limit, the resend interval and
     /// the per-address limit (checked in that order, so the answer names the longest wait).
     public func requestSMSCode(phone input: String, clientAddress: String) async throws(ProtocolError) -> SMSCodeSent {
-        let phone = try validator.normalizePhone(input)
+        try await issueSMSCode(phone: try validator.normalizePhone(input), clientAddress: clientAddress, deliverIf: nil)
+    }
+
+    /// Saves a new code for `phone` under every limit of `requestSMSCode`, and sends it
+    /// unless `deliverIf`, asked inside the write, says no. A code that is not sent is still
+    /// saved and counted, so the answers to the next requests and guesses are the same
+    /// whether it went out or not (a password reset never tells whether a number has an account).
+    func issueSMSCode(phone: String, clientAddress: String,
+                      deliverIf: (@Sendable (StoreWriter) throws -> Bool)?) async throws(ProtocolError) -> SMSCodeSent {
         let rules = validator.rules
         let now = clock()
         // The daily count per number is kept in the store (not in memory), so a restart does
@@ -180,13 +191,14 @@ public final class AccountService: Sendable {
         let code = secrets.numericCode(digits: rules.smsCodeLength)
         let challenge = SMSChallenge(phone: phone, codeHash: secrets.hash(phone + ":" + code), sentAt: now,
                                      expiresAt: now + Int64(rules.smsCodeLifetimeSeconds) * 1000, failedAttempts: 0)
-        try await write { writer in
+        let deliver = try await write { writer in
             if let error = dailyLimitError(try writer.smsSendTimes(phone: phone, since: now - day)) { throw error }
             try writer.recordSMSSend(phone: phone, at: now, forgetBefore: now - day)
             try writer.saveSMSChallenge(challenge)
+            return try deliverIf?(writer) ?? true
         }
         do {
-            try await sms.send(phone: phone, code: code)
+            if deliver { try await sms.send(phone: phone, code: code) }
         } catch {
             throw ProtocolError(.smsDeliveryFailed, "the code could not be sent; try again later")
         }
@@ -196,56 +208,75 @@ public final class AccountService: Sendable {
 
     /// Checks a code and signs in; the first sign-in of a number creates its account (whose
     /// username the user sets later with a profile update).
-    public func verifySMSCode(phone input: String, code: String, userAgent: String?) async throws(ProtocolError) -> AuthResult {
+    public func verifySMSCode(phone input: String, code: String, userAgent: String?, clientAddress: String = "",
+                              deviceName: String? = nil) async throws(ProtocolError) -> AuthResult {
         let phone = try validator.normalizePhone(input)
         try validator.validateCode(code)
         let now = clock()
         let codeHash = secrets.hash(phone + ":" + code)
-        let maxAttempts = validator.rules.smsMaxAttempts
+        let device = SignInDevice(userAgent: userAgent, name: deviceName, address: clientAddress)
         // The outcome of a wrong guess must be committed (the attempt counts), so failures are
         // returned from the transaction rather than thrown through it.
         let outcome: Result<AuthResult, ProtocolError> = try await write { [self] writer in
+            if let failure = try consumeSMSCode(phone: phone, codeHash: codeHash, now: now, writer: writer) {
+                return .failure(failure)
+            }
+            if let user = try writer.user(phone: phone) {
+                return .success(try openSession(for: user, device: device, created: false, now: now, writer: writer))
+            }
+            let user = try writer.insertUser(NewUser(username: nil, passwordHash: nil, phone: phone, createdAt: now))
+            return .success(try openSession(for: user, device: device, created: true, now: now, writer: writer))
+        }
+        return try outcome.get()
+    }
+
+    /// Checks a code inside a write and uses it up: nil when it is right (the code can never
+    /// be used again), else the error to answer, with a wrong guess counted. The caller must
+    /// commit either way, so it returns the error rather than throwing it through the write.
+    func consumeSMSCode(phone: String, codeHash: [UInt8], now: Int64, writer: StoreWriter) throws -> ProtocolError? {
+        let maxAttempts = validator.rules.smsMaxAttempts
+        do {
             // A used code stays on record with an empty hash, so the resend interval still counts.
             guard var challenge = try writer.smsChallenge(phone: phone), !challenge.codeHash.isEmpty else {
-                return .failure(ProtocolError(.invalidCode, "no code was requested for this number, or it was used", field: "code"))
+                return ProtocolError(.invalidCode, "no code was requested for this number, or it was used", field: "code")
             }
             if challenge.expiresAt <= now {
                 try writer.deleteSMSChallenge(phone: phone)
-                return .failure(ProtocolError(.codeExpired, "the code has expired; request a new one", field: "code"))
+                return ProtocolError(.codeExpired, "the code has expired; request a new one", field: "code")
             }
             if challenge.failedAttempts >= maxAttempts {
-                return .failure(ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one"))
+                return ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one")
             }
             guard constantTimeEqual(challenge.codeHash, codeHash) else {
                 challenge.failedAttempts += 1
                 try writer.saveSMSChallenge(challenge)
                 if challenge.failedAttempts >= maxAttempts {
-                    return .failure(ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one"))
+                    return ProtocolError(.tooManyAttempts, "too many wrong codes; request a new one")
                 }
-                return .failure(ProtocolError(.invalidCode, "wrong code", field: "code"))
+                return ProtocolError(.invalidCode, "wrong code", field: "code")
             }
             challenge.codeHash = []
             try writer.saveSMSChallenge(challenge)
-            if let user = try writer.user(phone: phone) {
-                return .success(try openSession(for: user, userAgent: userAgent, created: false, now: now, writer: writer))
-            }
-            let user = try writer.insertUser(NewUser(username: nil, passwordHash: nil, phone: phone, createdAt: now))
-            return .success(try openSession(for: user, userAgent: userAgent, created: true, now: now, writer: writer))
+            return nil
         }
-        return try outcome.get()
     }
 
     // MARK: Sessions
 
     /// The session a bearer token belongs to.
-    public func authenticate(token: String) async throws(ProtocolError) -> AuthenticatedSession {
+    /// The session's last use is written at most every `sessionTouchIntervalSeconds`, or at
+    /// once when it comes from another address than last time (`clientAddress`, nil when
+    /// the caller does not know it).
+    public func authenticate(token: String, clientAddress: String? = nil) async throws(ProtocolError) -> AuthenticatedSession {
         let unauthorized = ProtocolError(.unauthorized, "sign in first: the token is missing, unknown or signed out")
         guard !token.isEmpty, token.utf8.count <= 128 else { throw unauthorized }
         let tokenHash = secrets.hash(token)
         guard let session = try await read({ reader in try reader.session(tokenHash: tokenHash) }) else { throw unauthorized }
         let now = clock()
-        if now - session.lastSeenAt > Int64(validator.rules.sessionTouchIntervalSeconds) * 1000 {
-            try await write { writer in try writer.touchSession(id: session.id, at: now) }
+        let address = clientAddress.flatMap { $0.isEmpty ? nil : $0 }
+        if now - session.lastSeenAt > Int64(validator.rules.sessionTouchIntervalSeconds) * 1000
+            || (address != nil && address != session.lastAddress) {
+            try await write { writer in try writer.touchSession(id: session.id, at: now, address: address) }
         }
         return AuthenticatedSession(userID: session.userID, sessionID: session.id)
     }
@@ -260,7 +291,7 @@ public final class AccountService: Sendable {
         let stored = try await read { reader in try reader.sessions(of: session.userID) }
         return SessionList(sessions: stored.sorted { $0.createdAt > $1.createdAt }.map {
             SessionInfo(id: $0.id, createdAt: $0.createdAt, lastSeenAt: $0.lastSeenAt, userAgent: $0.userAgent,
-                        current: $0.id == session.sessionID)
+                        current: $0.id == session.sessionID, deviceName: $0.deviceName, lastAddress: $0.lastAddress)
         })
     }
 
@@ -291,7 +322,7 @@ public final class AccountService: Sendable {
     public func updateProfile(of userID: UserID, with update: ProfileUpdate) async throws(ProtocolError) -> Account {
         try validator.validate(update)
         let now = clock()
-        return try await write { writer in
+        return try await write { [self] writer in
             guard var user = try writer.user(id: userID) else {
                 throw ProtocolError(.unauthorized, "the account no longer exists")
             }
@@ -299,7 +330,8 @@ public final class AccountService: Sendable {
                 guard user.username == nil else {
                     throw ProtocolError(.usernameAlreadySet, "the username is set already and cannot change", field: "username")
                 }
-                if try writer.user(username: username) != nil {
+                if try writer.user(username: username) != nil
+                    || writer.isUsernameQuarantined(hash: usernameHash(username), at: now) {
                     throw ProtocolError(.usernameTaken, "the username '\(username)' is taken", field: "username")
                 }
                 user.username = username
@@ -340,12 +372,20 @@ public final class AccountService: Sendable {
 
     // MARK: Helpers
 
-    private func openSession(for user: StoredUser, userAgent: String?, created: Bool, now: Int64,
+    /// What a deleted account's username is reserved under: a hash, so the reservation
+    /// keeps no name.
+    func usernameHash(_ username: String) -> [UInt8] {
+        secrets.hash("username:" + username.lowercased())
+    }
+
+    private func openSession(for user: StoredUser, device: SignInDevice, created: Bool, now: Int64,
                              writer: StoreWriter) throws -> AuthResult {
         let token = secrets.token()
-        let agent = userAgent.map { String($0.prefix(200)) }
+        let agent = device.userAgent.map { String($0.prefix(200)) }
+        let name = DeviceName.resolve(given: device.name, userAgent: device.userAgent, maxLength: validator.rules.deviceNameLength)
         try writer.insertSession(StoredSession(id: secrets.identifier(), userID: user.id, tokenHash: secrets.hash(token),
-                                               createdAt: now, lastSeenAt: now, userAgent: agent))
+                                               createdAt: now, lastSeenAt: now, userAgent: agent, deviceName: name,
+                                               lastAddress: device.address.isEmpty ? nil : device.address))
         return AuthResult(token: token, user: user.account, created: created)
     }
 
@@ -357,7 +397,7 @@ public final class AccountService: Sendable {
         try await gateway.write(body)
     }
 
-    private func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
+    func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
         try await gateway.runBlocking(work)
     }
 }

@@ -110,6 +110,15 @@ public final class MediaService: Sendable {
             throw StoreGateway.translate(error)
         }
     }
+    /// Deletes the files of uploads whose records are gone (an erased account's); a file
+    /// already missing is no failure.
+    public func removeFiles(_ ids: [String]) async {
+        guard !ids.isEmpty else { return }
+        _ = try? await blocking.run { [files] in
+            for id in ids { try? files.delete(id: id) }
+        }
+    }
+
     /// An image's record and bytes.
     public func download(id: String) async throws(ProtocolError) -> (StoredMedia, [UInt8]) {
         let notFound = ProtocolError(.notFound, "no such media")

@@ -49,6 +49,15 @@ public protocol EventReceiver: AnyObject, Sendable {
     func receive(_ event: ServerEvent)
     /// A stanza another gateway session handed this user's sessions (`ConnectionRegistry.forward`).
     func receive(forwarded stanza: ForwardedStanza)
+    /// A sign-in session of the user ended (`ConnectionRegistry.closeConnections`): a
+    /// connection signed in with it closes. Gateways that sign in with the password itself
+    /// close on `AuthenticatedSession.passwordSignIn`. Called on any thread, must not block.
+    func signInEnded(_ sessionID: String)
+}
+
+extension EventReceiver {
+    /// A receiver that signs in with no session stays open.
+    public func signInEnded(_ sessionID: String) {}
 }
 
 /// Where connections sign in and out, and what acts on connections rather than informs

@@ -35,6 +35,9 @@ public protocol StoreReader: MessagingReader, MessageActionReader, PushReader {
     /// The user's items of the XMPP gateway's per-user storage (private XML, XEP-0049, and
     /// roster annotations) whose keys start with `keyPrefix` ("" for all), by key.
     func xmppPrivateItems(of userID: UserID, keyPrefix: String) throws -> [String: String]
+    /// Whether a deleted account's username (by the hash of its lowercased form) is still
+    /// reserved at `time`.
+    func isUsernameQuarantined(hash: [UInt8], at time: Int64) throws -> Bool
 }
 
 /// Changes, inside a transaction.
@@ -47,7 +50,12 @@ public protocol StoreWriter: StoreReader, MessagingWriter, MessageActionWriter, 
     func insertSession(_ session: StoredSession) throws
     /// Removes the session if it belongs to `userID`; returns whether it did.
     func deleteSession(id: String, userID: UserID) throws -> Bool
-    func touchSession(id: String, at time: Int64) throws
+    /// Removes every session of `userID` but `keeping` (nil: all of them); returns the ids
+    /// removed, so their connections can be closed.
+    func deleteSessions(of userID: UserID, keeping: String?) throws -> [String]
+    /// Moves the session's last use forward to `time` (never back) and records `address`
+    /// as its last address when one is given.
+    func touchSession(id: String, at time: Int64, address: String?) throws
     func insertMedia(_ media: StoredMedia) throws
     /// Records that a message or avatar uses the upload (a no-op for an unknown id).
     func markMediaReferenced(id: String, at time: Int64) throws
@@ -62,6 +70,16 @@ public protocol StoreWriter: StoreReader, MessagingWriter, MessageActionWriter, 
     func replaceSCRAMCredentials(of userID: UserID, with credentials: [StoredSCRAMCredential]) throws
     /// Sets (or with nil, removes) one item of the user's XMPP per-user storage.
     func setXMPPPrivateItem(of userID: UserID, key: String, value: String?) throws
+    /// Erases everything personal of a user in this write, the one place that knows every
+    /// table holding it (a new table of personal data adds its statement here): sessions,
+    /// SCRAM credentials, friendships, friend requests, blocks, swipes, media records, the
+    /// phone's SMS codes and sends; the user's row keeps only its id and dates, with
+    /// `deleted_at` set. Messages stay (their sender shown as deleted), or lose their
+    /// content with `erasingMessages`. Group memberships must be left first (ownership).
+    func eraseUser(_ id: UserID, at time: Int64, erasingMessages: Bool) throws -> ErasedUser
+    /// Reserves a deleted account's username (by hash) until `until`, forgetting reservations
+    /// that ended at or before `now`.
+    func quarantineUsername(hash: [UInt8], until: Int64, now: Int64) throws
 }
 
 /// A storage failure the core can act on.

@@ -15,10 +15,13 @@ public struct StoredUser: Sendable, Equatable {
     public var age: Int?
     public var hobbies: [String]
     public var createdAt: Int64
+    /// When the account was deleted (`Store.eraseUser`); its row stays, emptied, so the
+    /// messages it sent keep a sender shown as "Deleted user".
+    public var deletedAt: Int64?
 
     public init(id: UserID, username: String?, passwordHash: String?, phone: String?, nickname: String? = nil,
                 avatar: String? = nil, signature: String? = nil, age: Int? = nil, hobbies: [String] = [],
-                createdAt: Int64) {
+                createdAt: Int64, deletedAt: Int64? = nil) {
         self.id = id
         self.username = username
         self.passwordHash = passwordHash
@@ -29,12 +32,13 @@ public struct StoredUser: Sendable, Equatable {
         self.age = age
         self.hobbies = hobbies
         self.createdAt = createdAt
+        self.deletedAt = deletedAt
     }
 
     /// What anyone may see.
     public var profile: UserProfile {
         UserProfile(id: id, username: username, nickname: nickname, avatar: avatar, signature: signature,
-                    age: age, hobbies: hobbies, createdAt: createdAt)
+                    age: age, hobbies: hobbies, createdAt: createdAt, deleted: deletedAt == nil ? nil : true)
     }
 
     /// What the user sees of themself.

@@ -67,7 +67,7 @@ extension PostgresStoreQuerying {
         guard limit > 0 else { return [] }
         return try query("discoverCandidates(for:after:limit:)", """
             SELECT \(StoredUser.selectColumns) FROM users AS u
-            WHERE u.id > $2 AND u.id != $1
+            WHERE u.id > $2 AND u.id != $1 AND u.deleted_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM friendships WHERE user_id = $1 AND friend_id = u.id)
               AND NOT EXISTS (SELECT 1 FROM blocks WHERE user_id = $1 AND target_id = u.id)
               AND NOT EXISTS (SELECT 1 FROM blocks WHERE user_id = u.id AND target_id = $1)

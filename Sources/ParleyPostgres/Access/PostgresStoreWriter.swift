@@ -49,19 +49,27 @@ struct PostgresStoreWriter: PostgresStoreQuerying, StoreWriter {
 
     func insertSession(_ session: StoredSession) throws {
         try run("insertSession", """
-            INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, user_agent)
-            VALUES ($1, $2, $3, $4, $5, $6)
+            INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, user_agent, device_name, last_address)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             """, session.id, session.userID.rawValue, session.tokenHash, session.createdAt,
-            session.lastSeenAt, session.userAgent)
+            session.lastSeenAt, session.userAgent, session.deviceName, session.lastAddress)
     }
 
     func deleteSession(id: String, userID: UserID) throws -> Bool {
         try run("deleteSession", "DELETE FROM sessions WHERE id = $1 AND user_id = $2", id, userID.rawValue) > 0
     }
 
+    func deleteSessions(of userID: UserID, keeping: String?) throws -> [String] {
+        try query("deleteSessions", "DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING id",
+                  userID.rawValue, keeping, row: { row in try row.string(0) })
+    }
+
     /// Never moves `last_seen_at` back: two requests of one session may commit out of order.
-    func touchSession(id: String, at time: Int64) throws {
-        try run("touchSession", "UPDATE sessions SET last_seen_at = greatest(last_seen_at, $1) WHERE id = $2", time, id)
+    func touchSession(id: String, at time: Int64, address: String?) throws {
+        try run("touchSession", """
+            UPDATE sessions SET last_seen_at = greatest(last_seen_at, $1), last_address = coalesce($2, last_address)
+            WHERE id = $3
+            """, time, address, id)
     }
 
     func insertMedia(_ media: StoredMedia) throws {

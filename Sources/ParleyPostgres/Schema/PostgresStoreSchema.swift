@@ -22,6 +22,8 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 8, sql: xmppPrivateItems),
         PostgresMigration(version: 9, sql: messageActions),
         PostgresMigration(version: 10, sql: pushNotifications),
+        PostgresMigration(version: 11, sql: sessionDevices),
+        PostgresMigration(version: 12, sql: accountDeletion),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -88,7 +88,7 @@ extension SQLiteStoreQuerying {
         return try StoreError.mapping("discoverCandidates(for:after:limit:)") {
             try connection.query("""
                 SELECT \(StoredUser.selectColumns) FROM users AS u
-                WHERE u.id > ?2 AND u.id != ?1
+                WHERE u.id > ?2 AND u.id != ?1 AND u.deleted_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM friendships WHERE user_id = ?1 AND friend_id = u.id)
                   AND NOT EXISTS (SELECT 1 FROM blocks WHERE user_id = ?1 AND target_id = u.id)
                   AND NOT EXISTS (SELECT 1 FROM blocks WHERE user_id = u.id AND target_id = ?1)

@@ -47,10 +47,10 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     func insertSession(_ session: StoredSession) throws {
         try StoreError.mapping("insertSession") {
             try connection.run("""
-                INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, user_agent)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (id, user_id, token_hash, created_at, last_seen_at, user_agent, device_name, last_address)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, session.id, session.userID.rawValue, session.tokenHash, session.createdAt,
-                session.lastSeenAt, session.userAgent)
+                session.lastSeenAt, session.userAgent, session.deviceName, session.lastAddress)
         }
     }
 
@@ -60,10 +60,20 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
         }
     }
 
+    func deleteSessions(of userID: UserID, keeping: String?) throws -> [String] {
+        try StoreError.mapping("deleteSessions") {
+            try connection.query("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ? RETURNING id",
+                                 userID.rawValue, keeping, row: { row in try row.string(0) })
+        }
+    }
+
     /// Never moves `last_seen_at` back: two requests of one session may commit out of order.
-    func touchSession(id: String, at time: Int64) throws {
+    func touchSession(id: String, at time: Int64, address: String?) throws {
         try StoreError.mapping("touchSession") {
-            try connection.run("UPDATE sessions SET last_seen_at = max(last_seen_at, ?) WHERE id = ?", time, id)
+            try connection.run("""
+                UPDATE sessions SET last_seen_at = max(last_seen_at, ?), last_address = coalesce(?, last_address)
+                WHERE id = ?
+                """, time, address, id)
         }
     }
 

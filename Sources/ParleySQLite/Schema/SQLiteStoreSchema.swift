@@ -23,6 +23,8 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 9, sql: xmppPrivateItems),
         SQLiteMigration(version: 10, sql: messageActions),
         SQLiteMigration(version: 11, sql: pushNotifications),
+        SQLiteMigration(version: 12, sql: sessionDevices),
+        SQLiteMigration(version: 13, sql: accountDeletion),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

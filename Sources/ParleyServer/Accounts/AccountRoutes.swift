@@ -4,6 +4,15 @@ import ParleyProtocol
 
 /// The HTTP API of accounts, profiles and media (`docs/protocol.md`).
 enum AccountRoutes {
+    /// Resolves the bearer token of a request to its session (recording the address it
+    /// came from in the device list).
+    @Sendable static func authenticate(_ request: APIRequest, with accounts: AccountService) async throws(ProtocolError) -> AuthenticatedSession {
+        guard let token = request.bearerToken else {
+            throw ProtocolError(.unauthorized, "send Authorization: Bearer <token>")
+        }
+        return try await accounts.authenticate(token: token, clientAddress: request.clientAddress)
+    }
+
     static func add(to routes: inout RouterBuilder<RouteAction>, services: ServerServices) {
         let accounts = services.accounts
         let media = services.media
@@ -16,25 +25,22 @@ enum AccountRoutes {
             registry.closeConnections(of: user, signedInWith: sessionID)
         }
 
-        /// Resolves the bearer token of a request to its session.
         @Sendable func authenticate(_ request: APIRequest) async throws(ProtocolError) -> AuthenticatedSession {
-            guard let token = request.bearerToken else {
-                throw ProtocolError(.unauthorized, "send Authorization: Bearer <token>")
-            }
-            return try await accounts.authenticate(token: token)
+            try await AccountRoutes.authenticate(request, with: accounts)
         }
 
         routes.add(.post, "/v1/auth/register", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(Credentials.self)
             let result = try await accounts.register(username: body.username, password: body.password, userAgent: request.userAgent,
-                                                    clientAddress: request.clientAddress)
+                                                    clientAddress: request.clientAddress, deviceName: body.deviceName)
             services.logger.info("registered", ["user": .string(result.user.profile.id.description)])
             return JSONCoding.response(.created, result)
         })
         routes.add(.post, "/v1/auth/login", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(Credentials.self)
             return JSONCoding.response(.ok, try await accounts.login(username: body.username, password: body.password,
-                                                                     userAgent: request.userAgent, clientAddress: request.clientAddress))
+                                                                     userAgent: request.userAgent, clientAddress: request.clientAddress,
+                                                                     deviceName: body.deviceName))
         })
         routes.add(.post, "/v1/auth/sms/request", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(SMSCodeRequest.self)
@@ -43,7 +49,9 @@ enum AccountRoutes {
         routes.add(.post, "/v1/auth/sms/verify", .task { request throws(ProtocolError) in
             let body = try request.decodeBody(SMSCodeVerification.self)
             return JSONCoding.response(.ok, try await accounts.verifySMSCode(phone: body.phone, code: body.code,
-                                                                             userAgent: request.userAgent))
+                                                                             userAgent: request.userAgent,
+                                                                             clientAddress: request.clientAddress,
+                                                                             deviceName: body.deviceName))
         })
         routes.add(.post, "/v1/auth/logout", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
@@ -82,6 +90,7 @@ enum AccountRoutes {
             }
             return JSONCoding.response(.ok, try await accounts.profile(id: id))
         })
+        AccountSecurityRoutes.add(to: &routes, services: services)
         routes.add(.post, "/v1/media", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
             return JSONCoding.response(.created, try await media.upload(request.http.body, owner: session.userID))

@@ -166,6 +166,12 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         for session in sessions(of: user) {
             session.closeIfSignedIn(with: sessionID, code: CloseCodes.authFailed, reason: "signed out")
         }
+        let typed = byUser.withLock { table in
+            (table[user] ?? [:]).values.compactMap { member -> (any EventReceiver)? in
+                if case .typed(let receiver) = member { return receiver } else { return nil }
+            }
+        }
+        for receiver in typed { receiver.signInEnded(sessionID) }
     }
 
     func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {

@@ -4,7 +4,7 @@ import ParleyProtocol
 extension StoredUser {
     /// The `users` columns that `init(row:)` reads, in its order.
     package static let selectColumns =
-        "id, username, password_hash, phone, nickname, avatar, signature, age, hobbies, created_at"
+        "id, username, password_hash, phone, nickname, avatar, signature, age, hobbies, created_at, deleted_at"
 
     /// A user from a row of `selectColumns`.
     package init<Row: StoreRow>(row: Row) throws {
@@ -18,7 +18,8 @@ extension StoredUser {
                   signature: try row.optionalString(6),
                   age: try row.optionalInt(7),
                   hobbies: try HobbiesCoding.decode(row.string(8), userID: id),
-                  createdAt: try row.int64(9))
+                  createdAt: try row.int64(9),
+                  deletedAt: try row.optionalInt64(10))
     }
 
     /// The key that makes usernames unique without regard to case: Swift's lowercasing, the

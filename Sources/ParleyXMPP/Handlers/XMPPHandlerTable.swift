@@ -119,6 +119,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(signals: ChatSignalHandler())
         builder.register(CarbonsHandler())
         builder.register(ArchiveHandler())
+        builder.register(RegisterHandler())
         builder.register(UploadHandler(), service: "upload." + domain)
         builder.register(ConferenceHandler(), service: "conference." + domain, withLocalParts: true)
         return builder.build()

@@ -19,6 +19,8 @@ public final class XMPPServices: Sendable {
     public let directory: XMPPDirectory
     public let configuration: XMPPConfiguration
     public let logger: Logger
+    /// Deleting accounts (in-band, XEP-0077); nil turns account removal over XMPP off.
+    public let deletion: AccountDeletionService?
     /// Streams that may be resumed, by resumption id.
     let resumable = ResumableSessions()
     /// Bound resources, their presence, and the origins of recent messages.
@@ -26,7 +28,9 @@ public final class XMPPServices: Sendable {
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
-                registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger) {
+                registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
+                deletion: AccountDeletionService? = nil) {
+        self.deletion = deletion
         self.accounts = accounts
         self.social = social
         self.conversations = conversations

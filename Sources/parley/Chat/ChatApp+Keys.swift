@@ -23,6 +23,8 @@ extension ChatApp {
                 handlePrompt(key)
             } else if focus == .discover {
                 handleDiscover(key)
+            } else if focus == .devices {
+                handleDevices(key)
             } else if focus == .dialogue && dialogue != nil {
                 handleDialogue(key)
             } else {
@@ -179,6 +181,8 @@ extension ChatApp {
             openDiscover()
         case .character("p"):
             editProfile()
+        case .character("v"):
+            openDevices()
         case .character("q"):
             quitting = true
         default:

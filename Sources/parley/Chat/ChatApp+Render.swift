@@ -93,12 +93,15 @@ extension ChatApp {
             let right = columns - left - 1
             let list = listPane(width: left, height: bodyHeight)
             let talk = focus == .discover ? discoverPane(width: right, height: bodyHeight)
+                : focus == .devices ? devicesPane(width: right, height: bodyHeight)
                 : dialogue == nil ? emptyDialogue(width: right, height: bodyHeight) : dialoguePane(width: right, height: bodyHeight)
             for row in 0..<bodyHeight {
                 lines.append(list[row] + Line("│", .dim) + talk[row])
             }
         } else if focus == .discover {
             lines += discoverPane(width: columns, height: bodyHeight)
+        } else if focus == .devices {
+            lines += devicesPane(width: columns, height: bodyHeight)
         } else if focus == .dialogue && dialogue != nil {
             lines += dialoguePane(width: columns, height: bodyHeight)
         } else {
@@ -157,6 +160,8 @@ extension ChatApp {
             variants = [" Enter confirm · Esc cancel"]
         } else if focus == .discover {
             variants = [" ← pass · → like · u undo · Esc list · Ctrl-C quit"]
+        } else if focus == .devices {
+            variants = [language.pick(" o sign out all other devices · Esc list · Ctrl-C quit", " o 退出所有其他设备 · Esc 返回 · Ctrl-C 退出")]
         } else if focus == .dialogue && dialogue != nil {
             variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
                         " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
@@ -167,7 +172,8 @@ extension ChatApp {
                         " ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
                         " ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit"]
         } else {
-            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · v devices · L logout · q quit",
+                        " ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
                         " ↑↓ Enter open · Tab contacts · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
                         " ↑↓ Enter · Tab contacts · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
                         " ↑↓ Enter · Tab · a friend · g/G group · r/R room · d discover · p profile · q quit",

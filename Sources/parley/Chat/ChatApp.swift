@@ -36,7 +36,7 @@ final class ChatApp {
 
     /// Where keys go on the main screen.
     enum Focus {
-        case list, dialogue, discover
+        case list, dialogue, discover, devices
     }
 
     /// A one-line question at the bottom ("Add friend (username):").
@@ -66,6 +66,8 @@ final class ChatApp {
     var dialogue: DialogueViewModel?
     /// The Discover deck, once opened.
     var discover: DiscoverViewModel?
+    /// The account's signed-in devices while their pane is open (nil: loading).
+    var devices: [SessionInfo]?
     var input = LineEditor()
     /// Lines scrolled up from the newest message (0: at the bottom).
     var scrollOffset = 0

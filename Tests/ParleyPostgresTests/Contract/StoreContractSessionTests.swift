@@ -51,9 +51,9 @@ import Testing
             let mei = try await store.write { try $0.insertUser(newUser("mei")) }
             let phone = session("s-phone", of: mei.id, token: 1, at: 1_000)
             try await store.write { try $0.insertSession(phone) }
-            try await store.write { try $0.touchSession(id: phone.id, at: 5_000) }
-            try await store.write { try $0.touchSession(id: phone.id, at: 3_000) }
-            try await store.write { try $0.touchSession(id: "never-existed", at: 9_000) }
+            try await store.write { try $0.touchSession(id: phone.id, at: 5_000, address: nil) }
+            try await store.write { try $0.touchSession(id: phone.id, at: 3_000, address: nil) }
+            try await store.write { try $0.touchSession(id: "never-existed", at: 9_000, address: nil) }
             let touched = try await store.read { try $0.session(tokenHash: phone.tokenHash) }
             #expect(touched?.lastSeenAt == 5_000)
             #expect(touched?.createdAt == 1_000)

@@ -8,6 +8,7 @@ import { avatar, field, setBusy, connectionBanner, toast, emojiText, confirmDial
 import * as client from '../client.js';
 import { USERNAME_RULE } from './authframe.js';
 import { notificationState, enableNotifications, disableNotifications } from '../push.js';
+import { securitySection } from './security.js';
 
 export function hobbyChips(hobbies, cls = '') {
   return h('ul', { class: `chips ${cls}`.trim(), role: 'list' }, (hobbies || []).map((hobby) => h('li', { class: 'chip', text: hobby })));
@@ -124,7 +125,7 @@ export function profileView() {
       kvRow(t('hobbies'), me.hobbies && me.hobbies.length ? hobbyChips(me.hobbies) : ''),
       me.phone ? kvRow(t('phone_field'), me.phone, { mono: true }) : null);
     const notice = me.username ? null : h('div', { class: 'notice card' }, icon('info', { size: 20 }), h('p', { text: t('set_username_hint') }));
-    content.replaceChildren(hero(me), notice || '', rows, ...settingsCard());
+    content.replaceChildren(hero(me), notice || '', rows, securitySection(me), ...settingsCard());
   }
 
   function editMode(me) {
