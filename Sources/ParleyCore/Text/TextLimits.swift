@@ -40,8 +40,25 @@ public struct TextLimits: Sendable, Equatable {
     /// UTF-8 bytes: every send checks its text, and a byte scan costs nothing per scalar. C0
     /// and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F.
     static func containsControlCharacter(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        // A native string's bytes are contiguous: scanned as a buffer, not through the view's
+        // index per byte (a bridged or shared string is copied first).
+        text.utf8.withContiguousStorageIfAvailable { containsControlCharacter($0, allowingLineBreaks: allowingLineBreaks) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { containsControlCharacter($0, allowingLineBreaks: allowingLineBreaks) }
+    }
+
+    private static func containsControlCharacter(_ bytes: UnsafeBufferPointer<UInt8>, allowingLineBreaks: Bool) -> Bool {
+        // Eight bytes at a time while a word holds no byte below 0x20, no DEL and no 0xC2 (C1's
+        // lead byte): most text is all such words. The first word that may hold one, and all
+        // after it, are read byte by byte; a word skipped holds no 0xC2, so the byte before
+        // the first one read is never a lead byte.
+        var start = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while start + 8 <= bytes.count, !Self.mayHoldControlCharacter(base.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+                start += 8
+            }
+        }
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes[start...] {
             switch byte {
             case 0x0A, 0x0D, 0x09:
                 if !allowingLineBreaks { return true }
@@ -55,5 +72,16 @@ public struct TextLimits: Sendable, Equatable {
             previous = byte
         }
         return false
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether one of `word`'s bytes is below 0x20, 0x7F or 0xC2 (never false when one is).
+    private static func mayHoldControlCharacter(_ word: UInt64) -> Bool {
+        // A byte below n (n ≤ 0x80) sets its high bit in (x − n·ones) & ~x; a byte equal to c
+        // is a zero byte of x ^ c·ones, which is below 1.
+        func hasByte(below n: UInt64, _ x: UInt64) -> Bool { (x &- n &* ones) & ~x & highBits != 0 }
+        return hasByte(below: 0x20, word) || hasByte(below: 1, word ^ (0x7F &* ones)) || hasByte(below: 1, word ^ (0xC2 &* ones))
     }
 }
