@@ -12,6 +12,11 @@
 /// the loop calls synchronously (a socket's callbacks) enters the actor with
 /// `assumeIsolated`, which `checkIsolated` confirms.
 ///
+/// The loop runs every job in both roles at once (serial executor and task executor the loop):
+/// a task isolated to an actor pinned here that also prefers the loop goes from the actor to
+/// `nonisolated(nonsending)` code and back without a hop. The runtime compares both executors
+/// when a task moves, so a task without that preference is queued again at every `await`.
+///
 /// Only for work that never blocks: everything between `await`s runs on the loop.
 extension EventLoop: TaskExecutor, SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
