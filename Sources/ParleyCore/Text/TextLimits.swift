@@ -53,7 +53,9 @@ public struct TextLimits: Sendable, Equatable {
         // the first one read is never a lead byte.
         var start = 0
         if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while start + 8 <= bytes.count, !Self.mayHoldControlCharacter(base.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+            while start + 8 <= bytes.count {
+                let word = ByteWord(base, at: start)
+                if word.hasByte(below: 0x20) || word.hasByte(0x7F) || word.hasByte(0xC2) { break }
                 start += 8
             }
         }
@@ -72,16 +74,5 @@ public struct TextLimits: Sendable, Equatable {
             previous = byte
         }
         return false
-    }
-
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Whether one of `word`'s bytes is below 0x20, 0x7F or 0xC2 (never false when one is).
-    private static func mayHoldControlCharacter(_ word: UInt64) -> Bool {
-        // A byte below n (n ≤ 0x80) sets its high bit in (x − n·ones) & ~x; a byte equal to c
-        // is a zero byte of x ^ c·ones, which is below 1.
-        func hasByte(below n: UInt64, _ x: UInt64) -> Bool { (x &- n &* ones) & ~x & highBits != 0 }
-        return hasByte(below: 0x20, word) || hasByte(below: 1, word ^ (0x7F &* ones)) || hasByte(below: 1, word ^ (0xC2 &* ones))
     }
 }
