@@ -87,15 +87,6 @@ struct JSONScanner {
     mutating func plainString() -> PlainString? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        // Eight bytes at a time up to the word that holds the end, an escape or a control
-        // character; that word and the rest byte by byte.
-        if let base = UnsafeRawPointer(bytes.baseAddress) {
-            while index + 8 <= bytes.count {
-                let word = ByteWord(base, at: index)
-                if word.hasByte(UInt8(ascii: "\"")) || word.hasByte(UInt8(ascii: "\\")) || word.hasByte(below: 0x20) { break }
-                index += 8
-            }
-        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -92,6 +92,29 @@ struct TextLimitsTests {
         #expect(!TextLimit(characters: 3...10, bytes: 40).allows("😀😀"))
     }
 
+    /// Eight bytes at once answer as the bytes one by one do.
+    @Test func byteWordsAnswerAsTheirBytes() {
+        var generator = SystemRandomNumberGenerator()
+        var words: [[UInt8]] = (0..<2_000).map { _ in (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        // Every byte value alone among harmless ones, at every place.
+        for value in 0...255 {
+            for place in 0..<8 {
+                var bytes = [UInt8](repeating: 0x61, count: 8)
+                bytes[place] = UInt8(value)
+                words.append(bytes)
+            }
+        }
+        for bytes in words {
+            let word = bytes.withUnsafeBytes { ByteWord($0.baseAddress!, at: 0) }
+            for bound: UInt8 in [1, 0x20, 0x80] {
+                #expect(word.hasByte(below: bound) == bytes.contains { $0 < bound }, "\(bytes) below \(bound)")
+            }
+            for value: UInt8 in [0x00, 0x22, 0x5C, 0x7F, 0xC2, 0xFF] {
+                #expect(word.hasByte(value) == bytes.contains(value), "\(bytes) has \(value)")
+            }
+        }
+    }
+
     @Test func clippingCutsAtScalarsAndBytes() {
         let limit = TextLimit(characters: 0...4, bytes: 7)
         #expect(limit.clipped("abcdef") == "abcd")
