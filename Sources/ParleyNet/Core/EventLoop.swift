@@ -36,6 +36,11 @@ public final class EventLoop: @unchecked Sendable {
     private var selectables: [Selectable?] = []
     private var generations: [UInt32] = []
     private var endOfTurn: [EndOfTurnWork] = []
+    /// Empty buffers the queues above trade places with when their work is taken, so that a
+    /// turn allocates nothing (a copy and `removeAll(keepingCapacity:)` made a new buffer each
+    /// time, two or three a message). Loop thread only.
+    private var spareWork: [LoopWork] = []
+    private var spareEndOfTurn: [EndOfTurnWork] = []
     /// Work whose flush waits for the end of the current delivery window, each knowing its
     /// place (`deferredFlushSlot`); see EventLoop+DeferredFlush.swift. Loop thread only.
     var deferredFlushes: [DeferredFlushWork] = []
@@ -241,18 +246,18 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runTasks() {
         wakeArmed.store(false, ordering: .sequentiallyConsistent)
-        let remote = incoming.withLock { queue -> [LoopWork] in
-            let taken = queue
-            queue.removeAll(keepingCapacity: true)
-            return taken
-        }
-        for work in remote { run(work) }
+        var taken: [LoopWork] = []
+        swap(&taken, &spareWork)
+        incoming.withLock { swap(&$0, &taken) }
+        for work in taken { run(work) }
         // Tasks added while running local tasks run in the next turn, after I/O gets a chance.
         if !localTasks.isEmpty {
-            let local = localTasks
-            localTasks.removeAll(keepingCapacity: true)
-            for work in local { run(work) }
+            taken.removeAll(keepingCapacity: true)
+            swap(&taken, &localTasks)
+            for work in taken { run(work) }
         }
+        taken.removeAll(keepingCapacity: true)
+        swap(&taken, &spareWork)
     }
 
     private func run(_ work: LoopWork) {
@@ -268,9 +273,12 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runEndOfTurn() {
         while !endOfTurn.isEmpty {
-            let work = endOfTurn
-            endOfTurn.removeAll(keepingCapacity: true)
+            var work: [EndOfTurnWork] = []
+            swap(&work, &spareEndOfTurn)
+            swap(&work, &endOfTurn)
             for item in work { item.runEndOfTurn() }
+            work.removeAll(keepingCapacity: true)
+            swap(&work, &spareEndOfTurn)
         }
     }
 }
