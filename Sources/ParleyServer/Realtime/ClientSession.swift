@@ -204,8 +204,10 @@ actor ClientSession: WebSocketDelegate {
         // task's executor preference too: every job the loop runs carries it as its task
         // executor, and a task without that preference would be moved at every `await`. The
         // others' work (decoding, the services, encoding a large answer) runs on the pool,
-        // costing the loop nothing.
-        Task.immediate(executorPreference: loop) {
+        // costing the loop nothing: their task prefers the pool, which `@concurrent` code
+        // follows.
+        let preference: any TaskExecutor = handler.runsOnLoop ? loop : globalConcurrentExecutor
+        Task.immediate(executorPreference: preference) {
             let answer = if handler.runsOnLoop {
                 await handler.run(context, envelope, frame)
             } else {
@@ -215,7 +217,8 @@ actor ClientSession: WebSocketDelegate {
         }
     }
 
-    /// Runs `handler` on the global pool (`@concurrent`), away from the loop.
+    /// Runs `handler` away from the session (`@concurrent`): on the global pool, the
+    /// executor its task prefers.
     @concurrent
     private static func runOffLoop(_ handler: OperationTable.Handler, _ context: OperationContext,
                                    _ envelope: RequestEnvelope, _ frame: Data) async -> [UInt8] {
