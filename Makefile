@@ -15,7 +15,8 @@ TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanit
 # The reverse proxies of docs/operations.md, run by Tests/e2e/test_reverse_proxy.py on loopback.
 # Installed with RUNLEVEL=1 so that invoke-rc.d does not start their default sites on port 80.
 PROXY_TEST_PACKAGES := nginx caddy
-BENCH_PACKAGES := wrk nats-server
+# valgrind (callgrind) and sqlite3: the instruction counts per message of docs/benchmarks-history.md
+BENCH_PACKAGES := wrk nats-server valgrind sqlite3
 # Only for `make icons` (the web app's PNG icons, committed, drawn from Web/favicon.svg).
 ICON_PACKAGES := librsvg2-bin
 # Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.

@@ -72,7 +72,7 @@ public final class PostgresStore: Store {
 
     /// Runs `body` on a reader thread, in a read-only repeatable-read transaction: every
     /// query in it sees the database as of one moment.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
         try await engine.read(body)
     }
 
@@ -83,7 +83,7 @@ public final class PostgresStore: Store {
     ///
     /// `body` may run more than once (a batch that lost a deadlock is run again), so it must
     /// change nothing but the store; the caller hears back once.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
         try await engine.write(body)
     }
 

@@ -98,7 +98,7 @@ public final class SQLiteStore: Store {
 
     /// Runs `body` on a reader thread, in a read transaction: every query in it sees the
     /// database as of one commit.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
         try await engine.read(body)
     }
 
@@ -110,7 +110,7 @@ public final class SQLiteStore: Store {
     ///
     /// A queued write cannot be cancelled: once `body` has run, its outcome is decided by
     /// the commit, and the caller is told which.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+    public nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
         try await engine.write(body)
     }
 

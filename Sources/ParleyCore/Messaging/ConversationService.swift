@@ -18,7 +18,11 @@ public final class ConversationService: Sendable {
     /// Stores a message and delivers it. The result comes back only after the message is
     /// durably stored. A retry with the same client id returns the stored message and
     /// delivers nothing again.
-    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> SentMessage {
+    ///
+    /// Runs on the caller's executor from start to end (`nonisolated(nonsending)`): a session
+    /// pinned to its event loop checks, queues the write, and announces the commit there,
+    /// with no hop between executors (the hot 1:1 path).
+    public nonisolated(nonsending) func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?) async throws(ProtocolError) -> SentMessage {
         try check(parameters)
         return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection)
     }

@@ -4,13 +4,17 @@ public import ParleyProtocol
 /// loop): `write` closures of concurrent callers may share one transaction and one commit
 /// (group commit), and one caller's failure undoes only its own changes. A `write` returns
 /// only after the commit is durable.
+///
+/// Both run on the caller's executor up to the hand-off and resume there
+/// (`nonisolated(nonsending)`): a session actor pinned to its event loop waits for a commit
+/// without hopping off and back onto the loop around the call.
 public protocol Store: Sendable {
     /// Runs `body` with read access to a consistent snapshot.
-    func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T
+    nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T
     /// Runs `body` in a transaction; returns after it is durably committed. `body` may run
     /// more than once (a batch run again after another write's failure, a deadlock retried):
     /// only the last run's result counts, so it must touch nothing but the store.
-    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
+    nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
 }
 
 /// Queries. Every method throws only for storage failures; "not found" is nil or empty.

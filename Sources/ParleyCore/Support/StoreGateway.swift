@@ -2,7 +2,8 @@ import ParleyProtocol
 
 /// The core's way into the store and the blocking pool: every storage or blocking failure
 /// comes out as a `ProtocolError` (`internal_error` unless the closure threw a protocol
-/// error itself, or a name was taken), so services speak one error type.
+/// error itself, or a name was taken), so services speak one error type. Reads and writes
+/// stay on the caller's executor, as the store's do.
 public struct StoreGateway: Sendable {
     let store: Store
     let blocking: BlockingExecutor
@@ -12,7 +13,7 @@ public struct StoreGateway: Sendable {
         self.blocking = blocking
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws(ProtocolError) -> T {
+    nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws(ProtocolError) -> T {
         do {
             return try await store.read(body)
         } catch {
@@ -20,7 +21,7 @@ public struct StoreGateway: Sendable {
         }
     }
 
-    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws(ProtocolError) -> T {
+    nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws(ProtocolError) -> T {
         do {
             return try await store.write(body)
         } catch {

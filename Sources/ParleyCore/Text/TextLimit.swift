@@ -28,8 +28,9 @@ public struct TextLimit: Sendable, Equatable {
     public func allows(_ text: String) -> Bool {
         let byteCount = text.utf8.count
         guard byteCount <= bytes else { return false }
-        // A scalar takes 1 to 4 bytes, so the byte count bounds the scalar count from above.
-        if byteCount <= characters.upperBound && characters.lowerBound == 0 { return true }
+        // A scalar takes 1 to 4 bytes, so the byte count bounds the scalar count from above,
+        // and a quarter of it (rounded up) from below: most texts are decided without a count.
+        if byteCount <= characters.upperBound && (byteCount + 3) / 4 >= characters.lowerBound { return true }
         if byteCount < characters.lowerBound { return false }
         var count = 0
         for _ in text.unicodeScalars {

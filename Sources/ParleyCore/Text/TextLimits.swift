@@ -40,8 +40,27 @@ public struct TextLimits: Sendable, Equatable {
     /// UTF-8 bytes: every send checks its text, and a byte scan costs nothing per scalar. C0
     /// and DEL are single bytes; C1 (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F.
     static func containsControlCharacter(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        // A native string's bytes are contiguous: scanned as a buffer, not through the view's
+        // index per byte (a bridged or shared string is copied first).
+        text.utf8.withContiguousStorageIfAvailable { containsControlCharacter($0, allowingLineBreaks: allowingLineBreaks) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { containsControlCharacter($0, allowingLineBreaks: allowingLineBreaks) }
+    }
+
+    private static func containsControlCharacter(_ bytes: UnsafeBufferPointer<UInt8>, allowingLineBreaks: Bool) -> Bool {
+        // Eight bytes at a time while a word holds no byte below 0x20, no DEL and no 0xC2 (C1's
+        // lead byte): most text is all such words. The first word that may hold one, and all
+        // after it, are read byte by byte; a word skipped holds no 0xC2, so the byte before
+        // the first one read is never a lead byte.
+        var start = 0
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while start + 8 <= bytes.count {
+                let word = ByteWord(base, at: start)
+                if word.hasByte(below: 0x20) || word.hasByte(0x7F) || word.hasByte(0xC2) { break }
+                start += 8
+            }
+        }
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes[start...] {
             switch byte {
             case 0x0A, 0x0D, 0x09:
                 if !allowingLineBreaks { return true }

@@ -12,11 +12,15 @@
 /// the loop calls synchronously (a socket's callbacks) enters the actor with
 /// `assumeIsolated`, which `checkIsolated` confirms.
 ///
+/// The loop runs every job in both roles at once (serial executor and task executor the loop):
+/// a task isolated to an actor pinned here that also prefers the loop goes from the actor to
+/// `nonisolated(nonsending)` code and back without a hop. The runtime compares both executors
+/// when a task moves, so a task without that preference is queued again at every `await`.
+///
 /// Only for work that never blocks: everything between `await`s runs on the loop.
 extension EventLoop: TaskExecutor, SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        execute { job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor()) }
+        submit(.job(UnownedJob(job)))
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -26,5 +30,12 @@ extension EventLoop: TaskExecutor, SerialExecutor {
     /// Traps unless called on the loop's thread: what `assumeIsolated` relies on.
     public func checkIsolated() {
         precondition(inEventLoop, "not on the event loop's thread")
+    }
+
+    /// Whether the caller runs on the loop's thread: lets `Task.immediate`, started from a
+    /// socket's callback (not a job, so not an executor the runtime knows it is on), begin
+    /// on the loop at once instead of queueing its first job there.
+    public func isIsolatingCurrentContext() -> Bool? {
+        inEventLoop
     }
 }

@@ -26,16 +26,21 @@ public final class EventLoop: @unchecked Sendable {
     let epollFD: Int32
     private let wakeFD: Int32
     private var thread: pthread_t?
-    private let incoming = PThreadMutex<[@Sendable () -> Void]>([])
+    private let incoming = PThreadMutex<[LoopWork]>([])
     private let wakeArmed = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     private let threadStarted = Atomic<Bool>(false)
-    private var localTasks: [() -> Void] = []
+    private var localTasks: [LoopWork] = []
     private var timers = TimerHeap()
     private var timerSequence: UInt64 = 0
     private var selectables: [Selectable?] = []
     private var generations: [UInt32] = []
     private var endOfTurn: [EndOfTurnWork] = []
+    /// Empty buffers the queues above trade places with when their work is taken, so that a
+    /// turn allocates nothing (a copy and `removeAll(keepingCapacity:)` made a new buffer each
+    /// time, two or three a message). Loop thread only.
+    private var spareWork: [LoopWork] = []
+    private var spareEndOfTurn: [EndOfTurnWork] = []
     /// Work whose flush waits for the end of the current delivery window, each knowing its
     /// place (`deferredFlushSlot`); see EventLoop+DeferredFlush.swift. Loop thread only.
     var deferredFlushes: [DeferredFlushWork] = []
@@ -87,11 +92,17 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `task` on the loop: at the end of the current turn if called on the loop,
     /// otherwise as soon as the loop wakes.
     public func execute(_ task: @escaping @Sendable () -> Void) {
+        submit(.closure(task))
+    }
+
+    /// Queues `work`: for the end of the current turn if called on the loop, otherwise for
+    /// when the loop wakes (waking it if it sleeps).
+    func submit(_ work: LoopWork) {
         if inEventLoop {
-            localTasks.append(task)
+            localTasks.append(work)
             return
         }
-        incoming.withLock { $0.append(task) }
+        incoming.withLock { $0.append(work) }
         if !wakeArmed.exchange(true, ordering: .acquiringAndReleasing) {
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
@@ -235,25 +246,39 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runTasks() {
         wakeArmed.store(false, ordering: .sequentiallyConsistent)
-        let remote = incoming.withLock { queue -> [@Sendable () -> Void] in
-            let taken = queue
-            queue.removeAll(keepingCapacity: true)
-            return taken
-        }
-        for task in remote { task() }
+        var taken: [LoopWork] = []
+        swap(&taken, &spareWork)
+        incoming.withLock { swap(&$0, &taken) }
+        for work in taken { run(work) }
         // Tasks added while running local tasks run in the next turn, after I/O gets a chance.
         if !localTasks.isEmpty {
-            let local = localTasks
-            localTasks.removeAll(keepingCapacity: true)
-            for task in local { task() }
+            taken.removeAll(keepingCapacity: true)
+            swap(&taken, &localTasks)
+            for work in taken { run(work) }
+        }
+        taken.removeAll(keepingCapacity: true)
+        swap(&taken, &spareWork)
+    }
+
+    private func run(_ work: LoopWork) {
+        switch work {
+        case .closure(let task):
+            task()
+        case .job(let job):
+            // Both roles at once (see EventLoop+TaskExecutor.swift): an actor pinned to this loop
+            // and a task preferring it both find themselves where they expect to be.
+            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
         }
     }
 
     private func runEndOfTurn() {
         while !endOfTurn.isEmpty {
-            let work = endOfTurn
-            endOfTurn.removeAll(keepingCapacity: true)
+            var work: [EndOfTurnWork] = []
+            swap(&work, &spareEndOfTurn)
+            swap(&work, &endOfTurn)
             for item in work { item.runEndOfTurn() }
+            work.removeAll(keepingCapacity: true)
+            swap(&work, &spareEndOfTurn)
         }
     }
 }

@@ -239,6 +239,11 @@ struct JSONScanner {
                 return take(UInt8(ascii: "]"))
             }
         case UInt8(ascii: "\""):
+            // Most strings hold no escape: passed over without being made a `String` (the
+            // envelope's pass skips `data`, text included, before the parameters are read).
+            let quote = index
+            if plainString() != nil { return true }
+            index = quote
             return string() != nil
         case UInt8(ascii: "t"): return literal("true")
         case UInt8(ascii: "f"): return literal("false")

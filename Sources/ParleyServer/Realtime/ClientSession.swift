@@ -11,8 +11,9 @@ import ParleyProtocol
 /// and the compiler checks it. The socket calls in synchronously on the loop and enters with
 /// `assumeIsolated`; the hub, on any thread, hops to the loop first. Every request runs as one
 /// async task isolated to the session; an operation registered to run on the loop (the hot
-/// `message.send`) also runs its handler there (the loop is its executor preference), so it
-/// resumes on the loop after the store's commit without waking the global pool.
+/// `message.send`) runs its handler inside the session too, with no hop between executors
+/// (the handler, the core's send and the store's write are `nonisolated(nonsending)`), so it
+/// costs the loop two jobs: the task's start and its resumption after the store's commit.
 actor ClientSession: WebSocketDelegate {
     enum State {
         /// Waiting for the `auth` request; closed with 4000 if it does not come in time.
@@ -196,16 +197,40 @@ actor ClientSession: WebSocketDelegate {
         }
         busy = true
         let context = OperationContext(session: session, connection: self)
-        // The task is isolated to this session (its loop). A hot operation's handler runs on
-        // the loop too; the others' nonisolated work (decoding, the services, encoding a large
-        // answer) runs on the global pool, costing the loop nothing.
+        // Isolated to this session and started at once, on the loop. A hot operation decodes,
+        // checks and queues its write inside the session and resumes there after the commit:
+        // two jobs on the loop in all (the runtime queues the rest of the start once it meets
+        // the store's continuation, and the writer queues the resumption), where a hop off the
+        // loop and back around every call into nonisolated code cost a dozen. The loop is the
+        // task's executor preference too: every job the loop runs carries it as its task
+        // executor, and a task without that preference would be moved at every `await`. The
+        // others' work (decoding, the services, encoding a large answer) runs on the pool,
+        // costing the loop nothing: their task prefers the pool, which `@concurrent` code
+        // follows.
         let preference: any TaskExecutor = handler.runsOnLoop ? loop : globalConcurrentExecutor
-        Task {
-            let answer = await withTaskExecutorPreference(preference) { await handler.run(context, envelope, frame) }
-            self.busy = false
-            self.send(answer)
-            self.processNext()
+        Task.immediate(executorPreference: preference) {
+            let answer = if handler.runsOnLoop {
+                await handler.run(context, envelope, frame)
+            } else {
+                await Self.runOffLoop(handler, context, envelope, frame)
+            }
+            self.finish(answer)
         }
+    }
+
+    /// Runs `handler` away from the session (`@concurrent`): on the global pool, the
+    /// executor its task prefers.
+    @concurrent
+    private static func runOffLoop(_ handler: OperationTable.Handler, _ context: OperationContext,
+                                   _ envelope: RequestEnvelope, _ frame: Data) async -> [UInt8] {
+        await handler.run(context, envelope, frame)
+    }
+
+    /// Answers the request in progress and starts the next one.
+    private func finish(_ answer: [UInt8]) {
+        busy = false
+        send(answer)
+        processNext()
     }
 
     /// Sends a frame's JSON text.

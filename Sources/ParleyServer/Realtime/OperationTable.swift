@@ -24,13 +24,15 @@ enum OperationReply<Result: Encodable & Sendable>: Sendable {
 struct OperationTable: Sendable {
     /// How an operation runs: its parameters decoded, the work done, the answer encoded.
     struct Handler: Sendable {
-        /// Whether the handler runs on the connection's loop (short work that never blocks,
-        /// such as `message.send`, whose only wait is the store's commit): it then resumes
-        /// there without waking the global pool. Others run on the pool, so decoding and
-        /// encoding large answers costs the loop nothing.
+        /// Whether the handler runs on the connection's loop, inside its session (short work
+        /// that never blocks, such as `message.send`, whose only wait is the store's commit):
+        /// it starts at once and resumes there without a hop or a wake-up of the global pool.
+        /// Others run on the pool, so decoding and encoding large answers costs the loop
+        /// nothing.
         let runsOnLoop: Bool
-        /// Returns the response frame.
-        let run: @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8]
+        /// Returns the response frame. Runs on its caller's executor (`nonisolated(nonsending)`),
+        /// which `ClientSession` picks by `runsOnLoop`.
+        let run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8]
     }
 
     private let handlers: [String: Handler]
@@ -54,13 +56,13 @@ final class OperationTableBuilder {
 
     /// Registers the handler of `operation`.
     func on<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
-                             _ body: @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
+                             _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
         onEncoded(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in .value(try await body(context, parameters)) }
     }
 
     /// Registers a handler that may answer with its result's JSON already encoded.
     func onEncoded<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
-                                    _ body: @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> OperationReply<O.Result>) {
+                                    _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> OperationReply<O.Result>) {
         add(O.name, OperationTable.Handler(runsOnLoop: onLoop) { context, envelope, frame in
             do throws(ProtocolError) {
                 let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)

@@ -76,8 +76,9 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
         }
     }
 
-    /// Runs `body` on a reader thread, in the backend's read transaction.
-    package func read<T: Sendable>(_ body: @escaping @Sendable (Backend.Reader) throws -> T) async throws -> T {
+    /// Runs `body` on a reader thread, in the backend's read transaction; resumes on the
+    /// caller's executor.
+    package nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (Backend.Reader) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let backend = backend
             let accepted = readQueue.enqueue { connection in
@@ -92,9 +93,13 @@ package final class ThreadedStore<Backend: StoreBackend>: Sendable {
     }
 
     /// Runs `body` on a writer thread in the next batch's transaction and returns once the
-    /// batch is committed (see `GroupCommitWriter` for what a failure undoes).
-    package func write<T: Sendable>(_ body: @escaping @Sendable (Backend.Writer) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+    /// batch is committed (see `GroupCommitWriter` for what a failure undoes); resumes on the
+    /// caller's executor (a session actor's loop: one job queued there, no hop before).
+    package nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (Backend.Writer) throws -> T) async throws -> T {
+        // Unchecked: the job hands its outcome over exactly once (`TypedWriteJob.finish` or
+        // `abandon`, or the refusal of a closed store below), which is what the checked
+        // continuation's extra object per write would verify again on the 1:1 hot path.
+        try await withUnsafeThrowingContinuation { continuation in
             write(body) { continuation.resume(with: $0) }
         }
     }

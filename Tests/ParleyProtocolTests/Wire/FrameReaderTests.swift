@@ -130,6 +130,24 @@ import Testing
         }
     }
 
+    /// An escape, a raw control character or the closing quote is found at every offset of a
+    /// string, and skipped strings (the envelope's pass over `data`) are passed over alike.
+    @Test func stringsAreReadAlikeWhereverTheirSpecialBytesFall() throws {
+        for offset in 0...24 {
+            let head = String(repeating: "a", count: offset)
+            let tail = String(repeating: "z", count: 24 - offset)
+            for middle in [#"\""#, #"\\"#, #"\n"#, #"\u4e2d"#, "", "é", "中"] {
+                let json = #"{"id":1,"op":"message.send","data":{"conversationId":"1","clientId":"c","kind":"text","text":""#
+                    + head + middle + tail + #""}}"#
+                let (_, parameters) = try #require(fast(json), "\(middle) at \(offset)")
+                #expect(parameters.text == (try JSONDecoder().decode(Whole.self, from: Data(json.utf8)).data.text))
+            }
+            let control = "{\"id\":1,\"op\":\"message.send\",\"data\":{\"conversationId\":\"1\",\"clientId\":\"c\",\"kind\":\"text\",\"text\":\""
+                + head + "\u{1F}" + tail + "\"}}"
+            #expect(fast(control) == nil, "a raw control character at \(offset)")
+        }
+    }
+
     @Test func aSendsParametersAndOtherOperationsData() throws {
         let frame = Data(#"{"id":"r1","op":"message.history","data":{"conversationId":"42","before":7}}"#.utf8)
         let envelope = try FrameReader.request(frame)
