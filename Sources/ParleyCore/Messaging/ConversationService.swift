@@ -5,10 +5,13 @@ public final class ConversationService: Sendable {
     let context: MessagingContext
     /// Edit, recall, delete for me, reactions, forward and pins.
     public let actions: MessageActionService
+    /// Who is typing where (in memory only).
+    public let typing: TypingService
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
+        typing = TypingService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol
@@ -157,7 +160,7 @@ public final class ConversationService: Sendable {
         let rooms = context.rooms
         let excerptLimit = context.rules.replyExcerptCharacters
         return try await context.gateway.read { reader in
-            _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
+            let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
             var used = 0
             var pinned: [PinnedMessage]?
             if parameters.before == nil {
@@ -171,7 +174,8 @@ public final class ConversationService: Sendable {
                                          reader: reader, excerptLimit: excerptLimit)
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
-            return MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 })
+            return MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
+                               peerReadSeq: try Self.peerReadSeq(in: conversation, of: user, reader: reader))
         }
     }
 
@@ -219,16 +223,18 @@ public final class ConversationService: Sendable {
         }
         let peers = Dictionary(try MessagingContext.profiles(peerIDs, reader: reader).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let mentions = try reader.mentionCounts(for: user)
-        return inbox.map { entry in
+        return try inbox.map { entry in
             let conversation = entry.conversation
             var peer: UserProfile?
             if conversation.kind == .user, let a = conversation.userA, let b = conversation.userB {
                 peer = peers[a == user ? b : a]
             }
-            return ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
-                                       avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
-                                       readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
-                                       lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
+            var summary = ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
+                                              avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
+                                              readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
+                                              lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
+            summary.peerReadSeq = try peerReadSeq(in: conversation, of: user, reader: reader)
+            return summary
         }
     }
 
@@ -237,12 +243,14 @@ public final class ConversationService: Sendable {
         let rooms = context.rooms
         // The total is one aggregate query: building every summary here (the whole inbox)
         // cost more than the rest of the write.
-        let state = try await context.gateway.write { writer in
-            let (conversation, marker) = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
-            return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
-                             totalUnread: try writer.totalUnread(for: user))
+        let (state, receipt) = try await context.gateway.write { writer in
+            let moved = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
+            let state = ReadState(conversationId: moved.conversation.id, readSeq: moved.marker,
+                                  unread: max(0, moved.conversation.lastSeq - moved.marker), totalUnread: try writer.totalUnread(for: user))
+            return (state, moved.receipt)
         }
         context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
+        announce(receipt)
         return state
     }
 
@@ -254,9 +262,10 @@ public final class ConversationService: Sendable {
     /// commit, so it sees the marker anyway).
     public func moveReadMarker(for user: UserID, _ parameters: ReadParameters, connection: ConnectionToken?) async throws(ProtocolError) {
         let rooms = context.rooms
-        let (conversation, marker) = try await context.gateway.write { writer in
+        let (conversation, marker, receipt) = try await context.gateway.write { writer in
             try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
         }
+        announce(receipt)
         guard context.delivery.isOnline(user, excluding: connection) else { return }
         let total = try await context.gateway.read { reader in try reader.totalUnread(for: user) }
         let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
@@ -267,11 +276,16 @@ public final class ConversationService: Sendable {
     /// The conversation, if the user may read it, and their read marker after moving it to
     /// `seq` (never back, never past the newest message); in a room, where nothing is kept,
     /// the newest message.
-    private static func moveMarker(_ parameters: ReadParameters, of user: UserID, writer: StoreWriter,
-                                   rooms: RoomOccupancy) throws -> (StoredConversation, Int64) {
+    /// In a 1:1 conversation whose marker moved, the receipt for the other person.
+    private static func moveMarker(_ parameters: ReadParameters, of user: UserID, writer: StoreWriter, rooms: RoomOccupancy)
+        throws -> (conversation: StoredConversation, marker: Int64, receipt: Receipt?) {
         let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
-        guard conversation.kind != .room else { return (conversation, conversation.lastSeq) }
-        return (conversation, try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq))
+        guard conversation.kind != .room else { return (conversation, conversation.lastSeq, nil) }
+        let before = conversation.kind == .user ? try writer.member(of: conversation.id, user: user)?.readSeq : nil
+        let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
+        guard let before, marker > before, let a = conversation.userA, let b = conversation.userB else { return (conversation, marker, nil) }
+        return (conversation, marker, Receipt(to: a == user ? b : a,
+                                              state: ReceiptState(conversationId: conversation.id, userId: user, readSeq: marker)))
     }
 
     /// What a (re)connecting client missed: every conversation, the messages after the

@@ -20,6 +20,9 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var lastActivityAt: Int64
     /// Unread messages that mention this user (by id or `@all`); absent when none.
     public var mentions: Int64?
+    /// In a 1:1 conversation, the other person's read marker: this user's messages up to it
+    /// are read (absent when either of the two turned read receipts off, or elsewhere).
+    public var peerReadSeq: Int64?
 
     public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
                 lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64,

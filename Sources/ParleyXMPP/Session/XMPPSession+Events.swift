@@ -101,6 +101,9 @@ extension XMPPSession {
         case .server(.conversationRead), .server(.meUpdated), .server(.messageUpdated), .server(.messageHidden):
             // Read markers, profile changes and message actions have no XMPP form here yet.
             return
+        case .server(.typing), .server(.conversationReceipt):
+            // Chat states (XEP-0085) and receipts (XEP-0184/0333) for native events: not yet.
+            return
         }
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+public import ParleyProtocol
+
+// Typing notices and read receipts (docs/protocol.md, "Receipts and typing").
+extension ParleyClient {
+    /// `typing.start`: the user is typing in `conversation`; call again every few seconds
+    /// while they keep typing (the server ends a typing not refreshed within its timeout).
+    public func startTyping(in conversation: ConversationID) async throws(ParleyError) {
+        _ = try await call(Op.TypingStart.self, ConversationReference(conversationId: conversation))
+    }
+
+    /// `typing.stop`: the user stopped typing (or sent the message).
+    public func stopTyping(in conversation: ConversationID) async throws(ParleyError) {
+        _ = try await call(Op.TypingStop.self, ConversationReference(conversationId: conversation))
+    }
+
+    /// `message.readers`: who of a group has read the message at `seq`, with the count.
+    public func readers(of seq: Int64, in conversation: ConversationID, cursor: String? = nil,
+                        limit: Int? = nil) async throws(ParleyError) -> ReaderPage {
+        try await call(Op.MessageReaders.self, ReadersParameters(conversationId: conversation, seq: seq, cursor: cursor, limit: limit))
+    }
+
+    /// The other person's read marker moved: kept on the cached summary, then reported.
+    func applyReceipt(_ receipt: ReceiptState) {
+        if var summary = try? store.conversation(receipt.conversationId) {
+            summary.peerReadSeq = max(summary.peerReadSeq ?? 0, receipt.readSeq)
+            try? store.setConversation(summary)
+        }
+        emit(.receipt(receipt))
+    }
+
+    func applyTyping(_ notice: TypingNotice) {
+        emit(.typing(notice))
+    }
+}
