@@ -143,6 +143,7 @@ public final class ConversationService: Sendable {
         guard stored.isNew else { return SentMessage(message: stored.message, encodedJSON: nil) }
         let encoded = context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind,
                                        excluding: connection)
+        if stored.snapshot.shape.kind == .user { deliveredLive(stored.message, members: stored.snapshot.members.ids) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }
 
@@ -159,7 +160,7 @@ public final class ConversationService: Sendable {
         let budget = context.rules.maxAnswerBytes
         let rooms = context.rooms
         let excerptLimit = context.rules.replyExcerptCharacters
-        return try await context.gateway.read { reader in
+        let page = try await context.gateway.read { reader in
             let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
             var used = 0
             var pinned: [PinnedMessage]?
@@ -174,9 +175,15 @@ public final class ConversationService: Sendable {
                                          reader: reader, excerptLimit: excerptLimit)
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
-            return MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
-                               peerReadSeq: try Self.peerReadSeq(in: conversation, of: user, reader: reader))
+            let (peerRead, peerDelivered) = try Self.peerMarkers(in: conversation, of: user, reader: reader)
+            return (MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
+                                peerReadSeq: peerRead, peerDeliveredSeq: peerDelivered), conversation.kind)
         }
+        // A page fetched is delivered: the 1:1 sender's ticks move on.
+        if page.1 == .user, let newest = page.0.messages.last?.seq {
+            await markDelivered([(parameters.conversationId, newest)], to: user)
+        }
+        return page.0
     }
 
     /// `messages` as `user` sees them: without action events unless `events`, with reply
@@ -233,7 +240,7 @@ public final class ConversationService: Sendable {
                                               avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
                                               readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
                                               lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
-            summary.peerReadSeq = try peerReadSeq(in: conversation, of: user, reader: reader)
+            (summary.peerReadSeq, summary.peerDeliveredSeq) = try peerMarkers(in: conversation, of: user, reader: reader)
             return summary
         }
     }
@@ -284,8 +291,14 @@ public final class ConversationService: Sendable {
         let before = conversation.kind == .user ? try writer.member(of: conversation.id, user: user)?.readSeq : nil
         let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
         guard let before, marker > before, let a = conversation.userA, let b = conversation.userB else { return (conversation, marker, nil) }
-        return (conversation, marker, Receipt(to: a == user ? b : a,
-                                              state: ReceiptState(conversationId: conversation.id, userId: user, readSeq: marker)))
+        let peer = a == user ? b : a
+        // What was read was delivered, whatever way it came.
+        let deliveredBefore = try writer.deliveredSeq(in: conversation.id, user: user)
+        let delivered = try writer.markDelivered(conversation: conversation.id, user: user, upTo: marker)
+        let shared = try sharesReadReceipts(user, peer, reader: writer)
+        guard shared || delivered > deliveredBefore else { return (conversation, marker, nil) }
+        return (conversation, marker, Receipt(to: peer, state: ReceiptState(conversationId: conversation.id, userId: user,
+                                                                            readSeq: shared ? marker : nil, deliveredSeq: delivered)))
     }
 
     /// What a (re)connecting client missed: every conversation, the messages after the
@@ -297,7 +310,7 @@ public final class ConversationService: Sendable {
         let limit = context.rules.syncMessagesPerConversation
         let budget = context.rules.maxAnswerBytes
         let excerptLimit = context.rules.replyExcerptCharacters
-        return try await context.gateway.read { reader in
+        let result = try await context.gateway.read { reader in
             let summaries = try Self.summaries(for: user, reader: reader)
             var used = summaries.reduce(0) { $0 + EncodedSizeBound.summary($1) }
             var messages: [Message] = []
@@ -325,6 +338,9 @@ public final class ConversationService: Sendable {
                               friendRequestsCursor: requests.nextCursor, totalUnread: summaries.reduce(0) { $0 + $1.unread },
                               updated: updated.isEmpty ? nil : updated)
         }
+        // What sync handed over is delivered: the 1:1 senders' ticks move on.
+        await markDelivered(result.messages, to: user, kinds: result.conversations)
+        return result
     }
 
     /// The current state of the messages that action events among `messages` changed, each

@@ -39,7 +39,8 @@ public final class TypingService: Sendable {
     /// they already do (a refresh).
     public func start(by user: UserID, _ reference: ConversationReference) async throws(ProtocolError) {
         try checkRate(of: user)
-        let recipients = try await recipients(of: user, in: reference.conversationId)
+        // nil: the user keeps their typing to themselves (privacy); the answer is the same.
+        guard let recipients = try await recipients(of: user, in: reference.conversationId) else { return }
         let key = Key(conversation: reference.conversationId, user: user)
         let deadline = ContinuousClock.now.advanced(by: context.rules.typingTimeout)
         let run: UInt64? = state.withLock { state in
@@ -101,13 +102,14 @@ public final class TypingService: Sendable {
         }
     }
 
-    /// Who sees the user typing: in a 1:1 conversation the other person (none when either
+    /// Who sees the user typing (nil when they turned typing off): in a 1:1 conversation the other person (none when either
     /// blocked the other: posting is refused then), in a group the other members but those
     /// the typist blocked, in a room its other occupants.
-    private func recipients(of user: UserID, in id: ConversationID) async throws(ProtocolError) -> [UserID] {
+    private func recipients(of user: UserID, in id: ConversationID) async throws(ProtocolError) -> [UserID]? {
         let rooms = context.rooms
-        return try await context.gateway.read { reader in
+        return try await context.gateway.read { reader -> [UserID]? in
             let conversation = try ConversationAccess.postable(id, by: user, reader: reader, rooms: rooms)
+            guard try reader.privacy(of: user).typing else { return nil }
             switch conversation.kind {
             case .room:
                 return rooms.occupants(of: id).filter { $0 != user }

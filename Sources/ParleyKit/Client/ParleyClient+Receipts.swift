@@ -23,7 +23,8 @@ extension ParleyClient {
     /// The other person's read marker moved: kept on the cached summary, then reported.
     func applyReceipt(_ receipt: ReceiptState) {
         if var summary = try? store.conversation(receipt.conversationId) {
-            summary.peerReadSeq = max(summary.peerReadSeq ?? 0, receipt.readSeq)
+            if let read = receipt.readSeq { summary.peerReadSeq = max(summary.peerReadSeq ?? 0, read) }
+            if let delivered = receipt.deliveredSeq { summary.peerDeliveredSeq = max(summary.peerDeliveredSeq ?? 0, delivered) }
             try? store.setConversation(summary)
         }
         emit(.receipt(receipt))

@@ -306,11 +306,15 @@ public struct MessagePage: Codable, Sendable {
     public var pinned: [PinnedMessage]?
     /// In a 1:1 conversation, the other person's read marker (see `ConversationSummary`).
     public var peerReadSeq: Int64?
-    public init(messages: [Message], hasMore: Bool, pinned: [PinnedMessage]? = nil, peerReadSeq: Int64? = nil) {
+    /// In a 1:1 conversation, the other person's delivered marker (see `ConversationSummary`).
+    public var peerDeliveredSeq: Int64?
+    public init(messages: [Message], hasMore: Bool, pinned: [PinnedMessage]? = nil, peerReadSeq: Int64? = nil,
+                peerDeliveredSeq: Int64? = nil) {
         self.messages = messages
         self.hasMore = hasMore
         self.pinned = pinned
         self.peerReadSeq = peerReadSeq
+        self.peerDeliveredSeq = peerDeliveredSeq
     }
 }
 

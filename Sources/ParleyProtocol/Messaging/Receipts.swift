@@ -12,18 +12,21 @@ public struct TypingNotice: Codable, Sendable, Equatable {
     }
 }
 
-/// `conversation.receipt` event: the other person of a 1:1 conversation moved their read
-/// marker, so the sender's messages up to `readSeq` are read. One event per move of the
-/// marker, however many messages it passed.
+/// `conversation.receipt` event: the other person of a 1:1 conversation received
+/// (`deliveredSeq`) or read (`readSeq`) up to a sequence number, so the sender's messages up
+/// to it are delivered or read. One event per move of a marker, however many messages it
+/// passed. `readSeq` is absent when either of the two turned read receipts off.
 public struct ReceiptState: Codable, Sendable, Equatable {
     public var conversationId: ConversationID
-    /// Who read.
+    /// Who received or read.
     public var userId: UserID
-    public var readSeq: Int64
-    public init(conversationId: ConversationID, userId: UserID, readSeq: Int64) {
+    public var readSeq: Int64?
+    public var deliveredSeq: Int64?
+    public init(conversationId: ConversationID, userId: UserID, readSeq: Int64? = nil, deliveredSeq: Int64? = nil) {
         self.conversationId = conversationId
         self.userId = userId
         self.readSeq = readSeq
+        self.deliveredSeq = deliveredSeq
     }
 }
 

@@ -21,3 +21,19 @@ extension Op {
         public static let name = "message.readers"
     }
 }
+
+extension Op {
+    /// The user's privacy choices about receipts, typing and last seen.
+    public enum PrivacyGet: APIOperation {
+        public typealias Parameters = EmptyPayload
+        public typealias Result = PrivacySettings
+        public static let name = "privacy.get"
+    }
+
+    /// Replaces the user's privacy choices; their other connections hear `privacy.updated`.
+    public enum PrivacySet: APIOperation {
+        public typealias Parameters = PrivacySettings
+        public typealias Result = PrivacySettings
+        public static let name = "privacy.set"
+    }
+}

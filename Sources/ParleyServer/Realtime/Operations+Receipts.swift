@@ -16,5 +16,11 @@ extension Operations {
         table.on(Op.MessageReaders.self) { context, parameters throws(ProtocolError) in
             try await conversations.readers(for: context.user, parameters)
         }
+        table.on(Op.PrivacyGet.self) { context, _ throws(ProtocolError) in
+            try await conversations.privacy(of: context.user)
+        }
+        table.on(Op.PrivacySet.self) { context, settings throws(ProtocolError) in
+            try await conversations.setPrivacy(of: context.user, settings)
+        }
     }
 }

@@ -52,7 +52,8 @@ import Testing
         // receipt (who read up to where), never the reader's counts.
         #expect(core.delivery.take() == [
             RecordingDelivery.Sent(event: .conversationRead(state), users: [ben], excluding: phone),
-            RecordingDelivery.Sent(event: .conversationReceipt(ReceiptState(conversationId: conversation, userId: ben, readSeq: sent.seq)),
+            RecordingDelivery.Sent(event: .conversationReceipt(ReceiptState(conversationId: conversation, userId: ben, readSeq: sent.seq,
+                                                                            deliveredSeq: sent.seq)),
                                    users: [amy], excluding: nil),
         ])
     }

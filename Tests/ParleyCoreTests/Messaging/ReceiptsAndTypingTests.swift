@@ -55,7 +55,7 @@ import Testing
         _ = try await core.conversations.markRead(for: ben, ReadParameters(conversationId: conversation, seq: newest.seq), connection: nil)
         let told = receipts(core.delivery.take())
         #expect(told.count == 1)
-        #expect(told.first?.0 == ReceiptState(conversationId: conversation, userId: ben, readSeq: newest.seq))
+        #expect(told.first?.0 == ReceiptState(conversationId: conversation, userId: ben, readSeq: newest.seq, deliveredSeq: newest.seq))
         #expect(told.first?.1 == [amy])
         // The same marker again moves nothing and tells no one.
         _ = try await core.conversations.markRead(for: ben, ReadParameters(conversationId: conversation, seq: newest.seq), connection: nil)
@@ -184,5 +184,104 @@ import Testing
         try await core.conversations.typing.start(by: ben, reference)
         core.clock.advance(milliseconds: 60_001)
         try core.conversations.typing.stop(by: amy, reference)
+    }
+}
+
+/// Delivered ticks and the privacy switches.
+@Suite struct DeliveryAndPrivacyTests {
+    private func send(_ core: CoreFixture, from user: UserID, in conversation: ConversationID, _ clientId: String) async throws -> Message {
+        try await core.conversations.send(from: user, SendParameters(conversationId: conversation, clientId: clientId, kind: .text, text: "hi"),
+                                          connection: nil).message
+    }
+
+    private func receipts(_ sent: [RecordingDelivery.Sent]) -> [ReceiptState] {
+        sent.compactMap { if case .conversationReceipt(let state) = $0.event, $0.users.count == 1 { state } else { nil } }
+    }
+
+    private func waitFor(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    @Test func aMessageToAnOnlineRecipientIsDeliveredAtOnce() async throws {
+        let core = try CoreFixture()
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let conversation = try await core.befriend(amy, ben)
+        core.delivery.setOnline(ben)
+        _ = core.delivery.take()
+        let sent = try await send(core, from: amy, in: conversation, "c1")
+        let arrived = try await waitFor(5) { !receipts(core.delivery.events).isEmpty }
+        #expect(arrived)
+        let told = core.delivery.events.filter { if case .conversationReceipt = $0.event { true } else { false } }
+        #expect(told.map(\.users) == [[amy]])
+        #expect(receipts(told) == [ReceiptState(conversationId: conversation, userId: ben, deliveredSeq: sent.seq)])
+        let page = try await core.conversations.history(for: amy, HistoryParameters(conversationId: conversation))
+        #expect(page.peerDeliveredSeq == sent.seq)
+        #expect(try unwrapped(page.peerReadSeq) < sent.seq)
+    }
+
+    @Test func anOfflineRecipientsSyncDeliversOncePerConversation() async throws {
+        let core = try CoreFixture()
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let conversation = try await core.befriend(amy, ben)
+        var last: Message?
+        for index in 0..<10 { last = try await send(core, from: amy, in: conversation, "c\(index)") }
+        let newest = try unwrapped(last)
+        // Ben is offline: nothing is delivered yet.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(receipts(core.delivery.take()).isEmpty)
+        let before = try await core.conversations.list(for: amy)
+        #expect(try unwrapped(before.conversations.first?.peerDeliveredSeq) < newest.seq - 9)
+        // Ben comes back and syncs: one receipt for the ten messages.
+        _ = try await core.conversations.sync(for: ben, SyncParameters(since: [:]))
+        #expect(receipts(core.delivery.take()) == [ReceiptState(conversationId: conversation, userId: ben, deliveredSeq: newest.seq)])
+        // A second sync moves nothing.
+        _ = try await core.conversations.sync(for: ben, SyncParameters(since: [conversation.description: newest.seq]))
+        #expect(receipts(core.delivery.take()).isEmpty)
+        let after = try await core.conversations.sync(for: amy, SyncParameters(since: [conversation.description: newest.seq]))
+        #expect(after.conversations.first?.peerDeliveredSeq == newest.seq)
+    }
+
+    @Test func readReceiptsOffHidesReadStateBothWaysButNotDelivery() async throws {
+        let core = try CoreFixture()
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let conversation = try await core.befriend(amy, ben)
+        let settings = try await core.conversations.setPrivacy(of: ben, PrivacySettings(readReceipts: false))
+        #expect(try await core.conversations.privacy(of: ben) == settings)
+        #expect(try await core.conversations.privacy(of: amy) == PrivacySettings())
+        let fromBen = try await send(core, from: ben, in: conversation, "b1")
+        let fromAmy = try await send(core, from: amy, in: conversation, "a1")
+        _ = core.delivery.take()
+        // Ben reads: amy learns it was delivered, not that it was read.
+        _ = try await core.conversations.markRead(for: ben, ReadParameters(conversationId: conversation, seq: fromAmy.seq), connection: nil)
+        #expect(receipts(core.delivery.take()) == [ReceiptState(conversationId: conversation, userId: ben, deliveredSeq: fromAmy.seq)])
+        // Ben, who shares nothing, sees nothing of amy's reading either (her own send moved
+        // her marker past his message: delivered shows, read does not).
+        let amysView = try await core.conversations.history(for: amy, HistoryParameters(conversationId: conversation))
+        let bensView = try await core.conversations.list(for: ben)
+        #expect(amysView.peerReadSeq == nil && amysView.peerDeliveredSeq == fromAmy.seq)
+        #expect(bensView.conversations.first?.peerReadSeq == nil && bensView.conversations.first?.peerDeliveredSeq == fromAmy.seq)
+        // Turned back on, both see the markers again.
+        _ = try await core.conversations.setPrivacy(of: ben, PrivacySettings())
+        let again = try await core.conversations.history(for: amy, HistoryParameters(conversationId: conversation))
+        let bensAgain = try await core.conversations.list(for: ben)
+        #expect(again.peerReadSeq == fromAmy.seq && bensAgain.conversations.first?.peerReadSeq == fromAmy.seq)
+    }
+
+    @Test func typingOffIsRelayedToNoOne() async throws {
+        let core = try CoreFixture()
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let conversation = try await core.befriend(amy, ben)
+        _ = try await core.conversations.setPrivacy(of: amy, PrivacySettings(typing: false, lastSeen: .nobody))
+        _ = core.delivery.take()
+        try await core.conversations.typing.start(by: amy, ConversationReference(conversationId: conversation))
+        #expect(core.delivery.take().isEmpty)
+        #expect(!core.conversations.typing.isTyping(amy, in: conversation))
+        try await core.conversations.typing.start(by: ben, ConversationReference(conversationId: conversation))
+        #expect(core.delivery.take().map(\.users) == [[amy]])
     }
 }
