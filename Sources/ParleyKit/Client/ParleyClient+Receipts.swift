@@ -20,6 +20,17 @@ extension ParleyClient {
         try await call(Op.MessageReaders.self, ReadersParameters(conversationId: conversation, seq: seq, cursor: cursor, limit: limit))
     }
 
+    /// `privacy.get`: the user's choices about read receipts, typing and last seen.
+    public func privacy() async throws(ParleyError) -> PrivacySettings {
+        try await call(Op.PrivacyGet.self, EmptyPayload())
+    }
+
+    /// `privacy.set`: replaces the user's choices.
+    @discardableResult
+    public func setPrivacy(_ settings: PrivacySettings) async throws(ParleyError) -> PrivacySettings {
+        try await call(Op.PrivacySet.self, settings)
+    }
+
     /// The other person's read marker moved: kept on the cached summary, then reported.
     func applyReceipt(_ receipt: ReceiptState) {
         if var summary = try? store.conversation(receipt.conversationId) {
