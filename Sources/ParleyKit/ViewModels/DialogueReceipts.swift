@@ -53,9 +53,16 @@ public struct DialogueReceipts: Sendable, Equatable {
 
     /// The ticks of `message` if it is the reader's own in a 1:1 conversation; nil otherwise.
     public func state(of message: Message, me: UserID?, kind: ConversationKind?) -> MessageDeliveryState? {
-        guard kind == .user, let me, message.sender == me, message.kind != .system else { return nil }
-        if message.seq <= peerReadSeq { return .read }
-        return message.seq <= peerDeliveredSeq ? .delivered : .sent
+        guard message.kind != .system, let me else { return nil }
+        return state(seq: message.seq, isMine: message.sender == me, kind: kind)
+    }
+
+    /// The ticks of the message at `seq` if it is the reader's own (`isMine`) in a 1:1
+    /// conversation; nil otherwise.
+    public func state(seq: Int64, isMine: Bool, kind: ConversationKind?) -> MessageDeliveryState? {
+        guard kind == .user, isMine, seq > 0 else { return nil }
+        if seq <= peerReadSeq { return .read }
+        return seq <= peerDeliveredSeq ? .delivered : .sent
     }
 
     /// "Alice is typing…", "Alice and Bob are typing…", "Alice and 2 others are typing…"; nil

@@ -46,6 +46,11 @@ public final class DialogueViewModel {
         receipts.state(of: message, me: me, kind: kind)
     }
 
+    /// The ticks of one of the reader's own 1:1 bubbles; nil for others'.
+    public func deliveryState(of bubble: DialogueItem.Bubble) -> MessageDeliveryState? {
+        receipts.state(seq: bubble.seq, isMine: bubble.isSelf, kind: kind)
+    }
+
     /// The reader changed the draft: the others see them typing (repeated at most every
     /// `typingRefresh`, within the server's timeout); an emptied draft stops it.
     public func draftEdited() {
