@@ -49,4 +49,20 @@ import Testing
         #expect(missing == "missing_field")
         #expect(try await ben.refused("message.readers", ["conversationId": conversation, "seq": 1]) == "not_found")
     }
+
+    @Test func privacyComesWithPatchMe() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let patched = try await server.request("PATCH", "/v1/me", token: amy.token,
+                                               json: ["nickname": "Amy", "privacy": ["readReceipts": false, "typing": false, "lastSeen": "nobody"]])
+        #expect(patched.status == 200)
+        let settings = try await amy.call("privacy.get")
+        #expect(settings["readReceipts"] as? Bool == false && settings["typing"] as? Bool == false && settings["lastSeen"] as? String == "nobody")
+        // A body without `privacy` leaves the choices alone; a bad one changes nothing.
+        #expect(try await server.request("PATCH", "/v1/me", token: amy.token, json: ["nickname": "Amy B"]).status == 200)
+        let bad = try await server.request("PATCH", "/v1/me", token: amy.token, json: ["nickname": "X", "privacy": ["typing": true]])
+        #expect(bad.status == 400)
+        #expect(try await amy.call("privacy.get")["lastSeen"] as? String == "nobody")
+    }
 }
