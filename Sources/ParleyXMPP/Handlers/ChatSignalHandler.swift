@@ -15,8 +15,12 @@ struct ChatSignalHandler: Sendable {
                  context: isolated some XMPPHandlerContext) async throws(ProtocolError) {
         let services = context.services
         // Not stored, so not checked by `send`: friends only, and no blocks between.
-        _ = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
-        let signals = message.elements.filter { $0.namespace == Namespace.chatStates || $0.namespace == Namespace.receipts }
+        let conversation = try await services.social.directConversation(of: me.user, with: recipient, reachable: true)
+        // Chat states go through Parley's typing, which reaches native and Jabber clients alike.
+        if let composing = ChatStateBridge.composing(in: message) {
+            try await ChatStateBridge.relay(composing: composing, from: me.user, in: conversation, services: services)
+        }
+        let signals = message.elements.filter { $0.namespace == Namespace.receipts }
         guard !signals.isEmpty else { return }
         services.registry.forward(ForwardedStanza(type: message["type"] ?? "chat", id: message["id"], from: me.full.description,
                                                   children: signals.map { $0.serialized() }.joined()),

@@ -101,8 +101,12 @@ extension XMPPSession {
         case .server(.conversationRead), .server(.meUpdated), .server(.messageUpdated), .server(.messageHidden):
             // Read markers, profile changes and message actions have no XMPP form here yet.
             return
-        case .server(.typing), .server(.conversationReceipt):
-            // Chat states (XEP-0085) and receipts (XEP-0184/0333) for native events: not yet.
+        case .server(.typing(let notice)):
+            // 1:1 only: a group's typing has no chat state form here.
+            guard state.directPeers[notice.conversationId] == notice.userId else { return }
+            send(ChatStateBridge.stanza(notice, from: address(of: notice.userId).description, to: me.full.description))
+        case .server(.conversationReceipt):
+            // Receipts (XEP-0184/0333) for native markers: not yet.
             return
         }
     }
