@@ -36,11 +36,23 @@ extension ConversationService {
     }
 
     /// A 1:1 message just went out: if the other person has a connection, it reached them,
-    /// so their delivered marker moves (off the send's own write and answer).
+    /// so their delivered marker moves, off the send's own write and answer, and coalesced
+    /// with the other sends that come while a marker write is running (`DeliveredMarks`).
     func deliveredLive(_ message: Message, members: [UserID]) {
         guard let peer = members.first(where: { $0 != message.sender }), context.delivery.isOnline(peer) else { return }
-        let conversation = message.conversationId, seq = message.seq
-        Task { [self] in await markDelivered([(conversation, seq)], to: peer) }
+        guard deliveredMarks.note(message.seq, in: message.conversationId, to: peer) else { return }
+        Task { [self] in
+            // Bounded: each pass writes what piled up during the previous one; it ends on the
+            // first pass that finds nothing.
+            while true {
+                let batch = deliveredMarks.take()
+                if batch.isEmpty { return }
+                let byUser = Dictionary(grouping: batch, by: { $0.key.user })
+                for (user, marks) in byUser {
+                    await markDelivered(marks.map { ($0.key.conversation, $0.value) }, to: user)
+                }
+            }
+        }
     }
 
     /// Moves `user`'s delivered marker in each 1:1 conversation among `messages` to its

@@ -7,6 +7,8 @@ public final class ConversationService: Sendable {
     public let actions: MessageActionService
     /// Who is typing where (in memory only).
     public let typing: TypingService
+    /// Delivered markers of online recipients waiting for their write.
+    let deliveredMarks = DeliveredMarks()
 
     public init(context: MessagingContext) {
         self.context = context

@@ -224,6 +224,33 @@ import Testing
         #expect(try unwrapped(page.peerReadSeq) < sent.seq)
     }
 
+    @Test func aBurstToAnOnlineRecipientIsDeliveredWithFewerReceiptsThanMessages() async throws {
+        let core = try CoreFixture()
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let conversation = try await core.befriend(amy, ben)
+        core.delivery.setOnline(ben)
+        _ = core.delivery.take()
+        let service = core.conversations
+        let sent = try await withThrowingTaskGroup(of: Message.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await service.send(from: amy, SendParameters(conversationId: conversation, clientId: "burst\(index)", kind: .text,
+                                                                     text: "hi"), connection: nil).message
+                }
+            }
+            return try await group.reduce(into: [Message]()) { $0.append($1) }
+        }
+        let newest = try unwrapped(sent.map(\.seq).max())
+        let done = try await waitFor(10) { receipts(core.delivery.events).last?.deliveredSeq == newest }
+        #expect(done)
+        let told = receipts(core.delivery.take())
+        // Coalesced: the markers written while one write ran go out as one receipt each time.
+        #expect(told.count < 50)
+        #expect(zip(told, told.dropFirst()).allSatisfy { ($0.deliveredSeq ?? 0) < ($1.deliveredSeq ?? 0) })
+        let stored = try await core.store.read { reader in try reader.deliveredSeq(in: conversation, user: ben) }
+        #expect(stored == newest)
+    }
+
     @Test func anOfflineRecipientsSyncDeliversOncePerConversation() async throws {
         let core = try CoreFixture()
         let amy = try await core.user("amy"), ben = try await core.user("ben")
