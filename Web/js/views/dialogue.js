@@ -828,6 +828,8 @@ export function dialogueView() {
   ];
 
   function reset() {
+    // Leaving a conversation with a draft: the others stop seeing the user type at once.
+    if (id) client.draftChanged(id, '');
     rows.clear();
     days.clear();
     list.replaceChildren();
