@@ -23,15 +23,18 @@ extension ConversationService {
     }
 
     /// The other person's read marker (nil unless both share read receipts) and delivered
-    /// marker in a 1:1 conversation; nil elsewhere.
-    static func peerMarkers(in conversation: StoredConversation, of user: UserID, reader: StoreReader) throws -> (Int64?, Int64?) {
+    /// marker in a 1:1 conversation; nil elsewhere. `sharing`, when known, is whether `user`
+    /// shares read receipts (a list of many conversations reads it once).
+    static func peerMarkers(in conversation: StoredConversation, of user: UserID, sharing: Bool? = nil,
+                            reader: StoreReader) throws -> (Int64?, Int64?) {
         guard conversation.kind == .user, let a = conversation.userA, let b = conversation.userB else { return (nil, nil) }
         let peer = a == user ? b : a
         // Read implies delivered (a sender's own messages count as read, and markers from
         // before delivery was kept): delivered is shown as at least the read marker.
         let read = try reader.member(of: conversation.id, user: peer)?.readSeq
         let delivered = max(try reader.deliveredSeq(in: conversation.id, user: peer), read ?? 0)
-        guard try sharesReadReceipts(user, peer, reader: reader) else { return (nil, delivered) }
+        let shared = try (sharing ?? reader.privacy(of: user).readReceipts) && reader.privacy(of: peer).readReceipts
+        guard shared else { return (nil, delivered) }
         return (read, delivered)
     }
 

@@ -232,6 +232,7 @@ public final class ConversationService: Sendable {
         }
         let peers = Dictionary(try MessagingContext.profiles(peerIDs, reader: reader).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let mentions = try reader.mentionCounts(for: user)
+        let sharing = try reader.privacy(of: user).readReceipts
         return try inbox.map { entry in
             let conversation = entry.conversation
             var peer: UserProfile?
@@ -242,7 +243,7 @@ public final class ConversationService: Sendable {
                                               avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
                                               readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
                                               lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id])
-            (summary.peerReadSeq, summary.peerDeliveredSeq) = try peerMarkers(in: conversation, of: user, reader: reader)
+            (summary.peerReadSeq, summary.peerDeliveredSeq) = try peerMarkers(in: conversation, of: user, sharing: sharing, reader: reader)
             return summary
         }
     }
