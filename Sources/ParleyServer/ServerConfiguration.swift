@@ -164,6 +164,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var replyExcerptCharacters = 100
     /// Members one message may mention.
     public var maxMentions = 50
+    /// Seconds a `typing.start` shows without a refresh.
+    public var typingTimeoutSeconds = 6
+    /// `typing.start` and `typing.stop` one user may send per minute.
+    public var maxTypingPerMinute = 120
     /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
     /// for links the server hands out in other protocols (media in XMPP); empty means
     /// `http://<host>:<port>`.
@@ -327,7 +331,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + pushOptions()
+    ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {

@@ -4,6 +4,7 @@
 import { api, setToken } from './api.js';
 import { Connection, ConnectionError } from './connection.js';
 import * as outbox from './outbox.js';
+import * as receipts from './receipts.js';
 import {
   state, emit, reset, rememberUser, timeline, addMessages, noteMessage, maxSeq, minSeq,
 } from './store.js';
@@ -683,6 +684,7 @@ export async function loadNewest(id) {
   emit('timeline', id);
   try {
     const page = await call('message.history', { conversationId: id, limit: HISTORY_PAGE, events: true });
+    receipts.adoptMarkers(id, page);
     addMessages(id, page.messages, { newest: true });
     setPins(id, page.pinned || []);
     if (!tl.loaded) tl.hasMore = page.hasMore;
@@ -730,6 +732,7 @@ async function fillGap(id, before) {
 
 function onMessage(m) {
   if (m.sender) ensureUser(m.sender);
+  if (m.sender) receipts.messageFrom(m.conversationId, m.sender);
   if (state.me && m.sender === state.me.id && m.clientId) outbox.acknowledge(m.clientId);
   const conversation = state.conversations.get(m.conversationId);
   const tl = state.timelines.get(m.conversationId);
@@ -969,7 +972,33 @@ function onEvent(name, data) {
     case 'message.hidden':
       applyHidden(data.conversationId, data.messageId);
       break;
+    case 'typing':
+      receipts.onTyping(data);
+      break;
+    case 'conversation.receipt':
+      receipts.onReceipt(data);
+      break;
     default:
       break; // events this client does not know are ignored
   }
+}
+
+/** The draft of a conversation changed: the others see the user typing. */
+export function draftChanged(conversationId, text) {
+  receipts.draftChanged(call, conversationId, text);
+}
+
+/** The user's privacy choices (`privacy.get`). */
+export function privacy() {
+  return call('privacy.get', {});
+}
+
+/** Replaces the user's privacy choices (`privacy.set`). */
+export function setPrivacy(settings) {
+  return call('privacy.set', settings);
+}
+
+/** Who of a group has read a message (`message.readers`). */
+export function readers(conversationId, seq, cursor) {
+  return call('message.readers', cursor ? { conversationId, seq, cursor } : { conversationId, seq });
 }

@@ -5,10 +5,15 @@ public final class ConversationService: Sendable {
     let context: MessagingContext
     /// Edit, recall, delete for me, reactions, forward and pins.
     public let actions: MessageActionService
+    /// Who is typing where (in memory only).
+    public let typing: TypingService
+    /// Delivered markers of online recipients waiting for their write.
+    let deliveredMarks = DeliveredMarks()
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
+        typing = TypingService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol
@@ -144,6 +149,7 @@ public final class ConversationService: Sendable {
         guard stored.isNew else { return SentMessage(message: stored.message, encodedJSON: nil) }
         let encoded = context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind,
                                        excluding: connection)
+        if stored.snapshot.shape.kind == .user { deliveredLive(stored.message, members: stored.snapshot.members.ids) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }
 
@@ -160,8 +166,8 @@ public final class ConversationService: Sendable {
         let budget = context.rules.maxAnswerBytes
         let rooms = context.rooms
         let excerptLimit = context.rules.replyExcerptCharacters
-        return try await context.gateway.read { reader in
-            _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
+        let page = try await context.gateway.read { reader in
+            let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
             var used = 0
             var pinned: [PinnedMessage]?
             if parameters.before == nil {
@@ -175,8 +181,15 @@ public final class ConversationService: Sendable {
                                          reader: reader, excerptLimit: excerptLimit)
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
-            return MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 })
+            let (peerRead, peerDelivered) = try Self.peerMarkers(in: conversation, of: user, reader: reader)
+            return (MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
+                                peerReadSeq: peerRead, peerDeliveredSeq: peerDelivered), conversation.kind)
         }
+        // A page fetched is delivered: the 1:1 sender's ticks move on.
+        if page.1 == .user, let newest = page.0.messages.last?.seq {
+            await markDelivered([(parameters.conversationId, newest)], to: user)
+        }
+        return page.0
     }
 
     /// `messages` as `user` sees them: without action events unless `events`, with reply
@@ -226,17 +239,20 @@ public final class ConversationService: Sendable {
         }
         let peers = Dictionary(try MessagingContext.profiles(peerIDs, reader: reader).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let mentions = try reader.mentionCounts(for: user)
-        return inbox.map { entry in
+        let sharing = try reader.privacy(of: user).readReceipts
+        return try inbox.map { entry in
             let conversation = entry.conversation
             var peer: UserProfile?
             if conversation.kind == .user, let a = conversation.userA, let b = conversation.userB {
                 peer = peers[a == user ? b : a]
             }
-            return ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
-                                       avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
-                                       readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
-                                       lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id],
-                                       mute: mutes[conversation.id])
+            var summary = ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
+                                              avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
+                                              readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
+                                              lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id],
+                                              mute: mutes[conversation.id])
+            (summary.peerReadSeq, summary.peerDeliveredSeq) = try peerMarkers(in: conversation, of: user, sharing: sharing, reader: reader)
+            return summary
         }
     }
 
@@ -245,12 +261,14 @@ public final class ConversationService: Sendable {
         let rooms = context.rooms
         // The total is one aggregate query: building every summary here (the whole inbox)
         // cost more than the rest of the write.
-        let state = try await context.gateway.write { writer in
-            let (conversation, marker) = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
-            return ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
-                             totalUnread: try writer.totalUnread(for: user))
+        let (state, receipt) = try await context.gateway.write { writer in
+            let moved = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
+            let state = ReadState(conversationId: moved.conversation.id, readSeq: moved.marker,
+                                  unread: max(0, moved.conversation.lastSeq - moved.marker), totalUnread: try writer.totalUnread(for: user))
+            return (state, moved.receipt)
         }
         context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
+        announce(receipt)
         return state
     }
 
@@ -262,9 +280,10 @@ public final class ConversationService: Sendable {
     /// commit, so it sees the marker anyway).
     public func moveReadMarker(for user: UserID, _ parameters: ReadParameters, connection: ConnectionToken?) async throws(ProtocolError) {
         let rooms = context.rooms
-        let (conversation, marker) = try await context.gateway.write { writer in
+        let (conversation, marker, receipt) = try await context.gateway.write { writer in
             try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
         }
+        announce(receipt)
         guard context.delivery.isOnline(user, excluding: connection) else { return }
         let total = try await context.gateway.read { reader in try reader.totalUnread(for: user) }
         let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
@@ -275,11 +294,22 @@ public final class ConversationService: Sendable {
     /// The conversation, if the user may read it, and their read marker after moving it to
     /// `seq` (never back, never past the newest message); in a room, where nothing is kept,
     /// the newest message.
-    private static func moveMarker(_ parameters: ReadParameters, of user: UserID, writer: StoreWriter,
-                                   rooms: RoomOccupancy) throws -> (StoredConversation, Int64) {
+    /// In a 1:1 conversation whose marker moved, the receipt for the other person.
+    private static func moveMarker(_ parameters: ReadParameters, of user: UserID, writer: StoreWriter, rooms: RoomOccupancy)
+        throws -> (conversation: StoredConversation, marker: Int64, receipt: Receipt?) {
         let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
-        guard conversation.kind != .room else { return (conversation, conversation.lastSeq) }
-        return (conversation, try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq))
+        guard conversation.kind != .room else { return (conversation, conversation.lastSeq, nil) }
+        let before = conversation.kind == .user ? try writer.member(of: conversation.id, user: user)?.readSeq : nil
+        let marker = try writer.markRead(conversation: conversation.id, user: user, upTo: parameters.seq)
+        guard let before, marker > before, let a = conversation.userA, let b = conversation.userB else { return (conversation, marker, nil) }
+        let peer = a == user ? b : a
+        // What was read was delivered, whatever way it came.
+        let deliveredBefore = try writer.deliveredSeq(in: conversation.id, user: user)
+        let delivered = try writer.markDelivered(conversation: conversation.id, user: user, upTo: marker)
+        let shared = try sharesReadReceipts(user, peer, reader: writer)
+        guard shared || delivered > deliveredBefore else { return (conversation, marker, nil) }
+        return (conversation, marker, Receipt(to: peer, state: ReceiptState(conversationId: conversation.id, userId: user,
+                                                                            readSeq: shared ? marker : nil, deliveredSeq: delivered)))
     }
 
     /// What a (re)connecting client missed: every conversation, the messages after the
@@ -292,7 +322,7 @@ public final class ConversationService: Sendable {
         let budget = context.rules.maxAnswerBytes
         let excerptLimit = context.rules.replyExcerptCharacters
         let now = context.clock()
-        return try await context.gateway.read { reader in
+        let result = try await context.gateway.read { reader in
             let summaries = try Self.summaries(for: user, reader: reader, now: now)
             var used = summaries.reduce(0) { $0 + EncodedSizeBound.summary($1) }
             var messages: [Message] = []
@@ -320,6 +350,9 @@ public final class ConversationService: Sendable {
                               friendRequestsCursor: requests.nextCursor, totalUnread: summaries.reduce(0) { $0 + $1.unread },
                               updated: updated.isEmpty ? nil : updated)
         }
+        // What sync handed over is delivered: the 1:1 senders' ticks move on.
+        await markDelivered(result.messages, to: user, kinds: result.conversations)
+        return result
     }
 
     /// The current state of the messages that action events among `messages` changed, each

@@ -39,6 +39,10 @@ public struct MessagingRules: Sendable, Equatable {
     public var replyExcerptCharacters = 100
     /// Members one message may mention (`--max-mentions`).
     public var maxMentions = 50
+    /// How long a `typing.start` shows without a refresh before the server ends it (`--typing-timeout`).
+    public var typingTimeout: Duration = .seconds(6)
+    /// `typing.start` and `typing.stop` one user may send per minute, over all conversations (`--max-typing-per-minute`).
+    public var typingPerMinute = 120
 
     public init() {}
 }

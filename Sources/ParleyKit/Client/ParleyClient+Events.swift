@@ -27,6 +27,10 @@ extension ParleyClient {
             applyUpdate(update)
         case .messageHidden(let reference):
             applyHidden(reference)
+        case .typing(let notice):
+            applyTyping(notice)
+        case .conversationReceipt(let receipt):
+            applyReceipt(receipt)
         }
     }
 

@@ -33,4 +33,10 @@ public enum ParleyEvent: Sendable, Equatable {
     /// The server no longer accepts this device's session, or `logout()` was called: the
     /// cache is cleared and the app should show its sign-in screen.
     case signedOut
+    /// Someone started or stopped typing in a conversation (the server ends a typing that
+    /// is not refreshed and says so).
+    case typing(TypingNotice)
+    /// The other person of a 1:1 conversation read up to a sequence number: the ticks of
+    /// this user's messages up to it turn to read.
+    case receipt(ReceiptState)
 }

@@ -31,6 +31,44 @@ public final class DialogueViewModel {
     public private(set) var lastError: ParleyError?
     /// What the reader is typing.
     public var draft = ""
+    /// The ticks of the reader's messages and who is typing.
+    public private(set) var receipts = DialogueReceipts()
+
+    /// The line under the header while someone types ("Alice is typing…"); nil otherwise.
+    public var typingLine: String? {
+        receipts.typingLine(language: language) { [profiles] id in
+            DisplayName.of(nickname: profiles[id]?.nickname, username: profiles[id]?.username, id: id)
+        }
+    }
+
+    /// The ticks of one of the reader's own 1:1 messages; nil for others' messages.
+    public func deliveryState(of message: Message) -> MessageDeliveryState? {
+        receipts.state(of: message, me: me, kind: kind)
+    }
+
+    /// The ticks of one of the reader's own 1:1 bubbles; nil for others'.
+    public func deliveryState(of bubble: DialogueItem.Bubble) -> MessageDeliveryState? {
+        receipts.state(seq: bubble.seq, isMine: bubble.isSelf, kind: kind)
+    }
+
+    /// The reader changed the draft: the others see them typing (repeated at most every
+    /// `typingRefresh`, within the server's timeout); an emptied draft stops it.
+    public func draftEdited() {
+        let conversation = conversationId
+        if draft.isEmpty {
+            guard lastTypingSent != nil else { return }
+            lastTypingSent = nil
+            Task { [client] in try? await client.stopTyping(in: conversation) }
+            return
+        }
+        let at = now()
+        if let last = lastTypingSent, at.timeIntervalSince(last) < Self.typingRefresh { return }
+        lastTypingSent = at
+        Task { [client] in try? await client.startTyping(in: conversation) }
+    }
+
+    /// How often a continuing typist tells the server again (its timeout is 6 s by default).
+    static let typingRefresh: TimeInterval = 3
 
     /// Show the "new message" button.
     public var showsNewMessageIndicator: Bool { newMessageCount > 0 }
@@ -54,6 +92,7 @@ public final class DialogueViewModel {
     @ObservationIgnored private var readUpTo: Int64 = 0
     @ObservationIgnored private var observation: ObservationTasks?
     @ObservationIgnored private var pendingEntries: [OutboxEntry]?
+    @ObservationIgnored private var lastTypingSent: Date?
 
     /// A dialogue of `conversation`; call `open()` when it appears.
     public init(client: ParleyClient, conversation: ConversationID, language: ParleyLanguage = .preferred,
@@ -87,6 +126,7 @@ public final class DialogueViewModel {
             if let first = page.messages.first, let last = messages.last, first.seq > last.seq + 1 { messages.removeAll() }
             merge(page.messages)
             hasMoreHistory = page.hasMore || (messages.first?.seq ?? 1) > 1
+            receipts.adopt(read: page.peerReadSeq, delivered: page.peerDeliveredSeq)
             rebuild()
         }
         markReadIfInSight()
@@ -118,6 +158,7 @@ public final class DialogueViewModel {
         guard !text.isEmpty else { return }
         // Cleared before the await, so that a second tap cannot send the same draft again.
         draft = ""
+        sentDraft()
         isAtBottom = true
         do {
             try await client.send(text: text, to: conversationId)
@@ -173,7 +214,12 @@ public final class DialogueViewModel {
     private func handle(_ event: ParleyEvent) async {
         switch event {
         case .messageNew(let message) where message.conversationId == conversationId:
+            if let sender = message.sender { _ = receipts.stoppedTyping(sender) }
             receive(message)
+        case .receipt(let receipt) where receipt.conversationId == conversationId:
+            receipts.apply(receipt)
+        case .typing(let notice) where notice.conversationId == conversationId:
+            if receipts.apply(notice) { resolveNames(including: notice.userId) }
         case .messageUpdated(let message) where message.conversationId == conversationId:
             // An edit, recall, reaction or hide: the message in its new state, in place.
             merge([message])
@@ -232,6 +278,7 @@ public final class DialogueViewModel {
         if let summary = try? await client.cachedConversation(conversationId) {
             title = MessagePreview.title(of: summary)
             kind = summary.kind
+            receipts.adopt(read: summary.peerReadSeq, delivered: summary.peerDeliveredSeq)
             if let peer = summary.peer { profiles[peer.id] = peer }
         } else if let group = try? await client.cachedGroup(conversationId) {
             // Just joined: the sessions list has not caught up yet, the group's info has.
@@ -244,8 +291,8 @@ public final class DialogueViewModel {
     }
 
     /// Looks up the names of senders and notice actors not known yet, then lays out again.
-    private func resolveNames() {
-        var wanted = Set<UserID>()
+    private func resolveNames(including extra: UserID? = nil) {
+        var wanted = Set<UserID>(extra.map { [$0] } ?? [])
         for message in messages {
             if let sender = message.sender { wanted.insert(sender) }
             if let actor = message.system?.actor { wanted.insert(actor) }
@@ -270,5 +317,15 @@ public final class DialogueViewModel {
         readUpTo = newest
         let conversation = conversationId
         Task { [client] in _ = try? await client.markRead(conversation, upTo: newest) }
+    }
+}
+
+extension DialogueViewModel {
+    /// Own sends end the reader's typing on the server at once.
+    func sentDraft() {
+        guard lastTypingSent != nil else { return }
+        lastTypingSent = nil
+        let conversation = conversationId
+        Task { [client] in try? await client.stopTyping(in: conversation) }
     }
 }

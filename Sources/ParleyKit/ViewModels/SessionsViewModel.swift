@@ -82,7 +82,8 @@ public final class SessionsViewModel {
         switch event {
         case .messageNew, .conversationRead, .conversationsChanged, .friendAdded, .friendRemoved, .presence, .signedOut: return true
         case .messageUpdated: return true
-        case .friendRequest, .meUpdated, .outboxChanged: return false
+        case .friendRequest, .meUpdated, .outboxChanged, .typing: return false
+        case .receipt: return true
         }
     }
 

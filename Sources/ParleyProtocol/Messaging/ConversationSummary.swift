@@ -22,6 +22,12 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var mentions: Int64?
     /// The user's mute of its notifications, while in force (`conversation.mute`).
     public var mute: ConversationMute?
+    /// In a 1:1 conversation, the other person's read marker: this user's messages up to it
+    /// are read (absent when either of the two turned read receipts off, or elsewhere).
+    public var peerReadSeq: Int64?
+    /// In a 1:1 conversation, how far the other person's connections have received it: this
+    /// user's messages up to it are delivered.
+    public var peerDeliveredSeq: Int64?
 
     public init(id: ConversationID, kind: ConversationKind, peer: UserProfile? = nil, name: String? = nil, avatar: String? = nil,
                 lastMessage: Message? = nil, lastSeq: Int64, readSeq: Int64, unread: Int64, lastActivityAt: Int64,

@@ -304,10 +304,17 @@ public struct MessagePage: Codable, Sendable {
     /// The conversation's pinned messages, newest pin first; on the newest page only (no
     /// `before`).
     public var pinned: [PinnedMessage]?
-    public init(messages: [Message], hasMore: Bool, pinned: [PinnedMessage]? = nil) {
+    /// In a 1:1 conversation, the other person's read marker (see `ConversationSummary`).
+    public var peerReadSeq: Int64?
+    /// In a 1:1 conversation, the other person's delivered marker (see `ConversationSummary`).
+    public var peerDeliveredSeq: Int64?
+    public init(messages: [Message], hasMore: Bool, pinned: [PinnedMessage]? = nil, peerReadSeq: Int64? = nil,
+                peerDeliveredSeq: Int64? = nil) {
         self.messages = messages
         self.hasMore = hasMore
         self.pinned = pinned
+        self.peerReadSeq = peerReadSeq
+        self.peerDeliveredSeq = peerDeliveredSeq
     }
 }
 

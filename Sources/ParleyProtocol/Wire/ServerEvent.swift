@@ -23,6 +23,10 @@ public enum ServerEvent: Sendable, Equatable {
     case messageUpdated(MessageUpdate)
     /// The user hid a message for themselves on another connection.
     case messageHidden(MessageReference)
+    /// Someone else started or stopped typing in one of the user's conversations.
+    case typing(TypingNotice)
+    /// The other person of a 1:1 conversation read up to a sequence number.
+    case conversationReceipt(ReceiptState)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -36,6 +40,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .meUpdated: "me.updated"
         case .messageUpdated: "message.updated"
         case .messageHidden: "message.hidden"
+        case .typing: "typing"
+        case .conversationReceipt: "conversation.receipt"
         }
     }
 
@@ -51,6 +57,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .meUpdated(let account): WireJSON.encode(account)
         case .messageUpdated(let update): WireJSON.encode(update)
         case .messageHidden(let reference): WireJSON.encode(reference)
+        case .typing(let notice): WireJSON.encode(notice)
+        case .conversationReceipt(let receipt): WireJSON.encode(receipt)
         }
     }
 
@@ -78,6 +86,8 @@ public enum ServerEvent: Sendable, Equatable {
         case "me.updated": return .meUpdated(try payload.read(Account.self))
         case "message.updated": return .messageUpdated(try payload.read(MessageUpdate.self))
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
+        case "typing": return .typing(try payload.read(TypingNotice.self))
+        case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
         default: return nil
         }
     }

@@ -25,6 +25,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 11, sql: pushNotifications),
         SQLiteMigration(version: 12, sql: sessionDevices),
         SQLiteMigration(version: 13, sql: accountDeletion),
+        SQLiteMigration(version: 14, sql: receipts),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

@@ -17,6 +17,7 @@ enum AccountRoutes {
         let accounts = services.accounts
         let media = services.media
         let delivery = services.delivery
+        let conversations = services.conversations
         let registry = services.registry
 
         /// Closes the WebSockets signed in with an ended sign-in session, through the registry so
@@ -75,7 +76,11 @@ enum AccountRoutes {
         routes.add(.patch, "/v1/me", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)
             let update = try request.decodeBody(ProfileUpdate.self)
+            // Privacy choices may come in the same body (docs/protocol.md, "Receipts and
+            // typing"): read before anything is written, kept after the profile's checks pass.
+            let privacy = try request.decodeBody(PrivacyPatch.self).privacy
             let account = try await accounts.updateProfile(of: session.userID, with: update)
+            if let privacy { _ = try await conversations.setPrivacy(of: session.userID, privacy) }
             delivery.deliver(.meUpdated(account), to: [session.userID], excluding: nil)
             return JSONCoding.response(.ok, account)
         })

@@ -129,6 +129,13 @@ extension XMPPSession {
         case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
             // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return
+        case .server(.typing(let notice)):
+            // 1:1 only: a group's typing has no chat state form here.
+            guard state.directPeers[notice.conversationId] == notice.userId else { return }
+            send(ChatStateBridge.stanza(notice, from: address(of: notice.userId).description, to: me.full.description))
+        case .server(.conversationReceipt):
+            // Receipts (XEP-0184/0333) for native markers: not yet.
+            return
         }
     }
 }

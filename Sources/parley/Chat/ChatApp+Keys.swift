@@ -289,7 +289,11 @@ extension ChatApp {
         case .ctrl("r"):
             Task { await client.reconnectNow() }
         default:
-            _ = input.handle(key)
+            if input.handle(key) {
+                // The others see the reader typing (the view model paces the notices).
+                dialogue.draft = input.text.hasPrefix("/") ? "" : input.text.trimmingCharacters(in: .whitespaces)
+                dialogue.draftEdited()
+            }
         }
     }
 

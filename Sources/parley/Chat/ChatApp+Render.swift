@@ -303,6 +303,7 @@ extension ChatApp {
         guard let dialogue else { return emptyDialogue(width: width, height: height) }
         var title = Line(" " + (dialogue.title.isEmpty ? "…" : dialogue.title), .bold)
         if let kind = dialogue.kind, kind != .user { title.append(kind == .group ? "  group" : "  room", .dim) }
+        if let typing = dialogue.typingLine { title.append("  " + typing, Style().colored(.yellow)) }
         var lines = [Line.spread(title, Line(focus == .dialogue ? "" : "Esc/Enter to type ", .dim), width: width).restyled(Style(bold: true, underline: true))]
         let indicator = dialogue.showsNewMessageIndicator && scrollOffset > 0
         let area = max(1, height - 1 - (indicator ? 1 : 0))
@@ -357,6 +358,13 @@ extension ChatApp {
                     let mark = bubble.mentionsMe ? Style.bold.colored(.yellow) : Style()
                     if bubble.isSelf {
                         var head = Line(number + "  " + bubble.timeLabel + edited + "  ", .dim)
+                        // Ticks: ✓ sent, ✓✓ delivered, ✓✓ in colour read (1:1 only).
+                        switch dialogue.deliveryState(of: bubble) {
+                        case .sent: head.append("✓ ", .dim)
+                        case .delivered: head.append("✓✓ ", .dim)
+                        case .read: head.append("✓✓ ", Style.bold.colored(.cyan))
+                        case nil: break
+                        }
                         head.append(bubble.senderName + " ", Style.bold.colored(.green))
                         lines.append(Line.right(head, width: width))
                         if let quote {

@@ -48,7 +48,14 @@ import Testing
         let phone = ConnectionToken(3)
         let state = try await core.conversations.markRead(for: ben, ReadParameters(conversationId: conversation, seq: sent.seq), connection: phone)
         #expect(state.readSeq == sent.seq && state.unread == 0)
-        #expect(core.delivery.take() == [RecordingDelivery.Sent(event: .conversationRead(state), users: [ben], excluding: phone)])
+        // The reader's own state goes to their other connections only; the sender hears a
+        // receipt (who read up to where), never the reader's counts.
+        #expect(core.delivery.take() == [
+            RecordingDelivery.Sent(event: .conversationRead(state), users: [ben], excluding: phone),
+            RecordingDelivery.Sent(event: .conversationReceipt(ReceiptState(conversationId: conversation, userId: ben, readSeq: sent.seq,
+                                                                            deliveredSeq: sent.seq)),
+                                   users: [amy], excluding: nil),
+        ])
     }
 
     @Test func theOneToOneConversationIsFoundWithoutAnnouncingAnything() async throws {

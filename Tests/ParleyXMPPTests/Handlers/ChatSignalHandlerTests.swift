@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyProtocol
+import CoreTestSupport
 import Testing
 @testable import ParleyXMPP
 
@@ -16,17 +17,25 @@ import Testing
         let fixture = try HandlerFixture()
         let alice = try await fixture.user("alice")
         let bob = try await fixture.user("bob")
-        _ = try await fixture.befriend(alice.user, bob.user)
+        let conversation = try await fixture.befriend(alice.user, bob.user)
+        _ = fixture.delivery.take()
 
         try await fixture.handlers.signals.forward(composing("s1"), from: alice, to: bob.user, context: fixture.context())
 
+        // Receipts are handed to the friend's Jabber sessions as they came.
         let handed = fixture.registry.forwarded
         #expect(handed.count == 1)
         let (stanza, users) = try #require(handed.first)
         #expect(users == [bob.user])
         #expect(stanza.from == alice.full.description && stanza.id == "s1" && stanza.type == "chat")
-        #expect(stanza.children.contains("composing") && stanza.children.contains("received"))
+        #expect(stanza.children.contains("received") && !stanza.children.contains("composing"))
         #expect(!stanza.children.contains("urn:example:other"))
+        // The chat state is Parley typing: to every connection of the friend, native or Jabber.
+        #expect(fixture.delivery.take() == [RecordingDelivery.Sent(
+            event: .typing(TypingNotice(conversationId: conversation, userId: alice.user, typing: true)), users: [bob.user], excluding: nil)])
+        let paused = XMLElement("message", ["type": "chat", "id": "s3"], children: [XMLElement("paused", namespace: Namespace.chatStates)])
+        try await fixture.handlers.signals.forward(paused, from: alice, to: bob.user, context: fixture.context())
+        #expect(fixture.delivery.take().map(\.event) == [.typing(TypingNotice(conversationId: conversation, userId: alice.user, typing: false))])
         #expect(fixture.handlers.serverFeatures.contains(Namespace.chatStates))
     }
 

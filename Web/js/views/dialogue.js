@@ -17,6 +17,7 @@ import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
 import { userName } from '../format.js';
+import { typingUsers, tickState } from '../receipts.js';
 
 const RUN_GAP = 5 * 60 * 1000;
 // A room notice pair "X left" then "X entered" this close together is a reload or a
@@ -67,6 +68,9 @@ function imageBox(image) {
   const scale = Math.min(1, maxW / w, maxH / hgt);
   return { width: Math.max(60, Math.round(w * scale)), height: Math.max(40, Math.round(hgt * scale)) };
 }
+
+/** Renders closer together than this reuse the group read count already asked. */
+const READ_COUNT_REASK_MS = 500;
 
 export function dialogueView() {
   let id = null;
@@ -143,6 +147,12 @@ export function dialogueView() {
     } else if (conversation?.kind === 'room') {
       if (infoData?.occupantCount != null) sub = t('occupants_n', { n: infoData.occupantCount });
     }
+    // Someone typing replaces the subtitle while they type.
+    const typists = typingUsers(id).filter((user) => user !== state.me?.id);
+    subtitle.classList.toggle('is-typing', typists.length > 0);
+    if (typists.length === 1) sub = t('typing_one', { name: userName(typists[0]) });
+    else if (typists.length === 2) sub = t('typing_two', { name: userName(typists[0]), other: userName(typists[1]) });
+    else if (typists.length > 2) sub = t('typing_many', { name: userName(typists[0]), n: typists.length - 1, all: typists.length });
     subtitle.textContent = sub;
     subtitle.hidden = !sub;
     subtitle.classList.toggle('is-online', sub === t('online'));
@@ -283,6 +293,70 @@ export function dialogueView() {
     return row;
   }
 
+  /**
+   * Ticks on the user's own 1:1 bubbles (one: sent, two: delivered, two coloured: read) and
+   * "Read" under the newest read one; in a group, the newest own message says how many read it
+   * (a tap lists who).
+   */
+  function paintTicks() {
+    const conversation = state.conversations.get(id);
+    let lastRead = null;
+    let lastOwnGroup = null;
+    for (const entry of rows.values()) {
+      const m = entry.message;
+      if (!m || entry.state !== 'sent') continue;
+      const tick = tickState(conversation, m);
+      let mark = entry.el.querySelector('.msg-ticks');
+      if (tick && !mark) {
+        mark = h('span', { class: 'msg-ticks', role: 'img' });
+        entry.el.querySelector('.msg-line')?.append(mark);
+      }
+      if (mark) {
+        mark.dataset.tick = tick || '';
+        mark.textContent = tick === 'sent' ? '✓' : tick ? '✓✓' : '';
+        mark.setAttribute('aria-label', tick ? t(`tick_${tick}`) : '');
+        mark.title = tick ? t(`tick_${tick}`) : '';
+      }
+      if (tick === 'read' && (!lastRead || m.seq > lastRead.message.seq)) lastRead = entry;
+      if (conversation?.kind === 'group' && m.seq && m.sender === state.me?.id && (!lastOwnGroup || m.seq > lastOwnGroup.message.seq)) lastOwnGroup = entry;
+    }
+    for (const note of list.querySelectorAll('.msg-read-note')) {
+      if (note.closest('.msg') !== lastRead?.el && note.closest('.msg') !== lastOwnGroup?.el) note.remove();
+    }
+    if (lastRead && !lastRead.el.querySelector('.msg-read-note')) {
+      lastRead.el.querySelector('.msg-body')?.append(h('p', { class: 'msg-read-note', text: t('read_label') }));
+    }
+    if (lastOwnGroup) paintReadCount(lastOwnGroup);
+  }
+
+  /**
+   * "Read by N of M" under the user's newest group message, asked again when the dialogue
+   * renders (at most every READ_COUNT_REASK_MS: renders come in bursts); a tap lists the readers.
+   */
+  function paintReadCount(entry) {
+    const m = entry.message;
+    let note = entry.el.querySelector('.msg-read-note');
+    if (!note) {
+      note = h('button', { type: 'button', class: 'msg-read-note msg-read-count' });
+      note.addEventListener('click', async () => {
+        try {
+          const page = await client.readers(id, m.seq);
+          const names = page.readers.map((user) => userName(user.id)).join(', ');
+          toast(t('read_by_list', { n: page.count, m: page.of, names: names || '—' }));
+        } catch (error) {
+          toast(errorText(error), 'error');
+        }
+      });
+      entry.el.querySelector('.msg-body')?.append(note);
+    }
+    if (note.dataset.seq === String(m.seq) && note.dataset.asked && Date.now() - Number(note.dataset.asked) < READ_COUNT_REASK_MS) return;
+    note.dataset.seq = String(m.seq);
+    note.dataset.asked = String(Date.now());
+    client.readers(id, m.seq).then((page) => {
+      note.textContent = t('read_by', { n: page.count, m: page.of });
+    }).catch(() => {});
+  }
+
   function paintStatus(entry, pending) {
     const stateName = pending ? pending.state : 'sent';
     if (entry.state === stateName && entry.error === (pending?.error || null)) return;
@@ -385,6 +459,7 @@ export function dialogueView() {
         entry.el.dataset.key = item.key;
         rows.set(item.key, entry);
       }
+      entry.message = m;
       if (m.kind !== 'system' && !m.recalled) paintStatus(entry, item.pending);
       const runStart = !previous || previous.kind === 'system' || m.kind === 'system' || previous.sender !== m.sender
         || m.createdAt - previous.createdAt > RUN_GAP;
@@ -423,6 +498,7 @@ export function dialogueView() {
     }
     lastKey = newest ? newest.key : null;
     paintHeader();
+    paintTicks();
     paintPins();
     afterScroll();
     // Fill a short screen with older history.
@@ -649,6 +725,7 @@ export function dialogueView() {
     });
     mentioned = new Map();
     clearContext();
+    client.draftChanged(id, '');
     textarea.value = '';
     autosize();
     toggleEmoji(false);
@@ -659,6 +736,7 @@ export function dialogueView() {
   textarea.addEventListener('input', () => {
     autosize();
     updateMentions();
+    if (id && context?.mode !== 'edit') client.draftChanged(id, textarea.value.trim());
   });
   textarea.addEventListener('keydown', (event) => {
     if (suggestions.length && !mentionList.hidden) {
@@ -742,12 +820,16 @@ export function dialogueView() {
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('pins', (changed) => { if (changed === id) paintPins(); }),
     on('users', () => { if (id) paintHeader(); }),
+    on('typing', (changed) => { if (changed === id) paintHeader(); }),
+    on('receipt', (changed) => { if (changed === id) paintTicks(); }),
     on('room-occupancy', (changed) => {
       if (changed === id && state.groupInfo.has(id)) client.roomOccupants(id).catch(() => {});
     }),
   ];
 
   function reset() {
+    // Leaving a conversation with a draft: the others stop seeing the user type at once.
+    if (id) client.draftChanged(id, '');
     rows.clear();
     days.clear();
     list.replaceChildren();

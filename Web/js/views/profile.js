@@ -71,6 +71,7 @@ export function profileView() {
       h('div', { class: 'card settings' },
         h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('globe', { size: 20 }), h('span', { text: t('language') })), group),
         ...notificationSettings()),
+      privacyCard(),
       logout,
     ];
   }
@@ -113,6 +114,35 @@ export function profileView() {
       note,
       h('div', { class: 'setting' }, h('span', { class: 'setting-label' }, icon('bell', { size: 20 }), h('span', { text: t('notification_preview') })), preview),
     ];
+  }
+
+  /** Read receipts, typing and last seen (`privacy.get` / `privacy.set`), saved on each change. */
+  function privacyCard() {
+    const receipts = h('input', { type: 'checkbox', class: 'privacy-read-receipts', disabled: true });
+    const typing = h('input', { type: 'checkbox', class: 'privacy-typing', disabled: true });
+    const lastSeen = h('select', { class: 'privacy-last-seen', disabled: true, 'aria-label': t('privacy_last_seen') },
+      ['everyone', 'friends', 'nobody'].map((value) => h('option', { value, text: t(`last_seen_${value}`) })));
+    const save = async () => {
+      try {
+        await client.setPrivacy({ readReceipts: receipts.checked, typing: typing.checked, lastSeen: lastSeen.value });
+        toast(t('privacy_saved'));
+      } catch (error) {
+        toast(errorText(error), 'error');
+      }
+    };
+    for (const input of [receipts, typing, lastSeen]) input.addEventListener('change', save);
+    client.privacy().then((settings) => {
+      receipts.checked = settings.readReceipts;
+      typing.checked = settings.typing;
+      lastSeen.value = settings.lastSeen;
+      for (const input of [receipts, typing, lastSeen]) input.disabled = false;
+    }).catch(() => {});
+    const row = (control, label) => h('label', { class: 'setting setting--privacy' }, h('span', { class: 'setting-label', text: label }), control);
+    return h('div', { class: 'card settings privacy-settings', role: 'group', 'aria-label': t('privacy_title') },
+      h('h2', { class: 'settings-title', text: t('privacy_title') }),
+      row(receipts, t('privacy_read_receipts')),
+      row(typing, t('privacy_typing')),
+      row(lastSeen, t('privacy_last_seen')));
   }
 
   function viewMode(me) {

@@ -1,0 +1,135 @@
+public import ParleyProtocol
+
+// Receipts (docs/protocol.md, "Receipts and typing"): derived from the members' read and
+// delivered markers, never stored per message. A 1:1 sender hears one event per move of the
+// other person's marker; a group's counts are computed on request, so a group of 1,000 costs
+// nothing per message and one pass over its members per `message.readers`.
+extension ConversationService {
+    /// A move of a 1:1 marker, for the other person.
+    struct Receipt: Sendable {
+        let to: UserID
+        let state: ReceiptState
+    }
+
+    /// Tells the other person of a 1:1 conversation that their messages were delivered or read.
+    func announce(_ receipt: Receipt?) {
+        guard let receipt else { return }
+        context.delivery.deliver(.conversationReceipt(receipt.state), to: [receipt.to], excluding: nil)
+    }
+
+    /// Whether two people see each other's read state: only when both share their own.
+    static func sharesReadReceipts(_ a: UserID, _ b: UserID, reader: StoreReader) throws -> Bool {
+        try reader.privacy(of: a).readReceipts && reader.privacy(of: b).readReceipts
+    }
+
+    /// The other person's read marker (nil unless both share read receipts) and delivered
+    /// marker in a 1:1 conversation; nil elsewhere. `sharing`, when known, is whether `user`
+    /// shares read receipts (a list of many conversations reads it once).
+    static func peerMarkers(in conversation: StoredConversation, of user: UserID, sharing: Bool? = nil,
+                            reader: StoreReader) throws -> (Int64?, Int64?) {
+        guard conversation.kind == .user, let a = conversation.userA, let b = conversation.userB else { return (nil, nil) }
+        let peer = a == user ? b : a
+        // Read implies delivered (a sender's own messages count as read, and markers from
+        // before delivery was kept): delivered is shown as at least the read marker.
+        let read = try reader.member(of: conversation.id, user: peer)?.readSeq
+        let delivered = max(try reader.deliveredSeq(in: conversation.id, user: peer), read ?? 0)
+        let shared = try (sharing ?? reader.privacy(of: user).readReceipts) && reader.privacy(of: peer).readReceipts
+        guard shared else { return (nil, delivered) }
+        return (read, delivered)
+    }
+
+    /// A 1:1 message just went out: if the other person has a connection, it reached them,
+    /// so their delivered marker moves, off the send's own write and answer, and coalesced
+    /// with the other sends that come while a marker write is running (`DeliveredMarks`).
+    func deliveredLive(_ message: Message, members: [UserID]) {
+        guard let peer = members.first(where: { $0 != message.sender }), context.delivery.isOnline(peer) else { return }
+        guard deliveredMarks.note(message.seq, in: message.conversationId, to: peer) else { return }
+        Task { [self] in
+            // Bounded: each pass writes what piled up during the previous one; it ends on the
+            // first pass that finds nothing.
+            while true {
+                let batch = deliveredMarks.take()
+                if batch.isEmpty { return }
+                let byUser = Dictionary(grouping: batch, by: { $0.key.user })
+                for (user, marks) in byUser {
+                    await markDelivered(marks.map { ($0.key.conversation, $0.value) }, to: user)
+                }
+            }
+        }
+    }
+
+    /// Moves `user`'s delivered marker in each 1:1 conversation among `messages` to its
+    /// newest one there (`kinds` says which conversations are 1:1).
+    func markDelivered(_ messages: [Message], to user: UserID, kinds: [ConversationSummary]) async {
+        let direct = Set(kinds.filter { $0.kind == .user }.map(\.id))
+        var newest: [ConversationID: Int64] = [:]
+        for message in messages where direct.contains(message.conversationId) {
+            newest[message.conversationId] = max(newest[message.conversationId] ?? 0, message.seq)
+        }
+        await markDelivered(newest.map { ($0.key, $0.value) }, to: user)
+    }
+
+    /// Moves `user`'s delivered markers (1:1 conversations only) and tells each other person,
+    /// once per marker that moved. A failure leaves the ticks where they were: the next
+    /// delivery moves them.
+    func markDelivered(_ marks: [(ConversationID, Int64)], to user: UserID) async {
+        guard !marks.isEmpty else { return }
+        let receipts = try? await context.gateway.write { writer -> [Receipt] in
+            try marks.compactMap { id, seq -> Receipt? in
+                let before = try writer.deliveredSeq(in: id, user: user)
+                guard seq > before, let conversation = try writer.conversation(id: id), conversation.kind == .user,
+                      let a = conversation.userA, let b = conversation.userB else { return nil }
+                let marker = try writer.markDelivered(conversation: id, user: user, upTo: seq)
+                guard marker > before else { return nil }
+                return Receipt(to: a == user ? b : a, state: ReceiptState(conversationId: id, userId: user, deliveredSeq: marker))
+            }
+        }
+        for receipt in receipts ?? [] { announce(receipt) }
+    }
+
+    /// Who of a group has read the message at `seq` (the members whose read marker reached
+    /// it, the sender left out), counted over all members, with a page of their profiles.
+    public func readers(for user: UserID, _ parameters: ReadersParameters) async throws(ProtocolError) -> ReaderPage {
+        let after = try PageKey.parse(parameters.cursor)
+        let limit = context.listLimit(parameters.limit)
+        let budget = context.rules.maxAnswerBytes
+        let batch = context.rules.maxMemberPage
+        return try await context.gateway.read { reader in
+            let id = parameters.conversationId
+            _ = try ConversationAccess.group(id, member: user, reader: reader)
+            guard let message = try reader.message(in: id, seq: parameters.seq) else {
+                throw ProtocolError(.notFound, "no message with this seq", field: "seq")
+            }
+            var readers: [UserID] = []
+            var others = 0
+            var cursor: UserID?
+            // One pass over the members in batches; bounded by the group's size (each batch
+            // moves the cursor on, a short one is the last).
+            while true {
+                let members = try reader.members(of: id, after: cursor, limit: batch)
+                for member in members where member.userID != message.sender {
+                    others += 1
+                    if member.readSeq >= parameters.seq { readers.append(member.userID) }
+                }
+                guard members.count == batch, let last = members.last?.userID else { break }
+                cursor = last
+            }
+            let page = try MessagingContext.userPage(readers, after: after, limit: limit, budget: budget, reader: reader)
+            return ReaderPage(count: readers.count, of: others, readers: page.users, nextCursor: page.nextCursor)
+        }
+    }
+}
+
+extension ConversationService {
+    /// The user's privacy choices.
+    public func privacy(of user: UserID) async throws(ProtocolError) -> PrivacySettings {
+        try await context.gateway.read { reader in try reader.privacy(of: user) }
+    }
+
+    /// Replaces the user's privacy choices. Turning read receipts off takes effect at once
+    /// both ways: the others' markers are no longer shown to the user either.
+    public func setPrivacy(of user: UserID, _ settings: PrivacySettings) async throws(ProtocolError) -> PrivacySettings {
+        try await context.gateway.write { writer in try writer.savePrivacy(settings, for: user) }
+        return settings
+    }
+}

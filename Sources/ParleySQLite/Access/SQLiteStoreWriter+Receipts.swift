@@ -1,0 +1,31 @@
+import ParleyCore
+import ParleyProtocol
+import ParleySQL
+
+// `ReceiptWriter` (schema version 14).
+extension SQLiteStoreWriter {
+    func markDelivered(conversation: ConversationID, user: UserID, upTo seq: Int64) throws -> Int64 {
+        // UPDATE then SELECT rather than `RETURNING` (see `appendMessage`). The member row
+        // is the guard: a non-member gets no marker.
+        try StoreError.mapping("markDelivered") {
+            try connection.run("""
+                INSERT INTO delivery_markers (conversation_id, user_id, delivered_seq)
+                SELECT m.conversation_id, m.user_id, max(0, min(?3, c.last_seq))
+                FROM members m JOIN conversations c ON c.id = m.conversation_id
+                WHERE m.conversation_id = ?1 AND m.user_id = ?2
+                ON CONFLICT (conversation_id, user_id) DO UPDATE SET delivered_seq = max(delivered_seq, excluded.delivered_seq)
+                """, conversation.rawValue, user.rawValue, seq)
+            return try connection.queryFirst("SELECT delivered_seq FROM delivery_markers WHERE conversation_id = ? AND user_id = ?",
+                                             conversation.rawValue, user.rawValue) { try $0.int64(0) } ?? 0
+        }
+    }
+
+    func savePrivacy(_ settings: PrivacySettings, for user: UserID) throws {
+        try StoreError.mapping("savePrivacy") {
+            try connection.run("""
+                INSERT INTO privacy_settings (user_id, read_receipts, typing, last_seen) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (user_id) DO UPDATE SET read_receipts = ?2, typing = ?3, last_seen = ?4
+                """, user.rawValue, settings.readReceipts ? 1 : 0, settings.typing ? 1 : 0, settings.lastSeen.rawValue)
+        }
+    }
+}
