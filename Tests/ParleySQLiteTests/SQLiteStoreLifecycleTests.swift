@@ -27,7 +27,8 @@ import Testing
         #expect(try inspector.journalMode() == .wal)
         let tables = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
         #expect(tables == ["blocks", "conversations", "friend_requests", "friendships", "hidden_messages", "media", "members",
-                          "message_id_floor", "message_mentions", "messages", "migration_notes", "pinned_messages",
+                          "message_id_floor", "message_mentions", "messages", "messages_search", "messages_search_config",
+                          "messages_search_data", "messages_search_docsize", "messages_search_idx", "migration_notes", "pinned_messages",
                           "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "users"])
 
         let second = try SQLiteStore(path: path)

@@ -5,10 +5,13 @@ public final class ConversationService: Sendable {
     let context: MessagingContext
     /// Edit, recall, delete for me, reactions, forward and pins.
     public let actions: MessageActionService
+    /// Full-text search (`message.search`).
+    public let search: MessageSearchService
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
+        search = MessageSearchService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol

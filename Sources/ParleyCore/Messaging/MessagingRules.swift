@@ -39,6 +39,18 @@ public struct MessagingRules: Sendable, Equatable {
     public var replyExcerptCharacters = 100
     /// Members one message may mention (`--max-mentions`).
     public var maxMentions = 50
+    /// Hits in one `message.search` page (`--max-search-page`), and the page a search that
+    /// names no size gets.
+    public var maxSearchPage = 50
+    public var defaultSearchPage = 20
+    /// Messages a search of short words only (under three characters, which no trigram index
+    /// can find) looks at per page (`--search-scan-limit`).
+    public var searchScanLimit = 2000
+    /// Characters of the excerpt around a search hit (`--search-excerpt`).
+    public var searchExcerptCharacters = 80
+    /// Characters of a search query (`--max-search-query`), and the words in it.
+    public var maxSearchQueryCharacters = 200
+    public var maxSearchTerms = 8
 
     public init() {}
 }

@@ -14,7 +14,7 @@ public protocol Store: Sendable {
 }
 
 /// Queries. Every method throws only for storage failures; "not found" is nil or empty.
-public protocol StoreReader: MessagingReader, MessageActionReader {
+public protocol StoreReader: MessagingReader, MessageActionReader, MessageSearchReader {
     func user(id: UserID) throws -> StoredUser?
     /// Looks a username up without regard to case.
     func user(username: String) throws -> StoredUser?

@@ -20,6 +20,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 6, sql: textClipping),
         PostgresMigration(version: 7, sql: mediaReferences),
         PostgresMigration(version: 8, sql: messageActions),
+        PostgresMigration(version: 9, sql: messageSearch),
     ])
 
     /// Version 7: when an upload was first used (SQLite's version 8).

@@ -21,6 +21,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 7, sql: textClipping),
         SQLiteMigration(version: 8, sql: mediaReferences),
         SQLiteMigration(version: 9, sql: messageActions),
+        SQLiteMigration(version: 10, sql: messageSearch),
     ])
 
     /// Version 8: when an upload was first used by a message or an avatar (`referenced_at`),

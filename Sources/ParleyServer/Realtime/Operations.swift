@@ -115,6 +115,7 @@ enum Operations {
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
         registerMessageActions(on: table, actions: conversations.actions)
+        registerSearch(on: table, search: conversations.search)
 
         return table.build()
     }

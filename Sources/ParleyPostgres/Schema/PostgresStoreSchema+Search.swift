@@ -1,0 +1,13 @@
+extension PostgresStoreSchema {
+    /// Version 9: full-text search over message text (`MessageSearchReader`; SQLite's version
+    /// 10). A `pg_trgm` GIN index answers `ILIKE '%word%'` for words of three characters or
+    /// more; PostgreSQL keeps it in the same transaction as the row, and builds it for the
+    /// existing messages here. `pg_trgm` is a trusted extension (PostgreSQL 13 and later),
+    /// so the database's owner may create it. Trigrams of Chinese or Japanese text need a
+    /// database whose `LC_CTYPE` knows those letters (e.g. `C.UTF-8`); under `C` the index
+    /// skips them and such searches still answer correctly, reading the whole index.
+    static let messageSearch = """
+        CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        CREATE INDEX messages_search ON messages USING gin (text gin_trgm_ops) WHERE kind <> 'system' AND text IS NOT NULL;
+        """
+}
