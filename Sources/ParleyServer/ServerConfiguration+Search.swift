@@ -8,6 +8,8 @@ extension ServerConfiguration {
             number("search-scan-limit", \.searchScanLimit, 100...1_000_000, "messages a search of short words only (under three characters, which the trigram index cannot find) looks at per page", exceeded: "the page ends early with `nextBefore` set, to go on from there"),
             number("search-excerpt", \.searchExcerptCharacters, 10...1000, "characters of the excerpt around a search hit", exceeded: "the excerpt is cut and starts or ends with …"),
             number("max-search-query", \.maxSearchQueryCharacters, 3...10_000, "characters of a search query", exceeded: "`message.search` is answered `invalid_field` (field `query`)"),
+            number("user-searches-per-minute", \.userSearchesPerMinute, 1...10_000, "`user.search` calls one user may make per minute", exceeded: "`user.search` is answered `rate_limited` with `retryAfterSeconds`"),
+            number("max-user-search-page", \.maxUserSearchPage, 1...200, "profiles in one `user.search` answer", exceeded: "the answer is cut to this size"),
         ]
     }
 
@@ -18,5 +20,7 @@ extension ServerConfiguration {
         rules.searchScanLimit = searchScanLimit
         rules.searchExcerptCharacters = searchExcerptCharacters
         rules.maxSearchQueryCharacters = maxSearchQueryCharacters
+        rules.userSearchesPerMinute = userSearchesPerMinute
+        rules.maxUserSearchPage = maxUserSearchPage
     }
 }

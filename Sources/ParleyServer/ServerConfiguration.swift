@@ -157,6 +157,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var searchExcerptCharacters = 80
     /// Characters of a search query.
     public var maxSearchQueryCharacters = 200
+    /// `user.search` calls one user may make per minute.
+    public var userSearchesPerMinute = 30
+    /// Profiles in one `user.search` answer.
+    public var maxUserSearchPage = 20
     /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
     /// for links the server hands out in other protocols (media in XMPP); empty means
     /// `http://<host>:<port>`.

@@ -29,7 +29,7 @@ import Testing
         #expect(tables == ["blocks", "conversations", "friend_requests", "friendships", "hidden_messages", "media", "members",
                           "message_id_floor", "message_mentions", "messages", "messages_search", "messages_search_config",
                           "messages_search_data", "messages_search_docsize", "messages_search_idx", "migration_notes", "pinned_messages",
-                          "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "users"])
+                          "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "swipes", "unfindable_users", "users"])
 
         let second = try SQLiteStore(path: path)
         defer { second.close() }

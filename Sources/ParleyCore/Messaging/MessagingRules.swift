@@ -51,6 +51,11 @@ public struct MessagingRules: Sendable, Equatable {
     /// Characters of a search query (`--max-search-query`), and the words in it.
     public var maxSearchQueryCharacters = 200
     public var maxSearchTerms = 8
+    /// `user.search` calls per user per minute (`--user-searches-per-minute`), profiles in
+    /// one answer (`--max-user-search-page`) and characters of the prefix.
+    public var userSearchesPerMinute = 30
+    public var maxUserSearchPage = 20
+    public var maxUserSearchPrefix = 64
 
     public init() {}
 }

@@ -49,3 +49,24 @@ enum PostgresSearchSQL {
 
     private static let columns = Message.columns.map { "m." + $0 }.joined(separator: ", ")
 }
+
+// `UserSearchReader` (schema version 9): prefix ranges in byte order of the two `COLLATE "C"`
+// indexes.
+extension PostgresStoreQuerying {
+    func searchUsers(prefix: String, searcher: UserID, limit: Int) throws -> [StoredUser] {
+        guard limit > 0, !prefix.isEmpty else { return [] }
+        return try query("searchUsers", """
+            SELECT \(StoredUser.selectColumns) FROM users AS u
+            WHERE (((u.username_key COLLATE "C") >= $1 AND (u.username_key COLLATE "C") < $2)
+                   OR ((lower(u.nickname) COLLATE "C") >= $1 AND (lower(u.nickname) COLLATE "C") < $2))
+              AND u.id <> $3
+              AND NOT EXISTS (SELECT 1 FROM unfindable_users AS f WHERE f.user_id = u.id)
+              AND NOT EXISTS (SELECT 1 FROM blocks AS b WHERE b.user_id = u.id AND b.target_id = $3)
+            ORDER BY u.id LIMIT $4
+            """, prefix, prefix + "\u{10FFFF}", searcher.rawValue, limit, row: { try StoredUser(row: $0) })
+    }
+
+    func isFindable(_ user: UserID) throws -> Bool {
+        try queryFirst("isFindable", "SELECT 1 FROM unfindable_users WHERE user_id = $1", user.rawValue, row: { _ in true }) == nil
+    }
+}

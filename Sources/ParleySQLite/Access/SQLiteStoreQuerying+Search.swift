@@ -79,3 +79,27 @@ extension String {
         return result
     }
 }
+
+// `UserSearchReader` (schema version 10): two prefix ranges, of `username_key`'s unique index
+// and of `users_by_nickname`.
+extension SQLiteStoreQuerying {
+    func searchUsers(prefix: String, searcher: UserID, limit: Int) throws -> [StoredUser] {
+        guard limit > 0, !prefix.isEmpty else { return [] }
+        return try StoreError.mapping("searchUsers") {
+            try connection.query("""
+                SELECT \(StoredUser.selectColumns) FROM users AS u
+                WHERE ((u.username_key >= ?1 AND u.username_key < ?2) OR (lower(u.nickname) >= ?1 AND lower(u.nickname) < ?2))
+                  AND u.id <> ?3
+                  AND NOT EXISTS (SELECT 1 FROM unfindable_users AS f WHERE f.user_id = u.id)
+                  AND NOT EXISTS (SELECT 1 FROM blocks AS b WHERE b.user_id = u.id AND b.target_id = ?3)
+                ORDER BY u.id LIMIT ?4
+                """, prefix, prefix + "\u{10FFFF}", searcher.rawValue, limit, row: { try StoredUser(row: $0) })
+        }
+    }
+
+    func isFindable(_ user: UserID) throws -> Bool {
+        try StoreError.mapping("isFindable") {
+            try connection.queryFirst("SELECT 1 FROM unfindable_users WHERE user_id = ?", user.rawValue, row: { _ in true }) == nil
+        }
+    }
+}

@@ -8,6 +8,10 @@ extension SQLiteStoreSchema {
     /// that inserts, edits, recalls (text set NULL) or deletes a message, so the index is
     /// always committed with the message and a crash cannot leave them apart. System
     /// notices are not indexed. The index of existing messages is built here, once.
+    ///
+    /// For `user.search` (people by username or nickname prefix): who turned `findable` off
+    /// (few do, so a table of them rather than a column every user carries), and an index of
+    /// lowercased nicknames for prefix ranges (usernames have `username_key`'s).
     static let messageSearch = """
         CREATE VIRTUAL TABLE messages_search USING fts5 (
             text, content = 'messages', content_rowid = 'id', tokenize = 'trigram'
@@ -29,5 +33,9 @@ extension SQLiteStoreSchema {
             WHEN OLD.kind <> 'system' AND OLD.text IS NOT NULL BEGIN
             INSERT INTO messages_search (messages_search, rowid, text) VALUES ('delete', OLD.id, OLD.text);
         END;
+        CREATE TABLE unfindable_users (
+            user_id INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE
+        ) STRICT;
+        CREATE INDEX users_by_nickname ON users (lower(nickname));
         """
 }

@@ -115,7 +115,7 @@ enum Operations {
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
         registerMessageActions(on: table, actions: conversations.actions)
-        registerSearch(on: table, search: conversations.search)
+        registerSearch(on: table, search: conversations.search, people: social.people)
 
         return table.build()
     }
