@@ -37,6 +37,45 @@ import Testing
         #expect(found.0 == ["3", "2"] && found.1 == ["2"])
     }
 
+    /// After sends, edits, reaction rewrites and recalls, FTS5 finds its index consistent and
+    /// every message by its text now, none by its text before.
+    @Test func theIndexMatchesTheMessagesAfterEveryKindOfChange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("parley.sqlite")
+        let store = try SQLiteStore(path: path)
+        let ann = try await store.write { try $0.insertUser(NewUser(username: "ann", passwordHash: "h", phone: nil, createdAt: 1)) }
+        let group = try await store.write { writer in
+            try writer.insertConversation(NewConversation(kind: .group, name: "g", ownerID: ann.id, createdAt: 1))
+        }
+        let sent = try await store.write { writer in
+            try (0..<40).map { index in
+                try writer.appendMessage(NewMessage(conversationID: group.id, sender: ann.id, clientID: "c\(index)", kind: .text,
+                                                    text: "message \(index) 第\(index)条消息", createdAt: 10))
+            }
+        }
+        try await store.write { writer in
+            for (index, message) in sent.enumerated() {
+                var changed = message
+                switch index % 3 {
+                case 0: changed.text = "edited \(index) 改过了"
+                case 1: changed.text = nil
+                    changed.recalled = RecallMark(by: ann.id, at: 20)
+                default: changed.reactions = [Reaction(emoji: "👍", users: [ann.id])]
+                }
+                try writer.replaceMessage(changed)
+            }
+        }
+        store.close()
+        let connection = try SQLiteConnection(path: path)
+        // The index's own consistency (not `rank = 1`, which compares with every row of
+        // `messages` and so counts the notices and recalled messages left out as missing).
+        try connection.run("INSERT INTO messages_search (messages_search) VALUES ('integrity-check')")
+        let indexed = try connection.query("SELECT rowid FROM messages_search WHERE messages_search MATCH '\"改过了\"'") { try $0.int64(0) }
+        #expect(indexed.count == 14)
+        #expect(try connection.query("SELECT rowid FROM messages_search WHERE messages_search MATCH '\"条消息\"'") { try $0.int64(0) }.count == 13)
+    }
+
     /// The indexed statements start from the FTS5 table (its rowid order is the page order),
     /// never from a scan of `messages`.
     @Test func searchesWithWordsReadTheFullTextIndex() throws {

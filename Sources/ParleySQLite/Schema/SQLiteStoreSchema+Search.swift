@@ -7,7 +7,9 @@ extension SQLiteStoreSchema {
     /// `messages` by id when it needs it. Triggers keep it in step inside the very statement
     /// that inserts, edits, recalls (text set NULL) or deletes a message, so the index is
     /// always committed with the message and a crash cannot leave them apart. System
-    /// notices are not indexed. The index of existing messages is built here, once.
+    /// notices are not indexed. The index of existing messages is built here, once. So the
+    /// FTS5 commands that assume every row of `messages` indexed (`'rebuild'`, and
+    /// `'integrity-check'` with `rank = 1`) must not be used on it.
     ///
     /// For `user.search` (people by username or nickname prefix): who turned `findable` off
     /// (few do, so a table of them rather than a column every user carries), and an index of
