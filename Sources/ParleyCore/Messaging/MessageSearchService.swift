@@ -6,8 +6,8 @@ public import ParleyProtocol
 /// Words of three characters or more go to the store's index (`MessageSearchReader`); the
 /// final say is `SearchText`'s, the same for both stores. A query of short words only ("猫",
 /// "ok") cannot use a trigram index, so it looks at the newest `searchScanLimit` messages
-/// before the cursor and hands on a cursor for the next stretch: each page costs a bounded
-/// read, whatever the history's size.
+/// before the cursor and hands on a cursor for the next stretch, so each page checks a
+/// bounded number of texts (docs/operations.md says what the store reads to find them).
 public final class MessageSearchService: Sendable {
     let context: MessagingContext
 
