@@ -329,6 +329,7 @@ public final class ParleyServer: Sendable {
         messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
         configuration.applyMessageActionRules(to: &messagingRules)
         configuration.applyReceiptRules(to: &messagingRules)
+        configuration.applySearchRules(to: &messagingRules)
         // Member lists may be kept in memory only while this server is the one writer: on a
         // shared PostgreSQL another server can change membership behind its back.
         messagingRules.membershipCacheConversations = configuration.store.isEmpty ? configuration.membershipCacheConversations : 0

@@ -168,6 +168,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var typingTimeoutSeconds = 6
     /// `typing.start` and `typing.stop` one user may send per minute.
     public var maxTypingPerMinute = 120
+    /// Hits in one `message.search` page.
+    public var maxSearchPage = 50
+    /// Messages a search of short words only looks at per page.
+    public var searchScanLimit = 2000
+    /// Characters of the excerpt around a search hit.
+    public var searchExcerptCharacters = 80
+    /// Characters of a search query.
+    public var maxSearchQueryCharacters = 200
+    /// `user.search` calls one user may make per minute.
+    public var userSearchesPerMinute = 30
+    /// Profiles in one `user.search` answer.
+    public var maxUserSearchPage = 20
     /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
     /// for links the server hands out in other protocols (media in XMPP); empty means
     /// `http://<host>:<port>`.
@@ -331,7 +343,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions()
+    ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions() + searchOptions()
 
     /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
     public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {

@@ -9,11 +9,14 @@ public final class ConversationService: Sendable {
     public let typing: TypingService
     /// Delivered markers of online recipients waiting for their write.
     let deliveredMarks = DeliveredMarks()
+    /// Full-text search (`message.search`).
+    public let search: MessageSearchService
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
         typing = TypingService(context: context)
+        search = MessageSearchService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol

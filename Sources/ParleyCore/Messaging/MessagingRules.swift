@@ -43,6 +43,23 @@ public struct MessagingRules: Sendable, Equatable {
     public var typingTimeout: Duration = .seconds(6)
     /// `typing.start` and `typing.stop` one user may send per minute, over all conversations (`--max-typing-per-minute`).
     public var typingPerMinute = 120
+    /// Hits in one `message.search` page (`--max-search-page`), and the page a search that
+    /// names no size gets.
+    public var maxSearchPage = 50
+    public var defaultSearchPage = 20
+    /// Messages a search of short words only (under three characters, which no trigram index
+    /// can find) looks at per page (`--search-scan-limit`).
+    public var searchScanLimit = 2000
+    /// Characters of the excerpt around a search hit (`--search-excerpt`).
+    public var searchExcerptCharacters = 80
+    /// Characters of a search query (`--max-search-query`), and the words in it.
+    public var maxSearchQueryCharacters = 200
+    public var maxSearchTerms = 8
+    /// `user.search` calls per user per minute (`--user-searches-per-minute`), profiles in
+    /// one answer (`--max-user-search-page`) and characters of the prefix.
+    public var userSearchesPerMinute = 30
+    public var maxUserSearchPage = 20
+    public var maxUserSearchPrefix = 64
 
     public init() {}
 }

@@ -3,9 +3,12 @@ public import ParleyProtocol
 /// Friends, friend requests and blocks.
 public final class SocialService: Sendable {
     let context: MessagingContext
+    /// Finding people by name (`user.search`, `user.findable`).
+    public let people: UserSearchService
 
     public init(context: MessagingContext) {
         self.context = context
+        people = UserSearchService(context: context)
     }
 
     /// Asks `target` (by username or id) to be friends. If they had already asked, this makes

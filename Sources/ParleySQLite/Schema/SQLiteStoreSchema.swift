@@ -26,6 +26,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 12, sql: sessionDevices),
         SQLiteMigration(version: 13, sql: accountDeletion),
         SQLiteMigration(version: 14, sql: receipts),
+        SQLiteMigration(version: 15, sql: messageSearch),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

@@ -118,6 +118,7 @@ enum Operations {
         registerReceipts(on: table, conversations: conversations)
 
         PushOperations.add(to: table, conversations: conversations, activity: activity)
+        registerSearch(on: table, search: conversations.search, people: social.people)
 
         return table.build()
     }

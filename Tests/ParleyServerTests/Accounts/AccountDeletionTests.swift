@@ -47,6 +47,10 @@ import Testing
         }())
         #expect(try await server.request("POST", "/v1/me/phone/verify", token: mei.token,
                                          json: ["phone": "13800138077", "code": code]).status == 200)
+        // Settings other features keep per user.
+        _ = try await mei.call("privacy.set", ["readReceipts": false, "typing": false, "lastSeen": "nobody"])
+        _ = try await mei.call("conversation.mute", ["conversationId": group, "mentionsOnly": true])
+        _ = try await mei.call("user.findable", ["findable": false])
         let otherDevice = try await mei.anotherDevice()
 
         // The password is required, and checked as at login.
@@ -108,6 +112,17 @@ import Testing
         let database = try SQLiteConnection(path: directory + "/parley.sqlite", flags: [.readOnly])
         #expect(try database.queryFirst("SELECT count(*) FROM users WHERE phone IS NOT NULL") { try $0.int64(0) } == 0)
         #expect(try database.queryFirst("SELECT count(*) FROM sessions WHERE user_id = ?", Int64(mei.id)) { try $0.int64(0) } == 0)
+        // No table keyed by user keeps a row of hers (memberships of 1:1 conversations stay:
+        // the friend's history names its two members).
+        let perUser = try database.query("""
+            SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c
+            WHERE m.type = 'table' AND c.name = 'user_id' AND m.name <> 'members'
+            """) { try $0.string(0) }
+        #expect(perUser.contains("privacy_settings") && perUser.contains("conversation_mutes"))
+        for table in perUser {
+            let left = try database.queryFirst("SELECT count(*) FROM \"\(table)\" WHERE user_id = ?", Int64(mei.id)) { try $0.int64(0) }
+            #expect(left == 0, "\(table) keeps rows of the deleted user")
+        }
     }
 
     @Test func aPhoneOnlyAccountIsDeletedWithACode() async throws {

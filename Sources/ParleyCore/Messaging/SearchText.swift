@@ -1,0 +1,74 @@
+public import ParleyProtocol
+
+/// How search compares a query with message text, in one place for every store: each word
+/// of the query must occur in the text, case-insensitively, as a run of whole characters
+/// (so "中文" is found inside "我会说中文", and "e" never matches half of "é").
+public struct SearchText: Sendable {
+    /// The query's words, each as lowercased characters; empty for a blank query.
+    public let terms: [[String]]
+
+    /// Splits `query` at white space; repeated words count once.
+    public init(query: String) {
+        var seen = Set<[String]>()
+        terms = query.split(whereSeparator: \.isWhitespace).compactMap { word in
+            let folded = Self.folded(word)
+            return seen.insert(folded).inserted ? folded : nil
+        }
+    }
+
+    /// The words long enough for a trigram index, as strings (see `MessageSearchQuery`).
+    public var indexedTerms: [String] {
+        terms.map { $0.joined() }.filter { $0.unicodeScalars.count >= MessageSearchQuery.minimumIndexedTerm }
+    }
+
+    /// Whether every word occurs in `text`.
+    public func matches(_ text: String) -> Bool {
+        let characters = Self.folded(text)
+        return terms.allSatisfy { Self.firstOffset(of: $0, in: characters, from: 0) != nil }
+    }
+
+    /// An excerpt of about `length` characters around the first match, the matched words
+    /// marked; "…" where the text was cut.
+    public func snippet(of text: String, length: Int) -> [SnippetPart] {
+        let original = Array(text)
+        let folded = original.map { String($0).lowercased() }
+        let first = terms.compactMap { Self.firstOffset(of: $0, in: folded, from: 0) }.min() ?? 0
+        // Some context before the match, the rest after it.
+        let lead = min(first, max(length / 4, 0))
+        let start = first - lead
+        let end = min(original.count, start + max(length, 1))
+        var parts: [SnippetPart] = []
+        var plain = start > 0 ? "…" : ""
+        var index = start
+        while index < end {
+            if let term = terms.filter({ Self.matches($0, in: folded, at: index) }).max(by: { $0.count < $1.count }) {
+                if !plain.isEmpty { parts.append(SnippetPart(plain, match: false)) }
+                plain = ""
+                let stop = min(index + term.count, original.count)
+                parts.append(SnippetPart(String(original[index..<stop]), match: true))
+                index = stop
+            } else {
+                plain.append(original[index].isNewline ? " " : original[index])
+                index += 1
+            }
+        }
+        if index < original.count { plain += "…" }
+        if !plain.isEmpty { parts.append(SnippetPart(plain, match: false)) }
+        return parts
+    }
+
+    private static func folded<S: StringProtocol>(_ text: S) -> [String] {
+        text.map { String($0).lowercased() }
+    }
+
+    private static func matches(_ term: [String], in text: [String], at offset: Int) -> Bool {
+        guard !term.isEmpty, offset + term.count <= text.count else { return false }
+        for (index, character) in term.enumerated() where text[offset + index] != character { return false }
+        return true
+    }
+
+    private static func firstOffset(of term: [String], in text: [String], from start: Int) -> Int? {
+        guard term.count <= text.count else { return nil }
+        return (start...(text.count - term.count)).first { matches(term, in: text, at: $0) }
+    }
+}

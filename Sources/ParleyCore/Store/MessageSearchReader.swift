@@ -1,0 +1,41 @@
+public import ParleyProtocol
+
+/// Full-text search over stored messages (part of `StoreReader`). Each store keeps an index
+/// of message text, kept in the same write as the message (and its edit or recall): SQLite
+/// an FTS5 table with the trigram tokenizer, PostgreSQL a `pg_trgm` GIN index.
+public protocol MessageSearchReader {
+    /// Messages with text (never system notices, never recalled ones, never those the
+    /// searcher hid) that contain every one of `query.terms` as a case-insensitive
+    /// substring, newest (highest id) first, at most `query.limit`.
+    func searchMessages(_ query: MessageSearchQuery) throws -> [Message]
+}
+
+/// What `searchMessages` looks for.
+public struct MessageSearchQuery: Sendable, Equatable {
+    /// Whose search: their hidden messages are left out and, without `conversation`, only
+    /// the 1:1 and group conversations they are a member of are searched.
+    public var searcher: UserID
+    /// The one conversation to search (its access already checked by the caller).
+    public var conversation: ConversationID?
+    /// Only messages of this sender.
+    public var sender: UserID?
+    /// Substrings that must all occur, each at least `minimumIndexedTerm` characters (the
+    /// index answers nothing shorter); empty: every message with text, newest first.
+    public var terms: [String]
+    /// Only messages with a smaller id.
+    public var beforeID: Int64?
+    public var limit: Int
+
+    /// Characters (Unicode scalars) of the shortest term an index of trigrams can find.
+    public static let minimumIndexedTerm = 3
+
+    public init(searcher: UserID, conversation: ConversationID? = nil, sender: UserID? = nil, terms: [String],
+                beforeID: Int64? = nil, limit: Int) {
+        self.searcher = searcher
+        self.conversation = conversation
+        self.sender = sender
+        self.terms = terms
+        self.beforeID = beforeID
+        self.limit = limit
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import ParleyCore
+import ParleyProtocol
+import ParleySQL
+@testable import ParleySQLite
+import TestSupport
+import Testing
+
+/// The search index's SQLite side: built for the messages a file held before version 15, and
+/// searched through FTS5 newest first rather than by reading every message.
+@Suite struct SQLiteSearchIndexTests {
+    @Test func messagesStoredBeforeTheIndexAreFoundAfterTheMigration() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("parley.sqlite")
+        do {
+            let old = try SQLiteConnection(path: path)
+            let steps = SQLiteStoreSchema.migrator.migrations.filter { $0.version < 15 }
+            _ = try SQLiteMigrator(steps).migrate(old)
+            try old.run("INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES (1, 'ann', 'ann', 'h', 1)")
+            try old.run("INSERT INTO conversations (id, kind, name, name_key, owner_id, created_at, last_activity_at, last_seq) VALUES (1, 'group', 'g', 'g', 1, 1, 1, 3)")
+            try old.run("INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq) VALUES (1, 1, 'owner', 1, 0)")
+            try old.run("""
+                INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, text, body, created_at) VALUES
+                (1, 1, 1, NULL, NULL, 'system', 'old notice text', NULL, 2),
+                (2, 1, 2, 1, 'a', 'text', '早上好 old morning', NULL, 3),
+                (3, 1, 3, 1, 'b', 'text', 'old evening', NULL, 4)
+                """)
+        }
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        #expect(store.appliedMigrations == [15])
+        let found = try await store.read { reader in
+            (try reader.searchMessages(MessageSearchQuery(searcher: UserID(1), terms: ["old"], limit: 10)).map(\.id),
+             try reader.searchMessages(MessageSearchQuery(searcher: UserID(1), terms: ["早上好"], limit: 10)).map(\.id))
+        }
+        #expect(found.0 == ["3", "2"] && found.1 == ["2"])
+    }
+
+    /// After sends, edits, reaction rewrites and recalls, FTS5 finds its index consistent and
+    /// every message by its text now, none by its text before.
+    @Test func theIndexMatchesTheMessagesAfterEveryKindOfChange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("parley.sqlite")
+        let store = try SQLiteStore(path: path)
+        let ann = try await store.write { try $0.insertUser(NewUser(username: "ann", passwordHash: "h", phone: nil, createdAt: 1)) }
+        let group = try await store.write { writer in
+            try writer.insertConversation(NewConversation(kind: .group, name: "g", ownerID: ann.id, createdAt: 1))
+        }
+        let sent = try await store.write { writer in
+            try (0..<40).map { index in
+                try writer.appendMessage(NewMessage(conversationID: group.id, sender: ann.id, clientID: "c\(index)", kind: .text,
+                                                    text: "message \(index) 第\(index)条消息", createdAt: 10))
+            }
+        }
+        try await store.write { writer in
+            for (index, message) in sent.enumerated() {
+                var changed = message
+                switch index % 3 {
+                case 0: changed.text = "edited \(index) 改过了"
+                case 1: changed.text = nil
+                    changed.recalled = RecallMark(by: ann.id, at: 20)
+                default: changed.reactions = [Reaction(emoji: "👍", users: [ann.id])]
+                }
+                try writer.replaceMessage(changed)
+            }
+        }
+        store.close()
+        let connection = try SQLiteConnection(path: path)
+        // The index's own consistency (not `rank = 1`, which compares with every row of
+        // `messages` and so counts the notices and recalled messages left out as missing).
+        try connection.run("INSERT INTO messages_search (messages_search) VALUES ('integrity-check')")
+        let indexed = try connection.query("SELECT rowid FROM messages_search WHERE messages_search MATCH '\"改过了\"'") { try $0.int64(0) }
+        #expect(indexed.count == 14)
+        #expect(try connection.query("SELECT rowid FROM messages_search WHERE messages_search MATCH '\"条消息\"'") { try $0.int64(0) }.count == 13)
+    }
+
+    /// The indexed statements start from the FTS5 table (its rowid order is the page order),
+    /// and none reads all of `messages`.
+    @Test func searchesWithWordsReadTheFullTextIndex() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let connection = try SQLiteConnection(path: directory.file("plan.sqlite"))
+        _ = try SQLiteStoreSchema.migrator.migrate(connection)
+        for sql in [SQLiteSearchSQL.indexedEverywhere, SQLiteSearchSQL.indexedInConversation, SQLiteSearchSQL.recentInConversation,
+                    SQLiteSearchSQL.recentEverywhere] {
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, "\"abc\"", Int64.max, nil, 1, 1, 10) { try $0.string(3) }
+            #expect(plan.contains { $0.contains("VIRTUAL TABLE") || $0.contains("USING INDEX") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN m") || $0 == "SCAN messages" }, "\(plan)")
+            // Short words across all of a user's conversations read those conversations'
+            // messages below the cursor and sort them (docs/operations.md says so); the rest
+            // come out in page order.
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") } || sql == SQLiteSearchSQL.recentEverywhere, "\(plan)")
+        }
+    }
+}
