@@ -198,7 +198,10 @@ public final class ParleyServer: Sendable {
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
-                                        deletion: services.deletion)
+                                        deletion: services.deletion,
+                                        clientStateChanged: { [activity = services.push.activity] token, active in
+                                            activity.set(token, active: active)
+                                        })
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)
             cut.value.withLock { $0 += count }

@@ -216,6 +216,42 @@ def test_no_push_while_a_connection_is_active_one_once_it_is_in_the_background(p
         service.close()
 
 
+def test_a_jabber_stream_counts_as_away_once_its_client_says_it_is_inactive(parley):
+    """XEP-0352 client state indication feeds the same rule as `client.state`."""
+    from xmpp import RawStream
+    service = PushService()
+    server = parley(*FAST, xmpp=True)
+    try:
+        amy_token, ben_token = register(server, "amy"), register(server, "ben")
+        browser = Browser(service, "ben")
+        subscribe(server, ben_token, browser)
+
+        async def scenario():
+            amy, ben, conversation = await friends(server, amy_token, ben_token)
+            await ben.close()
+            stream = RawStream(server.xmpp_port)
+            stream.sign_in("ben", "password123")
+            await asyncio.sleep(0.3)
+            await send(amy, conversation, "you are on jabber")
+            stream.expect("you are on jabber")
+            await asyncio.sleep(1.0)
+            before = len(service.received(browser.path))
+            stream.send("<inactive xmlns='urn:xmpp:csi:0'/>")
+            await asyncio.sleep(0.3)
+            await send(amy, conversation, "your phone is in a pocket")
+            stream.expect("your phone is in a pocket")
+            pushes = service.wait_for(browser.path)
+            stream.close()
+            await amy.close()
+            return before, pushes
+
+        before, pushes = asyncio.run(scenario())
+        assert before == 0
+        assert len(pushes) == 1 and browser.decrypt(pushes[0])["preview"] == "your phone is in a pocket"
+    finally:
+        service.close()
+
+
 def test_a_burst_is_one_coalesced_push(parley):
     service = PushService()
     server = parley("--password-cost", "minimum", "--push-coalesce-ms", "1500", *LOOPBACK)

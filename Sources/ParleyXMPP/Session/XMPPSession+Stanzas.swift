@@ -80,13 +80,16 @@ extension XMPPSession {
     }
 
     /// Client state indication (XEP-0352), a nonza: while the client says it is inactive,
-    /// presence is held (the newest per sender) and chat states are dropped; when it is
-    /// active again, the presence held is sent.
+    /// presence is held (the newest per sender) and chat states are dropped, and push
+    /// notifications count the stream as away; when it is active again, the presence held is
+    /// sent.
     private func indicateState(_ element: XMLElement) {
         switch element.name {
         case "inactive":
             state.inactivity.active = false
+            services.clientStateChanged(token, false)
         case "active":
+            services.clientStateChanged(token, true)
             for text in state.inactivity.activate() { send(raw: text, isStanza: true) }
         default:
             fail(.unsupportedStanzaType, "<\(element.name)> in \(Namespace.clientStateIndication) is not supported")

@@ -219,7 +219,10 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         releaseTimer?.cancel()
         releaseTimer = nil
         queue.removeAll()
-        guard !handedOver else { return }
+        guard !handedOver else {
+            services.clientStateChanged(token, true)
+            return
+        }
         if !endedCleanly && state.resumptionID != nil && state.registered {
             // Still signed in and receiving (kept for the client) until it resumes or the
             // time runs out.
@@ -238,6 +241,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// connection) and out of the resumable ones.
     func finish() {
         state.phase = .closed
+        services.clientStateChanged(token, true)
         let user = state.registered ? state.account?.profile.id : nil
         let resumptionID = state.resumptionID
         state.registered = false

@@ -21,6 +21,10 @@ public final class XMPPServices: Sendable {
     public let logger: Logger
     /// Deleting accounts (in-band, XEP-0077); nil turns account removal over XMPP off.
     public let deletion: AccountDeletionService?
+    /// Told when a stream's client says it is inactive (false) or active again (true), and
+    /// true when the stream ends (client state indication, XEP-0352): push notifications
+    /// count an inactive stream as away, like a native client's `client.state inactive`.
+    public let clientStateChanged: @Sendable (ConnectionToken, _ active: Bool) -> Void
     /// Streams that may be resumed, by resumption id.
     let resumable = ResumableSessions()
     /// Bound resources, their presence, and the origins of recent messages.
@@ -29,8 +33,10 @@ public final class XMPPServices: Sendable {
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
-                deletion: AccountDeletionService? = nil) {
+                deletion: AccountDeletionService? = nil,
+                clientStateChanged: @escaping @Sendable (ConnectionToken, _ active: Bool) -> Void = { _, _ in }) {
         self.deletion = deletion
+        self.clientStateChanged = clientStateChanged
         self.accounts = accounts
         self.social = social
         self.conversations = conversations
