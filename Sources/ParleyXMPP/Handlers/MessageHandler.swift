@@ -66,6 +66,15 @@ struct MessageHandler: Sendable {
             conversation = try await context.services.social.directConversation(of: me.user, with: recipient)
         }
         // The stanza id is the client id, so a client's retry of the same stanza is stored once.
-        _ = try await context.sendBody(of: message, body, in: conversation, me: me)
+        let stored = try await context.sendBody(of: message, body, in: conversation, me: me)
+        // Asked for a receipt or markable: answered when the native peer's markers pass it
+        // (`conversation.receipt`). A peer with Jabber streams here answers itself.
+        if let id = message["id"], !context.services.resources.hasStreams(recipient) {
+            let receipt = message.child("request", namespace: Namespace.receipts) != nil
+            let markable = message.child("markable", namespace: Namespace.chatMarkers) != nil
+            let answer = context.services.resources.awaitReceipt(me.user, AwaitedReceipts.Sent(
+                conversation: stored.conversationId, seq: stored.seq, stanzaID: id, receipt: receipt, markable: markable))
+            for stanza in answer.stanzas(from: context.address(of: recipient), to: me.full) { context.send(stanza) }
+        }
     }
 }

@@ -133,9 +133,15 @@ extension XMPPSession {
             // 1:1 only: a group's typing has no chat state form here.
             guard state.directPeers[notice.conversationId] == notice.userId else { return }
             send(ChatStateBridge.stanza(notice, from: address(of: notice.userId).description, to: me.full.description))
-        case .server(.conversationReceipt):
-            // Receipts (XEP-0184/0333) for native markers: not yet.
-            return
+        case .server(.conversationReceipt(let receipt)):
+            // The native peer's markers moved: the messages this user's Jabber clients sent
+            // that asked for it are answered (XEP-0184, XEP-0333). A peer on Jabber streams
+            // here answers itself (`ChatSignalHandler`); its markers are not rendered twice.
+            guard receipt.userId != me.user, state.directPeers[receipt.conversationId] == receipt.userId,
+                  !services.resources.hasStreams(receipt.userId) else { return }
+            let answer = services.resources.answerReceipts(me.user, in: receipt.conversationId,
+                                                           delivered: receipt.deliveredSeq, read: receipt.readSeq)
+            for stanza in answer.stanzas(from: address(of: receipt.userId), to: me.full) { send(stanza) }
         }
     }
 }

@@ -36,6 +36,8 @@ final class XMPPResources: Sendable {
         /// Recent origins by client id, and the ids in the order they came (oldest first).
         var origins: [String: Origin] = [:]
         var order: [String] = []
+        /// Sent messages waiting for the native peer's delivered or read marker.
+        var awaited = AwaitedReceipts(limit: XMPPResources.originsKept)
     }
 
     /// Users' states, spread over stripes by user id: every delivered message looks its
@@ -130,5 +132,23 @@ final class XMPPResources: Sendable {
     func origin(of user: UserID, clientID: String?) -> Origin? {
         guard let clientID else { return nil }
         return stripe(user).withLock { $0[user]?.origins[clientID] }
+    }
+
+    /// Notes a stored 1:1 message sent by one of the user's streams that asked for a receipt
+    /// or is markable, so the peer's markers can be answered (`AwaitedReceipts`).
+    /// Returns the answer at once if the peer's markers passed the message already.
+    func awaitReceipt(_ user: UserID, _ message: AwaitedReceipts.Sent) -> AwaitedReceipts.Answer {
+        stripe(user).withLock { table in
+            // Only while the user has a stream here: the state goes with the last one.
+            table[user]?.awaited.record(message) ?? AwaitedReceipts.Answer()
+        }
+    }
+
+    /// What the peer's markers moving in `conversation` answer to the user's streams; each
+    /// message is answered once, for all the user's streams on this server.
+    func answerReceipts(_ user: UserID, in conversation: ConversationID, delivered: Int64?, read: Int64?) -> AwaitedReceipts.Answer {
+        stripe(user).withLock { table in
+            return table[user]?.awaited.answer(in: conversation, delivered: delivered, read: read) ?? AwaitedReceipts.Answer()
+        }
     }
 }

@@ -63,11 +63,49 @@ import Testing
         var message = chat(nil, to: bob.bare)
         message.append(XMLElement("composing", namespace: Namespace.chatStates))
 
+        message.append(XMLElement("received", namespace: Namespace.receipts, ["id": "x1"]))
+
         await fixture.stanza(message, me: alice, context: fixture.context())
 
+        // The receipt goes to Bob's XMPP sessions; the chat state becomes Parley's typing.
         let forwarded = try #require(fixture.registry.forwarded.first)
         #expect(forwarded.1 == [bob.user])
         #expect(forwarded.0.from == alice.full.description)
-        #expect(forwarded.0.children.contains("composing"))
+        #expect(forwarded.0.children.contains("received") && !forwarded.0.children.contains("composing"))
+        #expect(fixture.delivery.events.contains { sent in
+            if case .typing(let notice) = sent.event { return notice.userId == alice.user && notice.typing && sent.users == [bob.user] }
+            return false
+        })
+    }
+
+    @Test func aSentMessageThatAskedIsAnsweredWhenTheNativePeersMarkersPassIt() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        let conversation = try await fixture.befriend(alice.user, bob.user)
+        _ = fixture.services.resources.bind(alice.user, requested: "r", token: ConnectionToken(42))
+        let context = fixture.context()
+        var asked = chat("read me", to: bob.bare, id: "ask-1")
+        asked.append(XMLElement("request", namespace: Namespace.receipts))
+        asked.append(XMLElement("markable", namespace: Namespace.chatMarkers))
+        await fixture.stanza(asked, me: alice, context: context)
+        await fixture.stanza(chat("asks nothing", to: bob.bare, id: "plain-1"), me: alice, context: context)
+        #expect(await context.sent.isEmpty)
+
+        // Bob reads both: the core tells Alice, and what that answers is the asking one's id.
+        let seq = try await fixture.services.conversations.history(for: bob.user, HistoryParameters(conversationId: conversation))
+            .messages.map(\.seq).max() ?? 0
+        try await fixture.services.conversations.moveReadMarker(for: bob.user, ReadParameters(conversationId: conversation, seq: seq),
+                                                                connection: nil)
+        let receipt = try #require(fixture.delivery.events.compactMap { sent -> ReceiptState? in
+            if case .conversationReceipt(let state) = sent.event, sent.users == [alice.user] { return state }
+            return nil
+        }.last)
+        #expect(receipt.readSeq == seq)
+        let answer = fixture.services.resources.answerReceipts(alice.user, in: conversation, delivered: receipt.deliveredSeq,
+                                                               read: receipt.readSeq)
+        #expect(answer == AwaitedReceipts.Answer(received: ["ask-1"], displayed: "ask-1"))
+        // Answered once.
+        #expect(fixture.services.resources.answerReceipts(alice.user, in: conversation, delivered: seq, read: seq) == .init())
     }
 }
