@@ -61,7 +61,7 @@ def test_search_in_the_browser(parley, browsers):
     browser.wait(".view--list a.row", text="carol")
 
     # All chats, from the sessions list header; the box takes the focus.
-    browser.click(".view--list .topbar a[href='#/chats/search']")
+    browser.click(".view--list a.sessions-search")
     browser.wait(".view--search input.search-input")
     assert browser.js("return document.activeElement.classList.contains('search-input')")
     found = search(browser, "beijing", 2)
@@ -111,7 +111,7 @@ def test_search_in_the_browser(parley, browsers):
     browser.wait(".view--dialogue .msg.is-highlighted", text="Meet me in Beijing")
 
     # A hit is reachable by keyboard: Tab from the box lands on the button, then the hits.
-    browser.click(".view--list .topbar a[href='#/chats/search']")
+    browser.click(".view--list a.sessions-search")
     found = search(browser, "北京", 2)
     assert browser.js("return document.querySelector('.view--search .search-hit').tagName") == "A", "links, focusable"
 

@@ -85,7 +85,7 @@ export function dialogueView() {
   const title = h('h1', { class: 'topbar-title dialogue-title' });
   const subtitle = h('p', { class: 'topbar-subtitle' });
   const info = iconButton('more', t('details'), () => go(`#/${tab}/c/${encodeURIComponent(id)}/info`), 'topbar-action');
-  const searchHere = h('a', { class: 'icon-btn topbar-action dialogue-search', 'aria-label': t('search_in_chat'), title: t('search_in_chat') }, icon('search'));
+  const searchHere = h('a', { class: 'icon-btn topbar-search dialogue-search', 'aria-label': t('search_in_chat'), title: t('search_in_chat') }, icon('search'));
   const header = h('header', { class: 'topbar topbar--dialogue' }, back, h('div', { class: 'topbar-heading' }, title, subtitle), searchHere, info);
 
   const historyTop = h('div', { class: 'history-top' });

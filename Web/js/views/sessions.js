@@ -12,7 +12,7 @@ import { openActionMenu } from './menu.js';
 export function sessionsView() {
   const plus = iconButton('plus', t('menu'), () => openActionMenu(plus), 'topbar-action');
   plus.setAttribute('aria-haspopup', 'menu');
-  const search = h('a', { class: 'icon-btn topbar-action', href: '#/chats/search', 'aria-label': t('search_title'), title: t('search_title') }, icon('search'));
+  const search = h('a', { class: 'icon-btn topbar-search sessions-search', href: '#/chats/search', 'aria-label': t('search_title'), title: t('search_title') }, icon('search'));
   const list = h('ul', { class: 'rows', role: 'list', 'aria-label': t('chats_title') });
   const empty = h('div', { class: 'empty', hidden: true },
     h('div', { class: 'empty-art', 'aria-hidden': 'true' }, icon('chats', { size: 40 })),

@@ -1,0 +1,13 @@
+import ParleyProtocol
+
+/// The search pane's state: the words asked for, the hits so far (newest first), the one
+/// selected, and the cursor for the next page.
+struct ChatSearch {
+    var query: String
+    var hits: [SearchHit] = []
+    /// Senders' display names, filled in as their profiles arrive.
+    var names: [UserID: String] = [:]
+    var selection = 0
+    var nextBefore: String?
+    var loading = true
+}
