@@ -31,14 +31,15 @@ export function searchView({ conversationId = null } = {}) {
   const title = h('h1', { class: 'topbar-title', id: 'search-title', text: t('search_title') });
   const subtitle = h('p', { class: 'topbar-subtitle', text: conversationId ? t('search_in', { name: scopeName() || '' }) : t('search_all') });
   const input = h('input', {
-    type: 'search', class: 'search-input', name: 'query', maxlength: 200, autocomplete: 'off', enterkeyhint: 'search',
+    type: 'search', class: 'search-input', name: 'query', maxlength: 200, enterkeyhint: 'search',
     placeholder: t('search_placeholder'), 'aria-label': t('search_placeholder'),
   });
   const submit = h('button', { type: 'submit', class: 'btn btn-primary btn-small search-submit', text: t('search_button') });
   const form = h('form', { class: 'search-form', role: 'search', 'aria-label': t('search_title') },
     h('span', { class: 'search-icon', 'aria-hidden': 'true' }, icon('search', { size: 18 })), input, submit);
   const status = h('p', { class: 'search-status', role: 'status', 'aria-live': 'polite' });
-  const results = h('ul', { class: 'rows search-results', role: 'list', 'aria-label': t('search_results') });
+  // Hidden while empty: a list with no items is not a list to a screen reader.
+  const results = h('ul', { class: 'rows search-results', role: 'list', 'aria-label': t('search_results'), hidden: true });
   const more = h('button', { type: 'button', class: 'btn btn-secondary search-more', hidden: true, text: t('search_more') });
   const el = h('section', { class: 'view view--search', 'aria-labelledby': 'search-title' },
     h('header', { class: 'topbar topbar--dialogue' }, back, h('div', { class: 'topbar-heading' }, title, subtitle)),
@@ -89,6 +90,7 @@ export function searchView({ conversationId = null } = {}) {
     more.hidden = true;
     if (first) {
       results.replaceChildren();
+      results.hidden = true;
       nextBefore = null;
     }
     showStatus('');
@@ -105,6 +107,7 @@ export function searchView({ conversationId = null } = {}) {
       nextBefore = page?.nextBefore ?? null;
       more.hidden = !nextBefore;
       const count = results.children.length;
+      results.hidden = count === 0;
       if (count) showStatus(t('search_count', { n: count }));
       else showStatus(nextBefore ? t('search_none_yet') : t('search_empty'), 'empty');
     } catch (error) {
