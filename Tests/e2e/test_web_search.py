@@ -3,6 +3,8 @@ header (that chat only); hits newest first with the chat's name, the sender and 
 words marked, in English and Chinese; "Load more" pages back; a hit older than the first
 history page opens its chat scrolled to the message, highlighted; a recalled message is not
 found; the Chinese interface. Screenshots at phone and desktop size."""
+from selenium.webdriver.common.keys import Keys
+
 from web import DESKTOP, WEB_ROOT, register, ws
 
 
@@ -31,9 +33,12 @@ def hits(browser) -> list[dict]:
         }))""")
 
 
-def search(browser, words: str, expect: int):
+def search(browser, words: str, expect: int, enter: bool = False):
     browser.type(".view--search input.search-input", words)
-    browser.click(".view--search .search-submit")
+    if enter:
+        browser.wait(".view--search input.search-input").send_keys(Keys.ENTER)
+    else:
+        browser.click(".view--search .search-submit")
     browser.wait_until(lambda: len(hits(browser)) == expect
                        and not browser.visible(".view--search .search-status .spinner"), 10, f"{expect} hits for {words!r}")
     return hits(browser)
@@ -83,6 +88,10 @@ def test_search_in_the_browser(parley, browsers):
     search(browser, "zanzibar", 0)
     browser.wait(".view--search .search-status--empty", text="No messages found")
 
+    # A refused query: the error state names the field, and the old hits are gone.
+    search(browser, "a b c d e f g h i", 0)
+    browser.wait(".view--search .search-status--error", text="Search words")
+
     # Paging: 25 weather reports, 20 a page, then "Load more" and no more.
     found = search(browser, "weather", 20)
     assert [h["snippet"] for h in found[:2]] == ["weather report 24", "weather report 23"]
@@ -105,15 +114,23 @@ def test_search_in_the_browser(parley, browsers):
     # Within one chat, from its header: carol's Beijing is not among the hits.
     browser.click(".view--dialogue a.dialogue-search")
     browser.wait(".view--search .topbar-subtitle", text="In bob")
-    found = search(browser, "beijing", 1)
+    found = search(browser, "beijing", 1, enter=True)
     assert found[0]["chat"] == "bob" and found[0]["marks"] == ["Beijing"]
     browser.click(".view--search .search-hit")
     browser.wait(".view--dialogue .msg.is-highlighted", text="Meet me in Beijing")
 
-    # A hit is reachable by keyboard: Tab from the box lands on the button, then the hits.
+    # By keyboard: Enter in the box searches, Tab goes to the button and then to the hits
+    # (links), and Enter on a hit opens it.
     browser.click(".view--list a.sessions-search")
-    found = search(browser, "北京", 2)
-    assert browser.js("return document.querySelector('.view--search .search-hit').tagName") == "A", "links, focusable"
+    search(browser, "北京", 2, enter=True)
+    box = browser.wait(".view--search input.search-input")
+    box.send_keys(Keys.TAB)
+    assert browser.js("return document.activeElement.classList.contains('search-submit')")
+    browser.js("document.activeElement.blur(); document.querySelector('.view--search .search-submit').focus()")
+    browser.driver.switch_to.active_element.send_keys(Keys.TAB)
+    assert browser.js("return document.activeElement.classList.contains('search-hit')"), "the first hit takes the focus next"
+    browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    browser.wait(".view--dialogue .msg.is-highlighted", text="北京的天气很好")
 
     # Phone size, Chinese interface.
     phone = browsers(server.url, language="zh-CN")
