@@ -1,6 +1,7 @@
 """`parley chat` search in tmux: "/" on the list asks for words, the hits of every chat come
 newest first with the chat's name and the matched words, Chinese too; a recalled message is
-not among them; Enter opens the hit's conversation."""
+not among them; Enter opens the hit's conversation; "/search WORDS" in a dialogue searches
+that chat only."""
 import asyncio
 import os
 import shutil
@@ -74,6 +75,21 @@ def test_chat_search_in_tmux(parley):
         # Enter opens the conversation of the selected hit.
         tmux.keys("Enter")
         await tmux.wait_for("Say something", "the last word")
+
+        # "/search WORDS" in a dialogue: that chat only; Esc goes back to the dialogue.
+        tmux.text("/search plan")
+        tmux.keys("Enter")
+        await tmux.wait_for("Search: plan in bob", "No messages found")
+        tmux.text("/")
+        await tmux.wait_for("Search messages:")
+        tmux.keys("Escape")
+        tmux.keys("Escape")
+        await tmux.wait_for("Say something")
+        tmux.text("/search 烤鸭")
+        tmux.keys("Enter")
+        await tmux.wait_for("Search: 烤鸭 in bob", "1 found", "我们去北京吃烤鸭")
+        tmux.keys("Escape")
+        await tmux.wait_for("Say something")
         tmux.keys("Escape")
         tmux.keys("q")
 

@@ -169,7 +169,7 @@ extension ChatApp {
             variants = [language.pick(" ↑↓ select · Enter open the chat · m more · / new search · Esc list · Ctrl-C quit",
                                       " ↑↓ 选择 · Enter 打开聊天 · m 更多 · / 重新搜索 · Esc 返回 · Ctrl-C 退出")]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
                         " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]

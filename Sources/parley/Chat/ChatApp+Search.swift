@@ -2,9 +2,9 @@ import Foundation
 import ParleyKit
 import ParleyProtocol
 
-// Message search ("/" on the list): a prompt for the words, then the hits of every chat,
-// newest first, with the matched words underlined; Enter opens a hit's conversation, "m"
-// loads the next page.
+// Message search ("/" on the list, or "/search WORDS" in a dialogue for that chat only): the
+// hits newest first, with the matched words underlined; Enter opens a hit's conversation,
+// "m" loads the next page.
 extension ChatApp {
     /// Hits asked for per page (the server caps it at its `--max-search-page`).
     static let searchPage = 20
@@ -19,13 +19,29 @@ extension ChatApp {
         }
     }
 
+    /// `/search WORDS` typed in a dialogue: searches that conversation only. False when the
+    /// line is not that command.
+    func searchCommand(_ command: String, in dialogue: DialogueViewModel) -> Bool {
+        let parts = command.split(separator: " ", maxSplits: 1)
+        guard parts.first == "/search" else { return false }
+        let words = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        guard !words.isEmpty else {
+            showFlash(language.pick("Usage: /search WORDS", "用法：/search 关键词"), isError: true)
+            return true
+        }
+        search = ChatSearch(query: words, conversation: dialogue.conversationId)
+        focus = .search
+        loadSearchPage()
+        return true
+    }
+
     func loadSearchPage() {
         guard let current = search else { return }
         search?.loading = true
         Task {
             do throws(ParleyError) {
-                let page = try await client.searchMessages(current.query, before: current.nextBefore, limit: Self.searchPage)
-                guard search?.query == current.query else { return }
+                let page = try await client.searchMessages(current.query, in: current.conversation, before: current.nextBefore, limit: Self.searchPage)
+                guard search?.query == current.query, search?.conversation == current.conversation else { return }
                 search?.hits += page.hits
                 search?.nextBefore = page.nextBefore
                 for sender in Set(page.hits.compactMap(\.message.sender)) where search?.names[sender] == nil {
@@ -46,7 +62,7 @@ extension ChatApp {
         }
         switch key {
         case .escape, .character("q"):
-            focus = .list
+            focus = current.conversation != nil && dialogue != nil ? .dialogue : .list
         case .up, .character("k"):
             search?.selection = max(0, current.selection - 1)
         case .down, .character("j"):
@@ -65,7 +81,8 @@ extension ChatApp {
 
     func searchPane(width: Int, height: Int) -> [Line] {
         guard let current = search else { return Array(repeating: Line().fitted(to: width), count: height) }
-        let heading = language.pick(" Search: ", " 搜索：") + current.query
+        let scope = current.conversation.flatMap { id in sessions.rows.first { $0.id == id }?.title }
+        let heading = language.pick(" Search: ", " 搜索：") + current.query + (scope.map { language.pick(" in \($0)", "（\($0)）") } ?? "")
         let count = current.loading ? language.pick("Searching…", "正在搜索…")
             : language.pick("\(current.hits.count) found ", "找到 \(current.hits.count) 条 ")
         var lines = [Line.spread(Line(heading, .bold), Line(count, .dim), width: width).restyled(Style(bold: true, underline: true))]

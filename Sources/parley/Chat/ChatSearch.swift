@@ -4,6 +4,8 @@ import ParleyProtocol
 /// selected, and the cursor for the next page.
 struct ChatSearch {
     var query: String
+    /// The conversation searched (`/search` in a dialogue); nil: every chat.
+    var conversation: ConversationID?
     var hits: [SearchHit] = []
     /// Senders' display names, filled in as their profiles arrive.
     var names: [UserID: String] = [:]
