@@ -166,8 +166,10 @@ extension ChatApp {
         } else if focus == .devices {
             variants = [language.pick(" o sign out all other devices · Esc list · Ctrl-C quit", " o 退出所有其他设备 · Esc 返回 · Ctrl-C 退出")]
         } else if focus == .search {
-            variants = [language.pick(" ↑↓ select · Enter open the chat · m more · / new search · Esc list · Ctrl-C quit",
-                                      " ↑↓ 选择 · Enter 打开聊天 · m 更多 · / 重新搜索 · Esc 返回 · Ctrl-C 退出")]
+            variants = [language.pick(" ↑↓ select · Enter open the chat · m more · / new search · Esc back · Ctrl-C quit",
+                                      " ↑↓ 选择 · Enter 打开聊天 · m 更多 · / 重新搜索 · Esc 返回 · Ctrl-C 退出"),
+                        language.pick(" ↑↓ Enter open · m more · / new search · Esc back · ^C quit",
+                                      " ↑↓ Enter 打开 · m 更多 · / 搜索 · Esc 返回 · ^C 退出")]
         } else if focus == .dialogue && dialogue != nil {
             variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
                         " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
