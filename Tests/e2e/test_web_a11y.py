@@ -52,6 +52,7 @@ def pages(chat: str, group: str, ben: str):
         ("discover", "#/discover", ".swipe-card.is-top"),
         ("me", "#/me", ".view--profile .kv-list"),
         ("dialogue", f"#/chats/c/{chat}", ".view--dialogue .bubble"),
+        ("search", f"#/chats/c/{chat}/search", ".view--search input.search-input"),
         ("group", f"#/chats/c/{group}/info", ".people .person"),
         ("user", f"#/contacts/u/{ben}", ".hero-name"),
     ]

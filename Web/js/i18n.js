@@ -218,6 +218,21 @@ const STRINGS = {
     jump_to_quoted: 'Go to the quoted message',
     reacted_by: '{emoji} by {names}',
     pinned_messages: 'Pinned ({n})',
+    // Message search
+    search_title: 'Search messages',
+    search_in_chat: 'Search in this chat',
+    search_all: 'In all chats',
+    search_in: 'In {name}',
+    search_placeholder: 'Words to find',
+    search_query: 'Search words',
+    search_button: 'Search',
+    search_results: 'Search results',
+    search_more: 'Load more',
+    searching: 'Searching…',
+    search_count: '{n} found',
+    search_empty: 'No messages found',
+    search_none_yet: 'None in recent messages yet: load more to look further back',
+    search_unknown_chat: 'A chat',
     pinned_bar_label: 'Pinned message',
     forward_to: 'Forward to…',
     forwarded_done: 'Forwarded',
@@ -609,6 +624,21 @@ const STRINGS = {
     jump_to_quoted: '跳转到引用的消息',
     reacted_by: '{names} 回应了 {emoji}',
     pinned_messages: '置顶（{n}）',
+    // 消息搜索
+    search_title: '搜索聊天记录',
+    search_in_chat: '在此聊天中搜索',
+    search_all: '所有聊天',
+    search_in: '在「{name}」中',
+    search_placeholder: '要查找的词',
+    search_query: '搜索词',
+    search_button: '搜索',
+    search_results: '搜索结果',
+    search_more: '加载更多',
+    searching: '正在搜索…',
+    search_count: '找到 {n} 条',
+    search_empty: '没有找到相关消息',
+    search_none_yet: '较近的消息中还没有找到：加载更多以继续向前查找',
+    search_unknown_chat: '一个聊天',
     pinned_bar_label: '置顶消息',
     forward_to: '转发给…',
     forwarded_done: '已转发',
@@ -853,6 +883,6 @@ export function errorText(error) {
 function fieldLabel(field) {
   if (!field) return '?';
   const key = { userId: 'username', greeting: 'greeting', avatar: 'avatar', nickname: 'nickname', signature: 'signature',
-    age: 'age', hobbies: 'hobbies', description: 'description', name: 'group_name', text: 'message_input' }[field];
+    age: 'age', hobbies: 'hobbies', description: 'description', name: 'group_name', text: 'message_input', query: 'search_query' }[field];
   return key ? t(key) : field;
 }

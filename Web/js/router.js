@@ -1,6 +1,8 @@
 // Hash routes, so the static file server only ever serves index.html:
 //   #/login  #/register  #/phone
 //   #/chats  #/chats/c/<id>  #/chats/c/<id>/info  #/chats/u/<userId>
+//   #/chats/search  #/chats/c/<id>/search (message search, all chats or one)
+//   #/chats/c/<id>/at/<seq> (the conversation, scrolled to the message at seq)
 //   #/contacts  #/contacts/u/<userId>  #/contacts/c/<id>  #/contacts/c/<id>/info
 //   #/discover  #/me
 
@@ -9,12 +11,15 @@ const AUTH = ['login', 'register', 'phone'];
 
 export function parse(hash = location.hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  const [first, kind, id, extra] = parts;
+  const [first, kind, id, extra, at] = parts;
   if (AUTH.includes(first)) return { page: first };
   const tab = TABS.includes(first) ? first : 'chats';
   let detail = null;
+  if (tab === 'chats' && kind === 'search') detail = { type: 'search', id: null };
   if ((tab === 'chats' || tab === 'contacts') && kind && id) {
-    if (kind === 'c') detail = { type: extra === 'info' ? 'info' : 'chat', id };
+    const seq = extra === 'at' && /^\d+$/.test(at ?? '') ? Number(at) : null;
+    if (kind === 'c' && extra === 'search') detail = { type: 'search', id };
+    else if (kind === 'c') detail = { type: extra === 'info' ? 'info' : 'chat', id, seq };
     else if (kind === 'u') detail = { type: 'user', id };
   }
   return { page: 'app', tab, detail };
@@ -25,7 +30,8 @@ export function format(route) {
   let hash = `#/${route.tab}`;
   if (route.detail) {
     const d = route.detail;
-    hash += d.type === 'user' ? `/u/${encodeURIComponent(d.id)}` : `/c/${encodeURIComponent(d.id)}${d.type === 'info' ? '/info' : ''}`;
+    if (d.type === 'search') hash += d.id ? `/c/${encodeURIComponent(d.id)}/search` : '/search';
+    else hash += d.type === 'user' ? `/u/${encodeURIComponent(d.id)}` : `/c/${encodeURIComponent(d.id)}${d.type === 'info' ? '/info' : ''}`;
   }
   return hash;
 }

@@ -25,6 +25,8 @@ extension ChatApp {
                 handleDiscover(key)
             } else if focus == .devices {
                 handleDevices(key)
+            } else if focus == .search {
+                handleSearch(key)
             } else if focus == .dialogue && dialogue != nil {
                 handleDialogue(key)
             } else {
@@ -183,6 +185,8 @@ extension ChatApp {
             editProfile()
         case .character("v"):
             openDevices()
+        case .character("/"):
+            askSearch()
         case .character("q"):
             quitting = true
         default:
@@ -265,7 +269,7 @@ extension ChatApp {
         case .enter:
             let text = input.text
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            if text.hasPrefix("/"), sendFile(text, to: dialogue) || runMessageAction(text, in: dialogue) {
+            if text.hasPrefix("/"), sendFile(text, to: dialogue) || runMessageAction(text, in: dialogue) || searchCommand(text, in: dialogue) {
                 input.clear()
                 return
             }

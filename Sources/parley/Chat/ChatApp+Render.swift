@@ -94,6 +94,7 @@ extension ChatApp {
             let list = listPane(width: left, height: bodyHeight)
             let talk = focus == .discover ? discoverPane(width: right, height: bodyHeight)
                 : focus == .devices ? devicesPane(width: right, height: bodyHeight)
+                : focus == .search ? searchPane(width: right, height: bodyHeight)
                 : dialogue == nil ? emptyDialogue(width: right, height: bodyHeight) : dialoguePane(width: right, height: bodyHeight)
             for row in 0..<bodyHeight {
                 lines.append(list[row] + Line("│", .dim) + talk[row])
@@ -102,6 +103,8 @@ extension ChatApp {
             lines += discoverPane(width: columns, height: bodyHeight)
         } else if focus == .devices {
             lines += devicesPane(width: columns, height: bodyHeight)
+        } else if focus == .search {
+            lines += searchPane(width: columns, height: bodyHeight)
         } else if focus == .dialogue && dialogue != nil {
             lines += dialoguePane(width: columns, height: bodyHeight)
         } else {
@@ -162,8 +165,13 @@ extension ChatApp {
             variants = [" ← pass · → like · u undo · Esc list · Ctrl-C quit"]
         } else if focus == .devices {
             variants = [language.pick(" o sign out all other devices · Esc list · Ctrl-C quit", " o 退出所有其他设备 · Esc 返回 · Ctrl-C 退出")]
+        } else if focus == .search {
+            variants = [language.pick(" ↑↓ select · Enter open the chat · m more · / new search · Esc back · Ctrl-C quit",
+                                      " ↑↓ 选择 · Enter 打开聊天 · m 更多 · / 重新搜索 · Esc 返回 · Ctrl-C 退出"),
+                        language.pick(" ↑↓ Enter open · m more · / new search · Esc back · ^C quit",
+                                      " ↑↓ Enter 打开 · m 更多 · / 搜索 · Esc 返回 · ^C 退出")]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
                         " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
@@ -172,12 +180,12 @@ extension ChatApp {
                         " ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
                         " ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit"]
         } else {
-            variants = [" ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · v devices · L logout · q quit",
-                        " ↑↓ select · Enter open · Tab contacts · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter open · Tab contacts · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter · Tab contacts · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter · Tab · a friend · g/G group · r/R room · d discover · p profile · q quit",
-                        " ↑↓ Enter · Tab · a friend · g/G · r/R · d discover · p me · q quit"]
+            variants = [" ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · v devices · L logout · q quit",
+                        " ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter open · Tab contacts · / search · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter · Tab contacts · / search · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
+                        " ↑↓ Enter · Tab · / search · a friend · g/G group · r/R room · d discover · p profile · q quit",
+                        " ↑↓ Enter · Tab · / search · a friend · g/G · r/R · d discover · p me · q quit"]
         }
         // The last row: one column short, so that the terminal never scrolls.
         let text = variants.first { DisplayWidth.width(of: $0) < columns } ?? variants[variants.count - 1]

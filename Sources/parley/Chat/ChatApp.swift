@@ -36,7 +36,7 @@ final class ChatApp {
 
     /// Where keys go on the main screen.
     enum Focus {
-        case list, dialogue, discover, devices
+        case list, dialogue, discover, devices, search
     }
 
     /// A one-line question at the bottom ("Add friend (username):").
@@ -68,6 +68,8 @@ final class ChatApp {
     var discover: DiscoverViewModel?
     /// The account's signed-in devices while their pane is open (nil: loading).
     var devices: [SessionInfo]?
+    /// The last message search ("/" on the list), kept while its pane is left for a hit.
+    var search: ChatSearch?
     var input = LineEditor()
     /// Lines scrolled up from the newest message (0: at the bottom).
     var scrollOffset = 0

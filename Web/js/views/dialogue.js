@@ -85,7 +85,8 @@ export function dialogueView() {
   const title = h('h1', { class: 'topbar-title dialogue-title' });
   const subtitle = h('p', { class: 'topbar-subtitle' });
   const info = iconButton('more', t('details'), () => go(`#/${tab}/c/${encodeURIComponent(id)}/info`), 'topbar-action');
-  const header = h('header', { class: 'topbar topbar--dialogue' }, back, h('div', { class: 'topbar-heading' }, title, subtitle), info);
+  const searchHere = h('a', { class: 'icon-btn topbar-search dialogue-search', 'aria-label': t('search_in_chat'), title: t('search_in_chat') }, icon('search'));
+  const header = h('header', { class: 'topbar topbar--dialogue' }, back, h('div', { class: 'topbar-heading' }, title, subtitle), searchHere, info);
 
   const historyTop = h('div', { class: 'history-top' });
   const list = h('div', { class: 'message-list' });
@@ -549,13 +550,17 @@ export function dialogueView() {
     paintPins();
   });
 
-  /** Scrolls to the message at `seq` and highlights it; older pages load until it is there. */
-  async function jumpTo(seq) {
+  /**
+   * Scrolls to the message at `seq` and highlights it; older pages load until it is there.
+   * `smooth: false` jumps at once: a smooth scroll from the bottom would still read as "at
+   * the bottom" to the scroll handler, and the next render would pull the view back down.
+   */
+  async function jumpTo(seq, { smooth = true } = {}) {
     for (let attempt = 0; attempt < 20; attempt++) {
       const row = list.querySelector(`.msg[data-seq="${seq}"]`);
       if (row) {
         stick = false;
-        row.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+        row.scrollIntoView({ block: 'center', behavior: !smooth || prefersReducedMotion() ? 'auto' : 'smooth' });
         row.classList.add('is-highlighted');
         setTimeout(() => row.classList.remove('is-highlighted'), 1600);
         return;
@@ -566,6 +571,21 @@ export function dialogueView() {
       renderNow();
     }
     toast(t('quoted_missing'));
+  }
+
+  /**
+   * A search hit opened the conversation at `seq`: once its newest page is in (bounded wait),
+   * the same jump as a quoted message's, then the route drops `/at/<seq>` so going back or
+   * reopening the chat does not jump again.
+   */
+  async function jumpWhenLoaded(conversationId, seq) {
+    for (let wait = 0; wait < 100 && id === conversationId && !timeline(conversationId).loaded; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (id !== conversationId) return;
+    history.replaceState(null, '', `#/${tab}/c/${encodeURIComponent(conversationId)}`);
+    renderNow();
+    await jumpTo(seq, { smooth: false });
   }
 
   // ---- Reply and edit ----
@@ -850,8 +870,9 @@ export function dialogueView() {
 
   return {
     el,
-    open(conversationId, fromTab) {
+    open(conversationId, fromTab, seq = null) {
       tab = fromTab;
+      searchHere.href = `#/chats/c/${encodeURIComponent(conversationId)}/search`;
       if (conversationId !== id) {
         reset();
         id = conversationId;
@@ -864,7 +885,8 @@ export function dialogueView() {
       if (!tl.loaded && !tl.loading && state.connection.status === 'online') client.loadNewest(id);
       paintHeader();
       renderNow();
-      if (isDesktop()) requestAnimationFrame(() => textarea.focus({ preventScroll: true }));
+      if (seq != null) jumpWhenLoaded(id, seq);
+      else if (isDesktop()) requestAnimationFrame(() => textarea.focus({ preventScroll: true }));
     },
     close() {
       if (state.openConversation === id) state.openConversation = null;

@@ -12,6 +12,7 @@ import { openActionMenu } from './menu.js';
 export function sessionsView() {
   const plus = iconButton('plus', t('menu'), () => openActionMenu(plus), 'topbar-action');
   plus.setAttribute('aria-haspopup', 'menu');
+  const search = h('a', { class: 'icon-btn topbar-search sessions-search', href: '#/chats/search', 'aria-label': t('search_title'), title: t('search_title') }, icon('search'));
   const list = h('ul', { class: 'rows', role: 'list', 'aria-label': t('chats_title') });
   const empty = h('div', { class: 'empty', hidden: true },
     h('div', { class: 'empty-art', 'aria-hidden': 'true' }, icon('chats', { size: 40 })),
@@ -23,7 +24,7 @@ export function sessionsView() {
   const skeleton = h('ul', { class: 'rows skeleton', 'aria-hidden': 'true' },
     [0, 1, 2, 3, 4].map(() => h('li', { class: 'row row--skeleton' }, h('span', { class: 'sk sk-avatar' }), h('span', { class: 'row-main' }, h('span', { class: 'sk sk-line' }), h('span', { class: 'sk sk-line sk-short' })))));
   const el = h('section', { class: 'view view--list', 'aria-label': t('chats_title') },
-    h('header', { class: 'topbar' }, h('h1', { class: 'topbar-title', text: t('chats_title') }), plus),
+    h('header', { class: 'topbar' }, h('h1', { class: 'topbar-title', text: t('chats_title') }), search, plus),
     connectionBanner(),
     h('div', { class: 'scroll' }, skeleton, list, empty));
   const rows = new Map();

@@ -13,6 +13,7 @@ import { dialogueView } from './dialogue.js';
 import { profileView } from './profile.js';
 import { infoView } from './info.js';
 import { discoverView } from './discover.js';
+import { searchView } from './search.js';
 import { format } from '../router.js';
 
 const TABS = [
@@ -51,6 +52,7 @@ export function shellView() {
   const profile = profileView();
   let discover = null;
   let info = null;
+  let search = null;
   const placeholder = h('div', { class: 'placeholder' },
     h('div', { class: 'placeholder-art', 'aria-hidden': 'true' }, icon('chats', { size: 56 })),
     h('h2', { class: 'placeholder-title', text: t('select_chat_title') }),
@@ -98,12 +100,21 @@ export function shellView() {
       info.destroy();
       info = null;
     }
+    if (search && !(detail && detail.type === 'search' && detail.id === search.conversationId)) {
+      search.destroy();
+      search = null;
+    }
     if (discover && tab !== 'discover') discover.hide();
     if (!detail || detail.type !== 'chat') dialogue.close();
 
     if (detail && detail.type === 'chat') {
       showMain(dialogue.el);
-      dialogue.open(detail.id, tab);
+      dialogue.open(detail.id, tab, detail.seq);
+    } else if (detail && detail.type === 'search') {
+      const fresh = !search;
+      if (fresh) search = searchView({ conversationId: detail.id });
+      showMain(search.el);
+      if (fresh) requestAnimationFrame(() => search?.focus());
     } else if (detail) {
       if (info) info.destroy();
       info = infoView({ tab, detail });
@@ -129,7 +140,7 @@ export function shellView() {
     profile,
     destroy() {
       offs.forEach((off) => off());
-      for (const view of [sessions, contacts, dialogue, profile, discover, info]) view?.destroy?.();
+      for (const view of [sessions, contacts, dialogue, profile, discover, info, search]) view?.destroy?.();
       dialogue.close();
     },
   };
