@@ -345,61 +345,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
     ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions() + searchOptions()
 
-    /// Builds a configuration from `arguments` (flags after `serve`) and `environment`.
-    public static func parse(arguments: [String], environment: [String: String]) throws(ConfigurationError) -> ServerConfiguration {
-        var configuration = ServerConfiguration()
-        for option in options {
-            if let value = environment[option.environment] {
-                try option.apply(&configuration, value)
-            }
-        }
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            guard argument.hasPrefix("--") else { throw .unexpectedArgument(argument) }
-            var name = String(argument.dropFirst(2))
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            guard let option = options.first(where: { $0.flag == name }) else { throw .unknownFlag(argument) }
-            if value == nil {
-                index += 1
-                guard index < arguments.count else { throw .missingValue(flag: name) }
-                value = arguments[index]
-            }
-            try option.apply(&configuration, value ?? "")
-            index += 1
-        }
-        return configuration
-    }
-
-    /// The `--help` text of `parley serve`.
-    public static var helpText: String {
-        let defaults = ServerConfiguration()
-        var lines = ["usage: parley serve [options]", "", "options (each also settable by its environment variable):"]
-        for option in options {
-            let flag = "--\(option.flag)"
-            lines.append("  \(flag.padding(to: 24)) \(option.environment.padding(to: 28)) \(option.help) [default: \(option.current(defaults))]")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// The settings as a Markdown table, for `docs/operations.md`.
-    public static var markdownTable: String {
-        let defaults = ServerConfiguration()
-        var lines = ["| flag | environment | default | meaning | when exceeded |", "| --- | --- | --- | --- | --- |"]
-        for option in options {
-            let value = option.current(defaults)
-            let shown = option.flag == "web" ? "the repository's `Web/`" : option.flag == "loops" ? "number of cores"
-                : option.flag == "xmpp-domain" ? "the host name" : value.isEmpty ? "(empty)" : "`\(value)`"
-            let exceeded = option.whenExceeded.isEmpty ? "—" : option.whenExceeded
-            lines.append("| `--\(option.flag)` | `\(option.environment)` | \(shown) | \(option.help) | \(exceeded) |")
-        }
-        return lines.joined(separator: "\n")
-    }
-
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {
         var rules = MediaRules()
@@ -434,28 +379,5 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     public static func == (a: ServerConfiguration, b: ServerConfiguration) -> Bool {
         options.allSatisfy { $0.current(a) == $0.current(b) }
-    }
-}
-
-/// A flag or environment variable `parley serve` could not accept.
-public enum ConfigurationError: Error, Equatable, CustomStringConvertible {
-    case unknownFlag(String)
-    case missingValue(flag: String)
-    case unexpectedArgument(String)
-    case invalidValue(flag: String, value: String, expected: String)
-
-    public var description: String {
-        switch self {
-        case .unknownFlag(let flag): return "unknown option \(flag) (see parley serve --help)"
-        case .missingValue(let flag): return "--\(flag) needs a value"
-        case .unexpectedArgument(let argument): return "unexpected argument '\(argument)'"
-        case .invalidValue(let flag, let value, let expected): return "--\(flag) '\(value)': expected \(expected)"
-        }
-    }
-}
-
-extension String {
-    func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
