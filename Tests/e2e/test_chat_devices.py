@@ -24,11 +24,7 @@ def test_devices_pane_lists_and_signs_out_the_others(parley):
     tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 170, 30, env)
 
     async def scenario():
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         await tmux.wait_for("● online", "v devices")
         tmux.keys("v")
         screen = await tmux.wait_for("Devices", "Work laptop", "parley-chat  (this device)", "127.0.0.1")

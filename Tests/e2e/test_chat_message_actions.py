@@ -43,11 +43,7 @@ def test_message_actions_in_the_terminal(parley):
                                                "kind": "text", "text": "question from bob"})
         seq = sent["data"]["seq"]
 
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         await tmux.wait_for("● online", "bob")
         # The newest conversation (bob's) is first; open it.
         tmux.keys("Enter")

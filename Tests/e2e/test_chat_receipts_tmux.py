@@ -37,11 +37,7 @@ def test_ticks_and_typing_in_tmux(parley):
         conversation = await befriend(server.port, alice, bob)
         await bob.close()
 
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         await tmux.wait_for("● online", "bob", "now friends")
         tmux.keys("Enter")
         await tmux.wait_for("Say something")

@@ -47,11 +47,7 @@ def test_chat_search_in_tmux(parley):
         await send(bob, conversation, "the last word")
         await bob.close()
 
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         await tmux.wait_for("● online", "the last word")
 
         # "/" asks; the hits come with the chat's name and the match.

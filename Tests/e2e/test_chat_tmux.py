@@ -53,6 +53,14 @@ class Tmux:
         if self.socket and os.path.exists(self.socket):
             os.unlink(self.socket)
 
+    async def sign_in(self, username: str, password: str = "password123") -> None:
+        """Fills the login form once it shows, and submits it."""
+        await self.wait_for("Username", "Password")
+        self.text(username)
+        self.keys("Tab")
+        self.text(password)
+        self.keys("Enter")
+
     async def wait_for(self, *needles: str, absent: tuple[str, ...] = (), timeout: float = 20) -> str:
         """The screen once it shows every one of `needles` and none of `absent`."""
         loop = asyncio.get_running_loop()
@@ -109,11 +117,7 @@ def test_chat_in_tmux(parley):
         conversation = await befriend(first.port, alice, bob)
 
         # Sign in: the password form comes first.
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         screen = await tmux.wait_for("● online", "bob", "now friends")
         assert "│" in screen, "two panes at 100 columns"
 
@@ -238,11 +242,7 @@ def test_emoji_keep_the_divider_in_line_and_own_lines_share_an_edge(parley):
     tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
 
     async def scenario():
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         # The group's preview names its sender before the group is opened.
         screen = await tmux.wait_for("● online", "Bob 👍🏽🇨🇳", "Crew", "Carol 🏳️‍🌈🧑‍💻: hi crew")
         assert "ID: " not in screen, screen
@@ -305,11 +305,7 @@ def test_profile_discover_and_an_image_from_the_terminal(parley):
     tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
 
     async def scenario():
-        await tmux.wait_for("Username", "Password")
-        tmux.text("alice")
-        tmux.keys("Tab")
-        tmux.text("password123")
-        tmux.keys("Enter")
+        await tmux.sign_in("alice")
         await tmux.wait_for("● online", "d discover")
 
         # p: the nickname, then the signature, each asked with the current value.

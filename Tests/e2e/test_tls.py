@@ -297,11 +297,7 @@ def test_parley_chat_over_wss_with_a_ca_file(tls_server, tmp_path):
         tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", f"wss://localhost:{server.port}",
                      "--ca-file", cert, "--data", str(tmp_path / "trusted")], 100, 30, env)
         try:
-            await tmux.wait_for("Username", "Password")
-            tmux.text("alice")
-            tmux.keys("Tab")
-            tmux.text(PASSWORD)
-            tmux.keys("Enter")
+            await tmux.sign_in("alice", PASSWORD)
             await tmux.wait_for("● online")
             alice = await open_session(server, cert, https(server, "/v1/auth/login", cert, "POST",
                                                            {"username": "alice", "password": PASSWORD})[2]["token"])
