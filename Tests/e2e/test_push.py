@@ -151,6 +151,14 @@ def subscribe(server, token: str, browser: Browser) -> str:
     return reply.json["id"]
 
 
+def amy_and_subscribed_ben(server, service: PushService) -> tuple[str, str, "Browser"]:
+    """Registers amy and ben, ben with a Web Push subscription; their tokens and ben's browser."""
+    amy_token, ben_token = register(server, "amy"), register(server, "ben")
+    browser = Browser(service, "ben")
+    subscribe(server, ben_token, browser)
+    return amy_token, ben_token, browser
+
+
 def test_an_absent_user_gets_an_encrypted_push_with_a_valid_vapid_token(parley):
     service = PushService()
     server = parley(*FAST)
@@ -190,9 +198,7 @@ def test_no_push_while_a_connection_is_active_one_once_it_is_in_the_background(p
     service = PushService()
     server = parley(*FAST)
     try:
-        amy_token, ben_token = register(server, "amy"), register(server, "ben")
-        browser = Browser(service, "ben")
-        subscribe(server, ben_token, browser)
+        amy_token, ben_token, browser = amy_and_subscribed_ben(server, service)
 
         async def scenario():
             amy, ben, conversation = await friends(server, amy_token, ben_token)
@@ -222,9 +228,7 @@ def test_a_jabber_stream_counts_as_away_once_its_client_says_it_is_inactive(parl
     service = PushService()
     server = parley(*FAST, xmpp=True)
     try:
-        amy_token, ben_token = register(server, "amy"), register(server, "ben")
-        browser = Browser(service, "ben")
-        subscribe(server, ben_token, browser)
+        amy_token, ben_token, browser = amy_and_subscribed_ben(server, service)
 
         async def scenario():
             amy, ben, conversation = await friends(server, amy_token, ben_token)
@@ -256,9 +260,7 @@ def test_a_burst_is_one_coalesced_push(parley):
     service = PushService()
     server = parley("--password-cost", "minimum", "--push-coalesce-ms", "1500", *LOOPBACK)
     try:
-        amy_token, ben_token = register(server, "amy"), register(server, "ben")
-        browser = Browser(service, "ben")
-        subscribe(server, ben_token, browser)
+        amy_token, ben_token, browser = amy_and_subscribed_ben(server, service)
 
         async def scenario():
             amy, ben, conversation = await friends(server, amy_token, ben_token)
@@ -283,9 +285,7 @@ def test_muted_conversations_are_silent_and_the_preview_setting_is_kept(parley):
     service = PushService()
     server = parley(*FAST)
     try:
-        amy_token, ben_token = register(server, "amy"), register(server, "ben")
-        browser = Browser(service, "ben")
-        subscribe(server, ben_token, browser)
+        amy_token, ben_token, browser = amy_and_subscribed_ben(server, service)
 
         async def scenario():
             amy, ben, conversation = await friends(server, amy_token, ben_token)
