@@ -23,6 +23,10 @@ struct LogCrashRun {
     /// is still recovering).
     var killAfterMaxMilliseconds = 150
     var seed: UInt64 = 1
+    /// Segment log: after every other kill, random bytes (1–300) are added to the last
+    /// segment, as a write torn by a power cut would leave them (the records they would
+    /// have been were never acknowledged); recovery must cut them off.
+    var tearTails = true
 
     /// What the cycles found.
     struct Report: Sendable {
@@ -80,6 +84,9 @@ struct LogCrashRun {
             if let termination = child.checkTermination(), termination != .signaled(SIGKILL) {
                 report.failures.append("cycle \(cycle): the child \(termination) before it was killed")
             }
+            if tearTails && engine == .segment && cycle % 2 == 0 {
+                if let failure = tearLastSegment(random: &random) { report.failures.append("cycle \(cycle): \(failure)") }
+            }
             verify(acked: acked, report: &report, cycle: cycle)
             report.acknowledgedDistinct = Int(acked.values.reduce(0, +))
             if cycle % 10 == 0 || cycle == cycles {
@@ -107,6 +114,26 @@ struct LogCrashRun {
             }
         }
         return ready
+    }
+
+    /// Appends 1–300 random bytes to the newest segment file; returns why it could not.
+    private func tearLastSegment(random: inout SplitMix) -> String? {
+        guard let handle = opendir(directory) else { return "cannot list \(directory)" }
+        var newest: String?
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".log"), name > (newest ?? "") { newest = name }
+        }
+        closedir(handle)
+        guard let newest else { return "no segment to tear" }
+        let fd = open(directory + "/" + newest, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { return "cannot open \(newest): errno \(errno)" }
+        defer { close(fd) }
+        let garbage = (0...random.next(below: 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        guard garbage.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == garbage.count else {
+            return "cannot tear \(newest): errno \(errno)"
+        }
+        return nil
     }
 
     /// Reopens the log and checks it against what was acknowledged.

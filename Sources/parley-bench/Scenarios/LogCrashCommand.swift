@@ -16,8 +16,10 @@ enum LogCrashCommand: BenchCommand {
         --kill-after-ms MS  each kill comes 0…MS ms after the child starts (default 150)
         --seed S            seed of the random choices (default 1)
         --dir D             the log's directory (default: a fresh temporary one, removed after)
+        --no-tear           segment: do not add a torn tail (random bytes) after every other kill
         """
     static let valueOptions: Set<String> = ["engine", "cycles", "conversations", "threads", "burst", "kill-after-ms", "seed", "dir"]
+    static let switchOptions: Set<String> = ["no-tear"]
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let engine = try CrashEngine.parse(try options.string("engine", default: "segment"))
@@ -30,7 +32,8 @@ enum LogCrashCommand: BenchCommand {
                               threads: try options.int("threads", default: 4, in: 1...64),
                               burst: try options.int("burst", default: 8, in: 1...100),
                               killAfterMaxMilliseconds: try options.int("kill-after-ms", default: 150, in: 1...60_000),
-                              seed: UInt64(try options.int("seed", default: 1, in: 0...Int.max)))
+                              seed: UInt64(try options.int("seed", default: 1, in: 0...Int.max)),
+                              tearTails: !options.flag("no-tear"))
         Console.line("log-crash: \(engine.rawValue), \(run.cycles) cycles in \(directory)")
         let report = run.run { Console.line($0) }
         for failure in report.failures.prefix(20) { Console.line("  FAIL \(failure)") }
