@@ -5,9 +5,9 @@ import ParleyLog
 protocol AppendTarget: AnyObject, Sendable {
     /// The engine's name in the tables.
     var name: String { get }
-    /// Appends `payload` as message `seq` (1, 2, …) of conversation `conversation`
-    /// (0..<conversations), returning once it is durable.
-    func append(conversation: Int, seq: UInt64, payload: [UInt8]) throws
+    /// Appends each item's `payload` as message `seq` (1, 2, …) of conversation
+    /// `conversation` (0..<conversations), returning once all are durable.
+    func append(_ items: [AppendItem]) throws
     /// Syncs (batches committed) so far.
     var syncs: Int { get }
     func close()
@@ -24,11 +24,18 @@ final class MessageLogTarget: AppendTarget, @unchecked Sendable {
         self.log = log
     }
 
-    func append(conversation: Int, seq: UInt64, payload: [UInt8]) throws {
-        try log.append([LogRecord(conversation: UInt64(conversation), seq: seq, payload: payload)])
+    func append(_ items: [AppendItem]) throws {
+        try log.append(items.map { LogRecord(conversation: UInt64($0.conversation), seq: $0.seq, payload: $0.payload) })
     }
 
     var syncs: Int { log.statistics.syncs }
 
     func close() { log.close() }
+}
+
+/// One message of a `log-append` call.
+struct AppendItem: Sendable {
+    var conversation: Int
+    var seq: UInt64
+    var payload: [UInt8]
 }

@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 import ParleySQLite
+import ParleySync
 
 /// Today's store as an append target: `SQLiteStore` with its FULL sync and group commit,
 /// each append the send path's own call (`appendMessage(_:markingReadBySender:)`: the seq
@@ -34,14 +35,28 @@ final class SQLiteStoreTarget: AppendTarget, @unchecked Sendable {
         senders = made.map(\.1)
     }
 
-    func append(conversation: Int, seq: UInt64, payload: [UInt8]) throws {
-        let message = NewMessage(conversationID: conversationIDs[conversation], sender: senders[conversation],
-                                 clientID: "c\(seq)", kind: .text, text: String(decoding: payload.map { 0x61 + $0 % 26 }, as: UTF8.self),
-                                 createdAt: Int64(seq))
-        let stored = try Self.wait(store) { try $0.appendMessage(message, markingReadBySender: true) }
-        guard stored.seq == Int64(seq) else {
-            throw StoreError.failure("conversation \(conversation): stored as seq \(stored.seq), expected \(seq)")
+    /// Each item is its own write, as each send is in the server; all are queued at once, so
+    /// the store's writer commits them in as few batches as it does under load.
+    func append(_ items: [AppendItem]) throws {
+        let group = DispatchGroup()
+        let failures = PThreadMutex<[String]>([])
+        for item in items {
+            let message = NewMessage(conversationID: conversationIDs[item.conversation], sender: senders[item.conversation],
+                                     clientID: "c\(item.seq)", kind: .text,
+                                     text: String(decoding: item.payload.map { 0x61 + $0 % 26 }, as: UTF8.self), createdAt: Int64(item.seq))
+            let expected = Int64(item.seq)
+            group.enter()
+            store.write({ try $0.appendMessage(message, markingReadBySender: true) }) { result in
+                switch result {
+                case .success(let stored) where stored.seq == expected: break
+                case .success(let stored): failures.withLock { $0.append("stored as seq \(stored.seq), expected \(expected)") }
+                case .failure(let error): failures.withLock { $0.append("\(error)") }
+                }
+                group.leave()
+            }
         }
+        group.wait()
+        if let first = failures.withLock({ $0.first }) { throw StoreError.failure(first) }
     }
 
     var syncs: Int { store.commitCount }

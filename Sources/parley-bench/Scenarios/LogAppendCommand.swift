@@ -16,6 +16,9 @@ enum LogAppendCommand: BenchCommand {
         --writers N         appending threads (default 8); each owns every Nth conversation
         --conversations M   conversations (default 1000)
         --payload B         bytes per message (default 64)
+        --batch K           messages per append call (default 1); a call returns when all are
+                            durable. 1 with many writers: one client per thread; K > 1 with
+                            few writers: a server's loops handing the storage whole batches
         --duration S        seconds per engine (default 5)
         --max-appends N     stop an engine after N appends in all (default 5,000,000)
         --dir D             where each engine's files go, in a fresh subdirectory removed
@@ -23,7 +26,7 @@ enum LogAppendCommand: BenchCommand {
         --results FILE      append the headline numbers to FILE (see the report command)
         --markdown          print the table as Markdown
         """
-    static let valueOptions: Set<String> = ["engines", "writers", "conversations", "payload", "duration", "max-appends", "dir", "results"]
+    static let valueOptions: Set<String> = ["engines", "writers", "conversations", "payload", "batch", "duration", "max-appends", "dir", "results"]
     static let switchOptions: Set<String> = ["markdown"]
 
     /// One engine's run.
@@ -31,6 +34,7 @@ enum LogAppendCommand: BenchCommand {
         var engine: String
         var appends: Int
         var seconds: Double
+        /// Append → durable, per call.
         var latency: LatencyHistogram
         var syncs: Int
         var cpuSeconds: Double
@@ -57,11 +61,12 @@ enum LogAppendCommand: BenchCommand {
         let writers = try options.int("writers", default: 8, in: 1...256)
         let conversations = try options.int("conversations", default: 1000, in: 1...1_000_000)
         let size = try options.int("payload", default: 64, in: 1...65536)
+        let batch = try options.int("batch", default: 1, in: 1...10_000)
         let duration = try options.double("duration", default: 5, in: 0.1...600)
         let maxAppends = try options.int("max-appends", default: 5_000_000, in: 1...1_000_000_000)
         guard writers <= conversations else { throw BenchError.usage("--writers may not exceed --conversations") }
         let parent = try options.string("dir", default: NSTemporaryDirectory())
-        Console.line("log-append: \(writers) writers, \(Format.count(conversations)) conversations, \(size)-byte payloads, "
+        Console.line("log-append: \(writers) writers × \(batch) per call, \(Format.count(conversations)) conversations, \(size)-byte payloads, "
             + "\(Format.significant(duration)) s per engine, load average \(loadAverage())")
         var measurements: [Measurement] = []
         for engine in engines {
@@ -79,7 +84,7 @@ enum LogAppendCommand: BenchCommand {
             } catch {
                 throw BenchError.failed("\(engine): cannot open: \(error)")
             }
-            let measurement = measure(target, writers: writers, conversations: conversations, size: size,
+            let measurement = measure(target, writers: writers, batch: batch, conversations: conversations, size: size,
                                       duration: duration, maxAppends: maxAppends, directory: directory)
             target.close()
             Console.line("  " + zip(Measurement.headers, measurement.cells).map { "\($0) \($1)" }.joined(separator: ", "))
@@ -105,11 +110,11 @@ enum LogAppendCommand: BenchCommand {
     }
 
     /// Runs `writers` threads against `target` until `duration` or `maxAppends`.
-    static func measure(_ target: any AppendTarget, writers: Int, conversations: Int, size: Int, duration: Double,
+    static func measure(_ target: any AppendTarget, writers: Int, batch: Int, conversations: Int, size: Int, duration: Double,
                         maxAppends: Int, directory: String) -> Measurement {
         let payload = LogPayload.bytes(conversation: 0, seq: 0, size: size)
         let total = Atomic<Int>(0)
-        let results = PThreadMutex<(latency: LatencyHistogram, errors: [String])>((LatencyHistogram(), []))
+        let results = PThreadMutex<(latency: LatencyHistogram, errors: [String], appended: Int)>((LatencyHistogram(), [], 0))
         let done = DispatchGroup()
         let syncsBefore = target.syncs
         let cpuBefore = processCPUSeconds()
@@ -123,14 +128,24 @@ enum LogAppendCommand: BenchCommand {
                 let mine = Array(stride(from: writer, to: conversations, by: writers))
                 var nextSeq = [UInt64](repeating: 1, count: mine.count)
                 var turn = 0
-                while MonotonicClock.now() < deadline, total.add(1, ordering: .relaxed).newValue <= maxAppends, errors.count < 10 {
-                    let slot = turn % mine.count
-                    turn += 1
+                var appended = 0
+                while MonotonicClock.now() < deadline, total.add(batch, ordering: .relaxed).newValue <= maxAppends, errors.count < 10 {
+                    var items: [AppendItem] = []
+                    var slots: [Int] = []
+                    for _ in 0..<batch {
+                        let slot = turn % mine.count
+                        turn += 1
+                        // A conversation twice in one call continues its own seq.
+                        let seq = nextSeq[slot] + UInt64(slots.filter { $0 == slot }.count)
+                        slots.append(slot)
+                        items.append(AppendItem(conversation: mine[slot], seq: seq, payload: payload))
+                    }
                     let before = MonotonicClock.now()
                     do {
-                        try target.append(conversation: mine[slot], seq: nextSeq[slot], payload: payload)
+                        try target.append(items)
                         latency.record(MonotonicClock.now() - before)
-                        nextSeq[slot] += 1
+                        for slot in slots { nextSeq[slot] += 1 }
+                        appended += batch
                     } catch {
                         errors.append("\(error)")
                     }
@@ -138,6 +153,7 @@ enum LogAppendCommand: BenchCommand {
                 results.withLock { shared in
                     shared.latency.merge(latency)
                     shared.errors.append(contentsOf: errors)
+                    shared.appended += appended
                 }
                 done.leave()
             }
@@ -146,8 +162,8 @@ enum LogAppendCommand: BenchCommand {
         }
         done.wait()
         let seconds = Double(MonotonicClock.now() - started) / 1e9
-        let (latency, errors) = results.withLock { ($0.latency, $0.errors) }
-        return Measurement(engine: target.name, appends: Int(latency.count), seconds: seconds, latency: latency,
+        let (latency, errors, appended) = results.withLock { ($0.latency, $0.errors, $0.appended) }
+        return Measurement(engine: target.name, appends: appended, seconds: seconds, latency: latency,
                            syncs: target.syncs - syncsBefore, cpuSeconds: processCPUSeconds() - cpuBefore,
                            diskBytes: diskBytes(directory), errors: errors)
     }
