@@ -123,13 +123,18 @@ import Testing
             ("direct → parley", "max rate", "9,000 msg/s"),
             ("direct → parley", "p99", "1.2 ms"),
             ("direct → parley", "p99", "845 µs"),
+            ("direct → parley", "p99", "2.00 s"),
+            ("direct → parley", "held", "8,000 msg/s"),
+            ("direct → parley", "held", "none"),
             (ResultLog.datumScenario, "k", "3.5"),
         ])
-        #expect(summary.rows.map(\.metric) == ["max rate", "errors", "p99"])
+        #expect(summary.rows.map(\.metric) == ["max rate", "errors", "p99", "held"])
         #expect(summary.rows[0].value == "8,000 msg/s (6,000–9,000, 3 runs)")
         #expect(summary.rows[1].value == "0")
-        // Different units are not averaged.
-        #expect(summary.rows[2].value == "1.2 ms | 845 µs")
+        // Latencies in different units are compared in one.
+        #expect(summary.rows[2].value == "1.20 ms (845 µs–2.00 s, 3 runs)")
+        // Values that are not all numbers are listed.
+        #expect(summary.rows[3].value == "8,000 msg/s; none")
         #expect(summary.data["k"] == [2.5, 3.5])
     }
 

@@ -39,7 +39,7 @@ struct ResultSummary {
     }
 
     /// One value as it is; several as `median (min–max, n runs)` when they are all a number
-    /// followed by the same unit, else all of them separated by ` | `.
+    /// followed by the same unit, else all of them separated by `; ` (a Markdown table's cells may not hold `|`).
     static func fold(_ values: [String]) -> String {
         guard values.count > 1 else { return values.first ?? "" }
         let parsed = values.map(number)
@@ -49,7 +49,14 @@ struct ResultSummary {
             let format = { (value: Double) in Self.format(value) }
             return "\(format(spread.median))\(suffix) (\(format(spread.min))–\(format(spread.max)), \(spread.count) runs)"
         }
-        return values.joined(separator: " | ")
+        // Latencies are shown in whichever unit keeps three digits: compare them in ns.
+        let scale: [String: Double] = ["ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9]
+        if parsed.allSatisfy({ $0.map { scale[$0.unit] != nil } ?? false }),
+           let spread = Spread(parsed.compactMap { $0.map { $0.value * (scale[$0.unit] ?? 1) } }) {
+            let format = { (value: Double) in Format.latency(nanoseconds: UInt64(max(0, value.rounded()))) }
+            return "\(format(spread.median)) (\(format(spread.min))–\(format(spread.max)), \(spread.count) runs)"
+        }
+        return values.joined(separator: "; ")
     }
 
     /// `8,788 msg/s` → (8788, "msg/s"); `13.9 ms` → (13.9, "ms"); nil when the text does not

@@ -99,10 +99,13 @@ enum LogAppendCommand: BenchCommand {
             let log = ResultLog(path: path)
             for measurement in measurements {
                 let scenario = "log-append → \(measurement.engine)"
-                try log.append(scenario: scenario, metric: "appends/s (\(writers) writers)", value: Format.rate(measurement.appendsPerSecond))
-                try log.append(scenario: scenario, metric: "append → durable p50 / p99",
-                               value: Format.latency(nanoseconds: measurement.latency.value(atQuantile: 0.5)) + " / "
-                                + Format.latency(nanoseconds: measurement.latency.value(atQuantile: 0.99)))
+                try log.append(scenario: scenario, metric: "appends/s (\(writers) writers × \(batch))", value: Format.rate(measurement.appendsPerSecond))
+                // One metric per figure, so that `report` folds several runs into a median.
+                try log.append(scenario: scenario, metric: "append → durable p50",
+                               value: Format.latency(nanoseconds: measurement.latency.value(atQuantile: 0.5)))
+                try log.append(scenario: scenario, metric: "append → durable p99",
+                               value: Format.latency(nanoseconds: measurement.latency.value(atQuantile: 0.99)))
+                try log.append(scenario: scenario, metric: "syncs/s", value: measurement.cells[5])
                 try log.append(scenario: scenario, metric: "CPU per append", value: measurement.cells[7] + " µs")
             }
         }
