@@ -192,7 +192,7 @@ bench: bench-deps
 	$$bin/parley-bench native-idle --port $$idle_port --server-pid $$idle_pid --count 5000 --idle-window 5 \
 		--source-ips $(BENCH_SOURCES) --results $$results || echo "(native-idle: errors, see above)"; \
 	echo "== Storage alone: durable appends, segment log vs LMDB vs the SQLite store"; \
-	$$bin/parley-bench log-append --duration 2 --results $$results || echo "(log-append: errors, see above)"; \
+	$$bin/parley-bench log-append --writers 2 --batch 64 --duration 2 --results $$results || echo "(log-append: errors, see above)"; \
 	echo; $$bin/parley-bench report --results $$results --title "parley-bench on $$(nproc) cores, $$(date -u +%Y-%m-%dT%H:%MZ), load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 
