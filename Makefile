@@ -237,7 +237,7 @@ fuzz: fuzz-build
 # suppressed, each with its reason (Tests/sanitizers/tsan.supp). Locks are ParleySync's
 # PThreadMutex, which TSan sees (Synchronization.Mutex parks on raw futexes it cannot see).
 TSAN_TIMEOUT ?= 900
-TSAN_TARGETS ?= ParleySyncTests ParleyProtocolTests ParleyCoreTests ParleySQLTests ParleySQLiteTests ParleyNetTests \
+TSAN_TARGETS ?= ParleySyncTests ParleyProtocolTests ParleyCoreTests ParleySQLTests ParleySQLiteTests ParleyLogTests ParleyNetTests \
 	ParleyServerTests ParleyKitTests parleyTests parley_benchTests
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
