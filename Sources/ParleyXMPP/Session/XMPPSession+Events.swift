@@ -70,6 +70,10 @@ extension XMPPSession {
             if let stanza = chatStanza(message, delayed: false) {
                 // Before the initial presence it stays unread and comes with the catch-up; one
                 // the catch-up already sent is not sent twice.
+                if chatDelivery == .awaitingPresence {
+                    let held = state.heldBeforePresence[message.conversationId] ?? message.seq
+                    state.heldBeforePresence[message.conversationId] = min(held, message.seq)
+                }
                 guard chatDelivery == .live, message.seq > state.caughtUpThrough[message.conversationId] ?? 0 else { return }
                 send(stanza)
                 markDelivered(message, me: me.user)
