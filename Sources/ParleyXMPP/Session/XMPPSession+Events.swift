@@ -130,7 +130,7 @@ extension XMPPSession {
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.messageUpdated(let update)):
             if let stanza = messageActionStanza(update) { send(stanza) }
-        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted):
             // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return
         case .server(.typing(let notice)):
