@@ -11,6 +11,7 @@ public protocol LastSeenReader {
 /// Last-seen changes (part of `StoreWriter`).
 public protocol LastSeenWriter: LastSeenReader {
     /// Records `user` as last seen at `time`; never moves it back (two servers of a cluster
-    /// may write out of order).
+    /// may write out of order). Nothing for a deleted account (`Store.eraseUser` removes the
+    /// row, and the account's connections close after it).
     func saveLastSeen(of user: UserID, at time: Int64) throws
 }

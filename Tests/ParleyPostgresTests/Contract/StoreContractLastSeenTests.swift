@@ -20,6 +20,10 @@ import Testing
             try await store.write { writer in try writer.saveLastSeen(of: bob, at: 180_000) }
             #expect(try await store.read { reader in try reader.lastSeen(of: [bob]) } == [bob: 180_000])
             #expect(try await store.read { reader in try reader.lastSeen(of: []) }.isEmpty)
+            // A deleted account keeps none, and a late sign-out writes none.
+            _ = try await store.write { writer in try writer.eraseUser(bob, at: 200_000, erasingMessages: false) }
+            try await store.write { writer in try writer.saveLastSeen(of: bob, at: 240_000) }
+            #expect(try await store.read { reader in try reader.lastSeen(of: [ann, bob]) } == [ann: 120_000])
         }
     }
 }
