@@ -194,6 +194,7 @@ public final class ParleyServer: Sendable {
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
+        xmppConfiguration.receiptsKept = configuration.xmppReceiptsKept
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,

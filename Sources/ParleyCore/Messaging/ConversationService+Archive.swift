@@ -23,6 +23,9 @@ public struct ArchiveQuery: Sendable, Equatable {
     public var fromEnd: Bool
     /// Messages wanted; nil: the most a page may hold. 0 asks for the count alone.
     public var limit: Int?
+    /// Only messages whose text holds every word of this (`message.search`'s rules); nil:
+    /// no text filter.
+    public var text: String?
 
     public init(scope: Scope, start: Int64? = nil, end: Int64? = nil, after: String? = nil, before: String? = nil,
                 fromEnd: Bool = false, limit: Int? = nil) {
@@ -61,6 +64,7 @@ extension ConversationService {
         if let start = query.start, let end = query.end, start > end {
             throw ProtocolError(.invalidField, "the start is after the end", field: "start")
         }
+        if let text = query.text { return try await archiveSearch(for: user, query, text: text, limit: limit) }
         let rooms = context.rooms
         return try await context.gateway.read { reader in
             let conversations: [ConversationID]

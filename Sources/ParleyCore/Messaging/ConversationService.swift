@@ -11,12 +11,15 @@ public final class ConversationService: Sendable {
     let deliveredMarks = DeliveredMarks()
     /// Full-text search (`message.search`).
     public let search: MessageSearchService
+    /// Who may see whom online or last seen (`user.lastSeen`).
+    public let lastSeen: LastSeenService
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
         typing = TypingService(context: context)
         search = MessageSearchService(context: context)
+        lastSeen = LastSeenService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol

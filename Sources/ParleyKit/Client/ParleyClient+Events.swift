@@ -31,6 +31,8 @@ extension ParleyClient {
             applyTyping(notice)
         case .conversationReceipt(let receipt):
             applyReceipt(receipt)
+        case .conversationMuted(let state):
+            applyMute(state)
         }
     }
 

@@ -18,9 +18,10 @@ extension PostgresStoreWriter {
         try run("eraseUser", "DELETE FROM scram_credentials WHERE user_id = $1", user)
         // What other features keep per user: the Jabber gateway's private storage, push
         // registrations, mutes and settings, messages hidden for them, mentions of them, receipt
-        // markers and privacy choices, the search opt-out.
+        // markers and privacy choices, the search opt-out, the last-seen time.
         for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
-                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users"] {
+                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
+                      "last_seen"] {
             try run("eraseUser", "DELETE FROM \(table) WHERE user_id = $1", user)
         }
         let media = try query("eraseUser", "DELETE FROM media WHERE owner_id = $1 RETURNING id", user) { try $0.string(0) }

@@ -27,6 +27,8 @@ public enum ServerEvent: Sendable, Equatable {
     case typing(TypingNotice)
     /// The other person of a 1:1 conversation read up to a sequence number.
     case conversationReceipt(ReceiptState)
+    /// The user muted or unmuted a conversation on another connection.
+    case conversationMuted(MuteState)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -42,6 +44,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden: "message.hidden"
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
+        case .conversationMuted: "conversation.muted"
         }
     }
 
@@ -59,6 +62,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .conversationMuted(let state): WireJSON.encode(state)
         }
     }
 
@@ -88,6 +92,7 @@ public enum ServerEvent: Sendable, Equatable {
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
+        case "conversation.muted": return .conversationMuted(try payload.read(MuteState.self))
         default: return nil
         }
     }

@@ -25,9 +25,10 @@ extension SQLiteStoreWriter {
             _ = try connection.run("DELETE FROM scram_credentials WHERE user_id = ?", user)
             // What other features keep per user: the Jabber gateway's private storage, push
             // registrations, mutes and settings, messages hidden for them, mentions of them, receipt
-            // markers and privacy choices, the search opt-out.
+            // markers and privacy choices, the search opt-out, the last-seen time.
             for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
-                          "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users"] {
+                          "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
+                          "last_seen"] {
                 _ = try connection.run("DELETE FROM \(table) WHERE user_id = ?", user)
             }
             let media = try connection.query("DELETE FROM media WHERE owner_id = ? RETURNING id", user) { try $0.string(0) }

@@ -145,9 +145,18 @@ struct MUCHandler: Sendable {
                                       context: context)
             return
         }
+        do {
+            // A correction, retraction or reaction in the room is Parley's edit, recall or
+            // reaction (the members hear `message.updated`, Jabber occupants the same stanzas).
+            if try await context.handlers.messageActions.perform(message, in: conversation, others: [], me: me, context: context) { return }
+        } catch {
+            context.send(StanzaError.from(error).reply(to: message, from: conference))
+            return
+        }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
         do {
-            let stored = try await context.sendBody(of: message, body, in: conversation, me: me)
+            let mentioned = joined.kind == .group ? await MUCMentions.mentioned(in: message, body: body, me: me, services: services) : []
+            let stored = try await context.sendBody(of: message, body, in: conversation, me: me, mentions: mentioned)
             // A room reflects a message to its sender (XEP-0045 §7.4); the core leaves the
             // sending connection out of the event, so the reflection is made here.
             if let reflection = Self.groupStanza(stored, in: joined, senderNick: joined.nick, to: me.full, services: services, delayed: false) {

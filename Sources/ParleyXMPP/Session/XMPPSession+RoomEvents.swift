@@ -11,7 +11,14 @@ extension XMPPSession {
     func groupStanza(_ message: Message) -> XMLElement? {
         guard let me, let joined = state.joined[message.conversationId], let sender = message.sender else { return nil }
         let nick = sender == me.user ? joined.nick : self.nick(of: sender)
-        return MUCHandler.groupStanza(message, in: joined, senderNick: nick, to: me.full, services: services, delayed: false)
+        guard var stanza = MUCHandler.groupStanza(message, in: joined, senderNick: nick, to: me.full, services: services, delayed: false) else {
+            return nil
+        }
+        // Native @mentions as XEP-0372 references to the occupants.
+        for reference in MUCMentions.references(for: message, room: joined.jid, nick: { $0 == me.user ? joined.nick : self.nick(of: $0) }) {
+            stanza.append(reference)
+        }
+        return stanza
     }
 
     /// A system notice of a joined group chat in XMPP's terms: someone entering or leaving

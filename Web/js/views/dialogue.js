@@ -142,7 +142,7 @@ export function dialogueView() {
     if (conversation?.kind === 'user') {
       const friend = state.friends.get(conversation.peer?.id);
       // Presence is only known while connected.
-      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : t('offline')) : '';
+      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : client.lastSeenLabel(friend.user.id) || t('offline')) : '';
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
@@ -266,7 +266,9 @@ export function dialogueView() {
     });
     const status = h('span', { class: 'msg-status' });
     const time = h('div', { class: 'msg-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
-    const edited = message.editedAt ? h('span', { class: 'msg-edited', text: t('edited') }) : null;
+    // An edit, reaction, recall or pin done offline waits for the connection (actionqueue.js).
+    const edited = message.id && client.actionWaiting(message.id) ? h('span', { class: 'msg-edited msg-action-waiting', text: t('action_waiting') })
+      : message.editedAt ? h('span', { class: 'msg-edited', text: t('edited') }) : null;
     // Only stored messages have actions (a pending send has no id yet).
     const menuButton = message.id ? h('button', { type: 'button', class: 'msg-menu-btn', 'aria-label': t('message_actions'), title: t('message_actions') },
       icon('more', { size: 18 })) : null;
@@ -450,7 +452,7 @@ export function dialogueView() {
       }
       let entry = rows.get(item.key);
       // A message's state (edit, recall, reactions) changes its row: built again.
-      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id]);
+      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id, !!m.id && client.actionWaiting(m.id)]);
       if (entry && entry.signature !== signature) {
         rows.delete(item.key);
         entry = null;
@@ -732,7 +734,8 @@ export function dialogueView() {
     const trimmed = text.replace(/\s+$/, '');
     if (context?.mode === 'edit') {
       const target = context.message;
-      client.editMessage(target, trimmed).catch((error) => toast(errorText(error), 'error'));
+      client.editMessage(target, trimmed).then((done) => { if (done === null) toast(t('action_queued')); })
+        .catch((error) => toast(errorText(error), 'error'));
       clearContext();
       render();
       return;
@@ -834,8 +837,10 @@ export function dialogueView() {
   const offs = [
     on('timeline', (changed) => { if (changed === id) render(); }),
     on('outbox', (changed) => { if (changed === id) render(); }),
+    on('actions', () => render()),
     on('conversations', () => { if (id) paintHeader(); }),
     on('friends', () => { if (id) paintHeader(); }),
+    on('lastseen', () => { if (id) paintHeader(); }),
     on('connection', () => { if (id) paintHeader(); }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('pins', (changed) => { if (changed === id) paintPins(); }),

@@ -53,6 +53,13 @@ export function infoView({ tab, detail }) {
 
   // ---- A user ----
 
+  /** "Last seen …" of someone offline, when the server tells it (their privacy choice). */
+  function lastSeenRow(id, friend) {
+    if (id === state.me?.id || friend?.online) return null;
+    const seen = client.lastSeenLabel(id);
+    return seen ? kvRow(t('last_seen'), seen) : null;
+  }
+
   function userPage() {
     const user = state.users.get(userId);
     if (!user) {
@@ -76,7 +83,8 @@ export function infoView({ tab, detail }) {
       kvRow(t('signature'), user.signature),
       kvRow(t('age'), user.age ? String(user.age) : ''),
       kvRow(t('hobbies'), user.hobbies && user.hobbies.length ? hobbyChips(user.hobbies) : ''),
-      friend ? kvRow(t('friends'), t('friend_since', { date: ymd(new Date(friend.since)) })) : null);
+      friend ? kvRow(t('friends'), t('friend_since', { date: ymd(new Date(friend.since)) })) : null,
+      lastSeenRow(user.id, friend));
     const actions = h('div', { class: 'action-stack' });
     const action = (label, iconName, cls, handler) => {
       const button = h('button', { type: 'button', class: `btn ${cls} btn-block` }, icon(iconName, { size: 18 }), h('span', { text: label }));
@@ -350,7 +358,7 @@ export function infoView({ tab, detail }) {
     render();
   }
 
-  for (const topic of ['users', 'friends', 'requests', 'conversations', 'group']) offs.push(on(topic, () => { if (!editing) render(); }));
+  for (const topic of ['users', 'friends', 'requests', 'conversations', 'group', 'lastseen']) offs.push(on(topic, () => { if (!editing) render(); }));
   offs.push(on('room-occupancy', (id) => { if (id === conversationId) load(); }));
   // Someone joined or left a group: list its members again.
   let memberTimer = null;

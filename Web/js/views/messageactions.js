@@ -67,8 +67,9 @@ export function reactionChips(message) {
 
 async function run(action, done) {
   try {
-    await action();
-    if (done) toast(done);
+    // null: done offline, it waits for the connection (actionqueue.js).
+    if ((await action()) === null) toast(t('action_queued'));
+    else if (done) toast(done);
   } catch (error) {
     toast(errorText(error), 'error');
   }
