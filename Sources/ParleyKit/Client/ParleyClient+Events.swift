@@ -31,6 +31,15 @@ extension ParleyClient {
             applyTyping(notice)
         case .conversationReceipt(let receipt):
             applyReceipt(receipt)
+        case .groupRequestDecided(let decision):
+            // An accepted request adds the group to the sessions list.
+            if decision.state == "accepted" { scheduleConversationRefresh() }
+            emit(.groupRequestDecided(decision))
+        case .groupInvited(let invitation):
+            emit(.groupInvited(invitation))
+        case .roomKicked(let kick):
+            scheduleConversationRefresh()
+            emit(.roomKicked(kick))
         }
     }
 

@@ -27,6 +27,12 @@ public enum ServerEvent: Sendable, Equatable {
     case typing(TypingNotice)
     /// The other person of a 1:1 conversation read up to a sequence number.
     case conversationReceipt(ReceiptState)
+    /// An admin answered the user's request to join an `approval` group.
+    case groupRequestDecided(JoinRequestState)
+    /// A member invited the user into a group.
+    case groupInvited(GroupInvitation)
+    /// The user was put out of a room (and barred, when banned).
+    case roomKicked(RoomKick)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -42,6 +48,9 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden: "message.hidden"
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
+        case .groupRequestDecided: "group.request.decided"
+        case .groupInvited: "group.invited"
+        case .roomKicked: "room.kicked"
         }
     }
 
@@ -59,6 +68,9 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .groupRequestDecided(let state): WireJSON.encode(state)
+        case .groupInvited(let invitation): WireJSON.encode(invitation)
+        case .roomKicked(let kick): WireJSON.encode(kick)
         }
     }
 
@@ -88,6 +100,9 @@ public enum ServerEvent: Sendable, Equatable {
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
+        case "group.request.decided": return .groupRequestDecided(try payload.read(JoinRequestState.self))
+        case "group.invited": return .groupInvited(try payload.read(GroupInvitation.self))
+        case "room.kicked": return .roomKicked(try payload.read(RoomKick.self))
         default: return nil
         }
     }

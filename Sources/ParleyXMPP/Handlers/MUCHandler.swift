@@ -200,10 +200,18 @@ struct MUCHandler: Sendable {
 
     /// A member's standing in a group chat: a group's owner owns its room (and moderates it),
     /// members are members; in a Parley room, everyone is an equal participant.
+    /// XEP-0045 §5.2: a group's owner, admins and members, and the banned (outcasts).
     enum Affiliation: String {
-        case owner, member, none
+        case owner, admin, member, outcast, none
 
-        var role: String { self == .owner ? "moderator" : "participant" }
+        /// The role that goes with it: the owner and admins moderate.
+        var role: String {
+            switch self {
+            case .owner, .admin: "moderator"
+            case .member, .none: "participant"
+            case .outcast: "none"
+            }
+        }
     }
 
     /// `<x xmlns='muc#user'>` with an occupant's item; `role` nil: the affiliation's role
