@@ -196,20 +196,22 @@ public final class GroupService: Sendable {
         let edit = try ConversationInfoEdit(update, context: context)
         let now = context.clock()
         let (info, messages, members) = try await context.gateway.write { writer in
-            var (group, _) = update.joinMode != nil || update.showHistory != nil
-                ? try ConversationAccess.group(update.conversationId, admin: user, reader: writer)
-                : try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            var (group, member) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            // The rules of entry are the admins'; restating them unchanged (a whole form
+            // sent back, say) is anyone's.
+            let old = try Self.policy(of: group.id, reader: writer)
+            let new = GroupPolicy(joinMode: update.joinMode ?? old.joinMode, showHistory: update.showHistory ?? old.showHistory)
+            if new != old, member.role == .member {
+                throw ProtocolError(.notAdmin, "only the group's owner or an admin may change who joins and what they see")
+            }
             var messages: [Message] = []
             if let message = try edit.apply(to: &group, by: user, now: now, writer: writer) { messages.append(message) }
-            if update.joinMode != nil || update.showHistory != nil {
-                let old = try Self.policy(of: group.id, reader: writer)
-                let new = GroupPolicy(joinMode: update.joinMode ?? old.joinMode, showHistory: update.showHistory ?? old.showHistory)
+            if new != old {
                 let fields = (new.joinMode != old.joinMode ? ["joinMode"] : []) + (new.showHistory != old.showHistory ? ["showHistory"] : [])
                 try writer.saveGroupPolicy(new, of: group.id)
-                if !fields.isEmpty {
-                    messages.append(try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields, now: now, writer: writer))
-                }
+                messages.append(try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields, now: now, writer: writer))
             }
+            _ = member
             return (try Self.info(group.id, for: user, reader: writer), messages, messages.isEmpty ? [] : try writer.memberIDs(of: group.id))
         }
         context.announce(messages, to: members, kind: .group, excluding: nil)
