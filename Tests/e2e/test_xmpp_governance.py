@@ -89,13 +89,15 @@ def test_affiliations_and_roles_are_the_groups_roles_bans_and_mutes(server):
 
 
 def test_join_mode_is_configured_and_mediated_invitations_follow_it(server):
-    tokens = {name: register(server, name) for name in ("mei", "bob", "ann", "cy")}
+    tokens = {name: register(server, name) for name in ("mei", "bob", "ann", "carl")}
 
     async def scenario():
         native = {name: await Session.open(server.port, token) for name, token in tokens.items()}
         group = await make_group(native["mei"], "Quiet Room", native["bob"])
+        # Friends before the Jabber clients sign in (they answer subscriptions themselves).
+        await befriend(native["bob"], native["ann"], "ann")
         room = f"group-{group}@conference.localhost"
-        bots = {name: Bot(f"{name}@localhost") for name in ("mei", "bob", "ann", "cy")}
+        bots = {name: Bot(f"{name}@localhost") for name in ("mei", "bob", "ann", "carl")}
         for bot in bots.values():
             assert await bot.sign_in(server.xmpp_port)
         await join(bots["mei"], room, "mei")
@@ -112,12 +114,11 @@ def test_join_mode_is_configured_and_mediated_invitations_follow_it(server):
         info = await native["mei"].call("group.get", {"conversationId": group})
         assert info["data"]["joinMode"] == "invite"
 
-        # Invite-only: cy, uninvited, cannot register.
-        refused = await iq(bots["cy"], "set", room, "<query xmlns='jabber:iq:register'/>")
+        # Invite-only: carl, uninvited, cannot register.
+        refused = await iq(bots["carl"], "set", room, "<query xmlns='jabber:iq:register'/>")
         assert error_condition(refused) == "registration-required"
 
         # Bob invites his friend ann through the room: the invitation lets her in.
-        await befriend(native["bob"], native["ann"], "ann")
         invite = bots["bob"].make_message(mto=room)
         invite.append(ET.fromstring("<x xmlns='http://jabber.org/protocol/muc#user'><invite to='ann@localhost'/></x>"))
         invite.send()
@@ -127,13 +128,13 @@ def test_join_mode_is_configured_and_mediated_invitations_follow_it(server):
         assert registered["type"] == "result", registered
         await join(bots["ann"], room, "ann")
 
-        # Bob invites cy, who is no friend: refused, and cy still cannot join.
+        # Bob invites carl, who is no friend: refused, and carl still cannot join.
         invite = bots["bob"].make_message(mto=room)
-        invite.append(ET.fromstring("<x xmlns='http://jabber.org/protocol/muc#user'><invite to='cy@localhost'/></x>"))
+        invite.append(ET.fromstring("<x xmlns='http://jabber.org/protocol/muc#user'><invite to='carl@localhost'/></x>"))
         invite.send()
         refused = await bots["bob"].next_message(predicate=lambda m: m["type"] == "error")
         assert error_condition(refused) == "forbidden"
-        refused = await iq(bots["cy"], "set", room, "<query xmlns='jabber:iq:register'/>")
+        refused = await iq(bots["carl"], "set", room, "<query xmlns='jabber:iq:register'/>")
         assert error_condition(refused) == "registration-required"
 
         for bot in bots.values():
