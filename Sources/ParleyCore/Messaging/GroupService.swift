@@ -196,7 +196,8 @@ public final class GroupService: Sendable {
         let edit = try ConversationInfoEdit(update, context: context)
         let now = context.clock()
         let (info, messages, members) = try await context.gateway.write { writer in
-            var (group, member) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            let (found, member) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            var group = found
             // The rules of entry are the admins'; restating them unchanged (a whole form
             // sent back, say) is anyone's.
             let old = try Self.policy(of: group.id, reader: writer)
@@ -211,7 +212,6 @@ public final class GroupService: Sendable {
                 try writer.saveGroupPolicy(new, of: group.id)
                 messages.append(try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields, now: now, writer: writer))
             }
-            _ = member
             return (try Self.info(group.id, for: user, reader: writer), messages, messages.isEmpty ? [] : try writer.memberIDs(of: group.id))
         }
         context.announce(messages, to: members, kind: .group, excluding: nil)
