@@ -44,6 +44,15 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidName = "invalid_name"
     case notSender = "not_sender"                      // only the message's sender may do this (edit, recall)
     case windowClosed = "window_closed"                // too late: the edit or recall window has passed
+    // Group governance
+    case notAdmin = "not_admin"                        // only the group's owner or an admin may do this
+    case banned = "banned"                             // the user is banned from the group or room
+    case muted = "muted"                               // the member is muted in the group until `retryAfterSeconds`
+    case inviteOnly = "invite_only"                    // the group is joined only by an invite link or a member's invitation
+    case inviteExpired = "invite_expired"              // the invite link's time is up
+    case inviteUsedUp = "invite_used_up"               // the invite link was used as often as it allows
+    case inviteRevoked = "invite_revoked"              // an admin revoked the invite link
+    case tooManyAdmins = "too_many_admins"             // the group has `--max-group-admins` admins already
     // Server
     case smsDeliveryFailed = "sms_delivery_failed"
     case internalError = "internal_error"
@@ -56,6 +65,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
              .invalidPassword, .invalidPhone, .authRequired, .invalidName: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
         case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
+        case .notAdmin, .banned, .muted, .inviteOnly: return 403
+        case .inviteExpired, .inviteUsedUp, .inviteRevoked: return 410
+        case .tooManyAdmins: return 409
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409

@@ -332,6 +332,7 @@ public final class ParleyServer: Sendable {
         messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
         messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
         configuration.applyMessageActionRules(to: &messagingRules)
+        configuration.applyGovernanceRules(to: &messagingRules)
         configuration.applyReceiptRules(to: &messagingRules)
         configuration.applySearchRules(to: &messagingRules)
         // Member lists may be kept in memory only while this server is the one writer: on a

@@ -164,6 +164,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var replyExcerptCharacters = 100
     /// Members one message may mention.
     public var maxMentions = 50
+    /// Admins one group may have besides its owner.
+    public var maxGroupAdmins = 10
+    /// Usable invite links one group may have at once.
+    public var maxGroupInvites = 50
+    /// Pending join requests one group keeps.
+    public var maxJoinRequests = 500
+    /// Characters of a ban's reason.
+    public var maxBanReason = 200
     /// Seconds a `typing.start` shows without a refresh.
     public var typingTimeoutSeconds = 6
     /// `typing.start` and `typing.stop` one user may send per minute.
@@ -347,7 +355,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions() + searchOptions()
+    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
 
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {

@@ -13,6 +13,7 @@ import { loginView } from './views/login.js';
 import { registerView } from './views/register.js';
 import { phoneView } from './views/phone.js';
 import { shellView } from './views/shell.js';
+import { openInvite } from './views/invite.js';
 
 const root = document.getElementById('app');
 let shell = null;
@@ -58,6 +59,11 @@ function showApp(route) {
     root.replaceChildren(shell.el);
   }
   shell.route(route);
+  if (route.invite) {
+    // Shown once: the address becomes the chats list under the preview.
+    history.replaceState(null, '', '#/chats');
+    openInvite(route.invite);
+  }
 }
 
 function render() {

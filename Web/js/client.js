@@ -525,6 +525,29 @@ export async function transferGroup(id, userId) {
   return info;
 }
 
+// ---- Group governance (docs/protocol.md, "Group governance") ----
+
+/** Owner and admins: the change is a notice in the group; the members list is read again by the page. */
+export async function moderate(op, data) {
+  await call(op, data);
+  if (data.conversationId) await groupInfo(data.conversationId).catch(() => {});
+}
+
+export const joinRequests = async (id) => (await call('group.requests', { conversationId: id })).requests;
+export const groupInvites = async (id) => (await call('group.invites', { conversationId: id })).invites;
+export const groupBans = async (id) => (await call('group.bans', { conversationId: id })).bans;
+export const createInvite = (id, options = {}) => call('group.invite.create', { conversationId: id, ...options });
+export const revokeInvite = (token) => call('group.invite.revoke', { token });
+export const previewInvite = (token) => call('group.invite.preview', { token });
+
+/** Joins through a link; the group shows in the chats list. */
+export async function joinByInvite(token) {
+  const info = await call('group.invite.join', { token });
+  state.groupInfo.set(info.id, info);
+  await refreshConversations();
+  return info;
+}
+
 export async function leaveGroup(id) {
   await call('group.leave', { conversationId: id });
   state.conversations.delete(id);

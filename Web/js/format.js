@@ -49,6 +49,9 @@ function sentence(message) {
     case 'member_removed': return t('sys_member_removed', { actor, target });
     case 'owner_changed': return t('sys_owner_changed', { actor, target });
     case 'info_changed': {
+      if ((s.fields || []).length && (s.fields || []).every((f) => f === 'joinMode' || f === 'showHistory')) {
+        return t('sys_policy_changed', { actor });
+      }
       const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
       const others = fields.filter((f) => f !== 'name');
       const room = state.conversations.get(message.conversationId)?.kind === 'room' ? 'room_' : '';
@@ -66,6 +69,14 @@ function sentence(message) {
     case 'reaction_removed': return t('sys_reaction_removed', { actor });
     case 'message_pinned': return t('sys_message_pinned', { actor });
     case 'message_unpinned': return t('sys_message_unpinned', { actor });
+    case 'admin_added': return t('sys_admin_added', { actor, target });
+    case 'admin_removed': return t('sys_admin_removed', { actor, target });
+    case 'member_banned': return t('sys_member_banned', { actor, target });
+    case 'member_unbanned': return t('sys_member_unbanned', { actor, target });
+    case 'member_muted': return t('sys_member_muted', { actor, target });
+    case 'member_unmuted': return t('sys_member_unmuted', { actor, target });
+    case 'join_requested': return t('sys_join_requested', { actor });
+    case 'join_declined': return t('sys_join_declined', { actor, target });
     default: return t('sys_unknown');
   }
 }

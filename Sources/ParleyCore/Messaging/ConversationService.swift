@@ -72,7 +72,7 @@ public final class ConversationService: Sendable {
         let excerptLimit = context.rules.replyExcerptCharacters
         return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
-                                                          rooms: rooms, cache: cache)
+                                                          rooms: rooms, cache: cache, now: now)
             let conversation = snapshot.conversation
             let extras = try Self.replyAndMentions(parameters, by: user, snapshot: snapshot, writer: writer, excerptLimit: excerptLimit)
             // A text message goes straight to the insert: a retry is caught by the unique
@@ -180,7 +180,9 @@ public final class ConversationService: Sendable {
                 pinned = try MessageActionService.pinned(in: parameters.conversationId, reader: reader, excerptLimit: excerptLimit)
                 used += pinned?.reduce(0) { $0 + EncodedSizeBound.message($1.message) } ?? 0
             }
-            let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit)
+            // A group member who joined with earlier history hidden sees from their joining on.
+            let from = try Self.historyStart(of: conversation, for: user, reader: reader)
+            let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit).filter { $0.seq > from }
             // Action events are stored in the sequence but shown as the state they made,
             // unless asked for; messages the user hid are left out for them alone.
             let shown = try Self.visible(page, to: user, events: parameters.events == true, in: parameters.conversationId,
@@ -188,7 +190,7 @@ public final class ConversationService: Sendable {
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
             let (peerRead, peerDelivered) = try Self.peerMarkers(in: conversation, of: user, reader: reader)
-            return (MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
+            return (MessagePage(messages: messages, hasMore: (first ?? from + 1) > from + 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
                                 peerReadSeq: peerRead, peerDeliveredSeq: peerDelivered), conversation.kind)
         }
         // A page fetched is delivered: the 1:1 sender's ticks move on.
@@ -196,6 +198,13 @@ public final class ConversationService: Sendable {
             await markDelivered([(parameters.conversationId, newest)], to: user)
         }
         return page.0
+    }
+
+    /// The sequence number after which `user` sees `conversation`: where they joined a group
+    /// that hides earlier history from newcomers, else 0.
+    static func historyStart(of conversation: StoredConversation, for user: UserID, reader: StoreReader) throws -> Int64 {
+        guard conversation.kind == .group else { return 0 }
+        return try reader.member(of: conversation.id, user: user)?.historyFrom ?? 0
     }
 
     /// `messages` as `user` sees them: without action events unless `events`, with reply
@@ -337,9 +346,10 @@ public final class ConversationService: Sendable {
             for summary in summaries {
                 let known = max(0, parameters.since[summary.id.description] ?? 0)
                 guard summary.lastSeq > known else { continue }
-                let raw = summary.lastSeq - known > Int64(limit)
+                let from = summary.kind == .group ? try reader.member(of: summary.id, user: user)?.historyFrom ?? 0 : 0
+                let raw = (summary.lastSeq - known > Int64(limit)
                     ? try reader.messages(in: summary.id, before: nil, limit: limit)
-                    : try reader.messages(in: summary.id, after: known, limit: limit)
+                    : try reader.messages(in: summary.id, after: known, limit: limit)).filter { $0.seq > from }
                 // Action events stay (they carry the sequence); hidden messages do not.
                 let missed = try Self.visible(raw, to: user, events: true, in: summary.id, reader: reader, excerptLimit: excerptLimit)
                 let fitting = Self.newestFitting(missed, budget: budget, used: &used)

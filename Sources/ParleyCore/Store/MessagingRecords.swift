@@ -66,20 +66,36 @@ public struct NewConversation: Sendable, Equatable {
 /// A member of a 1:1 or group conversation, with their read marker. Rooms have no stored
 /// members: occupancy lives in memory.
 public struct StoredMember: Sendable, Equatable {
-    public enum Role: String, Sendable { case owner, member }
+    /// A group's owner, its admins (appointed by the owner) and the rest.
+    public enum Role: String, Sendable {
+        case owner, admin, member
+
+        /// Higher ranks act on lower ones (an admin mutes a member, never another admin).
+        public var rank: Int {
+            switch self {
+            case .owner: 2
+            case .admin: 1
+            case .member: 0
+            }
+        }
+    }
     public var conversationID: ConversationID
     public var userID: UserID
     public var role: Role
     public var joinedAt: Int64
     /// The last sequence number the member has read.
     public var readSeq: Int64
+    /// The member sees only messages after this sequence number: where they joined a group
+    /// that hides earlier history from newcomers, else 0.
+    public var historyFrom: Int64
 
-    public init(conversationID: ConversationID, userID: UserID, role: Role, joinedAt: Int64, readSeq: Int64) {
+    public init(conversationID: ConversationID, userID: UserID, role: Role, joinedAt: Int64, readSeq: Int64, historyFrom: Int64 = 0) {
         self.conversationID = conversationID
         self.userID = userID
         self.role = role
         self.joinedAt = joinedAt
         self.readSeq = readSeq
+        self.historyFrom = historyFrom
     }
 }
 

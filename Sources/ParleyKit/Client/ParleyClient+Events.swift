@@ -33,6 +33,15 @@ extension ParleyClient {
             applyReceipt(receipt)
         case .conversationMuted(let state):
             applyMute(state)
+        case .groupRequestDecided(let decision):
+            // An accepted request adds the group to the sessions list.
+            if decision.state == "accepted" { scheduleConversationRefresh() }
+            emit(.groupRequestDecided(decision))
+        case .groupInvited(let invitation):
+            emit(.groupInvited(invitation))
+        case .roomKicked(let kick):
+            scheduleConversationRefresh()
+            emit(.roomKicked(kick))
         }
     }
 

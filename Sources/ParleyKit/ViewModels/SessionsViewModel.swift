@@ -84,6 +84,8 @@ public final class SessionsViewModel {
         case .messageUpdated: return true
         case .friendRequest, .meUpdated, .outboxChanged, .typing: return false
         case .receipt: return true
+        case .groupRequestDecided, .roomKicked: return true
+        case .groupInvited: return false
         }
     }
 

@@ -188,6 +188,17 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case reactionRemoved = "reaction_removed"
     case messagePinned = "message_pinned"
     case messageUnpinned = "message_unpinned"
+    // Group governance (docs/protocol.md, "Group governance"): `actor` acted on `target`.
+    case adminAdded = "admin_added"
+    case adminRemoved = "admin_removed"
+    case memberBanned = "member_banned"
+    case memberUnbanned = "member_unbanned"
+    case memberMuted = "member_muted"
+    case memberUnmuted = "member_unmuted"
+    /// `actor` asked to join an `approval` group; admins answer with `group.request.accept`/`decline`.
+    case joinRequested = "join_requested"
+    /// An admin (`actor`) declined `target`'s join request (an accepted one is `member_joined`).
+    case joinDeclined = "join_declined"
 
     /// Whether this notice reports an action on another message (`messageId`).
     public var isMessageAction: Bool {

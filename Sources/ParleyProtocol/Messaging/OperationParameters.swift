@@ -198,22 +198,27 @@ public struct GroupMemberPage: Codable, Sendable {
     }
 }
 
-/// `group.update`: any of name, avatar, description (null clears avatar or description).
+/// `group.update`: any of name, avatar, description (null clears avatar or description),
+/// and for admins the join mode and whether newcomers see earlier history.
 public struct GroupUpdate: Codable, Sendable {
     public var conversationId: ConversationID
     public var name: FieldPatch<String> = .unchanged
     public var avatar: FieldPatch<String> = .unchanged
     public var description: FieldPatch<String> = .unchanged
+    public var joinMode: GroupJoinMode?
+    public var showHistory: Bool?
 
     public init(conversationId: ConversationID, name: FieldPatch<String> = .unchanged, avatar: FieldPatch<String> = .unchanged,
-                description: FieldPatch<String> = .unchanged) {
+                description: FieldPatch<String> = .unchanged, joinMode: GroupJoinMode? = nil, showHistory: Bool? = nil) {
         self.conversationId = conversationId
         self.name = name
         self.avatar = avatar
         self.description = description
+        self.joinMode = joinMode
+        self.showHistory = showHistory
     }
 
-    private enum CodingKeys: String, CodingKey { case conversationId, name, avatar, description }
+    private enum CodingKeys: String, CodingKey { case conversationId, name, avatar, description, joinMode, showHistory }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -221,6 +226,8 @@ public struct GroupUpdate: Codable, Sendable {
         name = try container.decodePatch(String.self, forKey: .name)
         avatar = try container.decodePatch(String.self, forKey: .avatar)
         description = try container.decodePatch(String.self, forKey: .description)
+        joinMode = try container.decodeIfPresent(GroupJoinMode.self, forKey: .joinMode)
+        showHistory = try container.decodeIfPresent(Bool.self, forKey: .showHistory)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -229,6 +236,8 @@ public struct GroupUpdate: Codable, Sendable {
         try container.encodePatch(name, forKey: .name)
         try container.encodePatch(avatar, forKey: .avatar)
         try container.encodePatch(description, forKey: .description)
+        try container.encodeIfPresent(joinMode, forKey: .joinMode)
+        try container.encodeIfPresent(showHistory, forKey: .showHistory)
     }
 }
 

@@ -29,6 +29,12 @@ public enum ServerEvent: Sendable, Equatable {
     case conversationReceipt(ReceiptState)
     /// The user muted or unmuted a conversation on another connection.
     case conversationMuted(MuteState)
+    /// An admin answered the user's request to join an `approval` group.
+    case groupRequestDecided(JoinRequestState)
+    /// A member invited the user into a group.
+    case groupInvited(GroupInvitation)
+    /// The user was put out of a room (and barred, when banned).
+    case roomKicked(RoomKick)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -45,6 +51,9 @@ public enum ServerEvent: Sendable, Equatable {
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
         case .conversationMuted: "conversation.muted"
+        case .groupRequestDecided: "group.request.decided"
+        case .groupInvited: "group.invited"
+        case .roomKicked: "room.kicked"
         }
     }
 
@@ -63,6 +72,9 @@ public enum ServerEvent: Sendable, Equatable {
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
         case .conversationMuted(let state): WireJSON.encode(state)
+        case .groupRequestDecided(let state): WireJSON.encode(state)
+        case .groupInvited(let invitation): WireJSON.encode(invitation)
+        case .roomKicked(let kick): WireJSON.encode(kick)
         }
     }
 
@@ -93,6 +105,9 @@ public enum ServerEvent: Sendable, Equatable {
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
         case "conversation.muted": return .conversationMuted(try payload.read(MuteState.self))
+        case "group.request.decided": return .groupRequestDecided(try payload.read(JoinRequestState.self))
+        case "group.invited": return .groupInvited(try payload.read(GroupInvitation.self))
+        case "room.kicked": return .roomKicked(try payload.read(RoomKick.self))
         default: return nil
         }
     }

@@ -28,9 +28,15 @@ extension SQLiteStoreWriter {
             // markers and privacy choices, the search opt-out, the last-seen time.
             for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
                           "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
-                          "last_seen"] {
+                          "last_seen",
+                          "conversation_bans", "group_mutes", "group_join_requests"] {
                 _ = try connection.run("DELETE FROM \(table) WHERE user_id = ?", user)
             }
+            // Group governance: invitations of the user go; what they did as an admin stays,
+            // no longer naming them.
+            _ = try connection.run("DELETE FROM group_invites WHERE invitee = ?", user)
+            _ = try connection.run("UPDATE group_invites SET created_by = NULL WHERE created_by = ?", user)
+            _ = try connection.run("UPDATE conversation_bans SET banned_by = NULL WHERE banned_by = ?", user)
             let media = try connection.query("DELETE FROM media WHERE owner_id = ? RETURNING id", user) { try $0.string(0) }
             if let phone {
                 _ = try connection.run("DELETE FROM sms_challenges WHERE phone = ?", phone)

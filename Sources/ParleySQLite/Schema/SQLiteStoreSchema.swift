@@ -28,6 +28,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 14, sql: receipts),
         SQLiteMigration(version: 15, sql: messageSearch),
         SQLiteMigration(version: 16, sql: lastSeen),
+        SQLiteMigration(version: 17, sql: governance),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

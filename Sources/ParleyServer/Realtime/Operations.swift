@@ -115,6 +115,7 @@ enum Operations {
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
         registerMessageActions(on: table, actions: conversations.actions)
+        registerGovernance(on: table, groups: groups, rooms: rooms)
         registerReceipts(on: table, conversations: conversations)
 
         PushOperations.add(to: table, conversations: conversations, activity: activity)

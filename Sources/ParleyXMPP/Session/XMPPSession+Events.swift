@@ -133,6 +133,11 @@ extension XMPPSession {
         case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted):
             // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return
+        case .server(.groupRequestDecided), .server(.groupInvited), .server(.roomKicked):
+            // A kick or ban reaches Jabber clients as the room's notice (an occupant's
+            // presence with 307 or 301); invitations between Jabber users are mediated by
+            // the room (`MUCAdminHandler`), and join requests have no XMPP form.
+            return
         case .server(.typing(let notice)):
             // 1:1 only: a group's typing has no chat state form here.
             guard state.directPeers[notice.conversationId] == notice.userId else { return }
