@@ -15,6 +15,10 @@ import Testing
             #expect(try log.lastSeq(of: 7) == 3)
             #expect(try log.lastSeq(of: 9) == 1)
             #expect(try log.lastSeq(of: 8) == 0)
+            // Before the first conversation, after the last, and at the end of the id range.
+            #expect(try log.lastSeq(of: 1) == 0)
+            #expect(try log.lastSeq(of: 10) == 0)
+            #expect(try log.lastSeq(of: .max) == 0)
             #expect(try log.records(of: 7, after: 1, limit: 10) == [record(7, 2), record(7, 3)])
             #expect(try log.records(of: 7, after: 0, limit: 2) == [record(7, 1), record(7, 2)])
             #expect(try log.conversations() == [7, 9])

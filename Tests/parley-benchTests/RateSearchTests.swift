@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import parley_bench
 
@@ -93,7 +94,7 @@ import Testing
         let outcome = settle.wait {
             readings += 1
             if readings <= 3 { used += 0.05 }
-            return used
+            return ServerSettle.Reading(cpuSeconds: used, writtenBytes: nil)
         }
         #expect(outcome.settled)
         #expect(readings >= 4)
@@ -104,12 +105,30 @@ import Testing
         var used = 0.0
         let busy = ServerSettle(thresholdPercent: 10, window: .milliseconds(50), timeout: .milliseconds(300)).wait {
             used += 0.1
-            return used
+            return ServerSettle.Reading(cpuSeconds: used, writtenBytes: nil)
         }
         #expect(!busy.settled)
         #expect(busy.waited < .seconds(2))
         let gone = ServerSettle(window: .milliseconds(10)).wait { nil }
         #expect(!gone.settled)
+    }
+
+    @Test func aServerThatIdlesOnTheCPUButStillWritesIsNotQuiet() {
+        // No CPU at all, but 10 MiB written per reading for the first four readings (a
+        // backlog of synced writes), then nothing.
+        var readings = 0
+        var written = 0.0
+        let settle = ServerSettle(thresholdPercent: 10, writeBytesPerSecond: 1024 * 1024, window: .milliseconds(50),
+                                  timeout: .seconds(10))
+        let outcome = settle.wait {
+            readings += 1
+            if readings <= 4 { written += 10 * 1024 * 1024 }
+            return ServerSettle.Reading(cpuSeconds: 0, writtenBytes: written)
+        }
+        #expect(outcome.settled)
+        #expect(readings >= 6)
+        // This process can read its own write counter.
+        #expect(ServerSettle.writtenBytes(pid: getpid()) != nil)
     }
 }
 

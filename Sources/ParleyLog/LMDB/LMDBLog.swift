@@ -8,7 +8,8 @@ import Glibc
 /// that did not finish leaves the previous meta page in force.
 ///
 /// Opening reads every key once to learn each conversation's last seq (what `GroupCommit`
-/// needs to refuse gaps); a server would keep those in its relational store instead.
+/// needs to refuse gaps); a server would keep those in its relational store instead. A
+/// conversation's last seq alone is one descent of the tree (`lastSeq(of:)`).
 public final class LMDBLog: MessageLog, @unchecked Sendable {
     // @unchecked Sendable: `environment` and `database` are set in init and never change;
     // LMDB handles are thread-safe with MDB_NOTLS (read transactions are not tied to a
@@ -34,11 +35,11 @@ public final class LMDBLog: MessageLog, @unchecked Sendable {
     }
 
     public func lastSeq(of conversation: UInt64) throws(LogError) -> UInt64 {
-        try handle.records(of: conversation, after: 0, limit: .max, lastOnly: true).last?.seq ?? 0
+        try handle.lastSeq(of: conversation)
     }
 
     public func records(of conversation: UInt64, after seq: UInt64, limit: Int) throws(LogError) -> [LogRecord] {
-        try handle.records(of: conversation, after: seq, limit: limit, lastOnly: false)
+        try handle.records(of: conversation, after: seq, limit: limit)
     }
 
     public func conversations() throws(LogError) -> [UInt64] {
@@ -125,16 +126,47 @@ final class LMDBHandle: @unchecked Sendable {
         try Self.check(mdb_txn_commit(txn), "mdb_txn_commit")
     }
 
-    /// Records of `conversation` after `seq`, at most `limit`; with `lastOnly`, only the
-    /// conversation's last record (found by walking its keys, which is fine for a prototype).
-    func records(of conversation: UInt64, after seq: UInt64, limit: Int, lastOnly: Bool) throws(LogError) -> [LogRecord] {
+    /// Records of `conversation` after `seq`, at most `limit`.
+    func records(of conversation: UInt64, after seq: UInt64, limit: Int) throws(LogError) -> [LogRecord] {
         var found: [LogRecord] = []
         try scan(from: Self.key(conversation, seq &+ 1)) { record in
             guard record.conversation == conversation, found.count < limit else { return false }
-            if lastOnly { found = [record] } else { found.append(record) }
+            found.append(record)
             return true
         }
         return found
+    }
+
+    /// The last seq of `conversation` (0: none): the key just before the next
+    /// conversation's first, found in one descent of the tree.
+    func lastSeq(of conversation: UInt64) throws(LogError) -> UInt64 {
+        guard let environment else { throw .closed }
+        var txn: OpaquePointer?
+        try Self.check(mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin (read)")
+        defer { mdb_txn_abort(txn) }
+        var cursor: OpaquePointer?
+        try Self.check(mdb_cursor_open(txn, database, &cursor), "mdb_cursor_open")
+        defer { mdb_cursor_close(cursor) }
+        var key = MDB_val(mv_size: 0, mv_data: nil)
+        var data = MDB_val(mv_size: 0, mv_data: nil)
+        var status: Int32 = MDB_NOTFOUND
+        if conversation < .max {
+            var next = Self.key(conversation + 1, 0)
+            status = next.withUnsafeMutableBytes { bytes -> Int32 in
+                var probe = MDB_val(mv_size: bytes.count, mv_data: bytes.baseAddress)
+                return mdb_cursor_get(cursor, &probe, &data, MDB_SET_RANGE)
+            }
+        }
+        // Found a later key: step back one; none: the last key of all is the candidate.
+        status = mdb_cursor_get(cursor, &key, &data, status == 0 ? MDB_PREV : MDB_LAST)
+        guard status == 0 else {
+            if status == MDB_NOTFOUND { return 0 }
+            throw Self.error(status, "mdb_cursor_get")
+        }
+        guard key.mv_size == 16, let bytes = key.mv_data else { throw .corrupt("LMDB key of \(key.mv_size) bytes") }
+        let raw = UnsafeRawBufferPointer(start: bytes, count: 16)
+        guard raw.prefix(8).reduce(UInt64(0), { $0 << 8 | UInt64($1) }) == conversation else { return 0 }
+        return raw.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     /// Every conversation's last seq.

@@ -74,6 +74,8 @@ struct MessagingSettings {
                             rate counts as failed (default 2)
         --settle-cpu PCT    before each search and each repeat, wait until the server's CPU
                             (--parley-pid etc.) stays below PCT % of a core (default 10) ...
+        --settle-write-kib K ... and its writes to storage (/proc/PID/io) below K KiB/s
+                            (default 1024) ...
         --settle-seconds S  ... for S seconds in a row (default 2) ...
         --settle-timeout S  ... but at most S seconds in all (default 30; 0: no wait)
         --p99-bound-ms MS   a step fails when the delivery p99 exceeds this (default 20)
@@ -89,7 +91,7 @@ struct MessagingSettings {
     static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
                                             "step-factor", "max-rate", "results", "action-every", "searches", "retries",
-                                            "settle-cpu", "settle-seconds", "settle-timeout"]).union(BenchTLS.valueOptions)
+                                            "settle-cpu", "settle-write-kib", "settle-seconds", "settle-timeout"]).union(BenchTLS.valueOptions)
     static let switchOptions: Set<String> = Set(["find-max", "markdown"]).union(BenchTLS.switchOptions)
 
     /// A comma-separated list of whole numbers (empty when the option is absent).
@@ -126,6 +128,7 @@ struct MessagingSettings {
         let settleTimeout = try options.double("settle-timeout", default: 30, in: 0...3600)
         let settle = settleTimeout == 0 ? nil : ServerSettle(
             thresholdPercent: try options.double("settle-cpu", default: 10, in: 0.1...10_000),
+            writeBytesPerSecond: try options.double("settle-write-kib", default: 1024, in: 1...100_000_000) * 1024,
             window: .seconds(try options.double("settle-seconds", default: 2, in: 0.1...600)),
             timeout: .seconds(settleTimeout))
         return MessagingSettings(
