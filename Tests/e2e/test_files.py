@@ -218,3 +218,47 @@ def test_limits_refuse_early_and_leave_no_temporary_file(parley):
     while incoming(server) and time.time() < deadline:
         time.sleep(0.05)
     assert incoming(server) == []
+
+
+def test_a_file_message_carries_the_safe_name_the_sniffed_type_and_a_caption(server):
+    import asyncio
+    from client import Session
+    amy = register(server, "amyf")
+    bob = register(server, "bobf")
+    content = b"%PDF-1.7\n" + bytes(range(256)) * 40
+    status, info, _ = upload(server, amy, content, len(content), headers={"Content-Type": "text/html"})
+    assert status == 201 and info["type"] == "application/pdf"
+
+    async def scenario():
+        a = await Session.open(server.port, amy)
+        b = await Session.open(server.port, bob)
+        try:
+            asked = await a.call("friend.request", {"username": "bobf"})
+            accepted = await b.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+            direct = accepted["data"]["conversationId"]
+            sent = await a.call("message.send", {"conversationId": direct, "clientId": "f1", "kind": "file", "mediaId": info["id"],
+                                                 "name": "../minutes \"final\"\u202Efdp.exe", "text": "the minutes"})
+            assert sent["ok"], sent
+            message = sent["data"]
+            assert message["kind"] == "file" and message["text"] == "the minutes"
+            assert message["file"] == {"mediaId": info["id"], "url": info["url"], "name": "_minutes _final_fdp.exe",
+                                       "size": len(content), "type": "application/pdf"}
+            # The other member sees the same in history; the download saves under the name.
+            history = await b.call("message.history", {"conversationId": direct})
+            assert history["data"]["messages"][-1]["file"] == message["file"]
+            got = call(server.url, "GET", message["file"]["url"] + "?name=" + quote(message["file"]["name"]))
+            assert got.body == content and got.headers["Content-Disposition"].startswith('attachment; filename="_minutes _final_fdp.exe"')
+            # Someone else's upload cannot be sent, and a file message needs its upload.
+            stolen = await b.call("message.send", {"conversationId": direct, "clientId": "f2", "kind": "file", "mediaId": info["id"], "name": "x"})
+            assert not stolen["ok"] and stolen["error"]["code"] == "invalid_field"
+            missing = await b.call("message.send", {"conversationId": direct, "clientId": "f3", "kind": "file"})
+            assert not missing["ok"] and missing["error"]["code"] == "missing_field"
+            # A recall takes the file away from the message.
+            recalled = await a.call("message.recall", {"conversationId": direct, "messageId": message["id"], "clientId": "r1"})
+            assert recalled["ok"], recalled
+            history = await b.call("message.history", {"conversationId": direct})
+            assert "file" not in history["data"]["messages"][-1]
+        finally:
+            await a.close()
+            await b.close()
+    asyncio.run(scenario())
