@@ -10,6 +10,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case methodNotAllowed = "method_not_allowed"
     case forbidden = "forbidden"                       // e.g. a browser origin not allowed on the WebSocket
     case payloadTooLarge = "payload_too_large"
+    case rangeNotSatisfiable = "range_not_satisfiable" // a download's Range names no byte of the file
     case uriTooLong = "uri_too_long"
     case headersTooLarge = "headers_too_large"
     case upgradeRequired = "upgrade_required"          // WebSocket version other than 13
@@ -72,6 +73,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409
         case .payloadTooLarge: return 413
+        case .rangeNotSatisfiable: return 416
         case .uriTooLong: return 414
         case .upgradeRequired: return 426
         case .headersTooLarge: return 431

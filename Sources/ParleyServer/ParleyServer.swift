@@ -122,6 +122,8 @@ public final class ParleyServer: Sendable {
         httpConfiguration.clientAddresses = exposure.clientAddresses
         httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
         httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
+        httpConfiguration.bodyStreaming = IncomingUploads.streaming(
+            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes)
         var httpTCP = httpConfiguration.tcp
         httpTCP.tls = certificates.http
         var mainConfiguration = httpConfiguration

@@ -61,6 +61,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsCodeLength = 6
     /// Largest image upload, in bytes.
     public var maxMediaBytes = 5 * 1024 * 1024
+    /// Largest file upload (`POST /v1/files`, streamed to disk), in bytes.
+    public var maxFileBytes = 100 * 1024 * 1024
     /// Bytes one user may upload in any 24 hours.
     public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.
@@ -355,12 +357,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
+    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions() + fileOptions()
 
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {
         var rules = MediaRules()
         rules.maxBytes = maxMediaBytes
+        rules.maxFileBytes = maxFileBytes
         rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
         rules.bytesHeld = Int64(mediaQuotaBytes)
         rules.uploadsPerMinute = mediaUploadsPerMinute

@@ -1,7 +1,8 @@
 // The signed-in session: the WebSocket, what happens after every (re)connect (sync keyed by
 // each conversation's last seq, friends, rooms entered again, the outbox), live events, and
 // the operations the views call. Views never talk to the network directly.
-import { api, setToken } from './api.js';
+import { api, setToken, currentToken } from './api.js';
+import { uploadFile } from './files.js';
 import { Connection, ConnectionError } from './connection.js';
 import * as outbox from './outbox.js';
 import * as receipts from './receipts.js';
@@ -78,7 +79,7 @@ export function begin(token, account) {
   loadMet();
   loadListCache();
   outbox.load(account.id);
-  outbox.configure({ call, upload: (file) => api.upload(file), sent: messageSent });
+  outbox.configure({ call, upload: (file) => api.upload(file), uploadFile: (file, onProgress) => uploadFile(file, currentToken(), onProgress), sent: messageSent });
   actions.load(account.id);
   actions.configure({ call, done: actionDone, refused: (entry, error) => emit('notice', { kind: 'action-refused', op: entry.op, error }) });
   connection = new Connection({
@@ -990,6 +991,11 @@ export async function sendImage(conversationId, file) {
     /* not decodable here; the server decides */
   }
   return outbox.enqueue({ conversationId, kind: 'image', file, preview, image: { width, height } });
+}
+
+/** Sends a file of any type: uploaded with progress (the tile shows it), then a `file` message. */
+export function sendFile(conversationId, file) {
+  return outbox.enqueue({ conversationId, kind: 'file', file, fileInfo: { name: file.name, size: file.size, type: file.type } });
 }
 
 export const retrySend = (clientId) => outbox.retry(clientId);

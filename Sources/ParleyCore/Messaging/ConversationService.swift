@@ -56,6 +56,14 @@ public final class ConversationService: Sendable {
             guard parameters.mediaId?.isEmpty == false else {
                 throw ProtocolError(.missingField, "an image message needs a mediaId", field: "mediaId")
             }
+        case .file:
+            guard parameters.mediaId?.isEmpty == false else {
+                throw ProtocolError(.missingField, "a file message needs a mediaId", field: "mediaId")
+            }
+            if let caption = parameters.text { try rules.text.validate(caption, as: .text) }
+            if let name = parameters.name, name.utf8.count > FileName.maxInputBytes {
+                throw ProtocolError(.invalidField, "a file name has at most \(FileName.maxInputBytes) bytes", field: "name")
+            }
         case .system:
             throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
         }
@@ -92,14 +100,20 @@ public final class ConversationService: Sendable {
                 image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
                 try writer.markMediaReferenced(id: media.id, at: now)
             }
+            var file: FileAttachment?
+            if parameters.kind == .file, let mediaID = parameters.mediaId {
+                file = try Self.attachment(mediaID, named: parameters.name, by: user, writer: writer)
+                try writer.markMediaReferenced(id: mediaID, at: now)
+            }
             let message: Message
             do {
                 // The sender has read what they sent (rooms keep no read markers).
-                var appended = try writer.appendMessage(NewMessage(
+                var new = NewMessage(
                     conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
-                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now,
-                    replyTo: extras.reply, mentions: extras.mentions, mentionsAll: extras.all ? true : nil),
-                    markingReadBySender: snapshot.shape.kind != .room)
+                    text: Self.storedText(parameters), image: image, createdAt: now,
+                    replyTo: extras.reply, mentions: extras.mentions, mentionsAll: extras.all ? true : nil)
+                new.file = file
+                var appended = try writer.appendMessage(new, markingReadBySender: snapshot.shape.kind != .room)
                 if extras.all || extras.mentions != nil {
                     try writer.insertMentions(in: conversation, seq: appended.seq, sender: user,
                                               users: (extras.mentions ?? []).map { $0 } + (extras.all ? [nil] : []))

@@ -30,6 +30,7 @@ enum EncodedSizeBound {
     static func message(_ message: Message) -> Int {
         var bytes = messageOverhead + string(message.id) + string(message.clientId) + string(message.text)
         if let image = message.image { bytes += 100 + string(image.mediaId) + string(image.url) }
+        if let file = message.file { bytes += 160 + string(file.mediaId) + string(file.url) + string(file.name) + string(file.type) }
         if let system = message.system {
             bytes += 100 + string(system.name) + (system.fields ?? []).reduce(0) { $0 + string($1) + 1 }
                 + string(system.messageId) + string(system.emoji)

@@ -39,6 +39,7 @@ public final class MessageActionService: Sendable {
             try writer.deleteMentions(in: conversation.id, seq: message.seq)
             message.text = nil
             message.image = nil
+            message.file = nil
             message.replyTo = nil
             message.mentions = nil
             message.mentionsAll = nil
@@ -142,11 +143,12 @@ public final class MessageActionService: Sendable {
                 }
                 return (existing, snapshot, false)
             }
-            if let mediaID = original.image?.mediaId { try writer.markMediaReferenced(id: mediaID, at: now) }
-            let copy = try writer.appendMessage(NewMessage(
+            if let mediaID = original.image?.mediaId ?? original.file?.mediaId { try writer.markMediaReferenced(id: mediaID, at: now) }
+            var forwarded = NewMessage(
                 conversationID: parameters.to, sender: user, clientID: parameters.clientId, kind: original.kind,
-                text: original.text, image: original.image, createdAt: now, forwarded: true),
-                markingReadBySender: snapshot.shape.kind != .room)
+                text: original.text, image: original.image, createdAt: now, forwarded: true)
+            forwarded.file = original.file
+            let copy = try writer.appendMessage(forwarded, markingReadBySender: snapshot.shape.kind != .room)
             return (copy, snapshot, true)
         }
         context.membership.store(snapshot)

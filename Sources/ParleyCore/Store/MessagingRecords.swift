@@ -120,6 +120,7 @@ public struct NewMessage: Sendable, Equatable {
     public var kind: MessageKind
     public var text: String?
     public var image: ImageAttachment?
+    public var file: FileAttachment?
     public var system: SystemNotice?
     public var createdAt: Int64
     /// The answered message (its id is what is kept; the excerpt is made when read).
@@ -149,6 +150,7 @@ public struct NewMessage: Sendable, Equatable {
     public func stored(id: Int64, seq: Int64) -> Message {
         var message = Message(id: String(id), conversationId: conversationID, seq: seq, sender: sender, clientId: clientID,
                               kind: kind, text: text, image: image, system: system, createdAt: createdAt)
+        message.file = file
         message.replyTo = replyTo
         message.mentions = mentions
         message.mentionsAll = mentionsAll

@@ -11,6 +11,11 @@ public enum MessagePreview {
             return Emoticons.emojify(message.text ?? "")
         case .image:
             return language.pick("[Image]", "[图片]")
+        case .file:
+            guard let file = message.file else { return language.pick("[file]", "[文件]") }
+            let label = "\(language.pick("file", "文件")) \(file.name) \(FileSizeText.text(file.size))"
+            let caption = message.text.map { " " + Emoticons.emojify($0) } ?? ""
+            return "[\(label)]\(caption)"
         case .system:
             guard let notice = message.system else { return "" }
             return SystemNoticeText.text(for: notice, me: me, language: language, name: name)

@@ -76,7 +76,7 @@ struct PostgresStoreWriter: PostgresStoreQuerying, StoreWriter {
         try run("insertMedia", """
             INSERT INTO media (id, owner_id, type, width, height, size, created_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """, media.id, media.ownerID.rawValue, media.type.rawValue, media.width, media.height,
+            """, media.id, media.ownerID.rawValue, media.type, media.width, media.height,
             media.size, media.createdAt)
     }
 

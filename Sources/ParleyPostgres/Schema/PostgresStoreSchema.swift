@@ -28,6 +28,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 14, sql: messageSearch),
         PostgresMigration(version: 15, sql: lastSeen),
         PostgresMigration(version: 16, sql: governance),
+        PostgresMigration(version: 17, sql: fileMessages),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

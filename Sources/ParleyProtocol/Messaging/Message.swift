@@ -14,6 +14,8 @@ public struct Message: Codable, Sendable, Equatable {
     public var text: String?
     /// The picture of an `image` message.
     public var image: ImageAttachment?
+    /// The file of a `file` message (its optional caption is `text`).
+    public var file: FileAttachment?
     /// What happened, for a `system` message.
     public var system: SystemNotice?
     /// Server time of storing, ms since the epoch.
@@ -119,6 +121,8 @@ public struct Reaction: Codable, Sendable, Equatable {
 /// The kinds of message.
 public enum MessageKind: String, Codable, Sendable {
     case text, image, system
+    /// Any uploaded file (`POST /v1/files`), with an optional caption in `text`.
+    case file
 }
 
 /// An uploaded image shown in a message bubble.

@@ -270,6 +270,8 @@ public struct SendParameters: Codable, Sendable {
     public var kind: MessageKind
     public var text: String?
     public var mediaId: String?
+    /// A `file` message's name as the sender gives it (the server makes it safe).
+    public var name: String?
     /// The server id of the message this one answers (in the same conversation).
     public var replyTo: String?
     /// Members mentioned (groups only; at most `--max-mentions`).
@@ -277,12 +279,13 @@ public struct SendParameters: Codable, Sendable {
     /// `@all`: mentions every member (the group's owner only).
     public var mentionsAll: Bool?
     public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil,
-                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil) {
+                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil, name: String? = nil) {
         self.conversationId = conversationId
         self.clientId = clientId
         self.kind = kind
         self.text = text
         self.mediaId = mediaId
+        self.name = name
         self.replyTo = replyTo
         self.mentions = mentions
         self.mentionsAll = mentionsAll

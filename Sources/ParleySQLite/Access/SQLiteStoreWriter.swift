@@ -82,7 +82,7 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
             try connection.run("""
                 INSERT INTO media (id, owner_id, type, width, height, size, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, media.id, media.ownerID.rawValue, media.type.rawValue, media.width, media.height,
+                """, media.id, media.ownerID.rawValue, media.type, media.width, media.height,
                 media.size, media.createdAt)
         }
     }

@@ -29,6 +29,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 15, sql: messageSearch),
         SQLiteMigration(version: 16, sql: lastSeen),
         SQLiteMigration(version: 17, sql: governance),
+        SQLiteMigration(version: 18, sql: fileMessages),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

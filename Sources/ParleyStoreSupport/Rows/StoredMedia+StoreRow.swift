@@ -8,10 +8,8 @@ extension StoredMedia {
     /// A media record from a row of `selectColumns`.
     package init<Row: StoreRow>(row: Row) throws {
         let id = try row.string(0)
-        let typeName = try row.string(2)
-        guard let type = ImageType(rawValue: typeName) else {
-            throw StoreError.failure("media \(id) has an unknown image type")
-        }
+        let type = try row.string(2)
+        guard !type.isEmpty else { throw StoreError.failure("media \(id) has no type") }
         self.init(id: id,
                   ownerID: UserID(try row.int64(1)),
                   type: type,

@@ -10,6 +10,22 @@ extension XMPPServices {
         url.hasPrefix("/") ? configuration.publicURL + url : url
     }
 
+    /// `text` percent-encoded for a query value: everything but RFC 3986's unreserved bytes.
+    static func queryEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
     /// A link to this server's media as the path form profiles and groups keep (the
     /// reverse of `absoluteURL`); other links as they are.
     func mediaPath(_ url: String) -> String {
@@ -29,6 +45,15 @@ extension XMPPServices {
             guard let image = message.image else { return nil }
             body = absoluteURL(image.url)
             extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
+        case .file:
+            // Jabber clients know out-of-band links (XEP-0066): the body is the link, so a
+            // client without it still shows something to click, and the name rides along.
+            guard let file = message.file else { return nil }
+            body = absoluteURL(file.url) + "?name=" + Self.queryEncoded(file.name)
+            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [
+                XMLElement("url", namespace: Namespace.outOfBand, [:], text: body),
+                XMLElement("desc", namespace: Namespace.outOfBand, [:], text: message.text ?? file.name),
+            ]))
         case .system:
             return nil
         }

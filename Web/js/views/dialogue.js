@@ -15,6 +15,7 @@ import { entriesFor } from '../outbox.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
+import { fileTile } from '../files.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
 import { userName } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
@@ -105,6 +106,9 @@ export function dialogueView() {
   // The composer.
   const fileInput = h('input', { type: 'file', accept: IMAGE_TYPES.join(','), class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
   const imageButton = iconButton('image', t('send_image'), () => fileInput.click(), 'composer-btn');
+  // Any file (files.js): its own input, so the image picker keeps offering images only.
+  const anyFileInput = h('input', { type: 'file', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
+  const fileButton = iconButton('file', t('send_file'), () => anyFileInput.click(), 'composer-btn');
   const emojiButton = iconButton('smile', t('emoji'), () => toggleEmoji(), 'composer-btn');
   emojiButton.setAttribute('aria-expanded', 'false');
   const textarea = h('textarea', { class: 'composer-input', rows: 1, maxlength: 4000, placeholder: t('say_something'), 'aria-label': t('message_input'), enterkeyhint: 'send' });
@@ -117,7 +121,7 @@ export function dialogueView() {
   const contextBar = h('div', { class: 'composer-context', hidden: true }, contextText, contextCancel);
   // @ suggestions in groups.
   const mentionList = h('div', { class: 'mention-list', role: 'listbox', 'aria-label': t('mention_suggestions'), hidden: true });
-  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, contextBar, mentionList, imageButton, emojiButton, textarea, sendButton);
+  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, anyFileInput, emojiPanel, contextBar, mentionList, imageButton, fileButton, emojiButton, textarea, sendButton);
   const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
   const outsideText = h('span', { text: t('not_in_room') });
   const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
@@ -245,6 +249,10 @@ export function dialogueView() {
       open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
       bubble.classList.add('bubble--image');
       bubble.appendChild(open);
+    } else if (message.kind === 'file') {
+      bubble.classList.add('bubble--file');
+      bubble.appendChild(fileTile(message.file, { pending: message.pendingEntry, onCancel: () => client.discardSend(message.clientId) }));
+      if (message.text) bubble.appendChild(h('p', { class: 'bubble-text', text: message.text }));
     } else {
       const text = message.text || '';
       if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
@@ -429,7 +437,8 @@ export function dialogueView() {
       if (sent.has(entry.clientId)) continue;
       items.push({
         key: `c:${entry.clientId}`, pending: entry,
-        message: { kind: entry.kind, text: entry.text, image: entry.image, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId },
+        message: { kind: entry.kind, text: entry.text, image: entry.image, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId,
+          file: entry.fileInfo, pendingEntry: entry.kind === 'file' ? entry : undefined },
       });
     }
 
@@ -800,13 +809,16 @@ export function dialogueView() {
     textarea.focus();
   });
 
-  async function sendFiles(files) {
+  // Pictures the page can show go as images; anything else as a file message.
+  async function sendFiles(files, { imagesOnly = false } = {}) {
     for (const file of files) {
-      if (!IMAGE_TYPES.includes(file.type)) {
+      if (IMAGE_TYPES.includes(file.type)) {
+        await client.sendImage(id, file);
+      } else if (imagesOnly) {
         toast(t('err_unsupported_media_type'), 'error');
-        continue;
+      } else {
+        client.sendFile(id, file);
       }
-      await client.sendImage(id, file);
     }
     scrollToBottom(false);
     render();
@@ -814,6 +826,11 @@ export function dialogueView() {
   fileInput.addEventListener('change', () => {
     const files = [...fileInput.files];
     fileInput.value = '';
+    sendFiles(files, { imagesOnly: true });
+  });
+  anyFileInput.addEventListener('change', () => {
+    const files = [...anyFileInput.files];
+    anyFileInput.value = '';
     sendFiles(files);
   });
   textarea.addEventListener('paste', (event) => {

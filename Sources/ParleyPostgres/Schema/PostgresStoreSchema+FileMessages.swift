@@ -1,0 +1,7 @@
+extension PostgresStoreSchema {
+    /// Version 17: `file` messages; the `kind` check widened in place.
+    static let fileMessages = """
+        ALTER TABLE messages DROP CONSTRAINT messages_kind_check;
+        ALTER TABLE messages ADD CONSTRAINT messages_kind_check CHECK (kind IN ('text', 'image', 'system', 'file'));
+        """
+}
