@@ -34,6 +34,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     case quotaExceeded = "quota_exceeded"              // uploads over a per-user quota (`retryAfterSeconds` when waiting helps)
     case authRequired = "auth_required"                // WebSocket: first frame must be `auth`
+    case suspended = "suspended"                       // the account is suspended (`until`, `reason`)
+    case notAdmin = "not_admin"                        // the admin API needs an account with the admin role
     // Messaging
     case notMember = "not_member"                      // not in the group, 1:1 conversation or room
     case notOwner = "not_owner"                        // only the group's owner may do this
@@ -55,7 +57,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .badRequest, .invalidField, .missingField, .unknownOperation, .invalidUsername,
              .invalidPassword, .invalidPhone, .authRequired, .invalidName: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
-        case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
+        case .forbidden, .suspended, .notAdmin, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409
@@ -87,12 +89,19 @@ public struct ProtocolError: Error, Codable, Sendable, Equatable, CustomStringCo
     public var field: String?
     /// For rate limits: seconds until a retry may succeed.
     public var retryAfterSeconds: Int?
+    /// For `suspended`: when the suspension ends (milliseconds; nil: until lifted).
+    public var until: Int64?
+    /// For `suspended`: the reason an administrator gave.
+    public var reason: String?
 
-    public init(_ code: ErrorCode, _ message: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
+    public init(_ code: ErrorCode, _ message: String, field: String? = nil, retryAfterSeconds: Int? = nil,
+                until: Int64? = nil, reason: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
         self.retryAfterSeconds = retryAfterSeconds
+        self.until = until
+        self.reason = reason
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

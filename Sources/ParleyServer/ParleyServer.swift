@@ -99,6 +99,7 @@ public final class ParleyServer: Sendable {
         })
         AccountRoutes.add(to: &routes, services: services)
         PushRoutes.add(to: &routes, services: services)
+        AdminRoutes.add(to: &routes, services: services) { group.metrics.openWebSockets }
         let services = self.services
         let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { head, context in
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
@@ -363,7 +364,7 @@ public final class ParleyServer: Sendable {
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock),
-                                      exports: exports)
+                                      exports: exports, moderation: configuration.moderationRules)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

@@ -31,6 +31,10 @@ extension ParleyClient {
             applyTyping(notice)
         case .conversationReceipt(let receipt):
             applyReceipt(receipt)
+        case .groupDisbanded(let reference):
+            // The group is gone for everyone: it leaves the cache like a group one left.
+            try? store.removeConversation(reference.conversationId)
+            emit(.conversationsChanged)
         }
     }
 

@@ -20,9 +20,12 @@ extension PostgresStoreWriter {
         // registrations, mutes and settings, messages hidden for them, mentions of them, receipt
         // markers and privacy choices, the search opt-out.
         for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
-                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users"] {
+                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
+                      "admins", "suspensions"] {
             try run("eraseUser", "DELETE FROM \(table) WHERE user_id = $1", user)
         }
+        // Reports stay without their reporter; the audit log stays whole (SQLite's says why).
+        try run("eraseUser", "UPDATE reports SET reporter_id = NULL WHERE reporter_id = $1", user)
         let media = try query("eraseUser", "DELETE FROM media WHERE owner_id = $1 RETURNING id", user) { try $0.string(0) }
         if let phone {
             try run("eraseUser", "DELETE FROM sms_challenges WHERE phone = $1", phone)
@@ -30,6 +33,7 @@ extension PostgresStoreWriter {
         }
         if erasingMessages {
             try run("eraseUser", "UPDATE messages SET kind = 'text', text = '', body = NULL WHERE sender_id = $1", user)
+            try run("eraseUser", "UPDATE reports SET snapshot = NULL WHERE reported_id = $1 AND target = 'message'", user)
         }
         try run("eraseUser", """
             UPDATE users

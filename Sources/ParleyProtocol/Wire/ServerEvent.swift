@@ -27,6 +27,9 @@ public enum ServerEvent: Sendable, Equatable {
     case typing(TypingNotice)
     /// The other person of a 1:1 conversation read up to a sequence number.
     case conversationReceipt(ReceiptState)
+    /// A group the user was in was disbanded (by its owner or an administrator): it leaves
+    /// the user's lists and its history is no longer readable.
+    case groupDisbanded(ConversationReference)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -42,6 +45,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden: "message.hidden"
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
+        case .groupDisbanded: "group.disbanded"
         }
     }
 
@@ -59,6 +63,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .groupDisbanded(let reference): WireJSON.encode(reference)
         }
     }
 
@@ -88,6 +93,7 @@ public enum ServerEvent: Sendable, Equatable {
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
+        case "group.disbanded": return .groupDisbanded(try payload.read(ConversationReference.self))
         default: return nil
         }
     }
