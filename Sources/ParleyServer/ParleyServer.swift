@@ -264,7 +264,7 @@ public final class ParleyServer: Sendable {
 
     /// What the schema's migrations changed in stored data (such as text cut to today's
     /// limits) is logged once, when the migration runs.
-    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
+    static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
@@ -405,7 +405,7 @@ public final class ParleyServer: Sendable {
 }
 
 /// An open store and how to close it: its threads stop once queued work is done.
-private struct OpenedStore: Sendable {
+struct OpenedStore: Sendable {
     let store: any Store
     let close: @Sendable () -> Void
 }
