@@ -11,6 +11,7 @@ import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { hobbyChips, kvRow } from './profile.js';
+import { reportDialog } from './report.js';
 
 export function infoView({ tab, detail }) {
   const conversationId = detail.type === 'info' ? detail.id : null;
@@ -120,6 +121,7 @@ export function infoView({ tab, detail }) {
         if (await confirmDialog(t('confirm_block', { name }), { danger: true, confirmText: t('block') })) await client.block(user.id);
       });
     }
+    if (user.id !== state.me?.id) action(t('report_user'), 'info', 'btn-ghost', async () => reportDialog({ userId: user.id }));
     content.replaceChildren(heroCard, rows, actions);
   }
 
