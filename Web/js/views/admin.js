@@ -5,8 +5,9 @@
 import { h } from '../dom.js';
 import { t, errorText } from '../i18n.js';
 import { request } from '../api.js';
-import { field, modal, toast } from '../ui.js';
+import { field, modal, toast, userNameText } from '../ui.js';
 import { userName } from '../format.js';
+import { ensureUser } from '../client.js';
 
 const OUTCOMES = ['dismissed', 'content_removed', 'user_suspended', 'other'];
 const get = (path) => request('GET', path);
@@ -98,7 +99,9 @@ export function openAdmin() {
 
   function reportCard(report) {
     const redraw = () => show('reports');
-    const who = (id) => (id ? `${userName(id)} (ID ${id})` : '—');
+    // Live names: a profile not yet known fills in when it arrives.
+    const who = (label, id) => (ensureUser(id), h('p', { class: 'admin-line' }, `${t(label)}: `,
+      id ? userNameText(id) : '—', id ? ` (ID ${id})` : ''));
     const snapshot = report.snapshot;
     const content = snapshot
       ? h('blockquote', { class: 'admin-snapshot', text: snapshot.text ?? (snapshot.kind === 'image' ? t('image_preview') : '') })
@@ -136,9 +139,9 @@ export function openAdmin() {
     return h('article', { class: 'card admin-card', dataset: { report: report.id } },
       h('p', { class: 'admin-card-head' },
         h('strong', { text: t(`report_reason_${report.reason}`) }), h('span', { text: ` · ${t(`admin_target_${report.target}`)} · ${when(report.createdAt)}` })),
-      h('p', { class: 'admin-line', text: `${t('admin_reported_user')}: ${who(report.userId)}` }),
-      h('p', { class: 'admin-line', text: `${t('admin_reporter')}: ${who(report.reporterId)}` }),
-      report.note ? h('p', { class: 'admin-line', text: `${t('report_note')}: ${report.note}` }) : null,
+      who('admin_reported_user', report.userId),
+      who('admin_reporter', report.reporterId),
+      report.note ? h('p', { class: 'admin-line', text: `${t('admin_note')}: ${report.note}` }) : null,
       content,
       report.outcome ? h('p', { class: 'admin-line', text: `${t('admin_outcome')}: ${t(`admin_outcome_${report.outcome}`)}` }) : null,
       buttons, context);
@@ -153,7 +156,7 @@ export function openAdmin() {
       event.preventDefault();
       pane.dataset.query = search.input.value.trim();
       await fill();
-    } }, search.el, h('button', { type: 'submit', class: 'btn btn-primary', text: t('search_title') }));
+    } }, search.el, h('button', { type: 'submit', class: 'btn btn-primary', text: t('admin_search') }));
     async function fill() {
       if (!pane.dataset.query) return;
       try {
@@ -169,7 +172,8 @@ export function openAdmin() {
   }
 
   function userRow(user) {
-    const profile = user.account.profile;
+    // Account: the public profile's fields and the phone, side by side.
+    const profile = user.account;
     const redraw = () => show('users');
     const state = user.suspension
       ? t('admin_suspended_until', { until: user.suspension.until ? when(user.suspension.until) : t('admin_indefinitely'), reason: user.suspension.reason })
