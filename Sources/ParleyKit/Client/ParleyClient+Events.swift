@@ -33,7 +33,7 @@ extension ParleyClient {
             applyReceipt(receipt)
         case .groupDisbanded(let reference):
             // The group is gone for everyone: it leaves the cache like a group one left.
-            try? store.removeConversation(reference.conversationId)
+            try? store.removeGroup(reference.conversationId)
             emit(.conversationsChanged)
         }
     }
