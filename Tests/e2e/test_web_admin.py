@@ -115,3 +115,32 @@ def test_reports_reach_the_admin_pages_and_are_handled_there(parley, browsers):
     chinese.click(".admin-filter .segment", text="已处理")
     chinese.wait(".admin-card[data-report]", text="已封禁用户")
     chinese.screenshot("web-admin-reports-zh")
+
+
+def test_the_owner_disbands_a_group_from_its_info_page(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    alice = register(server.url, "alice")
+    bob = register(server.url, "bob")
+    group = ws(server.port, alice["token"], ("group.create", {"name": "Hikers"}))[0]["id"]
+    ws(server.port, bob["token"], ("group.join", {"name": "Hikers"}))
+    browser = browsers(server.url, size=DESKTOP)
+    browser.sign_in_with_token(alice, route=f"#/chats/c/{group}/info")
+    browser.click("[data-action=disband]")
+    browser.click(".modal--small .btn-danger", text="Disband group")
+    browser.wait_until(lambda: "/info" not in browser.js("return location.hash") or None, 10, "the way back")
+    browser.wait_until(lambda: all("Hikers" not in row.text for row in browser.driver.find_elements("css selector", ".rows a.row")) or None,
+                       10, "the group gone from the list")
+    refused = call(server.url, "GET", "/v1/me", token=bob["token"])
+    assert refused.status == 200
+    from client import Session
+    import asyncio
+
+    async def bob_view():
+        session = await Session.open(server.port, bob["token"])
+        reply = await session.call("group.get", {"conversationId": group})
+        listed = await session.call("conversation.list", {})
+        await session.close()
+        return reply, listed
+    reply, listed = asyncio.run(bob_view())
+    assert reply["ok"] is False and reply["error"]["code"] == "not_member"
+    assert all(c["id"] != group for c in listed["data"]["conversations"])

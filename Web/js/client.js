@@ -512,6 +512,14 @@ export async function transferGroup(id, userId) {
   return info;
 }
 
+export async function disbandGroup(id) {
+  await call('group.disband', { conversationId: id });
+  state.conversations.delete(id);
+  state.timelines.delete(id);
+  state.groupInfo.delete(id);
+  emit('conversations');
+}
+
 export async function leaveGroup(id) {
   await call('group.leave', { conversationId: id });
   state.conversations.delete(id);
@@ -971,6 +979,13 @@ function onEvent(name, data) {
       break;
     case 'message.hidden':
       applyHidden(data.conversationId, data.messageId);
+      break;
+    case 'group.disbanded':
+      // Disbanded by its owner or an administrator: gone from every list, its history too.
+      state.conversations.delete(data.conversationId);
+      state.timelines.delete(data.conversationId);
+      state.groupInfo.delete(data.conversationId);
+      emit('conversations');
       break;
     case 'typing':
       receipts.onTyping(data);

@@ -189,6 +189,23 @@ export function infoView({ tab, detail }) {
       }
     });
     parts.push(leave);
+    if (k === 'group' && c && state.me && info.ownerId === state.me.id) {
+      // Only the owner ends the group, for everyone.
+      const disband = h('button', { type: 'button', class: 'btn btn-danger btn-block', dataset: { action: 'disband' } },
+        icon('trash', { size: 18 }), h('span', { text: t('disband_group') }));
+      disband.addEventListener('click', async () => {
+        if (!(await confirmDialog(t('confirm_disband_group', { name }), { danger: true, confirmText: t('disband_group') }))) return;
+        setBusy(disband, true);
+        try {
+          await client.disbandGroup(conversationId);
+          go(`#/${tab}`);
+        } catch (error) {
+          setBusy(disband, false);
+          toast(errorText(error), 'error');
+        }
+      });
+      parts.push(disband);
+    }
     content.replaceChildren(...parts);
   }
 
