@@ -66,7 +66,7 @@ export function openAdmin() {
         resolve(value);
         ask.close();
       };
-      const ok = h('button', { type: 'button', class: 'btn btn-danger', dataset: { action: 'confirm-reason' }, text: t('confirm'), onclick: () => {
+      const ok = h('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'confirm-reason' }, text: t('confirm'), onclick: () => {
         if (!reason.input.value.trim()) {
           reason.setError(t('admin_reason_needed'));
           return;

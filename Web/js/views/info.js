@@ -121,7 +121,7 @@ export function infoView({ tab, detail }) {
         if (await confirmDialog(t('confirm_block', { name }), { danger: true, confirmText: t('block') })) await client.block(user.id);
       });
     }
-    if (user.id !== state.me?.id) action(t('report_user'), 'info', 'btn-ghost', async () => reportDialog({ userId: user.id }));
+    if (user.id !== state.me?.id) action(t('report_user'), 'info', 'btn-secondary', async () => reportDialog({ userId: user.id }));
     content.replaceChildren(heroCard, rows, actions);
   }
 
@@ -191,7 +191,7 @@ export function infoView({ tab, detail }) {
     parts.push(leave);
     if (k === 'group' && c && state.me && info.ownerId === state.me.id) {
       // Only the owner ends the group, for everyone.
-      const disband = h('button', { type: 'button', class: 'btn btn-danger btn-block', dataset: { action: 'disband' } },
+      const disband = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block', dataset: { action: 'disband' } },
         icon('trash', { size: 18 }), h('span', { text: t('disband_group') }));
       disband.addEventListener('click', async () => {
         if (!(await confirmDialog(t('confirm_disband_group', { name }), { danger: true, confirmText: t('disband_group') }))) return;

@@ -18,7 +18,7 @@ export function reportDialog(target) {
       h('span', { text: t(`report_reason_${reason}`) }))));
   const note = h('textarea', { class: 'report-note', rows: 3, maxlength: NOTE_BYTES, placeholder: t('report_note'), 'aria-label': t('report_note') });
   const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: t('cancel'), onclick: () => dialog.close() });
-  const send = h('button', { type: 'button', class: 'btn btn-danger', dataset: { action: 'send-report' }, text: t('report_send'), onclick: submit });
+  const send = h('button', { type: 'button', class: 'btn btn-primary', dataset: { action: 'send-report' }, text: t('report_send'), onclick: submit });
   const dialog = modal({
     title: target.messageId ? t('report_message') : t('report_user'),
     content: [h('p', { class: 'modal-text', text: t('report_intro') }), choices, note],
