@@ -99,6 +99,7 @@ public final class ParleyServer: Sendable {
         })
         AccountRoutes.add(to: &routes, services: services)
         PushRoutes.add(to: &routes, services: services)
+        AdminRoutes.add(to: &routes, services: services) { group.metrics.openWebSockets }
         let services = self.services
         let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { head, context in
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
@@ -266,7 +267,7 @@ public final class ParleyServer: Sendable {
 
     /// What the schema's migrations changed in stored data (such as text cut to today's
     /// limits) is logged once, when the migration runs.
-    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
+    static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
@@ -367,7 +368,7 @@ public final class ParleyServer: Sendable {
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock),
-                                      exports: exports)
+                                      exports: exports, moderation: configuration.moderationRules)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms
@@ -408,7 +409,7 @@ public final class ParleyServer: Sendable {
 }
 
 /// An open store and how to close it: its threads stop once queued work is done.
-private struct OpenedStore: Sendable {
+struct OpenedStore: Sendable {
     let store: any Store
     let close: @Sendable () -> Void
 }

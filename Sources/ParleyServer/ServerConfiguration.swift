@@ -178,6 +178,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var typingTimeoutSeconds = 6
     /// `typing.start` and `typing.stop` one user may send per minute.
     public var maxTypingPerMinute = 120
+    /// Reports one user may file per hour (`ServerConfiguration+Admin`).
+    public var maxReportsPerHour = 20
+    /// A report's note, in bytes.
+    public var maxReportNoteBytes = 1_000
+    /// A reason an administrator gives, in bytes.
+    public var maxAdminReasonBytes = 500
+    /// Rows in one page of the admin API.
+    public var adminPageSize = 50
     /// Hits in one `message.search` page.
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.
@@ -357,7 +365,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions() + fileOptions()
+    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions() + fileOptions() + adminOptions()
 
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {

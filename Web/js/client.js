@@ -547,6 +547,12 @@ export async function joinByInvite(token) {
   state.groupInfo.set(info.id, info);
   await refreshConversations();
   return info;
+export async function disbandGroup(id) {
+  await call('group.disband', { conversationId: id });
+  state.conversations.delete(id);
+  state.timelines.delete(id);
+  state.groupInfo.delete(id);
+  emit('conversations');
 }
 
 export async function leaveGroup(id) {
@@ -1041,6 +1047,13 @@ function onEvent(name, data) {
       break;
     case 'message.hidden':
       applyHidden(data.conversationId, data.messageId);
+      break;
+    case 'group.disbanded':
+      // Disbanded by its owner or an administrator: gone from every list, its history too.
+      state.conversations.delete(data.conversationId);
+      state.timelines.delete(data.conversationId);
+      state.groupInfo.delete(data.conversationId);
+      emit('conversations');
       break;
     case 'typing':
       receipts.onTyping(data);

@@ -46,6 +46,7 @@ function sentence(message) {
     case 'group_created': return t('sys_group_created', { actor, name });
     case 'member_joined': return t('sys_member_joined', { actor });
     case 'member_left': return t('sys_member_left', { actor });
+    case 'group_disbanded': return t('sys_group_disbanded', { actor });
     case 'member_removed': return t('sys_member_removed', { actor, target });
     case 'owner_changed': return t('sys_owner_changed', { actor, target });
     case 'info_changed': {

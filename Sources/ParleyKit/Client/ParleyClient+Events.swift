@@ -42,6 +42,10 @@ extension ParleyClient {
         case .roomKicked(let kick):
             scheduleConversationRefresh()
             emit(.roomKicked(kick))
+        case .groupDisbanded(let reference):
+            // The group is gone for everyone: it leaves the cache like a group one left.
+            try? store.removeGroup(reference.conversationId)
+            emit(.conversationsChanged)
         }
     }
 

@@ -39,6 +39,8 @@ public enum SystemNoticeText {
             return language.pick("\(actor) entered the room", "\(actor) 进入了聊天室")
         case .roomLeft:
             return language.pick("\(actor) left the room", "\(actor) 离开了聊天室")
+        case .groupDisbanded:
+            return language.pick("\(actor) disbanded the group", "\(actor) 解散了群聊")
         case .messageRecalled:
             return language.pick("\(actor) recalled a message", "\(actor) 撤回了一条消息")
         case .messageEdited:

@@ -29,6 +29,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 15, sql: lastSeen),
         PostgresMigration(version: 16, sql: governance),
         PostgresMigration(version: 17, sql: fileMessages),
+        PostgresMigration(version: 18, sql: moderation),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -183,6 +183,8 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case roomCreated = "room_created"
     case roomEntered = "room_entered"
     case roomLeft = "room_left"
+    /// The group's last event: its owner (or an administrator) disbanded it.
+    case groupDisbanded = "group_disbanded"
     // Message actions: events in the conversation's sequence that change an earlier message
     // (`messageId`); clients apply them to that message rather than show them as lines, and
     // show a recall as "… recalled a message".

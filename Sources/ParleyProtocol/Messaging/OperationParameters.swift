@@ -171,7 +171,7 @@ public struct NameReference: Codable, Sendable {
 }
 
 /// Operations on one conversation.
-public struct ConversationReference: Codable, Sendable {
+public struct ConversationReference: Codable, Sendable, Equatable {
     public var conversationId: ConversationID
     public init(conversationId: ConversationID) { self.conversationId = conversationId }
 }

@@ -35,6 +35,9 @@ public enum ServerEvent: Sendable, Equatable {
     case groupInvited(GroupInvitation)
     /// The user was put out of a room (and barred, when banned).
     case roomKicked(RoomKick)
+    /// A group the user was in was disbanded (by its owner or an administrator): it leaves
+    /// the user's lists and its history is no longer readable.
+    case groupDisbanded(ConversationReference)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -54,6 +57,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .groupRequestDecided: "group.request.decided"
         case .groupInvited: "group.invited"
         case .roomKicked: "room.kicked"
+        case .groupDisbanded: "group.disbanded"
         }
     }
 
@@ -75,6 +79,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .groupRequestDecided(let state): WireJSON.encode(state)
         case .groupInvited(let invitation): WireJSON.encode(invitation)
         case .roomKicked(let kick): WireJSON.encode(kick)
+        case .groupDisbanded(let reference): WireJSON.encode(reference)
         }
     }
 
@@ -108,6 +113,7 @@ public enum ServerEvent: Sendable, Equatable {
         case "group.request.decided": return .groupRequestDecided(try payload.read(JoinRequestState.self))
         case "group.invited": return .groupInvited(try payload.read(GroupInvitation.self))
         case "room.kicked": return .roomKicked(try payload.read(RoomKick.self))
+        case "group.disbanded": return .groupDisbanded(try payload.read(ConversationReference.self))
         default: return nil
         }
     }

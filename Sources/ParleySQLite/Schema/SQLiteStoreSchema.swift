@@ -30,6 +30,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 16, sql: lastSeen),
         SQLiteMigration(version: 17, sql: governance),
         SQLiteMigration(version: 18, sql: fileMessages),
+        SQLiteMigration(version: 19, sql: moderation),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

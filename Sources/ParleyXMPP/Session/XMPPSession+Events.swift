@@ -130,6 +130,10 @@ extension XMPPSession {
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.messageUpdated(let update)):
             if let stanza = messageActionStanza(update) { send(stanza) }
+        case .server(.groupDisbanded(let reference)):
+            // The group's `group_disbanded` notice came as its last groupchat message; the
+            // room is gone, so nothing more is routed to it for this stream.
+            state.joined.removeValue(forKey: reference.conversationId)
         case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted):
             // Read markers, profile changes and "delete for me" have no XMPP form here yet.
             return

@@ -13,6 +13,7 @@ import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { hobbyChips, kvRow } from './profile.js';
+import { reportDialog } from './report.js';
 
 export function infoView({ tab, detail }) {
   const conversationId = detail.type === 'info' ? detail.id : null;
@@ -132,6 +133,7 @@ export function infoView({ tab, detail }) {
         if (await confirmDialog(t('confirm_block', { name }), { danger: true, confirmText: t('block') })) await client.block(user.id);
       });
     }
+    if (user.id !== state.me?.id) action(t('report_user'), 'info', 'btn-secondary', async () => reportDialog({ userId: user.id }));
     content.replaceChildren(heroCard, rows, actions);
   }
 
@@ -200,6 +202,23 @@ export function infoView({ tab, detail }) {
       }
     });
     parts.push(leave);
+    if (k === 'group' && c && state.me && info.ownerId === state.me.id) {
+      // Only the owner ends the group, for everyone.
+      const disband = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block', dataset: { action: 'disband' } },
+        icon('trash', { size: 18 }), h('span', { text: t('disband_group') }));
+      disband.addEventListener('click', async () => {
+        if (!(await confirmDialog(t('confirm_disband_group', { name }), { danger: true, confirmText: t('disband_group') }))) return;
+        setBusy(disband, true);
+        try {
+          await client.disbandGroup(conversationId);
+          go(`#/${tab}`);
+        } catch (error) {
+          setBusy(disband, false);
+          toast(errorText(error), 'error');
+        }
+      });
+      parts.push(disband);
+    }
     content.replaceChildren(...parts);
   }
 

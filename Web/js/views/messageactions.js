@@ -9,6 +9,7 @@ import { state, sortedConversations, conversationTitle } from '../store.js';
 import { modal, toast } from '../ui.js';
 import { userName } from '../format.js';
 import * as client from '../client.js';
+import { reportDialog } from './report.js';
 
 /** The quick reactions offered first in the menu. */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🎉'];
@@ -116,6 +117,9 @@ export function openMessageMenu(message, anchor, hooks) {
   }
   add('pin', pinned ? t('action_unpin') : t('action_pin'), () => run(() => client.pinMessage(message, pinned)));
   add('hide', t('action_hide'), () => run(() => client.hideMessage(message)));
+  if (!mine && message.sender) {
+    add('report', t('action_report'), () => reportDialog({ conversationId: message.conversationId, messageId: message.id }));
+  }
   const quick = h('div', { class: 'msg-menu-reactions', role: 'group', 'aria-label': t('action_react') },
     QUICK_REACTIONS.map((emoji) => h('button', { type: 'button', role: 'menuitem', class: 'msg-menu-emoji', text: emoji, 'aria-label': `${t('action_react')} ${emoji}`,
       onclick: () => {
