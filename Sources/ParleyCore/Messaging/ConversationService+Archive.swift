@@ -68,12 +68,18 @@ extension ConversationService {
         let rooms = context.rooms
         return try await context.gateway.read { reader in
             let conversations: [ConversationID]
+            var start = query.start
             switch query.scope {
             case .direct:
                 conversations = try reader.conversationIDs(of: user, kind: .user)
             case .conversation(let id):
-                _ = try ConversationAccess.readable(id, by: user, reader: reader, rooms: rooms)
+                let conversation = try ConversationAccess.readable(id, by: user, reader: reader, rooms: rooms)
                 conversations = [id]
+                // A member who joined a group that hides earlier history finds nothing from
+                // before their joining here either.
+                if conversation.kind == .group, let member = try reader.member(of: id, user: user), member.historyFrom > 0 {
+                    start = max(start ?? member.joinedAt, member.joinedAt)
+                }
             }
             // A marker must be a message of this archive, or the page would be about
             // something the user cannot see.
@@ -85,7 +91,7 @@ extension ConversationService {
                 }
                 return ArchivePosition(message)
             }
-            let range = ArchiveRange(start: query.start, end: query.end, after: try position(query.after),
+            let range = ArchiveRange(start: start, end: query.end, after: try position(query.after),
                                      before: try position(query.before), newest: query.fromEnd)
             let fetched = try reader.archivedMessages(in: conversations, range, limit: limit + 1)
             let page = query.fromEnd ? Array(fetched.suffix(limit)) : Array(fetched.prefix(limit))
@@ -102,7 +108,7 @@ extension ConversationService {
             let people = Set(fitting.compactMap(\.sender)).union(peers.values)
             let users = Dictionary(try MessagingContext.profiles(Array(people), reader: reader).map { ($0.id, $0) },
                                    uniquingKeysWith: { first, _ in first })
-            return ArchivePage(messages: fitting, count: try reader.archivedMessageCount(in: conversations, start: query.start, end: query.end),
+            return ArchivePage(messages: fitting, count: try reader.archivedMessageCount(in: conversations, start: start, end: query.end),
                                complete: fetched.count <= limit && fitting.count == page.count, peers: peers, users: users)
         }
     }

@@ -129,12 +129,16 @@ import Testing
         let (late, later) = (try await core.user("late"), try await core.user("later"))
         let group = try await core.groups.create(by: owner, CreateParameters(name: "Diary")).id
         try await say(core, owner, in: group, "secret plans")
+        // The archive goes by time: the join comes a moment later.
+        core.clock.advance(milliseconds: 1000)
         _ = try await core.groups.join(by: late, NameReference(name: "Diary"))
         try await say(core, owner, in: group, "public news")
         let seen = try await core.conversations.history(for: late, HistoryParameters(conversationId: group)).messages.compactMap(\.text)
         #expect(seen == ["public news"])
         let synced = try await core.conversations.sync(for: late, SyncParameters(since: [:])).messages.compactMap(\.text)
         #expect(synced == ["public news"])
+        let archived = try await core.conversations.archive(for: late, ArchiveQuery(scope: .conversation(group))).messages.compactMap(\.text)
+        #expect(archived == ["public news"])
         let found = try await core.conversations.search.search(for: late, MessageSearchParameters(query: "secret")).hits
         #expect(found.isEmpty)
         #expect(try await core.conversations.search.search(for: owner, MessageSearchParameters(query: "secret")).hits.count == 1)
