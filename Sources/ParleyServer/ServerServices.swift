@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyNet
+import ParleyXMPP
 
 /// Everything request handlers need, built once at start-up and shared by every loop.
 final class ServerServices: Sendable {
@@ -43,6 +44,8 @@ final class ServerServices: Sendable {
     let push: PushDispatcher
     /// Where devices register for them.
     let pushRegistration: PushRegistration
+    /// Native connections as the Jabber gateway's resources (one per signed-in device).
+    let nativeResources = NativeResources()
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
@@ -66,6 +69,7 @@ final class ServerServices: Sendable {
         self.push = push
         self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
-                                      rooms: rooms, delivery: delivery, activity: push.activity)
+                                      rooms: rooms, delivery: delivery, activity: push.activity, native: nativeResources)
+        push.activity.observe { [nativeResources] token, active in nativeResources.clientState(token, active: active) }
     }
 }

@@ -31,6 +31,9 @@ extension ParleyClient {
             applyTyping(notice)
         case .conversationReceipt(let receipt):
             applyReceipt(receipt)
+        case .resourcePresence:
+            // The user's own Jabber clients: nothing to keep in the cache yet.
+            return
         }
     }
 

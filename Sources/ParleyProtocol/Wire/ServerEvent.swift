@@ -27,6 +27,8 @@ public enum ServerEvent: Sendable, Equatable {
     case typing(TypingNotice)
     /// The other person of a 1:1 conversation read up to a sequence number.
     case conversationReceipt(ReceiptState)
+    /// One of the user's own Jabber clients came, changed, or went.
+    case resourcePresence(ResourcePresence)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -42,6 +44,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden: "message.hidden"
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
+        case .resourcePresence: "presence.resource"
         }
     }
 
@@ -59,6 +62,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .resourcePresence(let presence): WireJSON.encode(presence)
         }
     }
 
@@ -88,6 +92,7 @@ public enum ServerEvent: Sendable, Equatable {
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
+        case "presence.resource": return .resourcePresence(try payload.read(ResourcePresence.self))
         default: return nil
         }
     }

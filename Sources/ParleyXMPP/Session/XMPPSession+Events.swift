@@ -83,11 +83,13 @@ extension XMPPSession {
                 announceSubject(message)
             }
         case .server(.presence(let presence)):
-            // Parley's presence is per user. A user with XMPP streams here shows each of
-            // their resources (forwarded presence) instead; otherwise the user's native
-            // clients are one resource of their own. Going offline ends every resource.
+            // Parley's presence is per user. A user with XMPP streams or native clients here
+            // shows each of their resources (forwarded presence) instead; a user connected
+            // only to another server of a cluster is the one resource `parley`. Going offline
+            // ends that one too (a client that never saw it ignores it).
             guard presence.userId != me.user, state.present,
-                  !presence.online || !services.resources.hasStreams(presence.userId) else { return }
+                  !presence.online || !(services.resources.hasStreams(presence.userId)
+                                        || services.nativeResources.hasResources(presence.userId)) else { return }
             let native = JID(local: nick(of: presence.userId), domain: domain, resource: XMPPResources.nativeResource)
             let stanza = PresenceHandler.presence(from: native, to: me.full, children: nil, type: presence.online ? nil : "unavailable")
             if state.inactivity.active {
@@ -106,7 +108,8 @@ extension XMPPSession {
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
             // Each resource the stream may have seen goes too (RFC 6121 §3.2.3).
             if state.present {
-                let resources = services.resources.available(reference.userId).map(\.resource) + [XMPPResources.nativeResource]
+                let resources = services.resources.available(reference.userId).map(\.resource)
+                    + services.nativeResources.resources(of: reference.userId).map(\.name) + [XMPPResources.nativeResource]
                 for resource in resources {
                     send(PresenceHandler.presence(from: JID(local: jid.local, domain: domain, resource: resource), to: me.full, children: nil,
                                                   type: "unavailable"))
@@ -126,8 +129,9 @@ extension XMPPSession {
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.messageUpdated(let update)):
             if let stanza = messageActionStanza(update) { send(stanza) }
-        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
-            // Read markers, profile changes and "delete for me" have no XMPP form here yet.
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.resourcePresence):
+            // Read markers, profile changes and "delete for me" have no XMPP form here yet;
+            // the user's own resources reach XMPP streams as forwarded presence instead.
             return
         case .server(.typing(let notice)):
             // 1:1 only: a group's typing has no chat state form here.

@@ -46,4 +46,9 @@ public enum Namespace {
     public static let reactions = "urn:xmpp:reactions:0"
     public static let reply = "urn:xmpp:reply:0"
     public static let references = "urn:xmpp:reference:0"
+    /// Publish-subscribe (XEP-0060) as personal eventing (XEP-0163), and its events.
+    public static let pubsub = "http://jabber.org/protocol/pubsub"
+    public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    /// User Nickname (XEP-0172).
+    public static let nick = "http://jabber.org/protocol/nick"
 }

@@ -28,13 +28,19 @@ public final class XMPPServices: Sendable {
     /// Streams that may be resumed, by resumption id.
     let resumable = ResumableSessions()
     /// Bound resources, their presence, and the origins of recent messages.
-    let resources = XMPPResources()
+    let resources: XMPPResources
+    /// The user's native connections on this server, each a resource of its own.
+    public let nativeResources: NativeResources
+    /// Native resources' changes, broadcast one at a time in the order they happened.
+    private let nativeChanges: AsyncStream<NativeResources.Change>.Continuation
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
-                deletion: AccountDeletionService? = nil,
+                deletion: AccountDeletionService? = nil, nativeResources: NativeResources = NativeResources(),
                 clientStateChanged: @escaping @Sendable (ConnectionToken, _ active: Bool) -> Void = { _, _ in }) {
+        self.nativeResources = nativeResources
+        resources = XMPPResources(native: nativeResources)
         self.deletion = deletion
         self.clientStateChanged = clientStateChanged
         self.accounts = accounts
@@ -50,5 +56,33 @@ public final class XMPPServices: Sendable {
         self.configuration = configuration
         self.logger = logger
         directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
+        let (changes, continuation) = AsyncStream<NativeResources.Change>.makeStream()
+        nativeChanges = continuation
+        nativeResources.observe { continuation.yield($0) }
+        nativeResources.lookUpJabber { [resources] user in
+            resources.available(user).map { PresenceHandler.resourcePresence($0.resource, $0.presence) }
+        }
+        // One consumer, so that a resource's presences go out in the order they changed (a
+        // sign-in and a quick sign-out must not arrive the other way round).
+        Task { [social, registry, domain = directory.domain] in
+            for await change in changes {
+                await Self.announce(change, social: social, registry: registry, domain: domain)
+            }
+        }
+    }
+
+    deinit {
+        nativeChanges.finish()
+    }
+
+    /// Broadcasts a native resource's presence to the user's friends and to the user's own
+    /// XMPP streams, as an XMPP stream's own presence goes (`PresenceHandler.broadcast`).
+    private static func announce(_ change: NativeResources.Change, social: SocialService, registry: ConnectionRegistry,
+                                 domain: String) async {
+        let friends = (try? await social.allFriends(of: change.user).map(\.user.id)) ?? []
+        let from = JID(local: change.local, domain: domain, resource: change.resource)
+        registry.forward(ForwardedStanza(stanza: "presence", type: change.now == nil ? "unavailable" : nil, id: nil,
+                                         from: from.description, children: NativePresence.children(change.now)),
+                         to: friends + [change.user], excluding: nil)
     }
 }

@@ -1,0 +1,69 @@
+"""Personal eventing (XEP-0163) for User Nickname (XEP-0172): the nick node on a user's bare
+JID is the Parley profile's nickname, both ways, and a publish reaches friends' Jabber
+clients as a PEP event."""
+import asyncio
+import xml.etree.ElementTree as ET
+
+from slixmpp.exceptions import IqError
+
+from xmpp import Bot, error_condition, mei_and_bob, run, server, wait_event
+
+PUBSUB = "{http://jabber.org/protocol/pubsub}"
+EVENT = "{http://jabber.org/protocol/pubsub#event}"
+NICK = "http://jabber.org/protocol/nick"
+
+
+async def iq(bot: Bot, kind: str, to: str | None, payload: str):
+    stanza = bot.make_iq_set() if kind == "set" else bot.make_iq_get()
+    if to:
+        stanza["to"] = to
+    stanza.append(ET.fromstring(payload))
+    try:
+        return await stanza.send(timeout=10)
+    except IqError as error:
+        return error.iq
+
+
+def test_the_nick_node_is_the_profile_nickname_both_ways(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+
+        # The account advertises PEP.
+        info = await iq(bob, "get", "mei@localhost", "<query xmlns='http://jabber.org/protocol/disco#info'/>")
+        identities = [(i.get("category"), i.get("type")) for i in info.xml.iter("{http://jabber.org/protocol/disco#info}identity")]
+        assert ("pubsub", "pep") in identities
+
+        # A native profile change is what the node reads.
+        changed = await mei_native.call("me.update", {"nickname": "Little Mei"})
+        assert changed["ok"], changed
+        items = await iq(bob, "get", "mei@localhost", f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='{NICK}'/></pubsub>")
+        assert items["type"] == "result"
+        nick = items.xml.find(f"{PUBSUB}pubsub/{PUBSUB}items/{PUBSUB}item/{{{NICK}}}nick")
+        assert nick is not None and nick.text == "Little Mei"
+
+        # Publishing from Jabber is a profile update: the native clients see it, and Bob's
+        # Jabber client gets the event.
+        published = await iq(mei, "set", None, f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='{NICK}'>"
+                                               f"<item><nick xmlns='{NICK}'>Mei on Jabber</nick></item></publish></pubsub>")
+        assert published["type"] == "result", published
+        await wait_event(mei_native, lambda e: e["event"] == "me.updated" and e["data"].get("nickname") == "Mei on Jabber")
+        event = await bob.next_message(predicate=lambda m: m.xml.find(f"{EVENT}event") is not None)
+        assert event["from"] == "mei@localhost" and event["type"] == "headline"
+        assert event.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{{NICK}}}nick").text == "Mei on Jabber"
+        profile = await bob_native.call("user.get", {"username": "mei"})
+        assert profile["data"]["nickname"] == "Mei on Jabber"
+
+        # Another node is not kept here; someone else's node cannot be published to.
+        other = await iq(mei, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:avatar:metadata'/></pubsub>")
+        assert other["type"] == "error" and error_condition(other) == "feature-not-implemented"
+        theirs = await iq(mei, "set", "bob@localhost", f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='{NICK}'>"
+                                                       f"<item><nick xmlns='{NICK}'>x</nick></item></publish></pubsub>")
+        assert theirs["type"] == "error"
+        for bot in (mei, bob):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())
