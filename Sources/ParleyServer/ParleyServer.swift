@@ -194,6 +194,7 @@ public final class ParleyServer: Sendable {
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
+        xmppConfiguration.maxPushRegistrations = configuration.xmppMaxPushRegistrations
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
@@ -202,6 +203,7 @@ public final class ParleyServer: Sendable {
                                         clientStateChanged: { [activity = services.push.activity] token, active in
                                             activity.set(token, active: active)
                                         })
+        services.push.also(XMPPPushNotifier(services: xmppServices, isAway: { [push = services.push] user in push.isAway(user) }))
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)
             cut.value.withLock { $0 += count }

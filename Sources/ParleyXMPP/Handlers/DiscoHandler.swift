@@ -32,6 +32,8 @@ struct DiscoHandler: XMPPHandler {
             // where clients look for it.
             if target.bare == request.me.bare {
                 query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]))
+                // Push (XEP-0357 §5) is discovered on the account too.
+                query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.push]))
             }
         }
         return query

@@ -116,6 +116,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
         builder.register(PEPNicknameHandler())
+        builder.register(PushHandler())
         builder.register(BlockingHandler())
         builder.register(signals: ChatSignalHandler())
         builder.register(CarbonsHandler())

@@ -225,7 +225,9 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         }
         if !endedCleanly && state.resumptionID != nil && state.registered {
             // Still signed in and receiving (kept for the client) until it resumes or the
-            // time runs out.
+            // time runs out; nobody reads it meanwhile, so it counts as away for push
+            // notifications (Web Push and XEP-0357), as an inactive stream does.
+            services.clientStateChanged(token, false)
             resumeTimer = loop.schedule(after: services.configuration.resumeTimeout) { [weak self] in
                 self?.assumeIsolated { session in
                     guard !session.handedOver else { return }

@@ -49,6 +49,8 @@ public enum Namespace {
     /// Publish-subscribe (XEP-0060) as personal eventing (XEP-0163), and its events.
     public static let pubsub = "http://jabber.org/protocol/pubsub"
     public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    /// Push notifications (XEP-0357).
+    public static let push = "urn:xmpp:push:0"
     /// User Nickname (XEP-0172).
     public static let nick = "http://jabber.org/protocol/nick"
 }

@@ -34,6 +34,9 @@ public struct XMPPConfiguration: Sendable {
     /// Most items one user may keep in the gateway's per-user storage: private XML
     /// namespaces (XEP-0049) and roster items given a name or groups together.
     public var maxPrivateItems = 1_000
+    /// Most push registrations (XEP-0357 `enable`) one user keeps; one more is refused with
+    /// `resource-constraint`.
+    public var maxPushRegistrations = 8
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,

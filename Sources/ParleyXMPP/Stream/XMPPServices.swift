@@ -31,6 +31,8 @@ public final class XMPPServices: Sendable {
     let resources: XMPPResources
     /// The user's native connections on this server, each a resource of its own.
     public let nativeResources: NativeResources
+    /// Push registrations (XEP-0357) of users' Jabber clients.
+    let pushRegistrations: XMPPPushRegistrations
     /// Native resources' changes, broadcast one at a time in the order they happened.
     private let nativeChanges: AsyncStream<NativeResources.Change>.Continuation
 
@@ -56,6 +58,7 @@ public final class XMPPServices: Sendable {
         self.configuration = configuration
         self.logger = logger
         directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
+        pushRegistrations = XMPPPushRegistrations(limit: configuration.maxPushRegistrations)
         let (changes, continuation) = AsyncStream<NativeResources.Change>.makeStream()
         nativeChanges = continuation
         nativeResources.observe { continuation.yield($0) }
