@@ -67,3 +67,46 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_pep_bookmarks_and_private_storage_bookmarks_are_one_list(server):
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        modern, legacy = Bot("mei@localhost/modern"), Bot("mei@localhost/legacy")
+        for bot in (modern, legacy):
+            assert await bot.sign_in(server.xmpp_port)
+        # A XEP-0048 client keeps a bookmark in private storage.
+        stored = await iq(legacy, "set", None, "<query xmlns='jabber:iq:private'><storage xmlns='storage:bookmarks'>"
+                                               "<conference jid='tea@conference.localhost' name='Tea' autojoin='true'>"
+                                               "<nick>mei</nick></conference></storage></query>")
+        assert stored["type"] == "result"
+        # A XEP-0402 client sees it on the PEP node…
+        items = await iq(modern, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'>"
+                                              "<items node='urn:xmpp:bookmarks:1'/></pubsub>")
+        got = items.xml.find(f"{PUBSUB}pubsub/{PUBSUB}items/{PUBSUB}item")
+        assert got.get("id") == "tea@conference.localhost"
+        conference = got.find("{urn:xmpp:bookmarks:1}conference")
+        assert conference.get("name") == "Tea" and conference.get("autojoin") == "true"
+        # …publishes one of its own, which the other resource hears of as an event and the
+        # XEP-0048 client finds in private storage.
+        published = await iq(modern, "set", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'>"
+                                                  "<publish node='urn:xmpp:bookmarks:1'><item id='climbing@conference.localhost'>"
+                                                  "<conference xmlns='urn:xmpp:bookmarks:1' name='Climbing' autojoin='true'/>"
+                                                  "</item></publish></pubsub>")
+        assert published["type"] == "result", published
+        event = await legacy.next_message(predicate=lambda m: m.xml.find(f"{EVENT}event") is not None)
+        assert event.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item").get("id") == "climbing@conference.localhost"
+        read = await iq(legacy, "get", None, "<query xmlns='jabber:iq:private'><storage xmlns='storage:bookmarks'/></query>")
+        jids = [c.get("jid") for c in read.xml.iter("{storage:bookmarks}conference")]
+        assert jids == ["tea@conference.localhost", "climbing@conference.localhost"]
+        # Bob cannot read Mei's bookmarks.
+        bob = Bot("bob@localhost/desk")
+        assert await bob.sign_in(server.xmpp_port)
+        theirs = await iq(bob, "get", "mei@localhost", "<pubsub xmlns='http://jabber.org/protocol/pubsub'>"
+                                                       "<items node='urn:xmpp:bookmarks:1'/></pubsub>")
+        assert theirs["type"] == "error" and error_condition(theirs) == "forbidden"
+        for bot in (modern, legacy, bob):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())

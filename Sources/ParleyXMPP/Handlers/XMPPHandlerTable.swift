@@ -115,7 +115,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(PrivateStorageHandler())
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
-        builder.register(PEPNicknameHandler())
+        builder.register(PEPHandler())
         builder.register(PushHandler())
         builder.register(BlockingHandler())
         builder.register(signals: ChatSignalHandler())

@@ -51,6 +51,8 @@ public enum Namespace {
     public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
     /// Push notifications (XEP-0357).
     public static let push = "urn:xmpp:push:0"
+    /// PEP native bookmarks (XEP-0402).
+    public static let bookmarks2 = "urn:xmpp:bookmarks:1"
     /// User Nickname (XEP-0172).
     public static let nick = "http://jabber.org/protocol/nick"
 }

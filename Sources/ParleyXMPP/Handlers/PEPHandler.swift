@@ -2,14 +2,18 @@ import ParleyCore
 import ParleyNet
 import ParleyProtocol
 
-/// Personal eventing (XEP-0163) on a user's bare JID for the one node Parley's profile maps
-/// without new storage: User Nickname (XEP-0172, `http://jabber.org/protocol/nick`) is the
-/// profile's nickname. Reading the node (`<items>`) is the profile's nickname, anyone's, as
-/// the profile is public; publishing to one's own is a profile update (the user's native
-/// clients get `me.updated`), retracting the item clears it. A publish is announced as a PEP
-/// event (`<message type='headline'><event>`) from the bare JID to the XMPP streams of the
-/// user and the user's friends. Every other node is `feature-not-implemented`.
-struct PEPNicknameHandler: XMPPHandler {
+/// Personal eventing (XEP-0163) on a user's bare JID, for the nodes Parley keeps, each mapped
+/// onto what exists: User Nickname (XEP-0172, `http://jabber.org/protocol/nick`) is the
+/// profile's nickname, and PEP native bookmarks (XEP-0402, `urn:xmpp:bookmarks:1`) are the
+/// XEP-0048 bookmarks in private storage (`PEPHandler+Bookmarks`), so clients of either kind
+/// see the same rooms. Every other node is `feature-not-implemented`.
+///
+/// The nickname: reading the node (`<items>`) is the profile's nickname, anyone's, as the
+/// profile is public; publishing to one's own is a profile update (the user's native clients
+/// get `me.updated`), retracting the item clears it. A publish is announced as a PEP event
+/// (`<message type='headline'><event>`) from the bare JID to the XMPP streams of the user and
+/// the user's friends.
+struct PEPHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.pubsub, "pubsub")] }
     var features: [String] { [Namespace.pubsub + "#publish", Namespace.pubsub + "#retrieve-items"] }
 
@@ -19,9 +23,12 @@ struct PEPNicknameHandler: XMPPHandler {
     func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let services = context.services
         guard let action = request.query.elements.first else { throw StanzaError.badRequest("an empty pubsub request") }
+        if action["node"] == Namespace.bookmarks2 {
+            return try await bookmarks(action, request: request, context: context)
+        }
         guard action["node"] == Namespace.nick else {
             throw StanzaError(type: "cancel", condition: "feature-not-implemented",
-                              "only the node \(Namespace.nick) is kept here (the profile's nickname)")
+                              "only the nodes \(Namespace.nick) and \(Namespace.bookmarks2) are kept here")
         }
         switch (request.type, action.name) {
         case ("get", "items"):
@@ -45,7 +52,7 @@ struct PEPNicknameHandler: XMPPHandler {
         }
     }
 
-    private func target(_ request: XMPPRequest) throws -> JID {
+    func target(_ request: XMPPRequest) throws -> JID {
         guard let target = request.target else { throw request.unsupported }
         return target
     }
