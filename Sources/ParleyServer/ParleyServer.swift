@@ -199,7 +199,7 @@ public final class ParleyServer: Sendable {
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
-                                        deletion: services.deletion, nativeResources: services.nativeResources,
+                                        deletion: services.deletion, nativeResources: services.nativeResources, media: services.media,
                                         clientStateChanged: { [activity = services.push.activity] token, active in
                                             activity.set(token, active: active)
                                         })

@@ -57,7 +57,7 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         assert profile["data"]["nickname"] == "Mei on Jabber"
 
         # Another node is not kept here; someone else's node cannot be published to.
-        other = await iq(mei, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:avatar:metadata'/></pubsub>")
+        other = await iq(mei, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:microblog:0'/></pubsub>")
         assert other["type"] == "error" and error_condition(other) == "feature-not-implemented"
         theirs = await iq(mei, "set", "bob@localhost", f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='{NICK}'>"
                                                        f"<item><nick xmlns='{NICK}'>x</nick></item></publish></pubsub>")
@@ -106,6 +106,53 @@ def test_pep_bookmarks_and_private_storage_bookmarks_are_one_list(server):
                                                        "<items node='urn:xmpp:bookmarks:1'/></pubsub>")
         assert theirs["type"] == "error" and error_condition(theirs) == "forbidden"
         for bot in (modern, legacy, bob):
+            await bot.stop()
+        await mei_native.close()
+        await bob_native.close()
+    run(scenario())
+
+
+PNG = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR" + \
+    (16).to_bytes(4, "big") + (8).to_bytes(4, "big") + bytes([8, 6, 0, 0, 0]) + bytes(64)
+
+
+def test_a_pep_avatar_is_the_profile_avatar_and_vcard_clients_see_its_hash(server):
+    import base64
+    import hashlib
+
+    async def scenario():
+        mei_native, bob_native, _, _, _ = await mei_and_bob(server)
+        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        for bot in (mei, bob):
+            assert await bot.sign_in(server.xmpp_port)
+        sha1 = hashlib.sha1(PNG).hexdigest()
+        data = await iq(mei, "set", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='urn:xmpp:avatar:data'>"
+                                          f"<item id='{sha1}'><data xmlns='urn:xmpp:avatar:data'>{base64.b64encode(PNG).decode()}</data>"
+                                          "</item></publish></pubsub>")
+        assert data["type"] == "result", data
+        metadata = await iq(mei, "set", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='urn:xmpp:avatar:metadata'>"
+                                              f"<item id='{sha1}'><metadata xmlns='urn:xmpp:avatar:metadata'>"
+                                              f"<info id='{sha1}' bytes='{len(PNG)}' type='image/png'/></metadata></item></publish></pubsub>")
+        assert metadata["type"] == "result", metadata
+        # Natively it is the profile's avatar, an image that can be downloaded.
+        profile = (await bob_native.call("user.get", {"username": "mei"}))["data"]
+        assert profile["avatar"].startswith("/v1/media/")
+        from api import call
+        assert call(server.url, "GET", profile["avatar"]).body == PNG
+        # Bob's Jabber client got the metadata event and reads the data node.
+        event = await bob.next_message(predicate=lambda m: m.xml.find(f"{EVENT}event") is not None)
+        info = event.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{urn:xmpp:avatar:metadata}}metadata/{{urn:xmpp:avatar:metadata}}info")
+        assert info.get("id") == sha1 and info.get("type") == "image/png"
+        read = await iq(bob, "get", "mei@localhost", "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:avatar:data'/></pubsub>")
+        assert base64.b64decode(read.xml.find(f"{PUBSUB}pubsub/{PUBSUB}items/{PUBSUB}item/{{urn:xmpp:avatar:data}}data").text) == PNG
+        # XEP-0398: Mei's presence carries the hash for vCard-based clients, and her vCard
+        # embeds the same image.
+        mei.send_presence(pstatus="new look")
+        seen = await bob.wait_presence(lambda p: p["from"] == "mei@localhost/phone" and p["status"] == "new look")
+        assert seen.xml.find("{vcard-temp:x:update}x/{vcard-temp:x:update}photo").text == sha1
+        card = await iq(bob, "get", "mei@localhost", "<vCard xmlns='vcard-temp'/>")
+        assert base64.b64decode(card.xml.find(".//{vcard-temp}PHOTO/{vcard-temp}BINVAL").text) == PNG
+        for bot in (mei, bob):
             await bot.stop()
         await mei_native.close()
         await bob_native.close()

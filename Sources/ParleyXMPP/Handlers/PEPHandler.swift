@@ -26,6 +26,9 @@ struct PEPHandler: XMPPHandler {
         if action["node"] == Namespace.bookmarks2 {
             return try await bookmarks(action, request: request, context: context)
         }
+        if action["node"] == Namespace.avatarMetadata || action["node"] == Namespace.avatarData {
+            return try await avatar(action, request: request, context: context)
+        }
         guard action["node"] == Namespace.nick else {
             throw StanzaError(type: "cancel", condition: "feature-not-implemented",
                               "only the nodes \(Namespace.nick) and \(Namespace.bookmarks2) are kept here")
@@ -59,16 +62,22 @@ struct PEPHandler: XMPPHandler {
 
     /// The profile update, told to the user's native clients, and the PEP event to the XMPP
     /// streams of the user and the user's friends.
-    private func update(_ nickname: FieldPatch<String>, request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws {
+    func update(_ nickname: FieldPatch<String>, request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws {
         let services = context.services
         let account = try await services.accounts.updateProfile(of: request.me.user, with: ProfileUpdate(nickname: nickname))
         context.accountChanged(account)
         services.delivery.deliver(.meUpdated(account), to: [request.me.user], excluding: context.token)
-        let friends = (try? await services.social.allFriends(of: request.me.user).map(\.user.id)) ?? []
-        let event = XMLElement("event", namespace: Namespace.pubsubEvent, [:], children: [Self.items(account.profile.nickname, namespace: Namespace.pubsubEvent)])
+        await announce(Self.items(account.profile.nickname, namespace: Namespace.pubsubEvent), me: request.me, services: services)
+    }
+
+    /// A PEP event (`<items>` of `pubsub#event`) from the user's bare JID to the XMPP streams
+    /// of the user and the user's friends.
+    func announce(_ items: XMLElement, me: XMPPIdentity, services: XMPPServices) async {
+        let friends = (try? await services.social.allFriends(of: me.user).map(\.user.id)) ?? []
+        let event = XMLElement("event", namespace: Namespace.pubsubEvent, [:], children: [items])
         services.registry.forward(ForwardedStanza(type: "headline", id: "pep-" + Base64.encode(CryptoRandom.bytes(6)),
-                                                  from: request.me.bare.description, children: event.serialized()),
-                                  to: friends + [request.me.user], excluding: nil)
+                                                  from: me.bare.description, children: event.serialized()),
+                                  to: friends + [me.user], excluding: nil)
     }
 
     /// The node's items: the one item with the nickname, or none when there is none.

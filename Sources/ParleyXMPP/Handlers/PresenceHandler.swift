@@ -42,7 +42,7 @@ struct PresenceHandler: Sendable {
         guard let resource = me.full.resource else { return }
         switch type {
         case "available":
-            let children = presence.elements
+            let children = await Self.withPhotoHash(presence.elements, of: me.user, services: services)
             services.resources.setPresence(me.user, resource: resource, token: context.token, presence: children)
             let first = context.becomeAvailable()
             if first { await sendInitial(me: me, context: context) }
@@ -115,6 +115,23 @@ struct PresenceHandler: Sendable {
         services.registry.forward(ForwardedStanza(stanza: "presence", type: children == nil ? "unavailable" : nil, id: nil,
                                                   from: me.full.description, children: children?.map { $0.serialized() }.joined() ?? ""),
                                   to: users, excluding: excluding)
+    }
+
+    /// The presence children with the hash of the user's avatar as `vcard-temp:x:update`
+    /// (XEP-0153), in place of any the client sent: the server's conversion of the PEP avatar
+    /// (XEP-0398), so that clients that know avatars by vCard see it and its changes. An
+    /// empty `<photo/>` when the user has none; the children as they are when avatars are
+    /// not kept.
+    static func withPhotoHash(_ children: [XMLElement], of user: UserID, services: XMPPServices) async -> [XMLElement] {
+        guard let media = services.media, let profile = try? await services.accounts.profile(id: user) else { return children }
+        var hash: String?
+        if let avatar = profile.avatar {
+            hash = await PEPHandler.avatarInfo(avatar, media: media, services: services)?.id
+        }
+        let update = XMLElement("x", namespace: Namespace.vcardUpdate, [:], children: [
+            XMLElement("photo", namespace: Namespace.vcardUpdate, [:], text: hash),
+        ])
+        return children.filter { $0.namespace != Namespace.vcardUpdate } + [update]
     }
 
     /// Tells the user's native clients of the resource's presence (children nil:

@@ -53,6 +53,11 @@ public enum Namespace {
     public static let push = "urn:xmpp:push:0"
     /// PEP native bookmarks (XEP-0402).
     public static let bookmarks2 = "urn:xmpp:bookmarks:1"
+    /// User Avatar (XEP-0084): the metadata and data nodes.
+    public static let avatarMetadata = "urn:xmpp:avatar:metadata"
+    public static let avatarData = "urn:xmpp:avatar:data"
+    /// vCard-based avatar hashes in presence (XEP-0153), which XEP-0398 fills from the avatar.
+    public static let vcardUpdate = "vcard-temp:x:update"
     /// User Nickname (XEP-0172).
     public static let nick = "http://jabber.org/protocol/nick"
 }

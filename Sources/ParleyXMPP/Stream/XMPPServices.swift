@@ -11,6 +11,10 @@ public final class XMPPServices: Sendable {
     public let presence: PresenceService
     /// HTTP upload slots (XEP-0363).
     public let uploads: UploadSlots
+    /// Images: PEP avatars (XEP-0084) are read from and stored as media; nil turns them off.
+    public let media: MediaService?
+    /// The avatars' SHA-1 ids, by media id (`PEPHandler+Avatar`).
+    let avatarIDs = AvatarIDs()
     /// Private XML (XEP-0049) and roster names and groups, per user.
     public let privateStorage: PrivateStorageService
     public let registry: ConnectionRegistry
@@ -40,8 +44,10 @@ public final class XMPPServices: Sendable {
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
                 deletion: AccountDeletionService? = nil, nativeResources: NativeResources = NativeResources(),
+                media: MediaService? = nil,
                 clientStateChanged: @escaping @Sendable (ConnectionToken, _ active: Bool) -> Void = { _, _ in }) {
         self.nativeResources = nativeResources
+        self.media = media
         resources = XMPPResources(native: nativeResources)
         self.deletion = deletion
         self.clientStateChanged = clientStateChanged

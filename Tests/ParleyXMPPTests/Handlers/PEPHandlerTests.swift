@@ -1,5 +1,6 @@
 import CoreTestSupport
 import ParleyCore
+import ParleyNet
 import ParleyProtocol
 import Testing
 @testable import ParleyXMPP
@@ -54,7 +55,7 @@ import Testing
         let alice = try await fixture.user("alice")
         let bob = try await fixture.user("bob")
         let context = fixture.context()
-        let other = Self.pubsub(XMLElement("items", namespace: Namespace.pubsub, ["node": "urn:xmpp:avatar:metadata"]))
+        let other = Self.pubsub(XMLElement("items", namespace: Namespace.pubsub, ["node": "urn:xmpp:microblog:0"]))
         await #expect(throws: StanzaError.self) { _ = try await fixture.answer("get", other, me: alice, context: context) }
         // Publishing to someone else's node is not one's own profile.
         await #expect(throws: StanzaError.self) {
@@ -109,5 +110,66 @@ import Testing
 
         // Someone else's bookmarks are not theirs to read.
         await #expect(throws: StanzaError.self) { _ = try await fixture.answer("get", itemsQuery, to: "alice@chat.test", me: bob, context: context) }
+    }
+
+    /// A PNG header the sniffer accepts (16×8), with padding.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        + [0, 0, 0, 16, 0, 0, 0, 8, 8, 6, 0, 0, 0] + [UInt8](repeating: 0, count: 64)
+
+    @Test func avatarDataPublishedIsTheProfileAvatarAndItsMetadataIsAnnounced() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        _ = try await fixture.befriend(alice.user, bob.user)
+        let context = fixture.context()
+        let sha1 = AvatarIDs.id(of: Self.png)
+        #expect(sha1.count == 40)
+
+        let data = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarData], children: [
+            XMLElement("item", namespace: Namespace.pubsub, ["id": sha1], children: [
+                XMLElement("data", namespace: Namespace.avatarData, [:], text: Base64.encode(Self.png)),
+            ]),
+        ]))
+        let published = try #require(try await fixture.answer("set", data, me: alice, context: context))
+        #expect(published.child("publish")?.child("item")?["id"] == sha1)
+        let avatar = try #require(try await fixture.services.accounts.profile(id: alice.user).avatar)
+        #expect(avatar.hasPrefix("/v1/media/"))
+
+        // Bob reads the metadata and the data of Alice's avatar.
+        let metadataQuery = Self.pubsub(XMLElement("items", namespace: Namespace.pubsub, ["node": Namespace.avatarMetadata]))
+        let metadata = try #require(try await fixture.answer("get", metadataQuery, to: "alice@chat.test", me: bob, context: context))
+        let info = try #require(metadata.child("items")?.child("item")?.child("metadata")?.child("info"))
+        #expect(info["id"] == sha1 && info["bytes"] == String(Self.png.count) && info["type"] == "image/png")
+        #expect(info["url"] == "https://chat.test" + avatar)
+        let dataQuery = Self.pubsub(XMLElement("items", namespace: Namespace.pubsub, ["node": Namespace.avatarData]))
+        let read = try #require(try await fixture.answer("get", dataQuery, to: "alice@chat.test", me: bob, context: context))
+        #expect(read.child("items")?.child("item")?.child("data").flatMap { Base64.decode($0.text) } == Self.png)
+
+        // The metadata publish announces it to friends; an empty one removes the avatar.
+        let announce = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarMetadata], children: [
+            XMLElement("item", namespace: Namespace.pubsub, ["id": sha1], children: [Self.metadataElement(sha1)]),
+        ]))
+        _ = try await fixture.answer("set", announce, me: alice, context: context)
+        let (event, users) = try #require(fixture.registry.forwarded.last)
+        #expect(Set(users) == [alice.user, bob.user] && event.children.contains(sha1))
+        let clear = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarMetadata], children: [
+            XMLElement("item", namespace: Namespace.pubsub, ["id": "none"], children: [XMLElement("metadata", namespace: Namespace.avatarMetadata)]),
+        ]))
+        _ = try await fixture.answer("set", clear, me: alice, context: context)
+        #expect(try await fixture.services.accounts.profile(id: alice.user).avatar == nil)
+
+        // Bytes that are no image are refused, as by POST /v1/media.
+        let junk = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarData], children: [
+            XMLElement("item", namespace: Namespace.pubsub, ["id": "x"], children: [
+                XMLElement("data", namespace: Namespace.avatarData, [:], text: Base64.encode(Array("not an image".utf8))),
+            ]),
+        ]))
+        await #expect(throws: (any Error).self) { _ = try await fixture.answer("set", junk, me: alice, context: context) }
+    }
+
+    static func metadataElement(_ id: String) -> XMLElement {
+        XMLElement("metadata", namespace: Namespace.avatarMetadata, [:], children: [
+            XMLElement("info", namespace: Namespace.avatarMetadata, ["id": id, "bytes": "93", "type": "image/png"]),
+        ])
     }
 }
