@@ -156,13 +156,15 @@ actor ClientSession: WebSocketDelegate {
         state = .authenticating
         busy = true
         let accounts = services.accounts
+        // The device name only names a Jabber resource: not looked up with the gateway off.
+        let wantsDevice = services.nativeResources.isObserved
         Task {
             let outcome: Result<(AuthenticatedSession, Account, String?), ProtocolError>
             do throws(ProtocolError) {
                 let token = try FrameReader.parameters(Op.Auth.Parameters.self, in: frame, envelope).token
                 let session = try await accounts.authenticate(token: token)
                 let account = try await accounts.account(of: session.userID)
-                outcome = .success((session, account, await accounts.deviceName(of: session)))
+                outcome = .success((session, account, wantsDevice ? await accounts.deviceName(of: session) : nil))
             } catch {
                 outcome = .failure(error)
             }
@@ -180,8 +182,10 @@ actor ClientSession: WebSocketDelegate {
             authTimer = nil
             state = .authenticated(session)
             // Before the hub: the presence event of a first connection finds the resource.
-            services.nativeResources.signedIn(session.userID, local: XMPPDirectory.localPart(of: account.profile), token: token,
-                                              sessionID: session.sessionID, deviceName: deviceName)
+            if services.nativeResources.isObserved {
+                services.nativeResources.signedIn(session.userID, local: XMPPDirectory.localPart(of: account.profile), token: token,
+                                                  sessionID: session.sessionID, deviceName: deviceName)
+            }
             if services.hub.add(self, for: session.userID) {
                 let presence = services.presence
                 Task { await presence.cameOnline(session.userID) }

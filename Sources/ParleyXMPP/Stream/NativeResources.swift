@@ -82,6 +82,12 @@ public final class NativeResources: Sendable {
         return (slug.isEmpty ? "parley" : slug) + "." + (tag.isEmpty ? "0" : tag)
     }
 
+    /// Whether anyone hears of changes: false while the Jabber gateway is off, when the native
+    /// side need not look up device names or report anything.
+    public var isObserved: Bool {
+        observer.withLock { $0 != nil }
+    }
+
     /// Sets who hears of changes (the gateway).
     public func observe(_ observer: @escaping @Sendable (Change) -> Void) {
         self.observer.withLock { $0 = SendableCallback(observer) }
