@@ -13,6 +13,22 @@ EVENT = "{http://jabber.org/protocol/pubsub#event}"
 NICK = "http://jabber.org/protocol/nick"
 
 
+class PEPBot(Bot):
+    """A `Bot` whose caps (XEP-0115) ask for the PEP events of `nodes` (`<node>+notify`), which
+    the server learns by asking the client (disco#info of its caps)."""
+
+    def __init__(self, jid: str, nodes: list[str]):
+        super().__init__(jid)
+        self.register_plugin("xep_0115")
+        self.register_plugin("xep_0163")
+        self.plugin["xep_0163"].add_interest(nodes)
+
+
+async def caps_learned():
+    """The server asks a client what its caps mean once it sees them: a moment for that."""
+    await asyncio.sleep(1.0)
+
+
 async def iq(bot: Bot, kind: str, to: str | None, payload: str):
     stanza = bot.make_iq_set() if kind == "set" else bot.make_iq_get()
     if to:
@@ -27,9 +43,12 @@ async def iq(bot: Bot, kind: str, to: str | None, payload: str):
 def test_the_nick_node_is_the_profile_nickname_both_ways(server):
     async def scenario():
         mei_native, bob_native, _, _, _ = await mei_and_bob(server)
-        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
-        for bot in (mei, bob):
+        mei, bob = Bot("mei@localhost/phone"), PEPBot("bob@localhost/desk", [NICK])
+        # Bob's other client does not ask for nickname events (no caps): it gets none.
+        plain = Bot("bob@localhost/plain")
+        for bot in (mei, bob, plain):
             assert await bot.sign_in(server.xmpp_port)
+        await caps_learned()
 
         # The account advertises PEP.
         info = await iq(bob, "get", "mei@localhost", "<query xmlns='http://jabber.org/protocol/disco#info'/>")
@@ -55,6 +74,8 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         assert event.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{{NICK}}}nick").text == "Mei on Jabber"
         profile = await bob_native.call("user.get", {"username": "mei"})
         assert profile["data"]["nickname"] == "Mei on Jabber"
+        await asyncio.sleep(0.3)
+        assert not [m for m in list(plain.messages._queue) if m.xml.find(f"{EVENT}event") is not None]
 
         # Another node is not kept here; someone else's node cannot be published to.
         other = await iq(mei, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:microblog:0'/></pubsub>")
@@ -62,7 +83,7 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         theirs = await iq(mei, "set", "bob@localhost", f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='{NICK}'>"
                                                        f"<item><nick xmlns='{NICK}'>x</nick></item></publish></pubsub>")
         assert theirs["type"] == "error"
-        for bot in (mei, bob):
+        for bot in (mei, bob, plain):
             await bot.stop()
         await mei_native.close()
         await bob_native.close()
@@ -72,9 +93,10 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
 def test_pep_bookmarks_and_private_storage_bookmarks_are_one_list(server):
     async def scenario():
         mei_native, bob_native, _, _, _ = await mei_and_bob(server)
-        modern, legacy = Bot("mei@localhost/modern"), Bot("mei@localhost/legacy")
+        modern, legacy = Bot("mei@localhost/modern"), PEPBot("mei@localhost/legacy", ["urn:xmpp:bookmarks:1"])
         for bot in (modern, legacy):
             assert await bot.sign_in(server.xmpp_port)
+        await caps_learned()
         # A XEP-0048 client keeps a bookmark in private storage.
         stored = await iq(legacy, "set", None, "<query xmlns='jabber:iq:private'><storage xmlns='storage:bookmarks'>"
                                                "<conference jid='tea@conference.localhost' name='Tea' autojoin='true'>"
@@ -122,9 +144,10 @@ def test_a_pep_avatar_is_the_profile_avatar_and_vcard_clients_see_its_hash(serve
 
     async def scenario():
         mei_native, bob_native, _, _, _ = await mei_and_bob(server)
-        mei, bob = Bot("mei@localhost/phone"), Bot("bob@localhost/desk")
+        mei, bob = Bot("mei@localhost/phone"), PEPBot("bob@localhost/desk", ["urn:xmpp:avatar:metadata"])
         for bot in (mei, bob):
             assert await bot.sign_in(server.xmpp_port)
+        await caps_learned()
         sha1 = hashlib.sha1(PNG).hexdigest()
         data = await iq(mei, "set", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='urn:xmpp:avatar:data'>"
                                           f"<item id='{sha1}'><data xmlns='urn:xmpp:avatar:data'>{base64.b64encode(PNG).decode()}</data>"

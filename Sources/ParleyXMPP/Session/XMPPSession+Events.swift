@@ -119,6 +119,9 @@ extension XMPPSession {
         case .forwarded(let forwarded):
             // Presence goes only to an available resource (RFC 6121 §4.2.2).
             if forwarded.stanza == "presence" && !state.present { return }
+            // A PEP event only to a client whose caps ask for it (XEP-0163 §4.3).
+            if let node = CapsFeatures.eventNode(stanza: forwarded.stanza, type: forwarded.type, children: forwarded.children),
+               !wantsEvents(of: node) { return }
             if !state.inactivity.active {
                 if forwarded.stanza == "presence" {
                     state.inactivity.hold(forwardedStanza(forwarded, to: me.full), from: forwarded.from)

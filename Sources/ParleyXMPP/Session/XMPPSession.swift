@@ -121,6 +121,10 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var readMarks = ReadMarkQueue()
         /// Client state indication (XEP-0352): presence held while the client is inactive.
         var inactivity = InactiveHold()
+        /// The caps (`node#ver`, XEP-0115) of the client's latest presence, and the server's
+        /// disco#info queries of caps not known yet, by iq id.
+        var capsKey: String?
+        var capsQueries: [String: String] = [:]
     }
 
     /// When a stream gets the 1:1 messages sent to its user. Until its initial presence it

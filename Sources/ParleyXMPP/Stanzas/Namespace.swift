@@ -58,6 +58,8 @@ public enum Namespace {
     public static let avatarData = "urn:xmpp:avatar:data"
     /// vCard-based avatar hashes in presence (XEP-0153), which XEP-0398 fills from the avatar.
     public static let vcardUpdate = "vcard-temp:x:update"
+    /// Entity capabilities (XEP-0115).
+    public static let caps = "http://jabber.org/protocol/caps"
     /// User Nickname (XEP-0172).
     public static let nick = "http://jabber.org/protocol/nick"
 }

@@ -15,6 +15,8 @@ public final class XMPPServices: Sendable {
     public let media: MediaService?
     /// The avatars' SHA-1 ids, by media id (`PEPHandler+Avatar`).
     let avatarIDs = AvatarIDs()
+    /// What clients' caps stand for (XEP-0115), for PEP `+notify`.
+    let caps = CapsFeatures()
     /// Private XML (XEP-0049) and roster names and groups, per user.
     public let privateStorage: PrivateStorageService
     public let registry: ConnectionRegistry
