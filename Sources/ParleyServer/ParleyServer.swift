@@ -198,14 +198,16 @@ public final class ParleyServer: Sendable {
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
         xmppConfiguration.receiptsKept = configuration.xmppReceiptsKept
+        xmppConfiguration.maxPushRegistrations = configuration.xmppMaxPushRegistrations
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
-                                        deletion: services.deletion,
+                                        deletion: services.deletion, nativeResources: services.nativeResources, media: services.media,
                                         clientStateChanged: { [activity = services.push.activity] token, active in
                                             activity.set(token, active: active)
                                         })
+        services.push.also(XMPPPushNotifier(services: xmppServices, isAway: { [push = services.push] user in push.isAway(user) }))
         let stop: @Sendable (XMPPServer, Duration) -> Void = { server, timeout in
             let count = server.shutdown(timeout: timeout)
             cut.value.withLock { $0 += count }

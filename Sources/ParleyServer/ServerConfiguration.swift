@@ -226,6 +226,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Recent messages per user the XMPP gateway remembers: which resource sent each (and
     /// its origin id), and which wait for a native peer's receipt.
     public var xmppReceiptsKept = 64
+    /// Most XMPP push registrations (XEP-0357) one user keeps.
+    public var xmppMaxPushRegistrations = 8
     /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
     public var xmppParserReleaseMilliseconds = 20
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
@@ -358,6 +360,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-resume-timeout", \.xmppResumeTimeoutSeconds, 1...86_400, "seconds a broken resumable XMPP stream waits for its client", exceeded: "the session ends and its resources are released"),
         number("xmpp-max-private-items", \.xmppMaxPrivateItems, 1...1_000_000, "most items one user keeps through XMPP (private XML namespaces, named roster items)", exceeded: "a new item is refused with `resource-constraint`; replacing or removing one still works"),
         number("xmpp-receipts-kept", \.xmppReceiptsKept, 1...100_000, "recent messages per user the XMPP gateway remembers in memory: the resource and origin id each was sent with, and those waiting for a native friend's delivered or read marker", exceeded: "the oldest is forgotten: a message from it comes from the sender's bare resource without its origin id, and a receipt or displayed marker for it is not sent"),
+        number("xmpp-max-push-registrations", \.xmppMaxPushRegistrations, 1...1_000, "most XMPP push registrations (XEP-0357 enable) one user keeps", exceeded: "one more `enable` is refused with `resource-constraint`"),
         number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),

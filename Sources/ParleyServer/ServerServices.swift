@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyNet
+import ParleyXMPP
 
 /// Everything request handlers need, built once at start-up and shared by every loop.
 final class ServerServices: Sendable {
@@ -47,6 +48,8 @@ final class ServerServices: Sendable {
     let reports: ReportService
     /// What administrators may do (`/v1/admin/…`).
     let admin: AdminService
+    /// Native connections as the Jabber gateway's resources (one per signed-in device).
+    let nativeResources = NativeResources()
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
@@ -73,6 +76,8 @@ final class ServerServices: Sendable {
         self.push = push
         self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
-                                      rooms: rooms, delivery: delivery, activity: push.activity, reports: reports)
+                                      rooms: rooms, delivery: delivery, activity: push.activity, reports: reports,
+                                      native: nativeResources)
+        push.activity.observe { [nativeResources] token, active in nativeResources.clientState(token, active: active) }
     }
 }

@@ -14,12 +14,14 @@ class Session:
         self.ids = itertools.count(1)
         self.waiting: dict[int, asyncio.Future] = {}
         self.events: list[dict] = []
+        self.token: str | None = None
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
     async def open(cls, port: int, token: str) -> "Session":
         ws = await websockets.connect(f"ws://127.0.0.1:{port}/v1/ws", max_size=None)
         session = cls(ws)
+        session.token = token
         reply = await session.call("auth", {"token": token})
         assert reply["ok"], reply
         return session

@@ -11,7 +11,7 @@ from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
 
 from test_xmpp_muc import iq
-from xmpp import Bot, error_condition, mei_and_bob, register, run, server
+from xmpp import Bot, error_condition, mei_and_bob, native_resource, register, run, server
 
 ROSTER = "{jabber:iq:roster}"
 MUC_USER = "{http://jabber.org/protocol/muc#user}"
@@ -187,7 +187,8 @@ def test_blocks_are_pushed_to_every_resource_markers_pass_and_own_native_clients
         phone = Bot("mei@localhost/phone")
         assert await phone.sign_in(server.xmpp_port)
         # Mei's native client is signed in: her Jabber client sees it as a resource.
-        await phone.wait_presence(lambda p: p["from"] == "mei@localhost/parley" and p["type"] == "available")
+        app_jid = "mei@localhost/" + native_resource(server, mei_native.token)
+        await phone.wait_presence(lambda p: p["from"] == app_jid and p["type"] == "available")
 
         laptop, bob = Bot("mei@localhost/laptop"), Bot("bob@localhost/desk")
         blocking: list = []

@@ -9,7 +9,7 @@ import pytest
 
 from client import Session
 from test_chat_tmux import Tmux
-from xmpp import PASSWORD, befriend, register, wait_event
+from xmpp import PASSWORD, befriend, native_resource, register, wait_event
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("profanity") is None,
                                 reason="tmux and profanity are needed")
@@ -48,6 +48,10 @@ def test_profanity_signs_in_and_chats_with_a_native_client(parley):
                                                 "kind": "text", "text": "reply from bob to profanity"})
         assert reply["ok"], reply
         await tmux.wait_for("reply from bob to profanity")
+        # Bob's native client is a resource of its own, named after his device.
+        tmux.text("/info bob@localhost")
+        tmux.keys("Enter")
+        await tmux.wait_for(native_resource(server, bob_token))
         await bob.close()
 
     try:

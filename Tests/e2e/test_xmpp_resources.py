@@ -7,7 +7,7 @@ import asyncio
 import xml.etree.ElementTree as ET
 
 from client import Session
-from xmpp import Bot, error_condition, mei_and_bob, run, server
+from xmpp import Bot, error_condition, mei_and_bob, native_resource, run, server
 
 CLIENT = "{jabber:client}"
 SID = "{urn:xmpp:sid:0}"
@@ -121,23 +121,24 @@ def test_messages_and_carbons_come_from_the_sending_resource_with_origin_and_arc
         assert copy.find(SID + "stanza-id").get("id") == archive_id
 
         # Mei's native client sends: both of her Jabber resources get the carbon, from the
-        # resource her native clients appear as.
+        # resource of the device that sent it.
         own = await mei_native.call("message.send", {"conversationId": conversation, "clientId": "m-native", "kind": "text",
                                                      "text": "from mei's app"})
         assert own["ok"], own
         for bot in (phone, laptop):
             copy_of_own = await bot.next_message(predicate=lambda m: m.xml.find("{urn:xmpp:carbons:2}sent") is not None)
             inner = copy_of_own.xml.find("{urn:xmpp:carbons:2}sent/{urn:xmpp:forward:0}forwarded/" + CLIENT + "message")
-            assert inner.get("from") == "mei@localhost/parley" and inner.find(CLIENT + "body").text == "from mei's app"
+            assert inner.get("from") == "mei@localhost/" + native_resource(server, mei_native.token)
+            assert inner.find(CLIENT + "body").text == "from mei's app"
 
         # Bob's native client answers: both of Mei's resources get it, from the resource
-        # his native clients appear as.
+        # of his device that sent it.
         sent = await bob_native.call("message.send", {"conversationId": conversation, "clientId": "b-1", "kind": "text",
                                                       "text": "from bob's app"})
         assert sent["ok"], sent
         for bot in (phone, laptop):
             reply = await bot.next_message(predicate=lambda m: m["body"] == "from bob's app")
-            assert reply["from"] == "bob@localhost/parley"
+            assert reply["from"] == "bob@localhost/" + native_resource(server, bob_native.token)
             assert reply.xml.find(SID + "stanza-id").get("id") == sent["data"]["id"]
 
         for bot in (phone, laptop, bob):

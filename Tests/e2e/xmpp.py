@@ -66,6 +66,17 @@ def register(server, username: str) -> str:
     return register_account(server, username)["token"]
 
 
+def native_resource(server, token: str) -> str:
+    """The resource the native session of `token` appears as to Jabber clients: its device name
+    with every run of other characters than letters and digits one `-`, a dot, and the first six
+    letters and digits of the session's id (docs/xmpp.md, "Addresses")."""
+    sessions = call(server.url, "GET", "/v1/auth/sessions", token=token).json["sessions"]
+    current = next(session for session in sessions if session["current"])
+    slug = re.sub(r"[\W_]+", "-", current.get("deviceName") or "")[:40].strip("-") or "parley"
+    tag = re.sub(r"[\W_]+", "", current["id"])[:6].lower()
+    return f"{slug}.{tag}"
+
+
 class Friends(NamedTuple):
     """Mei and Bob as most gateway tests start: friends, both signed in natively, Mei perhaps
     on a Jabber client as well."""

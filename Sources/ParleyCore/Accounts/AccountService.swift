@@ -303,6 +303,12 @@ public final class AccountService: Sendable {
         })
     }
 
+    /// The device name of the signed-in session (nil when it has none, or is gone).
+    public func deviceName(of session: AuthenticatedSession) async -> String? {
+        let stored = try? await read { reader in try reader.sessions(of: session.userID) }
+        return stored?.first { $0.id == session.sessionID }?.deviceName
+    }
+
     /// Signs one of the user's devices out.
     public func revokeSession(id: String, of session: AuthenticatedSession) async throws(ProtocolError) {
         let removed = try await write { writer in try writer.deleteSession(id: id, userID: session.userID) }

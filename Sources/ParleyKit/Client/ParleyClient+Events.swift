@@ -46,6 +46,9 @@ extension ParleyClient {
             // The group is gone for everyone: it leaves the cache like a group one left.
             try? store.removeGroup(reference.conversationId)
             emit(.conversationsChanged)
+        case .resourcePresence:
+            // The user's own Jabber clients: nothing to keep in the cache yet.
+            return
         }
     }
 

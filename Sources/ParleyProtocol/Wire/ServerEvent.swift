@@ -38,6 +38,8 @@ public enum ServerEvent: Sendable, Equatable {
     /// A group the user was in was disbanded (by its owner or an administrator): it leaves
     /// the user's lists and its history is no longer readable.
     case groupDisbanded(ConversationReference)
+    /// One of the user's own Jabber clients came, changed, or went.
+    case resourcePresence(ResourcePresence)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -58,6 +60,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .groupInvited: "group.invited"
         case .roomKicked: "room.kicked"
         case .groupDisbanded: "group.disbanded"
+        case .resourcePresence: "presence.resource"
         }
     }
 
@@ -80,6 +83,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .groupInvited(let invitation): WireJSON.encode(invitation)
         case .roomKicked(let kick): WireJSON.encode(kick)
         case .groupDisbanded(let reference): WireJSON.encode(reference)
+        case .resourcePresence(let presence): WireJSON.encode(presence)
         }
     }
 
@@ -114,6 +118,7 @@ public enum ServerEvent: Sendable, Equatable {
         case "group.invited": return .groupInvited(try payload.read(GroupInvitation.self))
         case "room.kicked": return .roomKicked(try payload.read(RoomKick.self))
         case "group.disbanded": return .groupDisbanded(try payload.read(ConversationReference.self))
+        case "presence.resource": return .resourcePresence(try payload.read(ResourcePresence.self))
         default: return nil
         }
     }

@@ -7,11 +7,20 @@ import ParleySync
 /// so it counts as active: never a push to someone who may be looking).
 final class ClientActivity: Sendable {
     private let inactive = PThreadMutex<Set<ConnectionToken>>([])
+    /// Told of every change (the Jabber gateway shows a native device in the background as
+    /// `away`).
+    private let observer = PThreadMutex<SendableCallback<(ConnectionToken, Bool)>?>(nil)
 
     func set(_ token: ConnectionToken, active: Bool) {
-        inactive.withLock { set in
-            if active { set.remove(token) } else { set.insert(token) }
+        let changed = inactive.withLock { set in
+            active ? set.remove(token) != nil : set.insert(token).inserted
         }
+        if changed { observer.withLock { $0 }?.call((token, active)) }
+    }
+
+    /// Sets who hears of changes.
+    func observe(_ observer: @escaping @Sendable (ConnectionToken, Bool) -> Void) {
+        self.observer.withLock { $0 = SendableCallback { observer($0.0, $0.1) } }
     }
 
     /// The connection closed.

@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyNet
 import ParleyProtocol
+import ParleySync
 
 /// Push notifications for members who are away: no connection, or every connection in the
 /// background (`client.state`). Told of each new message on the sender's loop, it only
@@ -59,7 +60,17 @@ final class PushDispatcher: MessageNotifying {
 
     // MARK: On the sender's loop
 
+    /// Other notifiers told of every message and request first (the Jabber gateway's
+    /// XEP-0357 push), which decide for themselves, with `isAway`.
+    private let others = PThreadMutex<[any MessageNotifying]>([])
+
+    /// Adds a notifier told of what this one is told.
+    func also(_ notifier: any MessageNotifying) {
+        others.withLock { $0.append(notifier) }
+    }
+
     func stored(_ message: Message, for members: [UserID]) {
+        for other in others.withLock({ $0 }) { other.stored(message, for: members) }
         // Of the notices, only a new friendship is news worth waking a phone for (joins and
         // renames are not), and not to the one whose act wrote it.
         let author = message.kind == .system ? message.system?.actor : message.sender
@@ -92,6 +103,7 @@ final class PushDispatcher: MessageNotifying {
     }
 
     func requested(_ request: FriendRequest) {
+        for other in others.withLock({ $0 }) { other.requested(request) }
         let user = request.to.id
         guard !absent.contains(user, now: clock()), isAway(user) else { return }
         guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {

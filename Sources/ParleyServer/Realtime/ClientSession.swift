@@ -3,6 +3,7 @@ import ParleyCore
 import Synchronization
 import ParleyNet
 import ParleyProtocol
+import ParleyXMPP
 
 /// One client's WebSocket at `/v1/ws`: authentication first, then requests answered one at a
 /// time in the order they came, and events pushed by the hub.
@@ -107,6 +108,7 @@ actor ClientSession: WebSocketDelegate {
 
     private func closed() {
         services.push.activity.forget(token)
+        services.nativeResources.closed(token)
         if case .authenticated(let session) = state, services.hub.remove(self, for: session.userID) {
             let presence = services.presence
             Task { await presence.wentOffline(session.userID) }
@@ -154,12 +156,15 @@ actor ClientSession: WebSocketDelegate {
         state = .authenticating
         busy = true
         let accounts = services.accounts
+        // The device name only names a Jabber resource: not looked up with the gateway off.
+        let wantsDevice = services.nativeResources.isObserved
         Task {
-            let outcome: Result<(AuthenticatedSession, Account), ProtocolError>
+            let outcome: Result<(AuthenticatedSession, Account, String?), ProtocolError>
             do throws(ProtocolError) {
                 let token = try FrameReader.parameters(Op.Auth.Parameters.self, in: frame, envelope).token
                 let session = try await accounts.authenticate(token: token)
-                outcome = .success((session, try await accounts.account(of: session.userID)))
+                let account = try await accounts.account(of: session.userID)
+                outcome = .success((session, account, wantsDevice ? await accounts.deviceName(of: session) : nil))
             } catch {
                 outcome = .failure(error)
             }
@@ -167,20 +172,29 @@ actor ClientSession: WebSocketDelegate {
         }
     }
 
-    private func finishAuthentication(_ id: RequestID, _ outcome: Result<(AuthenticatedSession, Account), ProtocolError>) {
+    private func finishAuthentication(_ id: RequestID, _ outcome: Result<(AuthenticatedSession, Account, String?), ProtocolError>) {
         busy = false
         HeapTrimmer.shared.freed(Self.signInHeapBytes)
         guard case .authenticating = state else { return }
         switch outcome {
-        case .success(let (session, account)):
+        case .success(let (session, account, deviceName)):
             authTimer?.cancel()
             authTimer = nil
             state = .authenticated(session)
+            // Before the hub: the presence event of a first connection finds the resource.
+            if services.nativeResources.isObserved {
+                services.nativeResources.signedIn(session.userID, local: XMPPDirectory.localPart(of: account.profile), token: token,
+                                                  sessionID: session.sessionID, deviceName: deviceName)
+            }
             if services.hub.add(self, for: session.userID) {
                 let presence = services.presence
                 Task { await presence.cameOnline(session.userID) }
             }
             send(FrameWriter.success(id, AuthReply(user: account)))
+            // The user's Jabber clients already here (later changes come as events).
+            for resource in services.nativeResources.jabberResources(of: session.userID) {
+                if let frame = FrameWriter.event(.resourcePresence(resource)) { send(frame) }
+            }
             processNext()
         case .failure(let error):
             state = .awaitingAuth

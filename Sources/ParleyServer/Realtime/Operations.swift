@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyXMPP
 import ParleyProtocol
 
 /// The server's handler for every operation of `Op` (docs/protocol.md), each a call into the
@@ -7,7 +8,8 @@ import ParleyProtocol
 enum Operations {
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
                       groups: GroupService, rooms: RoomService, delivery: any Delivery, activity: ClientActivity,
-                      reports: ReportService) -> OperationTable {
+                      reports: ReportService,
+                      native: NativeResources = NativeResources()) -> OperationTable {
         let table = OperationTableBuilder()
 
         table.on(Op.Ping.self) { _, _ in Pong(time: Int64(Date().timeIntervalSince1970 * 1000)) }
@@ -101,6 +103,8 @@ enum Operations {
         // The hot path: on the connection's loop, its only wait the store's commit; the answer
         // carries the JSON the delivery wrote for the event.
         table.onEncoded(Op.MessageSend.self, onLoop: true) { context, parameters throws(ProtocolError) in
+            // Which device sent it, for Jabber recipients (the `from` resource).
+            native.sending(context.user, clientID: parameters.clientId, token: context.connection.token)
             let sent = try await conversations.send(from: context.user, parameters, connection: context.connection.token)
             return sent.encodedJSON.map(OperationReply.encoded) ?? .value(sent.message)
         }

@@ -25,11 +25,15 @@ struct DiscoHandler: XMPPHandler {
             // Unknown users are `item-not-found`, as for any stanza to them.
             _ = try await context.services.directory.user(for: target)
             query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "account", "type": "registered"]))
+            // Personal eventing (XEP-0163 §6.1): the nickname node (`PEPHandler`).
+            query.append(XMLElement("identity", namespace: Namespace.discoInfo, ["category": "pubsub", "type": "pep"]))
             query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]))
             // The user's own archive is served at their bare JID (XEP-0313 §7), which is
             // where clients look for it.
             if target.bare == request.me.bare {
                 query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]))
+                // Push (XEP-0357 §5) is discovered on the account too.
+                query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.push]))
             }
         }
         return query

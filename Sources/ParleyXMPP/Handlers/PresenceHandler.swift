@@ -10,8 +10,8 @@ import ParleyProtocol
 /// the user's friends' streams and to all of the user's own, the sending one included
 /// (§4.2.2); later changes and `unavailable` likewise. The stream that becomes available
 /// gets the presence of every available resource of its friends and of its own user
-/// (`XMPPResources`); a user online only on native clients appears as the resource
-/// `XMPPResources.nativeResource`.
+/// (`XMPPResources`); a user's native clients each appear as a resource of their own
+/// (`NativeResources`).
 ///
 /// Held by the table as a field: every presence takes this path.
 struct PresenceHandler: Sendable {
@@ -42,16 +42,18 @@ struct PresenceHandler: Sendable {
         guard let resource = me.full.resource else { return }
         switch type {
         case "available":
-            let children = presence.elements
+            let children = await Self.withPhotoHash(presence.elements, of: me.user, services: services)
             services.resources.setPresence(me.user, resource: resource, token: context.token, presence: children)
             let first = context.becomeAvailable()
             if first { await sendInitial(me: me, context: context) }
             Self.broadcast(children, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
+            Self.tellNative(children, from: me, services: services, excluding: context.token)
             if first { await context.catchUp(me: me) }
         case "unavailable":
             services.resources.setPresence(me.user, resource: resource, token: context.token, presence: nil)
             context.becomeUnavailable()
             Self.broadcast(nil, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
+            Self.tellNative(nil, from: me, services: services, excluding: context.token)
         default:
             // Probes and errors: a server answers probes itself; an error needs nothing.
             return
@@ -74,9 +76,14 @@ struct PresenceHandler: Sendable {
         for (resource, children) in resources.available(me.user) where resource != me.full.resource {
             context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource), to: me.full, children: children))
         }
-        // The user's native clients: connected when the user has a connection that is none of
-        // their XMPP streams here.
-        if resources.streamCount(me.user) <= 1 && services.delivery.isOnline(me.user, excluding: context.token) {
+        // The user's native clients: each a resource of its own (`NativeResources`); connected
+        // only elsewhere (another server of a cluster), the one resource `parley`.
+        let native = services.nativeResources.resources(of: me.user)
+        for resource in native {
+            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource.name), to: me.full,
+                                       children: NativePresence.elements(resource)))
+        }
+        if native.isEmpty && resources.streamCount(me.user) <= 1 && services.delivery.isOnline(me.user, excluding: context.token) {
             context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: XMPPResources.nativeResource), to: me.full,
                                        children: nil))
         }
@@ -86,16 +93,19 @@ struct PresenceHandler: Sendable {
     }
 
     /// A friend's presence as it is now, for `to`: each of their available resources here,
-    /// or, online with no XMPP stream here, their native clients' resource.
+    /// XMPP streams and native clients (`NativeResources`); online with neither here (their
+    /// connections are on another server of a cluster), the resource `parley`.
     static func current(of friend: Friend, to: JID, services: XMPPServices) -> [XMLElement] {
         let resources = services.resources
         let local = XMPPDirectory.localPart(of: friend.user)
         let domain = services.directory.domain
         let available = resources.available(friend.user.id)
-        if available.isEmpty && friend.online && !resources.hasStreams(friend.user.id) {
+        let native = services.nativeResources.resources(of: friend.user.id)
+        if available.isEmpty && native.isEmpty && friend.online && !resources.hasStreams(friend.user.id) {
             return [presence(from: JID(local: local, domain: domain, resource: XMPPResources.nativeResource), to: to, children: nil)]
         }
         return available.map { presence(from: JID(local: local, domain: domain, resource: $0.resource), to: to, children: $0.presence) }
+            + native.map { presence(from: JID(local: local, domain: domain, resource: $0.name), to: to, children: NativePresence.elements($0)) }
     }
 
     /// Hands the resource's presence (its children; nil: unavailable) to the XMPP streams of
@@ -105,6 +115,37 @@ struct PresenceHandler: Sendable {
         services.registry.forward(ForwardedStanza(stanza: "presence", type: children == nil ? "unavailable" : nil, id: nil,
                                                   from: me.full.description, children: children?.map { $0.serialized() }.joined() ?? ""),
                                   to: users, excluding: excluding)
+    }
+
+    /// The presence children with the hash of the user's avatar as `vcard-temp:x:update`
+    /// (XEP-0153), in place of any the client sent: the server's conversion of the PEP avatar
+    /// (XEP-0398), so that clients that know avatars by vCard see it and its changes. An
+    /// empty `<photo/>` when the user has none; the children as they are when avatars are
+    /// not kept.
+    static func withPhotoHash(_ children: [XMLElement], of user: UserID, services: XMPPServices) async -> [XMLElement] {
+        guard let media = services.media, let profile = try? await services.accounts.profile(id: user) else { return children }
+        var hash: String?
+        if let avatar = profile.avatar {
+            hash = await PEPHandler.avatarInfo(avatar, media: media, services: services)?.id
+        }
+        let update = XMLElement("x", namespace: Namespace.vcardUpdate, [:], children: [
+            XMLElement("photo", namespace: Namespace.vcardUpdate, [:], text: hash),
+        ])
+        return children.filter { $0.namespace != Namespace.vcardUpdate } + [update]
+    }
+
+    /// Tells the user's native clients of the resource's presence (children nil:
+    /// unavailable), as `presence.resource`: Parley's own presence is per user, so this is how
+    /// a native client sees its user's Jabber clients come and go.
+    static func tellNative(_ children: [XMLElement]?, from me: XMPPIdentity, services: XMPPServices, excluding: ConnectionToken?) {
+        guard let resource = me.full.resource else { return }
+        services.delivery.deliver(.resourcePresence(resourcePresence(resource, children)), to: [me.user], excluding: excluding)
+    }
+
+    /// A resource's presence children as the native event's payload.
+    static func resourcePresence(_ resource: String, _ children: [XMLElement]?) -> ResourcePresence {
+        ResourcePresence(resource: resource, available: children != nil, show: children?.first { $0.name == "show" }?.text,
+                         status: children?.first { $0.name == "status" }?.text)
     }
 
     /// A presence stanza from a resource (children nil: no show or status).

@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyNet
 import ParleyProtocol
 
 /// vCard (XEP-0054) = a user's profile: nickname, avatar link and signature. Setting one's
@@ -13,9 +14,15 @@ struct VCardHandler: XMPPHandler {
         switch request.type {
         case "get":
             let user = if request.toSelf { request.me.user } else { try await services.directory.user(for: try target(request)) }
-            return card(try await services.accounts.profile(id: user), services: services)
+            return await card(try await services.accounts.profile(id: user), services: services)
         case "set" where request.toSelf:
-            let account = try await services.accounts.updateProfile(of: request.me.user, with: update(from: request.query, services: services))
+            var update = update(from: request.query, services: services)
+            // An embedded photo (XEP-0153, XEP-0398) is stored as an image like an upload.
+            if let media = services.media, let text = request.query.child("PHOTO")?.child("BINVAL")?.text,
+               let bytes = Base64.decode(text.filter { !$0.isWhitespace }), !bytes.isEmpty {
+                update.avatar = .set(try await media.upload(bytes, owner: request.me.user).url)
+            }
+            let account = try await services.accounts.updateProfile(of: request.me.user, with: update)
             context.accountChanged(account)
             services.delivery.deliver(.meUpdated(account), to: [request.me.user], excluding: context.token)
             return nil
@@ -29,16 +36,23 @@ struct VCardHandler: XMPPHandler {
         return target
     }
 
-    private func card(_ profile: UserProfile, services: XMPPServices) -> XMLElement {
+    private func card(_ profile: UserProfile, services: XMPPServices) async -> XMLElement {
         var card = XMLElement("vCard", namespace: Namespace.vcard)
         if let nickname = profile.nickname {
             card.append(XMLElement("NICKNAME", namespace: Namespace.vcard, [:], text: nickname))
             card.append(XMLElement("FN", namespace: Namespace.vcard, [:], text: nickname))
         }
         if let avatar = profile.avatar {
-            card.append(XMLElement("PHOTO", namespace: Namespace.vcard, [:], children: [
+            var photo = XMLElement("PHOTO", namespace: Namespace.vcard, [:], children: [
                 XMLElement("EXTVAL", namespace: Namespace.vcard, [:], text: services.absoluteURL(avatar)),
-            ]))
+            ])
+            // This server's image also embedded, which is what clients hash and show
+            // (XEP-0153; the same image as the PEP avatar, XEP-0398).
+            if let media = services.media, let (info, bytes) = try? await PEPHandler.avatar(avatar, media: media, services: services) {
+                photo.append(XMLElement("TYPE", namespace: Namespace.vcard, [:], text: info.type))
+                photo.append(XMLElement("BINVAL", namespace: Namespace.vcard, [:], text: Base64.encode(bytes)))
+            }
+            card.append(photo)
         }
         if let signature = profile.signature {
             card.append(XMLElement("DESC", namespace: Namespace.vcard, [:], text: signature))

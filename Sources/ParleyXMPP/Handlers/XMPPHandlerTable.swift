@@ -116,6 +116,8 @@ struct XMPPHandlerTable: Sendable {
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
         builder.register(LastActivityHandler())
+        builder.register(PEPHandler())
+        builder.register(PushHandler())
         builder.register(BlockingHandler())
         builder.register(signals: ChatSignalHandler())
         builder.register(CarbonsHandler())

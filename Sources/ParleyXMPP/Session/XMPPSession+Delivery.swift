@@ -19,10 +19,12 @@ extension XMPPSession {
 
     /// The full JID a user's stored message came from (RFC 6120 §8.1.2.1), and its
     /// `<origin-id>` if one of this server's streams sent it (`XMPPResources`); a message
-    /// from a native client comes from the user's native resource.
+    /// from a native client comes from the sending connection's resource when the native
+    /// side noted it (`NativeResources.sending`), else from `parley`.
     func origin(of message: Message, sender: UserID) -> (from: JID, originID: String?) {
         let origin = services.resources.origin(of: sender, clientID: message.clientId)
-        return (JID(local: nick(of: sender), domain: domain, resource: origin?.resource ?? XMPPResources.nativeResource), origin?.originID)
+        let resource = origin?.resource ?? services.nativeResources.origin(of: sender, clientID: message.clientId) ?? XMPPResources.nativeResource
+        return (JID(local: nick(of: sender), domain: domain, resource: resource), origin?.originID)
     }
 
     /// A stored message as a chat stanza to this session, or nil if it is not one for it

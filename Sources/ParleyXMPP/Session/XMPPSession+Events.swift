@@ -87,11 +87,13 @@ extension XMPPSession {
                 announceSubject(message)
             }
         case .server(.presence(let presence)):
-            // Parley's presence is per user. A user with XMPP streams here shows each of
-            // their resources (forwarded presence) instead; otherwise the user's native
-            // clients are one resource of their own. Going offline ends every resource.
+            // Parley's presence is per user. A user with XMPP streams or native clients here
+            // shows each of their resources (forwarded presence) instead; a user connected
+            // only to another server of a cluster is the one resource `parley`. Going offline
+            // ends that one too (a client that never saw it ignores it).
             guard presence.userId != me.user, state.present,
-                  !presence.online || !services.resources.hasStreams(presence.userId) else { return }
+                  !presence.online || !(services.resources.hasStreams(presence.userId)
+                                        || services.nativeResources.hasResources(presence.userId)) else { return }
             let native = JID(local: nick(of: presence.userId), domain: domain, resource: XMPPResources.nativeResource)
             let stanza = PresenceHandler.presence(from: native, to: me.full, children: nil, type: presence.online ? nil : "unavailable")
             if state.inactivity.active {
@@ -110,7 +112,8 @@ extension XMPPSession {
             send(XMLElement("presence", ["type": "unavailable", "from": jid.description, "to": me.full.description]))
             // Each resource the stream may have seen goes too (RFC 6121 §3.2.3).
             if state.present {
-                let resources = services.resources.available(reference.userId).map(\.resource) + [XMPPResources.nativeResource]
+                let resources = services.resources.available(reference.userId).map(\.resource)
+                    + services.nativeResources.resources(of: reference.userId).map(\.name) + [XMPPResources.nativeResource]
                 for resource in resources {
                     send(PresenceHandler.presence(from: JID(local: jid.local, domain: domain, resource: resource), to: me.full, children: nil,
                                                   type: "unavailable"))
@@ -120,6 +123,9 @@ extension XMPPSession {
         case .forwarded(let forwarded):
             // Presence goes only to an available resource (RFC 6121 §4.2.2).
             if forwarded.stanza == "presence" && !state.present { return }
+            // A PEP event only to a client whose caps ask for it (XEP-0163 §4.3).
+            if let node = CapsFeatures.eventNode(stanza: forwarded.stanza, type: forwarded.type, children: forwarded.children),
+               !wantsEvents(of: node) { return }
             if !state.inactivity.active {
                 if forwarded.stanza == "presence" {
                     state.inactivity.hold(forwardedStanza(forwarded, to: me.full), from: forwarded.from)
@@ -134,8 +140,10 @@ extension XMPPSession {
             // The group's `group_disbanded` notice came as its last groupchat message; the
             // room is gone, so nothing more is routed to it for this stream.
             state.joined.removeValue(forKey: reference.conversationId)
-        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted):
-            // Read markers, profile changes and "delete for me" have no XMPP form here yet.
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted),
+             .server(.resourcePresence):
+            // Read markers, profile changes and "delete for me" have no XMPP form here yet;
+            // the user's own resources reach XMPP streams as forwarded presence instead.
             return
         case .server(.groupRequestDecided), .server(.groupInvited), .server(.roomKicked):
             // A kick or ban reaches Jabber clients as the room's notice (an occupant's

@@ -21,6 +21,8 @@ extension XMPPSession {
         var userID: UserID?
         /// Stanzas sent and not acknowledged, in order.
         var unacknowledged: [String]
+        /// The client's caps (XEP-0115): a resumed client need not send its presence again.
+        var capsKey: String? = nil
     }
 
     /// Drops the stanzas the client has acknowledged (`h` counts every stanza it received).
@@ -42,7 +44,8 @@ extension XMPPSession {
         unacknowledged = []
         let handover = Handover(resource: state.resource, available: state.available, present: state.present, carbons: state.carbons,
                                 handled: state.handledStanzas ?? 0, directPeers: state.directPeers, localParts: state.localParts,
-                                joined: state.joined, userID: state.account?.profile.id, unacknowledged: pending)
+                                joined: state.joined, userID: state.account?.profile.id, unacknowledged: pending,
+                                capsKey: state.capsKey)
         closeConnection()
         return handover
     }
@@ -88,6 +91,7 @@ extension XMPPSession {
         state.directPeers = handover.directPeers
         state.localParts = handover.localParts
         state.joined = handover.joined
+        state.capsKey = handover.capsKey
         state.phase = .bound
         state.registered = true
         services.resumable.hold(id, self)

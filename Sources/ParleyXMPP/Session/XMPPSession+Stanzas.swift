@@ -35,6 +35,7 @@ extension XMPPSession {
                 await handlers.messages.handle(stanza, me: me, context: self)
             case "presence":
                 guard let me else { return }
+                if stanza["to"] == nil && stanza["type"] == nil { noteCaps(stanza, me: me) }
                 await handlers.presence.handle(stanza, me: me, context: self)
             default: fail(.unsupportedStanzaType, "<\(stanza.name)> is not a stanza")
             }
@@ -107,7 +108,10 @@ extension XMPPSession {
 
     private func handleIQ(_ iq: XMLElement) async {
         let type = iq["type"] ?? ""
-        guard type != "result", type != "error" else { return }
+        guard type != "result", type != "error" else {
+            capsAnswered(iq)
+            return
+        }
         guard let me, iq["id"] != nil else {
             send(StanzaError.badRequest("an iq needs an id").reply(to: iq, from: domain))
             return

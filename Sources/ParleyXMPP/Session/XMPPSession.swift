@@ -125,6 +125,10 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var heldBeforePresence: [ConversationID: Int64] = [:]
         /// Client state indication (XEP-0352): presence held while the client is inactive.
         var inactivity = InactiveHold()
+        /// The caps (`node#ver`, XEP-0115) of the client's latest presence, and the server's
+        /// disco#info queries of caps not known yet, by iq id.
+        var capsKey: String?
+        var capsQueries: [String: String] = [:]
     }
 
     /// When a stream gets the 1:1 messages sent to its user. Until its initial presence it
@@ -229,7 +233,9 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         }
         if !endedCleanly && state.resumptionID != nil && state.registered {
             // Still signed in and receiving (kept for the client) until it resumes or the
-            // time runs out.
+            // time runs out; nobody reads it meanwhile, so it counts as away for push
+            // notifications (Web Push and XEP-0357), as an inactive stream does.
+            services.clientStateChanged(token, false)
             resumeTimer = loop.schedule(after: services.configuration.resumeTimeout) { [weak self] in
                 self?.assumeIsolated { session in
                     guard !session.handedOver else { return }

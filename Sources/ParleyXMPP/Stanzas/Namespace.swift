@@ -47,4 +47,20 @@ public enum Namespace {
     public static let reactions = "urn:xmpp:reactions:0"
     public static let reply = "urn:xmpp:reply:0"
     public static let references = "urn:xmpp:reference:0"
+    /// Publish-subscribe (XEP-0060) as personal eventing (XEP-0163), and its events.
+    public static let pubsub = "http://jabber.org/protocol/pubsub"
+    public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    /// Push notifications (XEP-0357).
+    public static let push = "urn:xmpp:push:0"
+    /// PEP native bookmarks (XEP-0402).
+    public static let bookmarks2 = "urn:xmpp:bookmarks:1"
+    /// User Avatar (XEP-0084): the metadata and data nodes.
+    public static let avatarMetadata = "urn:xmpp:avatar:metadata"
+    public static let avatarData = "urn:xmpp:avatar:data"
+    /// vCard-based avatar hashes in presence (XEP-0153), which XEP-0398 fills from the avatar.
+    public static let vcardUpdate = "vcard-temp:x:update"
+    /// Entity capabilities (XEP-0115).
+    public static let caps = "http://jabber.org/protocol/caps"
+    /// User Nickname (XEP-0172).
+    public static let nick = "http://jabber.org/protocol/nick"
 }

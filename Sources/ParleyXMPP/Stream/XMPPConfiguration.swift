@@ -38,6 +38,9 @@ public struct XMPPConfiguration: Sendable {
     /// origin id each was sent with, and those waiting for a native peer's markers
     /// (`AwaitedReceipts`). Older ones are forgotten.
     public var receiptsKept = 64
+    /// Most push registrations (XEP-0357 `enable`) one user keeps; one more is refused with
+    /// `resource-constraint`.
+    public var maxPushRegistrations = 8
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,

@@ -26,7 +26,9 @@ final class XMPPResources: Sendable {
     }
 
     /// The resource name under which a user's native (WebSocket) connections appear to
-    /// Jabber contacts, and the one their messages come from.
+    /// Jabber contacts when their own resources are not known here (connected to another
+    /// server of a cluster), and the one their messages come from when the sending
+    /// connection is not known.
     static let nativeResource = "parley"
     /// Origins kept per user (the newest), and messages awaiting a receipt: enough for the
     /// messages still being delivered (`--xmpp-receipts-kept`).
@@ -50,8 +52,12 @@ final class XMPPResources: Sendable {
     private let stripes: [PThreadMutex<[UserID: UserState]>] = (0..<XMPPResources.stripeCount).map { _ in PThreadMutex([:]) }
     private static let stripeCount = 32
 
-    init(kept: Int = 64) {
+    /// The user's native connections' resources, whose names a stream cannot bind.
+    let native: NativeResources?
+
+    init(kept: Int = 64, native: NativeResources? = nil) {
         self.kept = max(1, kept)
+        self.native = native
     }
 
     /// The stripe holding `user`'s state.
@@ -60,13 +66,14 @@ final class XMPPResources: Sendable {
     }
 
     /// A stream binds `requested`; returns the resource it gets: the one asked for, or, if
-    /// another stream of the user holds it or it is the native clients' name, that name with
-    /// a suffix (RFC 6120 §7.7.2.2: the server may assign another).
+    /// another stream of the user holds it or it is a name of the user's native clients, that
+    /// name with a suffix (RFC 6120 §7.7.2.2: the server may assign another).
     func bind(_ user: UserID, requested: String, token: ConnectionToken) -> String {
-        stripe(user).withLock { table in
+        let nativeNames = Set(native?.resources(of: user).map(\.name) ?? [])
+        return stripe(user).withLock { table in
             var state = table[user, default: UserState(kept: kept)]
             var resource = requested
-            while resource == Self.nativeResource || state.resources[resource] != nil {
+            while resource == Self.nativeResource || nativeNames.contains(resource) || state.resources[resource] != nil {
                 // At most 200 characters (800 bytes) before the suffix: within a JID part.
                 resource = String(requested.prefix(200)) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
             }

@@ -11,6 +11,12 @@ public final class XMPPServices: Sendable {
     public let presence: PresenceService
     /// HTTP upload slots (XEP-0363).
     public let uploads: UploadSlots
+    /// Images: PEP avatars (XEP-0084) are read from and stored as media; nil turns them off.
+    public let media: MediaService?
+    /// The avatars' SHA-1 ids, by media id (`PEPHandler+Avatar`).
+    let avatarIDs = AvatarIDs()
+    /// What clients' caps stand for (XEP-0115), for PEP `+notify`.
+    let caps = CapsFeatures()
     /// Private XML (XEP-0049) and roster names and groups, per user.
     public let privateStorage: PrivateStorageService
     public let registry: ConnectionRegistry
@@ -29,12 +35,22 @@ public final class XMPPServices: Sendable {
     let resumable = ResumableSessions()
     /// Bound resources, their presence, and the origins of recent messages.
     let resources: XMPPResources
+    /// The user's native connections on this server, each a resource of its own.
+    public let nativeResources: NativeResources
+    /// Push registrations (XEP-0357) of users' Jabber clients.
+    let pushRegistrations: XMPPPushRegistrations
+    /// Native resources' changes, broadcast one at a time in the order they happened.
+    private let nativeChanges: AsyncStream<NativeResources.Change>.Continuation
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
                 registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
-                deletion: AccountDeletionService? = nil,
+                deletion: AccountDeletionService? = nil, nativeResources: NativeResources = NativeResources(),
+                media: MediaService? = nil,
                 clientStateChanged: @escaping @Sendable (ConnectionToken, _ active: Bool) -> Void = { _, _ in }) {
+        self.nativeResources = nativeResources
+        self.media = media
+        resources = XMPPResources(kept: configuration.receiptsKept, native: nativeResources)
         self.deletion = deletion
         self.clientStateChanged = clientStateChanged
         self.accounts = accounts
@@ -50,6 +66,34 @@ public final class XMPPServices: Sendable {
         self.configuration = configuration
         self.logger = logger
         directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
-        resources = XMPPResources(kept: configuration.receiptsKept)
+        pushRegistrations = XMPPPushRegistrations(limit: configuration.maxPushRegistrations)
+        let (changes, continuation) = AsyncStream<NativeResources.Change>.makeStream()
+        nativeChanges = continuation
+        nativeResources.observe { continuation.yield($0) }
+        nativeResources.lookUpJabber { [resources] user in
+            resources.available(user).map { PresenceHandler.resourcePresence($0.resource, $0.presence) }
+        }
+        // One consumer, so that a resource's presences go out in the order they changed (a
+        // sign-in and a quick sign-out must not arrive the other way round).
+        Task { [social, registry, domain = directory.domain] in
+            for await change in changes {
+                await Self.announce(change, social: social, registry: registry, domain: domain)
+            }
+        }
+    }
+
+    deinit {
+        nativeChanges.finish()
+    }
+
+    /// Broadcasts a native resource's presence to the user's friends and to the user's own
+    /// XMPP streams, as an XMPP stream's own presence goes (`PresenceHandler.broadcast`).
+    private static func announce(_ change: NativeResources.Change, social: SocialService, registry: ConnectionRegistry,
+                                 domain: String) async {
+        let friends = (try? await social.allFriends(of: change.user).map(\.user.id)) ?? []
+        let from = JID(local: change.local, domain: domain, resource: change.resource)
+        registry.forward(ForwardedStanza(stanza: "presence", type: change.now == nil ? "unavailable" : nil, id: nil,
+                                         from: from.description, children: NativePresence.children(change.now)),
+                         to: friends + [change.user], excluding: nil)
     }
 }

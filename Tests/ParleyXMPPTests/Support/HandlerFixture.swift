@@ -38,7 +38,7 @@ final class HandlerFixture {
             privateStorage: PrivateStorageService(context: context),
             registry: registry, delivery: delivery,
             configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
-            logger: Logger(label: "xmpp-test") { _ in })
+            logger: Logger(label: "xmpp-test") { _ in }, media: media)
     }
 
     deinit {
