@@ -370,7 +370,8 @@ public final class ParleyServer: Sendable {
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock),
-                                      exports: exports, moderation: configuration.moderationRules)
+                                      exports: exports, moderation: configuration.moderationRules,
+                                      nativeResources: NativeResources(originsKept: configuration.xmppReceiptsKept))
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

@@ -49,11 +49,13 @@ final class ServerServices: Sendable {
     /// What administrators may do (`/v1/admin/…`).
     let admin: AdminService
     /// Native connections as the Jabber gateway's resources (one per signed-in device).
-    let nativeResources = NativeResources()
+    let nativeResources: NativeResources
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
-         pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules()) {
+         pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules(),
+         nativeResources: NativeResources = NativeResources()) {
+        self.nativeResources = nativeResources
         self.exports = exports
         self.delivery = delivery
         self.registry = registry

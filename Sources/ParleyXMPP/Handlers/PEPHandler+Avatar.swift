@@ -73,7 +73,7 @@ extension PEPHandler {
         guard path.hasPrefix("/v1/media/") else { return nil }
         let id = String(path.dropFirst("/v1/media/".count))
         guard let (stored, bytes) = try? await media.download(id: id) else { return nil }
-        let info = services.avatarIDs.info(of: id) ?? AvatarIDs.Info(id: AvatarIDs.id(of: bytes), bytes: bytes.count, type: stored.type.mimeType)
+        let info = services.avatarIDs.info(of: id) ?? AvatarIDs.Info(id: AvatarIDs.id(of: bytes), bytes: bytes.count, type: stored.mimeType)
         services.avatarIDs.remember(info, for: id)
         return (info, bytes)
     }

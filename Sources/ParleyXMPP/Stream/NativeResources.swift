@@ -23,7 +23,7 @@ public final class NativeResources: Sendable {
         var local: String
         var connections: [ConnectionToken: Connection] = [:]
         /// The resources that sent the user's recent messages, by client id, and the ids in
-        /// the order they came (oldest first), `XMPPResources.originsKept` of them.
+        /// the order they came (oldest first), `originsKept` of them.
         var origins: [String: String] = [:]
         var order: [String] = []
     }
@@ -60,7 +60,12 @@ public final class NativeResources: Sendable {
     /// Characters of the device name kept in a resource name.
     static let maxDeviceCharacters = 40
 
-    public init() {}
+    /// Senders remembered per user (`--xmpp-receipts-kept`, as `XMPPResources` keeps).
+    let originsKept: Int
+
+    public init(originsKept: Int = 64) {
+        self.originsKept = max(1, originsKept)
+    }
 
     /// The resource a native session appears as: its device name made resource-safe (letters
     /// and digits kept, every other run of characters one `-`, at most 40 characters; `parley`
@@ -155,7 +160,7 @@ public final class NativeResources: Sendable {
         users.withLock { table in
             guard var state = table[user], let resource = state.connections[token]?.resource else { return }
             if state.origins.updateValue(resource, forKey: clientID) == nil { state.order.append(clientID) }
-            if state.order.count > XMPPResources.originsKept { state.origins[state.order.removeFirst()] = nil }
+            if state.order.count > originsKept { state.origins[state.order.removeFirst()] = nil }
             table[user] = state
         }
     }
