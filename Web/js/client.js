@@ -547,6 +547,8 @@ export async function joinByInvite(token) {
   state.groupInfo.set(info.id, info);
   await refreshConversations();
   return info;
+}
+
 export async function disbandGroup(id) {
   await call('group.disband', { conversationId: id });
   state.conversations.delete(id);
