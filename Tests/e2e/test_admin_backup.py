@@ -100,7 +100,7 @@ def test_grant_and_online_backup_under_load_restores_the_same_data(parley):
     assert len(acked) == SENDERS * MESSAGES_PER_SENDER
     final = os.path.join(during, "final")
     assert admin(live.data_dir, "backup", final).returncode == 0
-    live_history = asyncio.run(history(live.port, tokens[1], group))
+    live_history = asyncio.run(history(live.port, tokens[0], group))
     live_by_seq = {message["seq"]: message for message in live_history}
 
     # Each backup restores into a server whose history is the live one's up to some point:
@@ -110,7 +110,7 @@ def test_grant_and_online_backup_under_load_restores_the_same_data(parley):
         restored = admin(restored_dir, "restore", backup)
         assert restored.returncode == 0, restored.stderr
         server = parley(data_dir=restored_dir)
-        restored_history = asyncio.run(history(server.port, tokens[1], group))
+        restored_history = asyncio.run(history(server.port, tokens[0], group))
         seqs = [message["seq"] for message in restored_history]
         assert seqs == list(range(1, len(seqs) + 1))
         for message in restored_history:

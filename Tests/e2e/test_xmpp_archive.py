@@ -196,6 +196,9 @@ def test_withtext_searches_the_archive_in_english_and_chinese_with_the_same_righ
         assert gone["ok"], gone
         created = await native["bob"].call("group.create", {"name": "Tea House"})
         group = created["data"]["id"]
+        # New groups show newcomers history from their join only: this one shows all of it.
+        shown = await native["bob"].call("group.update", {"conversationId": group, "showHistory": True})
+        assert shown["ok"], shown
         reply = await native["bob"].call("message.send", {"conversationId": group, "clientId": "gt", "kind": "text", "text": "tea for the group 茶会"})
         assert reply["ok"], reply
 

@@ -10,6 +10,12 @@ extension ChatApp {
     func muteCommand(_ command: String, in dialogue: DialogueViewModel) -> Bool {
         let parts = command.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let verb = parts.first, verb == "/mute" || verb == "/unmute" else { return false }
+        // In a group or room, `/mute NAME [minutes]` and `/unmute NAME` are an admin's member
+        // mutes (`runModeration`); this chat's own notifications take no argument or a span.
+        if dialogue.kind == .group || dialogue.kind == .room {
+            if verb == "/unmute", parts.count > 1 { return false }
+            if verb == "/mute", parts.count > 1, Self.muteSpan(parts[1]) == nil { return false }
+        }
         let usage = language.pick("/mute [30m|8h|2d|1w|forever] · /unmute", "/mute [30m|8h|2d|1w|forever]（静音）· /unmute（取消静音）")
         let client = self.client
         let conversation = dialogue.conversationId
