@@ -29,7 +29,7 @@ import Testing
         }
         let store = try SQLiteStore(path: path)
         defer { store.close() }
-        #expect(store.appliedMigrations == [15])
+        #expect(store.appliedMigrations == Array(15...SQLiteStoreSchema.migrator.latestVersion))
         let found = try await store.read { reader in
             (try reader.searchMessages(MessageSearchQuery(searcher: UserID(1), terms: ["old"], limit: 10)).map(\.id),
              try reader.searchMessages(MessageSearchQuery(searcher: UserID(1), terms: ["早上好"], limit: 10)).map(\.id))

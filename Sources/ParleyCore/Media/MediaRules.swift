@@ -2,6 +2,10 @@
 public struct MediaRules: Sendable, Equatable {
     /// Largest upload, in bytes.
     public var maxBytes = 5 * 1024 * 1024
+    /// Largest voice recording, in bytes (at most `maxBytes` applies as well).
+    public var maxVoiceBytes = 2 * 1024 * 1024
+    /// Longest voice recording, in milliseconds, as its container records it.
+    public var maxVoiceMillis = 120_000
     /// Bytes one user may upload in any 24 hours.
     public var bytesPerDay: Int64 = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.

@@ -26,6 +26,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 12, sql: accountDeletion),
         PostgresMigration(version: 13, sql: receipts),
         PostgresMigration(version: 14, sql: messageSearch),
+        PostgresMigration(version: 15, sql: voiceMessages),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

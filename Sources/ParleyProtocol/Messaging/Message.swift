@@ -14,6 +14,8 @@ public struct Message: Codable, Sendable, Equatable {
     public var text: String?
     /// The picture of an `image` message.
     public var image: ImageAttachment?
+    /// The recording of a `voice` message.
+    public var voice: VoiceAttachment?
     /// What happened, for a `system` message.
     public var system: SystemNotice?
     /// Server time of storing, ms since the epoch.
@@ -35,6 +37,9 @@ public struct Message: Codable, Sendable, Equatable {
     /// True when the reader hid this message for themselves ("delete for me"): it keeps its
     /// place in the sequence, without its content, and is not shown.
     public var hidden: Bool?
+    /// Who of the recipients has played a `voice` message, in the order they did (only those
+    /// who share read receipts: docs/protocol.md, "Voice messages").
+    public var listenedBy: [UserID]?
 
     public init(id: String, conversationId: ConversationID, seq: Int64, sender: UserID?, clientId: String?, kind: MessageKind,
                 text: String? = nil, image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64) {
@@ -63,7 +68,7 @@ extension Message {
     /// writes only plain messages by hand).
     public var hasActionState: Bool {
         replyTo != nil || mentions != nil || mentionsAll != nil || forwarded != nil || editedAt != nil || recalled != nil
-            || reactions != nil || hidden != nil
+            || reactions != nil || hidden != nil || listenedBy != nil
     }
 }
 
@@ -118,7 +123,7 @@ public struct Reaction: Codable, Sendable, Equatable {
 
 /// The kinds of message.
 public enum MessageKind: String, Codable, Sendable {
-    case text, image, system
+    case text, image, system, voice
 }
 
 /// An uploaded image shown in a message bubble.
@@ -188,11 +193,13 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case reactionRemoved = "reaction_removed"
     case messagePinned = "message_pinned"
     case messageUnpinned = "message_unpinned"
+    case messageListened = "message_listened"
 
     /// Whether this notice reports an action on another message (`messageId`).
     public var isMessageAction: Bool {
         switch self {
-        case .messageEdited, .messageRecalled, .reactionAdded, .reactionRemoved, .messagePinned, .messageUnpinned: true
+        case .messageEdited, .messageRecalled, .reactionAdded, .reactionRemoved, .messagePinned, .messageUnpinned,
+             .messageListened: true
         default: false
         }
     }

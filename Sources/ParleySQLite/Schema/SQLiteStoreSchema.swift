@@ -27,6 +27,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 13, sql: accountDeletion),
         SQLiteMigration(version: 14, sql: receipts),
         SQLiteMigration(version: 15, sql: messageSearch),
+        SQLiteMigration(version: 16, sql: voiceMessages),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push
