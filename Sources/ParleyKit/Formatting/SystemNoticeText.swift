@@ -51,6 +51,8 @@ public enum SystemNoticeText {
             return language.pick("\(actor) pinned a message", "\(actor) 置顶了一条消息")
         case .messageUnpinned:
             return language.pick("\(actor) unpinned a message", "\(actor) 取消置顶了一条消息")
+        case .messageListened:
+            return language.pick("\(actor) listened to a voice message", "\(actor) 听了一条语音")
         }
     }
 

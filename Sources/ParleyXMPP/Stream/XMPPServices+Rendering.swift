@@ -17,7 +17,7 @@ extension XMPPServices {
         return !base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url
     }
 
-    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
+    /// The message as a bare chat stanza (body, and an image's or a voice note's URL), or nil for a system notice.
     func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
         let body: String
         var extra: [XMLElement] = []
@@ -29,6 +29,9 @@ extension XMPPServices {
             guard let image = message.image else { return nil }
             body = absoluteURL(image.url)
             extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
+        case .voice:
+            guard let voice = message.voice else { return nil }
+            (body, extra) = voiceParts(voice)
         case .system:
             return nil
         }
