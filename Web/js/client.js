@@ -929,6 +929,47 @@ export async function sendImage(conversationId, file) {
   return outbox.enqueue({ conversationId, kind: 'image', file, preview, image: { width, height } });
 }
 
+/** Sends a recorded voice note (`voice.js` measured its length and waveform). */
+export function sendVoice(conversationId, blob, durationMs, waveform) {
+  const preview = URL.createObjectURL(blob);
+  return outbox.enqueue({ conversationId, kind: 'voice', file: blob, preview, voice: { durationMs, waveform } });
+}
+
+// Voice notes played here whose play the server did not keep (read receipts off on either
+// side): remembered on this device, so the unplayed dot stays away.
+const HEARD_KEY = 'parley.voice.heard';
+const HEARD_LIMIT = 500;
+
+function heardHere() {
+  try {
+    return JSON.parse(localStorage.getItem(HEARD_KEY) || '[]');
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this device played the voice note `m` (or the server says the user did). */
+export function listenedByMe(m) {
+  const me = state.me?.id;
+  return Boolean(me && (m.listenedBy || []).includes(me)) || heardHere().includes(m.id);
+}
+
+/** The user played someone's voice note for the first time: the server marks it listened. */
+export async function markListened(m) {
+  try {
+    localStorage.setItem(HEARD_KEY, JSON.stringify([...heardHere().filter((id) => id !== m.id), m.id].slice(-HEARD_LIMIT)));
+  } catch {
+    /* storage full: the server's mark is enough */
+  }
+  try {
+    const result = await call('message.listened', { conversationId: m.conversationId, messageId: m.id, clientId: actionId() });
+    if (result.event) onMessage(result.event);
+    replaceMessage(result.message);
+  } catch {
+    /* not marked: the dot comes back on another device, nothing else is lost */
+  }
+}
+
 export const retrySend = (clientId) => outbox.retry(clientId);
 export const discardSend = (clientId) => outbox.discard(clientId);
 
