@@ -97,3 +97,46 @@ def test_cancelled_recording_sends_nothing_and_chinese_labels(parley, browsers):
     assert voice_messages(server, ann, conversation) == []
     assert browser.count(".bubble--voice") == 0
     assert browser.console_errors() == []
+
+
+def touch(browser, kind: str, x: float, y: float):
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def test_hold_to_record_on_touch_and_slide_away_to_cancel(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    conversation = befriend(server, ann, ben)
+    browser = browsers(server.url, size=PHONE, extra_arguments=FAKE_MICROPHONE)
+    browser.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    browser.sign_in_with_token(ann, route=f"#/chats/c/{conversation}")
+    browser.wait(".view--dialogue .dialogue-title", text="ben")
+    mic = browser.wait(".voice-mic")
+    box = browser.js("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];", mic)
+    x, y = box
+
+    # Hold, the hint says how to cancel; lift: sent.
+    touch(browser, "touchStart", x, y)
+    browser.wait(".voice-rec:not([hidden]) .voice-rec-hint", text="Slide away to cancel")
+    time.sleep(1.8)
+    browser.screenshot("voice-hold-touch-phone")
+    touch(browser, "touchEnd", x, y)
+    browser.wait_gone(".voice-rec:not([hidden])")
+    browser.wait_until(lambda: len(voice_messages(server, ann, conversation)) == 1, 20, "the held note to be stored")
+    [note] = voice_messages(server, ann, conversation)
+    assert 1000 <= note["voice"]["durationMs"] <= 5000
+
+    # Hold, slide up and away: the hint turns to "release to cancel"; lift: nothing sent.
+    touch(browser, "touchStart", x, y)
+    browser.wait(".voice-rec:not([hidden]) .voice-rec-hint", text="Slide away to cancel")
+    time.sleep(1.2)
+    touch(browser, "touchMove", x, y - 60)
+    touch(browser, "touchMove", x, y - 120)
+    browser.wait(".voice-rec.is-cancelling .voice-rec-hint", text="Release to cancel")
+    browser.screenshot("voice-slide-cancel-touch-phone")
+    touch(browser, "touchEnd", x, y - 120)
+    browser.wait_gone(".voice-rec:not([hidden])")
+    time.sleep(1.5)
+    assert len(voice_messages(server, ann, conversation)) == 1
+    assert browser.console_errors() == []

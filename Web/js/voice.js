@@ -105,14 +105,14 @@ export function voiceRecorder({ send, onState }) {
     if (elapsed >= MAX_VOICE_MS) finish(true);
   }
 
-  async function start(touch) {
+  async function start(touch, origin = null) {
     if (session) return;
     const type = recordingType();
     if (!type || !navigator.mediaDevices?.getUserMedia) {
       toast(t('voice_unsupported'), 'error');
       return;
     }
-    const pending = { touch, cancelling: false, levels: [], chunks: [], started: performance.now(), stopped: false };
+    const pending = { touch, origin, cancelling: false, levels: [], chunks: [], started: performance.now(), stopped: false };
     session = pending;
     let stream;
     try {
@@ -149,6 +149,7 @@ export function voiceRecorder({ send, onState }) {
     pending.started = performance.now();
     pending.tick = setInterval(() => { pending.sample?.(); paint(); }, 100);
     bar.hidden = false;
+    bar.classList.toggle('is-touch', touch);
     mic.classList.add('is-recording');
     onState?.(true);
     paint();
@@ -190,22 +191,23 @@ export function voiceRecorder({ send, onState }) {
     if (event.pointerType !== 'touch') return;
     event.preventDefault();
     mic.setPointerCapture?.(event.pointerId);
-    const origin = { x: event.clientX, y: event.clientY };
-    start(true).then(() => { if (session) session.origin = origin; });
+    start(true, { x: event.clientX, y: event.clientY });
   });
-  mic.addEventListener('pointermove', (event) => {
-    if (event.pointerType !== 'touch' || !session?.origin) return;
+  // On the window, not the mic: the finger may leave the button (that is how one cancels).
+  const onMove = (event) => {
+    if (event.pointerType !== 'touch' || !session?.touch || !session.origin) return;
     const dx = event.clientX - session.origin.x;
     const dy = event.clientY - session.origin.y;
     session.cancelling = Math.hypot(dx, dy) > CANCEL_DISTANCE;
     paint();
-  });
+  };
+  window.addEventListener('pointermove', onMove);
   const lift = (event) => {
     if (event.pointerType !== 'touch' || !session?.touch) return;
     finish(!session.cancelling && event.type === 'pointerup');
   };
-  mic.addEventListener('pointerup', lift);
-  mic.addEventListener('pointercancel', lift);
+  window.addEventListener('pointerup', lift);
+  window.addEventListener('pointercancel', lift);
   mic.addEventListener('contextmenu', (event) => event.preventDefault());
   // Mouse and keyboard: a click starts; send or cancel end it.
   mic.addEventListener('click', (event) => {
@@ -227,6 +229,13 @@ export function voiceRecorder({ send, onState }) {
     bar,
     /** Drops a recording in progress (the conversation closed). */
     cancel: () => finish(false),
+    /** Removes the window listeners (the dialogue view went away). */
+    destroy() {
+      finish(false);
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', lift);
+      window.removeEventListener('pointercancel', lift);
+    },
   };
 }
 

@@ -922,6 +922,7 @@ export function dialogueView() {
     refreshTitle: paintHeader,
     destroy() {
       offs.forEach((off) => off());
+      recorder.destroy();
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('resize', onResize);
     },
