@@ -32,7 +32,7 @@ enum EncodedSizeBound {
         if let image = message.image { bytes += 100 + string(image.mediaId) + string(image.url) }
         // A waveform value is at most two digits and a comma.
         if let voice = message.voice { bytes += 140 + string(voice.mediaId) + string(voice.url) + voice.waveform.count * 3 }
-        bytes += (message.listenedBy?.count ?? 0) * 22
+        if let listened = message.listenedBy { bytes += 16 + listened.count * 22 }
         if let system = message.system {
             bytes += 100 + string(system.name) + (system.fields ?? []).reduce(0) { $0 + string($1) + 1 }
                 + string(system.messageId) + string(system.emoji)
