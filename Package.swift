@@ -68,6 +68,20 @@ let package = Package(
             name: "CNATS",
             providers: [.apt(["libnats-dev"])]
         ),
+        // LMDB, for ParleyLog's LMDB implementation of the message log. Only ParleyLog imports it.
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        // The durable message log prototypes (docs/benchmarks.md, "(i)"): a `MessageLog`
+        // protocol, a purpose-built segment log with group commit, and the same on LMDB.
+        // Imports nothing of Parley but the lock, so it can be measured and crash-tested alone.
+        .target(
+            name: "ParleyLog",
+            dependencies: ["ParleySync", "CLMDB"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ParleyNet",
             dependencies: ["ParleySync", "CParleySystem", "CHTTPParser", "COpenSSL"],
@@ -142,9 +156,11 @@ let package = Package(
         ),
         // Load generator and measurements (docs/benchmarks.md): ParleyNet for the transport,
         // ParleyProtocol for the native protocol's types.
+        // ParleyLog, ParleySQLite and ParleyCore for `log-append` and `log-crash`: the message
+        // log prototypes beside the real store's insert path.
         .executableTarget(
             name: "parley-bench",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync", "ParleyLog", "ParleySQLite", "ParleyCore"],
             swiftSettings: strictSwift
         ),
         // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs
@@ -187,6 +203,11 @@ let package = Package(
         .testTarget(
             name: "ParleyClusterTests",
             dependencies: ["ParleyCluster", "ParleyCore", "ParleyProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ParleyLogTests",
+            dependencies: ["ParleyLog"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -10,6 +10,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case methodNotAllowed = "method_not_allowed"
     case forbidden = "forbidden"                       // e.g. a browser origin not allowed on the WebSocket
     case payloadTooLarge = "payload_too_large"
+    case rangeNotSatisfiable = "range_not_satisfiable" // a download's Range names no byte of the file
     case uriTooLong = "uri_too_long"
     case headersTooLarge = "headers_too_large"
     case upgradeRequired = "upgrade_required"          // WebSocket version other than 13
@@ -34,6 +35,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     case quotaExceeded = "quota_exceeded"              // uploads over a per-user quota (`retryAfterSeconds` when waiting helps)
     case authRequired = "auth_required"                // WebSocket: first frame must be `auth`
+    case suspended = "suspended"                       // the account is suspended (`until`, `reason`)
+    case notAdmin = "not_admin"                        // an admin is needed: of the group (its owner or an admin), or the admin role for the admin API
     // Messaging
     case notMember = "not_member"                      // not in the group, 1:1 conversation or room
     case notOwner = "not_owner"                        // only the group's owner may do this
@@ -44,6 +47,14 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidName = "invalid_name"
     case notSender = "not_sender"                      // only the message's sender may do this (edit, recall)
     case windowClosed = "window_closed"                // too late: the edit or recall window has passed
+    // Group governance
+    case banned = "banned"                             // the user is banned from the group or room
+    case muted = "muted"                               // the member is muted in the group until `retryAfterSeconds`
+    case inviteOnly = "invite_only"                    // the group is joined only by an invite link or a member's invitation
+    case inviteExpired = "invite_expired"              // the invite link's time is up
+    case inviteUsedUp = "invite_used_up"               // the invite link was used as often as it allows
+    case inviteRevoked = "invite_revoked"              // an admin revoked the invite link
+    case tooManyAdmins = "too_many_admins"             // the group has `--max-group-admins` admins already
     // Server
     case smsDeliveryFailed = "sms_delivery_failed"
     case internalError = "internal_error"
@@ -56,10 +67,14 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
              .invalidPassword, .invalidPhone, .authRequired, .invalidName: return 400
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
         case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
+        case .suspended, .notAdmin, .banned, .muted, .inviteOnly: return 403
+        case .inviteExpired, .inviteUsedUp, .inviteRevoked: return 410
+        case .tooManyAdmins: return 409
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409
         case .payloadTooLarge: return 413
+        case .rangeNotSatisfiable: return 416
         case .uriTooLong: return 414
         case .upgradeRequired: return 426
         case .headersTooLarge: return 431
@@ -87,12 +102,19 @@ public struct ProtocolError: Error, Codable, Sendable, Equatable, CustomStringCo
     public var field: String?
     /// For rate limits: seconds until a retry may succeed.
     public var retryAfterSeconds: Int?
+    /// For `suspended`: when the suspension ends (milliseconds; nil: until lifted).
+    public var until: Int64?
+    /// For `suspended`: the reason an administrator gave.
+    public var reason: String?
 
-    public init(_ code: ErrorCode, _ message: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
+    public init(_ code: ErrorCode, _ message: String, field: String? = nil, retryAfterSeconds: Int? = nil,
+                until: Int64? = nil, reason: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
         self.retryAfterSeconds = retryAfterSeconds
+        self.until = until
+        self.reason = reason
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

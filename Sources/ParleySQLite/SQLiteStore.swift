@@ -132,8 +132,9 @@ public final class SQLiteStore: Store {
 
     // MARK: For tests
 
-    /// Transactions committed since opening.
-    var commitCount: Int { engine.commitCount }
+    /// Transactions committed since opening (each one sync with `.full`); public for
+    /// `parley-bench log-append`, which counts syncs per second.
+    public var commitCount: Int { engine.commitCount }
 
     /// Writes queued and not yet taken by the writer.
     var queuedWriteCount: Int { engine.queuedWriteCount }

@@ -99,6 +99,7 @@ public final class ParleyServer: Sendable {
         })
         AccountRoutes.add(to: &routes, services: services)
         PushRoutes.add(to: &routes, services: services)
+        AdminRoutes.add(to: &routes, services: services) { group.metrics.openWebSockets }
         let services = self.services
         let responder = ParleyResponder(router: routes.build(), staticFiles: staticFiles, pool: pool) { head, context in
             head.path == "/v1/ws" ? ClientSession(loop: context.loop, services: services) : nil
@@ -122,6 +123,8 @@ public final class ParleyServer: Sendable {
         httpConfiguration.clientAddresses = exposure.clientAddresses
         httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
         httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
+        httpConfiguration.bodyStreaming = IncomingUploads.streaming(
+            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes)
         var httpTCP = httpConfiguration.tcp
         httpTCP.tls = certificates.http
         var mainConfiguration = httpConfiguration
@@ -194,6 +197,7 @@ public final class ParleyServer: Sendable {
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
+        xmppConfiguration.receiptsKept = configuration.xmppReceiptsKept
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
                                         privateStorage: services.privateStorage,
@@ -263,7 +267,7 @@ public final class ParleyServer: Sendable {
 
     /// What the schema's migrations changed in stored data (such as text cut to today's
     /// limits) is logged once, when the migration runs.
-    private static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
+    static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
@@ -331,6 +335,7 @@ public final class ParleyServer: Sendable {
         messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
         messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
         configuration.applyMessageActionRules(to: &messagingRules)
+        configuration.applyGovernanceRules(to: &messagingRules)
         configuration.applyReceiptRules(to: &messagingRules)
         configuration.applySearchRules(to: &messagingRules)
         // Member lists may be kept in memory only while this server is the one writer: on a
@@ -363,7 +368,7 @@ public final class ParleyServer: Sendable {
                                                                          absent: push.absent,
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock),
-                                      exports: exports)
+                                      exports: exports, moderation: configuration.moderationRules)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms
@@ -404,7 +409,7 @@ public final class ParleyServer: Sendable {
 }
 
 /// An open store and how to close it: its threads stop once queued work is done.
-private struct OpenedStore: Sendable {
+struct OpenedStore: Sendable {
     let store: any Store
     let close: @Sendable () -> Void
 }

@@ -5,7 +5,7 @@ extension ServerConfiguration {
     static func messageActionOptions() -> [Option] {
         [
             number("edit-window", \.editWindowSeconds, 0...31_536_000, "seconds after sending during which a sender may edit a text message", exceeded: "`message.edit` is answered `window_closed`"),
-            number("recall-window", \.recallWindowSeconds, 0...31_536_000, "seconds after sending during which a sender may recall a message (a group's owner may recall any member's message at any time)", exceeded: "`message.recall` is answered `window_closed`"),
+            number("recall-window", \.recallWindowSeconds, 0...31_536_000, "seconds after sending during which a sender may recall a message (a group's owner and admins may recall any member's message at any time)", exceeded: "`message.recall` is answered `window_closed`"),
             number("max-reactions-per-user", \.maxReactionsPerUser, 1...100, "different emoji one user may put on one message", exceeded: "`message.react` is answered `invalid_field` (field `emoji`)"),
             number("max-pins", \.maxPins, 1...100, "pinned messages per conversation", exceeded: "`conversation.pin` is answered `invalid_field` (field `messageId`)"),
             number("reply-excerpt", \.replyExcerptCharacters, 1...1000, "characters of the quoted text a reply's preview carries", exceeded: "the excerpt is cut and ends with …"),

@@ -61,6 +61,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var smsCodeLength = 6
     /// Largest image upload, in bytes.
     public var maxMediaBytes = 5 * 1024 * 1024
+    /// Largest file upload (`POST /v1/files`, streamed to disk), in bytes.
+    public var maxFileBytes = 100 * 1024 * 1024
     /// Bytes one user may upload in any 24 hours.
     public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.
@@ -164,10 +166,26 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var replyExcerptCharacters = 100
     /// Members one message may mention.
     public var maxMentions = 50
+    /// Admins one group may have besides its owner.
+    public var maxGroupAdmins = 10
+    /// Usable invite links one group may have at once.
+    public var maxGroupInvites = 50
+    /// Pending join requests one group keeps.
+    public var maxJoinRequests = 500
+    /// Characters of a ban's reason.
+    public var maxBanReason = 200
     /// Seconds a `typing.start` shows without a refresh.
     public var typingTimeoutSeconds = 6
     /// `typing.start` and `typing.stop` one user may send per minute.
     public var maxTypingPerMinute = 120
+    /// Reports one user may file per hour (`ServerConfiguration+Admin`).
+    public var maxReportsPerHour = 20
+    /// A report's note, in bytes.
+    public var maxReportNoteBytes = 1_000
+    /// A reason an administrator gives, in bytes.
+    public var maxAdminReasonBytes = 500
+    /// Rows in one page of the admin API.
+    public var adminPageSize = 50
     /// Hits in one `message.search` page.
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.
@@ -209,6 +227,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppResumeTimeoutSeconds = 300
     /// Most items one user keeps through XMPP: private XML namespaces and named roster items.
     public var xmppMaxPrivateItems = 1_000
+    /// Recent messages per user the XMPP gateway remembers: which resource sent each (and
+    /// its origin id), and which wait for a native peer's receipt.
+    public var xmppReceiptsKept = 64
     /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
     public var xmppParserReleaseMilliseconds = 20
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
@@ -340,6 +361,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-idle-timeout", \.xmppIdleTimeoutSeconds, 10...86_400, "seconds of silence before an XMPP stream is closed", exceeded: "the connection is closed"),
         number("xmpp-resume-timeout", \.xmppResumeTimeoutSeconds, 1...86_400, "seconds a broken resumable XMPP stream waits for its client", exceeded: "the session ends and its resources are released"),
         number("xmpp-max-private-items", \.xmppMaxPrivateItems, 1...1_000_000, "most items one user keeps through XMPP (private XML namespaces, named roster items)", exceeded: "a new item is refused with `resource-constraint`; replacing or removing one still works"),
+        number("xmpp-receipts-kept", \.xmppReceiptsKept, 1...100_000, "recent messages per user the XMPP gateway remembers in memory: the resource and origin id each was sent with, and those waiting for a native friend's delivered or read marker", exceeded: "the oldest is forgotten: a message from it comes from the sender's bare resource without its origin id, and a receipt or displayed marker for it is not sent"),
         number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
@@ -347,13 +369,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + pushOptions() + receiptOptions() + searchOptions()
-        + voiceOptions()
+    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
+        + fileOptions() + adminOptions() + voiceOptions()
 
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {
         var rules = MediaRules()
         rules.maxBytes = maxMediaBytes
+        rules.maxFileBytes = maxFileBytes
         rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
         rules.bytesHeld = Int64(mediaQuotaBytes)
         rules.uploadsPerMinute = mediaUploadsPerMinute

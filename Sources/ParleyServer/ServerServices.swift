@@ -43,10 +43,14 @@ final class ServerServices: Sendable {
     let push: PushDispatcher
     /// Where devices register for them.
     let pushRegistration: PushRegistration
+    /// Users' reports (`report.create`).
+    let reports: ReportService
+    /// What administrators may do (`/v1/admin/…`).
+    let admin: AdminService
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
-         pushRegistration: PushRegistration, exports: AccountExports) {
+         pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules()) {
         self.exports = exports
         self.delivery = delivery
         self.registry = registry
@@ -60,12 +64,15 @@ final class ServerServices: Sendable {
         presence = PresenceService(context: messaging, rooms: rooms)
         privateStorage = PrivateStorageService(context: messaging)
         deletion = AccountDeletionService(accounts: accounts, groups: groups, rooms: rooms, context: messaging, media: media)
+        reports = ReportService(context: messaging, rules: moderation)
+        admin = AdminService(accounts: accounts, context: messaging, groups: groups, deletion: deletion, rules: moderation,
+                             registry: registry)
         self.hub = hub
         self.limits = limits
         self.logger = logger
         self.push = push
         self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
-                                      rooms: rooms, delivery: delivery, activity: push.activity)
+                                      rooms: rooms, delivery: delivery, activity: push.activity, reports: reports)
     }
 }

@@ -10,6 +10,7 @@ package enum MessageBodyCoding {
     /// The parts of a message that live in `body`.
     package struct Body: Codable, Equatable {
         package var image: ImageAttachment?
+        package var file: FileAttachment?
         package var system: SystemNotice?
         /// Only the answered message's id: the excerpt is made when the reply is read, so a
         /// recall of the quoted message leaves no copy of its text behind.
@@ -32,6 +33,7 @@ package enum MessageBodyCoding {
         /// The parts of `message` kept in `body`.
         package init(_ message: Message) {
             image = message.image
+            file = message.file
             system = message.system
             replyTo = message.replyTo?.messageId
             mentions = message.mentions
@@ -56,6 +58,7 @@ package enum MessageBodyCoding {
     /// The column text for a new message's parts.
     package static func encode(_ message: NewMessage) throws(StoreError) -> String? {
         var body = Body(image: message.image, system: message.system)
+        body.file = message.file
         body.replyTo = message.replyTo?.messageId
         body.mentions = message.mentions
         body.mentionsAll = message.mentionsAll

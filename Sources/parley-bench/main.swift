@@ -17,6 +17,9 @@ let commands: [any BenchCommand.Type] = [
     ReconnectCommand.self,
     NativeIdleCommand.self,
     RelayServerCommand.self,
+    LogAppendCommand.self,
+    LogCrashCommand.self,
+    LogCrashChildCommand.self,
 ]
 
 @MainActor

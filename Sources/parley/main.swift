@@ -10,6 +10,7 @@ let usage = """
     commands:
       serve       start the server (parley serve --help lists its options)
       chat        the terminal client (parley chat --help)
+      admin       administration on the server's machine (parley admin --help)
       version     print the version
 
     """
@@ -62,6 +63,8 @@ case "serve":
     exit(0)
 case "chat":
     ChatCommand.run(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+case "admin":
+    AdminCommand.run(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 case "version", "--version", "-v":
     print(ParleyVersion.current)
 case "--help", "-h", "help":

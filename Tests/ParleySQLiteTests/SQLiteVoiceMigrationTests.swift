@@ -6,16 +6,17 @@ import ParleySQL
 import TestSupport
 import Testing
 
-/// Schema version 16: `messages` rebuilt so its kind may be `voice`, with the search index,
-/// its triggers, the archive index and the id floor as they were; `media.duration_ms` added.
+/// Schema versions 18 and 20: `messages` rebuilt so its kind may be `voice` (and `file`),
+/// with the search index, its triggers, the archive index and the id floor as they were;
+/// `media.duration_ms` added.
 @Suite struct SQLiteVoiceMigrationTests {
-    @Test func aVersion15DatabaseKeepsItsMessagesAndTheirSearchIndex() async throws {
+    @Test func aVersion17DatabaseKeepsItsMessagesAndTheirSearchIndex() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("parley.sqlite")
         do {
             let old = try SQLiteConnection(path: path)
-            _ = try SQLiteMigrator(SQLiteStoreSchema.migrator.migrations.filter { $0.version <= 15 }).migrate(old)
+            _ = try SQLiteMigrator(SQLiteStoreSchema.migrator.migrations.filter { $0.version <= 17 }).migrate(old)
             try old.run("INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES (1, 'ann', 'ann', 'h', 1)")
             try old.run("INSERT INTO conversations (id, kind, name, name_key, owner_id, created_at, last_activity_at, last_seq) VALUES (1, 'group', 'g', 'g', 1, 1, 1, 2)")
             try old.run("INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq) VALUES (1, 1, 'owner', 1, 0)")
@@ -29,7 +30,7 @@ import Testing
         }
         let store = try SQLiteStore(path: path)
         defer { store.close() }
-        #expect(store.appliedMigrations == Array(16...SQLiteStoreSchema.migrator.latestVersion))
+        #expect(store.appliedMigrations == Array(18...SQLiteStoreSchema.migrator.latestVersion))
         let inspector = try SQLiteConnection(path: path, flags: [.readOnly])
         let triggers = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' ORDER BY name") {
             try $0.string(0)

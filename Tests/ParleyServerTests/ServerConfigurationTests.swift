@@ -50,6 +50,15 @@ import Testing
         #expect(refused.description.contains("--store"))
     }
 
+    @Test func theXMPPReceiptsMemoryIsConfigurable() throws {
+        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).xmppReceiptsKept == 64)
+        #expect(try ServerConfiguration.parse(arguments: ["--xmpp-receipts-kept", "500"], environment: [:]).xmppReceiptsKept == 500)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["PARLEY_XMPP_RECEIPTS_KEPT": "9"]).xmppReceiptsKept == 9)
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.parse(arguments: ["--xmpp-receipts-kept", "0"], environment: [:])
+        }
+    }
+
     @Test func theFanOutWindowIsAFewMillisecondsByDefaultAndZeroTurnsItOff() throws {
         #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).fanOutWindowMilliseconds == 10)
         #expect(try ServerConfiguration.parse(arguments: ["--fanout-window-ms", "0"], environment: [:]).fanOutWindowMilliseconds == 0)

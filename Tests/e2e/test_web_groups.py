@@ -1,6 +1,23 @@
 """A group's owner manages it from its details page: removes a member and hands the group
 over, each confirmed first, and everyone sees the notice."""
+import asyncio
+
 from web import DESKTOP, WEB_ROOT, register, ws
+
+
+def refused(port: int, token: str, op: str, data: dict) -> str:
+    """The error code of a call that must fail."""
+    from client import Session
+
+    async def run():
+        session = await Session.open(port, token)
+        try:
+            reply = await session.call(op, data)
+            assert not reply["ok"], (op, reply)
+            return reply["error"]["code"]
+        finally:
+            await session.close()
+    return asyncio.run(asyncio.wait_for(run(), 30))
 
 
 def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
@@ -35,3 +52,56 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
     browser.route(f"#/chats/c/{group['id']}")
     browser.wait_system("You removed ben from the group")
     browser.wait_system("You made cat the group owner")
+
+
+def test_admins_moderate_links_and_requests_from_the_details_page(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben, cat, dan = (register(server.url, name) for name in ("ann", "ben", "cat", "dan"))
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
+    for member in (ben, cat):
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    ws(server.port, ann["token"], ("group.admin.add", {"conversationId": group["id"], "userId": ben["user"]["id"]}))
+    browser = browsers(server.url, size=DESKTOP)
+    # Ben is an admin: badges for the owner and him, a menu for cat only (not the owner).
+    browser.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}/info")
+    browser.wait(".people .person", text="cat")
+    browser.wait(".people .person-cell[data-role=admin] .person-tag", text="Admin")
+    assert browser.count(".people .person-manage") == 1
+
+    # Mute cat from the menu: the badge shows and cat is refused natively.
+    browser.click(".people .person-manage[aria-label='Manage cat']")
+    browser.click(".modal[data-action=manage-member] button[data-manage=mute_member]")
+    browser.wait(".people .person-tag--muted", text="Muted")
+    assert refused(server.port, cat["token"], "message.send",
+                   {"conversationId": group["id"], "clientId": "c1", "kind": "text", "text": "hi"}) == "muted"
+
+    # The rules: approval, then a request from dan that ben accepts from the page.
+    browser.js("const s = document.querySelector('select[name=joinMode]'); s.value = 'approval'; s.dispatchEvent(new Event('change'));")
+    browser.wait_until(lambda: ws(server.port, ann["token"], ("group.get", {"conversationId": group["id"]}))[0]["joinMode"] == "approval",
+                       10, "the join mode to change")
+    [pending] = ws(server.port, dan["token"], ("group.join", {"name": "Band"}))
+    assert pending["pending"] is True
+    browser.route(f"#/chats/c/{group['id']}")
+    browser.route(f"#/chats/c/{group['id']}/info")
+    browser.wait(".request-row .request-name", text="dan")
+    browser.screenshot("group-governance-desktop")
+    browser.click(".request-row button[data-request=accept]")
+    browser.wait(".people .person", text="dan")
+
+    # A link: created, shown; cat's friend opens it and sees the preview, then joins.
+    browser.click(".governance button[data-invite=create]")
+    code = browser.wait(".invite-row .invite-url")
+    token = code.text.rsplit("/", 1)[1]
+    eve = register(server.url, "eve")
+    landing = browsers(server.url, size=DESKTOP)
+    landing.sign_in_with_token(eve, route=f"#/invite/{token}")
+    landing.wait(".modal[data-action=invite] .invite-name", text="Band")
+    landing.wait(".modal[data-action=invite] .invite-count", text="4 members")
+    landing.screenshot("group-invite-landing")
+    landing.click(".modal[data-action=invite] button[data-invite=join]")
+    landing.wait_until(lambda: ws(server.port, ann["token"], ("group.get", {"conversationId": group["id"]}))[0]["memberCount"] == 5,
+                       10, "eve to join")
+    # Revoked, the link stops working.
+    browser.click(".invite-row button[data-invite=revoke]")
+    browser.wait(".governance .empty-text", text="No links yet")
+    assert refused(server.port, dan["token"], "group.invite.preview", {"token": token}) == "invite_revoked"

@@ -176,3 +176,68 @@ def test_a_groups_archive_on_its_room_jid_for_members_only(server):
         for session in native.values():
             await session.close()
     run(scenario())
+
+
+def test_withtext_searches_the_archive_in_english_and_chinese_with_the_same_rights(server):
+    tokens = {name: register(server, name) for name in ("mei", "bob", "ann")}
+
+    async def scenario():
+        native = {name: await Session.open(server.port, token) for name, token in tokens.items()}
+        with_bob = await befriend(native["mei"], native["bob"], "bob")
+        plan = [("bob", "tea at five o'clock"), ("mei", "我们明天去喝茶吧"), ("bob", "coffee, maybe?"),
+                ("mei", "茶还是咖啡"), ("bob", "tea it is")]
+        for index, (who, text) in enumerate(plan):
+            reply = await native[who].call("message.send", {"conversationId": with_bob, "clientId": f"t{index}", "kind": "text", "text": text})
+            assert reply["ok"], reply
+        recalled = await native["bob"].call("message.send", {"conversationId": with_bob, "clientId": "t-gone", "kind": "text",
+                                                             "text": "secret tea plan"})
+        gone = await native["bob"].call("message.recall", {"conversationId": with_bob, "messageId": recalled["data"]["id"],
+                                                           "clientId": "r-gone"})
+        assert gone["ok"], gone
+        created = await native["bob"].call("group.create", {"name": "Tea House"})
+        group = created["data"]["id"]
+        reply = await native["bob"].call("message.send", {"conversationId": group, "clientId": "gt", "kind": "text", "text": "tea for the group 茶会"})
+        assert reply["ok"], reply
+
+        mei = Bot("mei@localhost")
+        assert await mei.sign_in(server.xmpp_port)
+        while not mei.messages.empty():
+            mei.messages.get_nowait()
+        # The form names the field.
+        form = mei.make_iq_get()
+        form.append(ET.fromstring(f"<query xmlns='{MAM}'/>"))
+        answer = await form.send(timeout=10)
+        fields = [f.get("var") for f in answer.xml.iter("{jabber:x:data}field")]
+        assert {"FORM_TYPE", "with", "start", "end", "withtext"} <= set(fields), fields
+
+        # English words, oldest first; a recalled message never matches; the group is not in
+        # the 1:1 archive.
+        fin, found = await query(mei, fields={"withtext": "tea"})
+        assert [body for _, _, body in found] == ["tea at five o'clock", "tea it is"], found
+        assert fin.get("complete") == "true"
+        # Chinese, with the contact named.
+        fin, found = await query(mei, fields={"with": "bob@localhost", "withtext": "茶"}, queryid="zh")
+        assert [body for _, _, body in found] == ["我们明天去喝茶吧", "茶还是咖啡"], found
+        fin, found = await query(mei, fields={"withtext": "喝茶"}, queryid="zh2")
+        assert [body for _, _, body in found] == ["我们明天去喝茶吧"], found
+        # Paged backwards: the newest hit, then the one before it.
+        fin, found = await query(mei, fields={"withtext": "tea"}, page="<max>1</max><before/>", queryid="p1")
+        assert [body for _, _, body in found] == ["tea it is"] and fin.get("complete") == "false"
+        first = paging(fin)[0]
+        fin, found = await query(mei, fields={"withtext": "tea"}, page=f"<max>1</max><before>{first}</before>", queryid="p2")
+        assert [body for _, _, body in found] == ["tea at five o'clock"]
+
+        # A group's archive is searched on its room JID, by members only.
+        room = f"group-{group}@conference.localhost"
+        condition, _ = await query(mei, to=room, fields={"withtext": "茶会"}, queryid="g0")
+        assert condition == "forbidden"
+        assert (await native["mei"].call("group.join", {"name": "Tea House"}))["ok"]
+        fin, found = await query(mei, to=room, fields={"withtext": "茶会"}, queryid="g1")
+        assert [(sender, body) for _, sender, body in found] == [(f"{room}/bob", "tea for the group 茶会")], found
+        # An empty query is refused as search refuses it.
+        condition, _ = await query(mei, fields={"withtext": "  "}, queryid="e")
+        assert condition == "bad-request"
+        await mei.stop()
+        for session in native.values():
+            await session.close()
+    run(scenario())

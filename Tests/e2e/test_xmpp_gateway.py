@@ -125,7 +125,7 @@ def test_messages_sent_while_offline_arrive_at_the_next_sign_in_once(server):
     run(scenario())
 
 
-def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_devices(server):
+def test_messages_a_jabber_client_displays_count_as_read_on_the_users_other_devices(server):
     async def scenario():
         mei_native, bob, conversation, mei, _ = await mei_and_bob(server, jabber=True)
         seqs = []
@@ -135,7 +135,14 @@ def test_messages_handed_to_a_jabber_client_count_as_read_on_the_users_other_dev
             assert sent["ok"], sent
             seqs.append(sent["data"].get("message", sent["data"])["seq"])
             assert (await mei.next_message())["body"] == f"number {index}"
-        # The native device hears that the XMPP client has them all, and nothing is unread.
+        # Handed over is delivered, not read: still unread on the native device.
+        listed = await mei_native.call("conversation.list")
+        assert listed["data"]["totalUnread"] >= 3, listed
+        # The client shows the last one (XEP-0333): the native device hears that all are read.
+        from slixmpp.xmlstream import ET
+        shown = mei.make_message(mto="bob@localhost", mtype="chat")
+        shown.append(ET.Element("{urn:xmpp:chat-markers:0}displayed", {"id": "read-2"}))
+        shown.send()
         read = await wait_event(mei_native, lambda e: e["event"] == "conversation.read" and e["data"]["readSeq"] == seqs[-1])
         assert read["data"]["conversationId"] == conversation
         assert read["data"]["unread"] == 0 and read["data"]["totalUnread"] == 0

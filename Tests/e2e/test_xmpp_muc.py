@@ -153,10 +153,10 @@ def test_the_owner_moderates_and_configures_a_group_others_may_not(server):
         error = await bots["ann"].wait_presence(lambda p: p["type"] == "error")
         assert error["error"]["condition"] == "registration-required"
 
-        # A ban by address removes too.
+        # A ban by address removes too, and shows as a ban (301).
         banned = await iq(bots["mei"], "set", room, f"<query xmlns='{ADMIN}'><item jid='bob@localhost' affiliation='outcast'/></query>")
         assert banned["type"] == "result"
-        await bots["bob"].wait_presence(lambda p: p["from"] == f"{room}/bob" and p["type"] == "unavailable" and "307" in str(p))
+        await bots["bob"].wait_presence(lambda p: p["from"] == f"{room}/bob" and p["type"] == "unavailable" and "301" in str(p))
         count = await native["mei"].call("group.get", {"conversationId": group})
         assert count["data"]["memberCount"] == 1
 

@@ -2,11 +2,12 @@
 asks for a receipt (XEP-0184) and is markable (XEP-0333) is answered with `<received/>` when
 it reaches the native user's connection and `<displayed/>` when they mark it read, both
 naming the stanza id it was sent with; with read receipts turned off only `<received/>`
-comes. The other way, a native message handed to the Jabber client moves the Jabber user's
-markers, and the native sender gets `conversation.receipt` with the message's seq."""
+comes. The other way, a native message handed to the Jabber client (and its `<received/>`)
+moves the Jabber user's delivered marker only; the client's `<displayed/>` moves the read
+marker, and the native sender gets `conversation.receipt` with the message's seq for each."""
 import asyncio
 
-from xmpp import mei_and_bob, run, wait_event
+from xmpp import Bot, mei_and_bob, run, wait_event
 
 
 def receipt_of(message) -> str | None:
@@ -88,6 +89,62 @@ def test_native_markers_answer_a_jabber_sender_and_jabber_delivery_moves_native_
         await bob.close()
         await friends.mei_native.close()
     run(scenario())
+
+
+def test_a_jabber_receipt_is_delivered_and_only_displayed_is_read(parley):
+    srv = parley("--password-cost", "minimum", xmpp=True)
+
+    async def scenario():
+        friends = await mei_and_bob(srv, jabber=True)
+        mei, bob, conversation, mei_native = friends.mei, friends.bob, friends.conversation, friends.mei_native
+        sent = await bob.call("message.send", {"conversationId": conversation, "clientId": "tick-1", "kind": "text",
+                                               "text": "delivered, not read"})
+        assert sent["ok"], sent
+        seq = sent["data"]["seq"]
+        got = await mei.next_message(predicate=lambda m: m["body"] == "delivered, not read")
+        assert got["id"] == "tick-1"
+        # The client's automatic <received/> (slixmpp acknowledges receipt requests) and the
+        # hand-over move the delivered marker: Bob sees two ticks, not read.
+        delivered = await wait_event(bob, lambda e: e["event"] == "conversation.receipt"
+                                     and (e["data"].get("deliveredSeq") or 0) >= seq)
+        assert (delivered["data"].get("readSeq") or 0) < seq, delivered
+        await asyncio.sleep(0.5)
+        listed = await mei_native.call("conversation.list", {})
+        assert listed["ok"], listed
+        mine = [c for c in listed["data"]["conversations"] if c["id"] == conversation]
+        assert mine and mine[0]["unread"] >= 1 and mine[0]["readSeq"] < seq, mine
+        # Nothing moved the read marker meanwhile.
+        read_early = [e for e in bob.events if e["event"] == "conversation.receipt" and (e["data"].get("readSeq") or 0) >= seq]
+        assert read_early == [], read_early
+
+        # The client shows it: <displayed/> names the stanza id it came with.
+        marker = mei.make_message(mto="bob@localhost", mtype="chat")
+        marker.append(_marker("displayed", "tick-1"))
+        marker.send()
+        read = await wait_event(bob, lambda e: e["event"] == "conversation.receipt" and (e["data"].get("readSeq") or 0) >= seq)
+        assert read["data"]["conversationId"] == conversation
+        moved = await wait_event(mei_native, lambda e: e["event"] == "conversation.read" and e["data"]["readSeq"] >= seq)
+        assert moved["data"]["unread"] == 0
+
+        # A marker naming a message that is not Bob's in this chat moves nothing.
+        stray = mei.make_message(mto="bob@localhost", mtype="chat")
+        stray.append(_marker("displayed", "no-such-id"))
+        stray.send()
+        await mei.stop()
+
+        # Signed in again: the delivered message is not handed over a second time.
+        again = Bot("mei@localhost")
+        assert await again.sign_in(srv.xmpp_port)
+        assert await _next_or_none(again, lambda m: bool(m["body"]), timeout=2) is None
+        await again.stop()
+        await bob.close()
+        await mei_native.close()
+    run(scenario())
+
+
+def _marker(name: str, stanza_id: str):
+    from slixmpp.xmlstream import ET
+    return ET.Element("{urn:xmpp:chat-markers:0}" + name, {"id": stanza_id})
 
 
 def _markable():

@@ -1,7 +1,7 @@
 """Typing across the native/Jabber boundary: a native `typing.start` reaches a Jabber client as
 a `<composing/>` chat state and the server's end of it as `<paused/>`; a Jabber client's
-`<composing/>` reaches a native client as a `typing` event. The Jabber client's own reading
-is a read receipt for the native sender."""
+`<composing/>` reaches a native client as a `typing` event. The Jabber client's displayed
+marker is a read receipt for the native sender."""
 from xmpp import mei_and_bob, run, wait_event
 
 
@@ -25,10 +25,14 @@ def test_typing_and_read_state_between_native_and_jabber(parley):
         event = await wait_event(bob, lambda e: e["event"] == "typing" and e["data"]["typing"])
         assert event["data"]["conversationId"] == conversation
 
-        # Bob's message handed to Mei's Jabber client counts as read: Bob's ticks say so.
+        # Bob's message shown by Mei's Jabber client (XEP-0333 displayed) is read: Bob's ticks say so.
         sent = await bob.call("message.send", {"conversationId": conversation, "clientId": "t-1", "kind": "text", "text": "seen?"})
         assert sent["ok"], sent
         await mei.next_message(predicate=lambda m: m["body"] == "seen?")
+        from slixmpp.xmlstream import ET
+        shown = mei.make_message(mto="bob@localhost", mtype="chat")
+        shown.append(ET.Element("{urn:xmpp:chat-markers:0}displayed", {"id": "t-1"}))
+        shown.send()
         receipt = await wait_event(bob, lambda e: e["event"] == "conversation.receipt" and (e["data"].get("readSeq") or 0) >= sent["data"]["seq"])
         assert receipt["data"]["conversationId"] == conversation
         await mei.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ParleyNet
 import ParleyServer
 import Testing
@@ -48,6 +49,39 @@ import Testing
         #expect(step.result.delivered == step.result.sent)
         #expect(step.result.acked == step.result.sent)
         #expect(step.errors == 0)
+        set.close()
+    }
+
+    @Test func aSmallFindMaxRunsEverySearchAndReportsTheMedian() throws {
+        let (server, directory) = try parleyServer()
+        defer {
+            server.shutdown()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        // The server runs in this process, so this process's CPU is the server's to settle on.
+        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port),
+                                              pid: getpid())
+        let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
+        defer { set.shutdown() }
+        #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
+        try ScenarioSetup.pairUp(set, dialect: .parley)
+        var settings = settings(target)
+        settings.findMax = true
+        settings.rate = 20
+        settings.maxRate = 40
+        settings.searches = 2
+        settings.retries = 1
+        settings.duration = .milliseconds(300)
+        settings.settle = ServerSettle(thresholdPercent: 90, window: .milliseconds(200), timeout: .seconds(5))
+        let outcome = try MessagingRunner.run(set, senders: set.connections, fanout: 1, target: target,
+                                              settings: settings, connectErrors: 0)
+        // Two searches of 20 and 40 msg/s (a failed step would add a repeat, so at least 4).
+        #expect(outcome.searches.count == 2)
+        #expect(outcome.steps.count >= 4)
+        #expect(outcome.steps.filter { $0.held }.map(\.rate).sorted().suffix(2) == [40, 40])
+        #expect(outcome.maxHeld == 40)
+        #expect(outcome.headline?.rate == 40)
+        #expect(outcome.headline?.serverMicrosecondsPerMessage ?? 0 > 0)
         set.close()
     }
 

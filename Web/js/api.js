@@ -12,6 +12,8 @@ export class ApiError extends Error {
 
 let token = null;
 export const setToken = (value) => { token = value; };
+/** The session token, for requests made outside `request` (an upload with progress). */
+export const currentToken = () => token;
 
 /** Sends a request; resolves with the parsed body (null for 204), rejects with ApiError. */
 export async function request(method, path, { body, raw, auth = true, timeout = 30000 } = {}) {

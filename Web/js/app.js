@@ -1,7 +1,7 @@
 // Parley's web client: starts the session from the saved token (or shows the login page),
 // follows the hash route, and rebuilds the interface when the language changes.
 import { h } from './dom.js';
-import { t, applyDocumentLanguage, onLanguageChange } from './i18n.js';
+import { t, errorText, applyDocumentLanguage, onLanguageChange } from './i18n.js';
 import { setToken } from './api.js';
 import { state, on } from './store.js';
 import * as client from './client.js';
@@ -13,6 +13,7 @@ import { loginView } from './views/login.js';
 import { registerView } from './views/register.js';
 import { phoneView } from './views/phone.js';
 import { shellView } from './views/shell.js';
+import { openInvite } from './views/invite.js';
 
 const root = document.getElementById('app');
 let shell = null;
@@ -58,6 +59,11 @@ function showApp(route) {
     root.replaceChildren(shell.el);
   }
   shell.route(route);
+  if (route.invite) {
+    // Shown once: the address becomes the chats list under the preview.
+    history.replaceState(null, '', '#/chats');
+    openInvite(route.invite);
+  }
 }
 
 function render() {
@@ -107,6 +113,8 @@ on('notice', (notice) => {
     const from = notice.request.from;
     toast(`${from.nickname || from.username || `ID: ${from.id}`} · ${t('wants_friend')}`);
   }
+  // An action done offline that the server refused once it could send it.
+  if (notice.kind === 'action-refused') toast(errorText(notice.error), 'error');
 });
 document.addEventListener('parley-retry', () => client.retryConnection());
 window.addEventListener('hashchange', render);

@@ -1,10 +1,13 @@
 // The signed-in session: the WebSocket, what happens after every (re)connect (sync keyed by
 // each conversation's last seq, friends, rooms entered again, the outbox), live events, and
 // the operations the views call. Views never talk to the network directly.
-import { api, setToken } from './api.js';
+import { api, setToken, currentToken } from './api.js';
+import { uploadFile } from './files.js';
 import { Connection, ConnectionError } from './connection.js';
 import * as outbox from './outbox.js';
 import * as receipts from './receipts.js';
+import * as lastSeen from './lastseen.js';
+import * as actions from './actionqueue.js';
 import {
   state, emit, reset, rememberUser, timeline, addMessages, noteMessage, maxSeq, minSeq,
 } from './store.js';
@@ -70,12 +73,15 @@ export function begin(token, account) {
   localStorage.setItem(TOKEN_KEY, token);
   setToken(token);
   reset();
+  lastSeen.clear();
   setMe(account);
   loadRooms();
   loadMet();
   loadListCache();
   outbox.load(account.id);
-  outbox.configure({ call, upload: (file) => api.upload(file), sent: messageSent });
+  outbox.configure({ call, upload: (file) => api.upload(file), uploadFile: (file, onProgress) => uploadFile(file, currentToken(), onProgress), sent: messageSent });
+  actions.load(account.id);
+  actions.configure({ call, done: actionDone, refused: (entry, error) => emit('notice', { kind: 'action-refused', op: entry.op, error }) });
   connection = new Connection({
     token: () => token,
     onEvent,
@@ -103,11 +109,13 @@ export async function end({ revoke = true, reason = null } = {}) {
   connection?.stop();
   connection = null;
   outbox.stop();
+  actions.stop();
   if (state.me) localStorage.removeItem(LIST_CACHE_PREFIX + state.me.id);
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(ACCOUNT_KEY);
   setToken(null);
   reset();
+  lastSeen.clear();
   emit('session', { signedIn: false, reason });
 }
 
@@ -169,7 +177,9 @@ async function onReady(account) {
     if (error.code !== 'network' && error.code !== 'timeout') console.warn('sync failed', error);
   } finally {
     // Sends go out once rooms are entered again (a room refuses messages from outside).
-    if (run === readyRun) outbox.flush();
+    // Actions done offline follow, in order, once the sends are out (an action may name a
+    // message that was waiting there).
+    if (run === readyRun) outbox.flush().then(() => { if (run === readyRun) actions.flush(); });
   }
 }
 
@@ -225,16 +235,20 @@ export function reportVisibility() {
 /** Mutes or unmutes a conversation's push notifications; the sessions list shows it. */
 export async function setMuted(id, muted) {
   const mute = muted ? await call('conversation.mute', { conversationId: id }) : (await call('conversation.unmute', { conversationId: id }), null);
-  const known = state.conversations.get(id);
-  if (known) {
-    const next = { ...known };
-    if (mute) next.mute = mute;
-    else delete next.mute;
-    state.conversations.set(id, next);
-    emit('conversations');
-    saveListCache();
-  }
+  applyMute(id, mute);
   return mute;
+}
+
+/** A mute set here, or on another device (`conversation.muted`), shown in the sessions list. */
+function applyMute(id, mute) {
+  const known = state.conversations.get(id);
+  if (!known) return;
+  const next = { ...known };
+  if (mute) next.mute = mute;
+  else delete next.mute;
+  state.conversations.set(id, next);
+  emit('conversations');
+  saveListCache();
 }
 
 function applySync(result) {
@@ -510,6 +524,35 @@ export async function transferGroup(id, userId) {
   const info = await call('group.transfer', { conversationId: id, userId });
   applyGroupInfo(info);
   return info;
+}
+
+// ---- Group governance (docs/protocol.md, "Group governance") ----
+
+/** Owner and admins: the change is a notice in the group; the members list is read again by the page. */
+export async function moderate(op, data) {
+  await call(op, data);
+  if (data.conversationId) await groupInfo(data.conversationId).catch(() => {});
+}
+
+export const joinRequests = async (id) => (await call('group.requests', { conversationId: id })).requests;
+export const groupInvites = async (id) => (await call('group.invites', { conversationId: id })).invites;
+export const groupBans = async (id) => (await call('group.bans', { conversationId: id })).bans;
+export const createInvite = (id, options = {}) => call('group.invite.create', { conversationId: id, ...options });
+export const revokeInvite = (token) => call('group.invite.revoke', { token });
+export const previewInvite = (token) => call('group.invite.preview', { token });
+
+/** Joins through a link; the group shows in the chats list. */
+export async function joinByInvite(token) {
+  const info = await call('group.invite.join', { token });
+  state.groupInfo.set(info.id, info);
+  await refreshConversations();
+  return info;
+export async function disbandGroup(id) {
+  await call('group.disband', { conversationId: id });
+  state.conversations.delete(id);
+  state.timelines.delete(id);
+  state.groupInfo.delete(id);
+  emit('conversations');
 }
 
 export async function leaveGroup(id) {
@@ -874,11 +917,44 @@ async function refreshPins(id) {
 
 const actionId = () => (crypto.randomUUID ? crypto.randomUUID() : `a-${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
+/**
+ * Sends a message action; while disconnected (or when the connection drops on the way) it
+ * waits in the action queue with its client id and goes out on reconnect: then this returns
+ * null and the message shows the action as waiting.
+ */
 async function act(op, data) {
-  const update = await call(op, { ...data, clientId: actionId() });
-  applyUpdate(update);
-  return update.message;
+  const request = { ...data, clientId: actionId() };
+  if (state.connection.status !== 'online') return queueAction(op, request);
+  try {
+    const answer = await call(op, request);
+    return actionDone(op, answer);
+  } catch (error) {
+    if (error.code === 'network' || error.code === 'timeout') return queueAction(op, request);
+    throw error;
+  }
 }
+
+function queueAction(op, request) {
+  actions.enqueue(op, request);
+  if (request.messageId) emit('timeline', request.conversationId);
+  return null;
+}
+
+/** A message action's answer (now, or from the queue after a reconnect), applied. */
+function actionDone(op, answer) {
+  if (op === 'conversation.pin' || op === 'conversation.unpin') {
+    onMessage(answer.update.event);
+    replaceMessage(answer.update.message);
+    setPins(answer.update.event.conversationId, answer.pinned);
+    return answer.pinned;
+  }
+  applyUpdate(answer);
+  emit('timeline', answer.message.conversationId);
+  return answer.message;
+}
+
+/** Whether an action on the message waits for the connection (shown on the bubble). */
+export const actionWaiting = (messageId) => actions.waitingOn(messageId);
 
 export const editMessage = (m, text) => act('message.edit', { conversationId: m.conversationId, messageId: m.id, text });
 export const recallMessage = (m) => act('message.recall', { conversationId: m.conversationId, messageId: m.id });
@@ -905,14 +981,8 @@ export async function forwardMessage(m, to) {
   return copy;
 }
 
-export async function pinMessage(m, unpin = false) {
-  const result = await call(unpin ? 'conversation.unpin' : 'conversation.pin',
-    { conversationId: m.conversationId, messageId: m.id, clientId: actionId() });
-  onMessage(result.update.event);
-  replaceMessage(result.update.message);
-  setPins(m.conversationId, result.pinned);
-  return result.pinned;
-}
+export const pinMessage = (m, unpin = false) => act(unpin ? 'conversation.unpin' : 'conversation.pin',
+  { conversationId: m.conversationId, messageId: m.id });
 
 export async function sendImage(conversationId, file) {
   const preview = URL.createObjectURL(file);
@@ -927,6 +997,11 @@ export async function sendImage(conversationId, file) {
     /* not decodable here; the server decides */
   }
   return outbox.enqueue({ conversationId, kind: 'image', file, preview, image: { width, height } });
+}
+
+/** Sends a file of any type: uploaded with progress (the tile shows it), then a `file` message. */
+export function sendFile(conversationId, file) {
+  return outbox.enqueue({ conversationId, kind: 'file', file, fileInfo: { name: file.name, size: file.size, type: file.type } });
 }
 
 /** Sends a recorded voice note (`voice.js` measured its length and waveform). */
@@ -997,6 +1072,7 @@ function onEvent(name, data) {
       emit('friends');
       break;
     case 'presence': {
+      lastSeen.forget(data.userId);
       const friend = state.friends.get(data.userId);
       if (friend) {
         friend.online = data.online;
@@ -1013,11 +1089,21 @@ function onEvent(name, data) {
     case 'message.hidden':
       applyHidden(data.conversationId, data.messageId);
       break;
+    case 'group.disbanded':
+      // Disbanded by its owner or an administrator: gone from every list, its history too.
+      state.conversations.delete(data.conversationId);
+      state.timelines.delete(data.conversationId);
+      state.groupInfo.delete(data.conversationId);
+      emit('conversations');
+      break;
     case 'typing':
       receipts.onTyping(data);
       break;
     case 'conversation.receipt':
       receipts.onReceipt(data);
+      break;
+    case 'conversation.muted':
+      applyMute(data.conversationId, data.mute || null);
       break;
     default:
       break; // events this client does not know are ignored
@@ -1029,6 +1115,12 @@ export function draftChanged(conversationId, text) {
   receipts.draftChanged(call, conversationId, text);
 }
 
+/** The "last seen …" line of an offline user, or '' (see lastseen.js); asked while connected. */
+export function lastSeenLabel(userId) {
+  if (state.connection.status !== 'online') return '';
+  return lastSeen.label(call, userId);
+}
+
 /** The user's privacy choices (`privacy.get`). */
 export function privacy() {
   return call('privacy.get', {});
@@ -1036,7 +1128,8 @@ export function privacy() {
 
 /** Replaces the user's privacy choices (`privacy.set`). */
 export function setPrivacy(settings) {
-  return call('privacy.set', settings);
+  // Whose last seen this user may see can change with it (hiding one's own hides others').
+  return call('privacy.set', settings).then((saved) => { lastSeen.clear(); emit('lastseen', null); return saved; });
 }
 
 /** Who of a group has read a message (`message.readers`). */

@@ -47,9 +47,13 @@ function sentence(message) {
     case 'group_created': return t('sys_group_created', { actor, name });
     case 'member_joined': return t('sys_member_joined', { actor });
     case 'member_left': return t('sys_member_left', { actor });
+    case 'group_disbanded': return t('sys_group_disbanded', { actor });
     case 'member_removed': return t('sys_member_removed', { actor, target });
     case 'owner_changed': return t('sys_owner_changed', { actor, target });
     case 'info_changed': {
+      if ((s.fields || []).length && (s.fields || []).every((f) => f === 'joinMode' || f === 'showHistory')) {
+        return t('sys_policy_changed', { actor });
+      }
       const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
       const others = fields.filter((f) => f !== 'name');
       const room = state.conversations.get(message.conversationId)?.kind === 'room' ? 'room_' : '';
@@ -68,6 +72,14 @@ function sentence(message) {
     case 'message_pinned': return t('sys_message_pinned', { actor });
     case 'message_unpinned': return t('sys_message_unpinned', { actor });
     case 'message_listened': return t('sys_message_listened', { actor });
+    case 'admin_added': return t('sys_admin_added', { actor, target });
+    case 'admin_removed': return t('sys_admin_removed', { actor, target });
+    case 'member_banned': return t('sys_member_banned', { actor, target });
+    case 'member_unbanned': return t('sys_member_unbanned', { actor, target });
+    case 'member_muted': return t('sys_member_muted', { actor, target });
+    case 'member_unmuted': return t('sys_member_unmuted', { actor, target });
+    case 'join_requested': return t('sys_join_requested', { actor });
+    case 'join_declined': return t('sys_join_declined', { actor, target });
     default: return t('sys_unknown');
   }
 }
@@ -79,7 +91,9 @@ export function previewText(message, conversation) {
   if (message.kind === 'system') return systemText(message);
   if (message.recalled) return t('sys_message_recalled', { actor: who(message.recalled.by) });
   const body = message.kind === 'image' ? t('image_preview')
-    : message.kind === 'voice' ? t('voice_preview', { length: voiceLength(message.voice?.durationMs) }) : emojify((message.text || '').replace(/\s+/g, ' '));
+    : message.kind === 'voice' ? t('voice_preview', { length: voiceLength(message.voice?.durationMs) })
+      : message.kind === 'file' ? t('file_preview', { name: message.file?.name || '' })
+        : emojify((message.text || '').replace(/\s+/g, ' '));
   if (conversation && conversation.kind !== 'user' && message.sender) {
     if (state.me && message.sender === state.me.id) return t('you_prefix') + body;
     return `${userName(message.sender)}${language() === 'zh' ? '：' : ': '}${body}`;

@@ -4,7 +4,7 @@
 // (re)connect. A refusal by the server marks the entry failed; the user can retry it.
 import { state, emit } from './store.js';
 
-let hooks = { call: null, upload: null, sent: null };
+let hooks = { call: null, upload: null, uploadFile: null, sent: null };
 let userKey = null;
 let flushing = false;
 let again = false;
@@ -69,6 +69,7 @@ export function discard(clientId) {
   const entry = state.outbox.find((e) => e.clientId === clientId);
   if (!entry) return;
   state.outbox = state.outbox.filter((e) => e !== entry);
+  entry.abort?.();
   if (entry.preview) URL.revokeObjectURL(entry.preview);
   save();
   emit('outbox', entry.conversationId);
@@ -109,6 +110,19 @@ async function sendOne(entry) {
   entry.state = 'sending';
   emit('outbox', entry.conversationId);
   try {
+    if (entry.kind === 'file' && !entry.mediaId) {
+      // Streamed from disk by the browser, with progress to the tile and a cancel.
+      const upload = hooks.uploadFile(entry.file, (fraction) => {
+        entry.progress = fraction;
+        entry.progressView?.(fraction);
+      });
+      entry.abort = upload.abort;
+      const media = await upload.promise;
+      entry.abort = null;
+      entry.mediaId = media.id;
+      entry.fileInfo = { ...entry.fileInfo, mediaId: media.id, url: media.url, size: media.size, type: media.type };
+      save();
+    }
     if ((entry.kind === 'image' || entry.kind === 'voice') && !entry.mediaId) {
       const media = await hooks.upload(entry.file);
       entry.mediaId = media.id;
@@ -118,7 +132,9 @@ async function sendOne(entry) {
     }
     const data = entry.kind === 'text'
       ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'text', text: entry.text }
-      : { conversationId: entry.conversationId, clientId: entry.clientId, kind: entry.kind, mediaId: entry.mediaId };
+      : entry.kind === 'file'
+        ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'file', mediaId: entry.mediaId, name: entry.fileInfo?.name }
+        : { conversationId: entry.conversationId, clientId: entry.clientId, kind: entry.kind, mediaId: entry.mediaId };
     // A voice note's length and waveform were measured while it was recorded.
     if (entry.kind === 'voice') {
       data.durationMs = entry.voice.durationMs;

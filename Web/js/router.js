@@ -5,6 +5,7 @@
 //   #/chats/c/<id>/at/<seq> (the conversation, scrolled to the message at seq)
 //   #/contacts  #/contacts/u/<userId>  #/contacts/c/<id>  #/contacts/c/<id>/info
 //   #/discover  #/me
+//   #/invite/<token> (an invite link: the chats, with the group's preview on top)
 
 const TABS = ['chats', 'contacts', 'discover', 'me'];
 const AUTH = ['login', 'register', 'phone'];
@@ -13,6 +14,7 @@ export function parse(hash = location.hash) {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [first, kind, id, extra, at] = parts;
   if (AUTH.includes(first)) return { page: first };
+  if (first === 'invite' && kind) return { page: 'app', tab: 'chats', detail: null, invite: kind };
   const tab = TABS.includes(first) ? first : 'chats';
   let detail = null;
   if (tab === 'chats' && kind === 'search') detail = { type: 'search', id: null };

@@ -88,7 +88,9 @@ public final class AccountService: Sendable {
     /// opening a session: for gateways whose clients send the password on every connection
     /// (XMPP's PLAIN).
     public func checkPassword(username: String, password: String, clientAddress: String) async throws(ProtocolError) -> Account {
-        try await verifyPassword(username: username, password: password, clientAddress: clientAddress).account
+        let user = try await verifyPassword(username: username, password: password, clientAddress: clientAddress)
+        try await checkNotSuspended(user.id)
+        return user.account
     }
 
     /// The first step of a SCRAM sign-in (XMPP): the user and their stored credential for
@@ -106,6 +108,8 @@ public final class AccountService: Sendable {
         return try await read { reader in
             guard let user = try reader.user(username: username), user.passwordHash != nil,
                   let credential = try reader.scramCredentials(of: user.id).first(where: { $0.mechanism == mechanism }) else { return nil }
+            // A suspended account is refused before the proof (a Jabber client shows the reason).
+            try Self.checkNotSuspended(user.id, reader: reader, now: now)
             return SCRAMCandidate(account: user.account, credential: credential)
         }
     }
@@ -271,8 +275,12 @@ public final class AccountService: Sendable {
         let unauthorized = ProtocolError(.unauthorized, "sign in first: the token is missing, unknown or signed out")
         guard !token.isEmpty, token.utf8.count <= 128 else { throw unauthorized }
         let tokenHash = secrets.hash(token)
-        guard let session = try await read({ reader in try reader.session(tokenHash: tokenHash) }) else { throw unauthorized }
         let now = clock()
+        guard let session = try await read({ reader -> StoredSession? in
+            guard let session = try reader.session(tokenHash: tokenHash) else { return nil }
+            try Self.checkNotSuspended(session.userID, reader: reader, now: now)
+            return session
+        }) else { throw unauthorized }
         let address = clientAddress.flatMap { $0.isEmpty ? nil : $0 }
         if now - session.lastSeenAt > Int64(validator.rules.sessionTouchIntervalSeconds) * 1000
             || (address != nil && address != session.lastAddress) {
@@ -380,6 +388,7 @@ public final class AccountService: Sendable {
 
     private func openSession(for user: StoredUser, device: SignInDevice, created: Bool, now: Int64,
                              writer: StoreWriter) throws -> AuthResult {
+        try Self.checkNotSuspended(user.id, reader: writer, now: now)
         let token = secrets.token()
         let agent = device.userAgent.map { String($0.prefix(200)) }
         let name = DeviceName.resolve(given: device.name, userAgent: device.userAgent, maxLength: validator.rules.deviceNameLength)

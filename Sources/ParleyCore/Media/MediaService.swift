@@ -9,6 +9,14 @@ public protocol MediaFileStoring: Sendable {
     func load(id: String) throws -> [UInt8]?
     /// Removes the bytes stored under `id` (nothing if there are none).
     func delete(id: String) throws
+    /// Stores the file at `path` (a finished upload on the same file system) under `id`
+    /// durably, moving it rather than copying it.
+    func adopt(id: String, from path: String) throws
+    /// Up to `count` bytes from the start of the file at `path`.
+    func prefix(ofFileAt path: String, count: Int) throws -> [UInt8]
+    /// Where the bytes of `id` are on disk, for serving them without reading them into
+    /// memory; nil when they are not in a file.
+    func path(id: String) -> String?
 }
 
 /// Image and voice uploads: the type is sniffed from the bytes, the size bounded, the name chosen by
@@ -21,9 +29,11 @@ public final class MediaService: Sendable {
     let blocking: BlockingExecutor
     let clock: WallClock
     public let rules: MediaRules
-    private let uploadRate: SlidingWindowLimiter
-    /// Largest upload in bytes.
+    let uploadRate: SlidingWindowLimiter
+    /// Largest image upload in bytes.
     public var maxBytes: Int { rules.maxBytes }
+    /// Largest file upload in bytes.
+    public var maxFileBytes: Int { rules.maxFileBytes }
 
     static let day: Int64 = 86_400_000
 
@@ -63,17 +73,25 @@ public final class MediaService: Sendable {
         if let wait = uploadRate.attempt(String(owner.rawValue), now: now) {
             throw ProtocolError(.rateLimited, "at most \(rules.uploadsPerMinute) uploads a minute", retryAfterSeconds: wait)
         }
+        try await record(media, now: now) { [files] in try files.save(id: media.id, bytes: bytes) }
+        return media.info
+    }
+
+    /// Checks the owner's quotas, puts the bytes in place with `put` (on the blocking pool),
+    /// then stores the record; the file goes again if the record cannot be stored.
+    func record(_ media: StoredMedia, now: Int64, put: @escaping @Sendable () throws -> Void) async throws(ProtocolError) {
         let rules = self.rules
+        let owner = media.ownerID
         do {
             // A cheap look first, so an upload over quota writes no file.
             let usage = try await store.read { reader in try reader.mediaUsage(of: owner, since: now - Self.day) }
-            try Self.checkQuota(usage, adding: bytes.count, now: now, rules: rules)
+            try Self.checkQuota(usage, adding: media.size, now: now, rules: rules)
             // The file first: a record must never point at bytes that are not there.
-            try await blocking.run { [files] in try files.save(id: media.id, bytes: bytes) }
+            try await blocking.run { try put() }
             do {
                 try await store.write { writer in
                     // Again inside the write: concurrent uploads of one user cannot pass it together.
-                    try Self.checkQuota(try writer.mediaUsage(of: owner, since: now - Self.day), adding: bytes.count, now: now, rules: rules)
+                    try Self.checkQuota(try writer.mediaUsage(of: owner, since: now - Self.day), adding: media.size, now: now, rules: rules)
                     try writer.insertMedia(media)
                 }
             } catch {
@@ -83,7 +101,6 @@ public final class MediaService: Sendable {
         } catch {
             throw StoreGateway.translate(error)
         }
-        return media.info
     }
 
     /// A voice recording's own limits: bytes, and the length its container records.
@@ -144,9 +161,7 @@ public final class MediaService: Sendable {
     /// An image's record and bytes.
     public func download(id: String) async throws(ProtocolError) -> (StoredMedia, [UInt8]) {
         let notFound = ProtocolError(.notFound, "no such media")
-        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCIILetterOrDigit || $0 == "-" || $0 == "_" }) else {
-            throw notFound
-        }
+        guard Self.isWellFormed(id: id) else { throw notFound }
         do {
             guard let media = try await store.read({ reader in try reader.media(id: id) }),
                   let bytes = try await blocking.run({ [files] in try files.load(id: id) }) else { throw notFound }

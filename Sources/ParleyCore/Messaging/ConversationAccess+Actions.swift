@@ -28,14 +28,20 @@ extension ConversationAccess {
         }
     }
 
-    /// The sender recalls within the recall window; a group's owner recalls any member's
-    /// message at any time. A message is recalled once.
+    /// The sender recalls within the recall window; a group's owner and admins recall any
+    /// member's message at any time. A message is recalled once.
     static func checkRecallable(_ message: Message, in conversation: StoredConversation, by user: UserID, now: Int64,
-                                rules: MessagingRules) throws {
+                                rules: MessagingRules, reader: StoreReader) throws {
         guard message.recalled == nil else {
             throw ProtocolError(.invalidField, "this message was recalled already", field: "messageId")
         }
         if conversation.kind == .group, conversation.ownerID == user { return }
+        if conversation.kind == .group, message.sender != user, let actor = try reader.member(of: conversation.id, user: user),
+           actor.role == .admin {
+            // An admin recalls members' messages, not the owner's or another admin's.
+            let sender = try message.sender.flatMap { try reader.member(of: conversation.id, user: $0) }
+            if (sender?.role.rank ?? 0) < actor.role.rank { return }
+        }
         guard message.sender == user else { throw ProtocolError(.notSender, "only the sender may recall a message") }
         guard now - message.createdAt <= rules.recallWindow else {
             throw ProtocolError(.windowClosed, "messages can be recalled for \(rules.recallWindow / 1000) seconds after sending")

@@ -20,13 +20,20 @@ enum ConversationAccess {
         return conversation
     }
 
-    /// The conversation, if `user` may post in it: readable, and for 1:1 conversations the
-    /// two are still friends and neither blocked the other.
+    /// The conversation, if `user` may post in it: readable, for 1:1 conversations the two
+    /// are still friends and neither blocked the other, and in a group the user is not muted.
     static func postable(_ id: ConversationID, by user: UserID, reader: StoreReader,
-                         rooms: RoomOccupancy) throws -> StoredConversation {
+                         rooms: RoomOccupancy, now: Int64) throws -> StoredConversation {
         let conversation = try readable(id, by: user, reader: reader, rooms: rooms)
         try checkStillFriends(conversation, user, reader: reader)
+        if conversation.kind == .group { try checkNotMuted(until: try reader.mutedUntil(in: id, user: user), now: now) }
         return conversation
+    }
+
+    /// A muted member reads but does not post until the mute ends.
+    static func checkNotMuted(until: Int64?, now: Int64) throws {
+        guard let until, until > now else { return }
+        throw ProtocolError(.muted, "you are muted in this group", retryAfterSeconds: Int(min((until - now + 999) / 1000, Int64(Int32.max))))
     }
 
     /// `postable`, for use inside a write, with what it needs taken from `cache` where it can
@@ -34,7 +41,7 @@ enum ConversationAccess {
     /// conversation's kind and pair, its members, and whether a 1:1 pair may still write to
     /// each other. Returns the snapshot to store.
     static func postable(_ id: ConversationID, by user: UserID, writer: StoreReader, rooms: RoomOccupancy,
-                         cache: MembershipCache) throws -> MembershipCache.Snapshot {
+                         cache: MembershipCache, now: Int64) throws -> MembershipCache.Snapshot {
         guard var snapshot = try cache.snapshot(of: id, writer: writer) else {
             throw ProtocolError(.notFound, "no such conversation")
         }
@@ -43,6 +50,7 @@ enum ConversationAccess {
             guard snapshot.members.set.contains(user) else {
                 throw ProtocolError(.notMember, "you are not in this conversation")
             }
+            try checkNotMuted(until: snapshot.members.mutedUntil[user], now: now)
         case .room:
             guard rooms.contains(id, user) else { throw ProtocolError(.notMember, "enter the room first") }
         }
@@ -82,6 +90,26 @@ enum ConversationAccess {
             throw ProtocolError(.notMember, "you are not a member of this group")
         }
         return (conversation, member)
+    }
+
+    /// The group and the member, if `user` is its owner or one of its admins.
+    static func group(_ id: ConversationID, admin user: UserID, reader: StoreReader) throws -> (StoredConversation, StoredMember) {
+        let (conversation, member) = try group(id, member: user, reader: reader)
+        guard member.role.rank >= StoredMember.Role.admin.rank else {
+            throw ProtocolError(.notAdmin, "only the group's owner or an admin may do this")
+        }
+        return (conversation, member)
+    }
+
+    /// Whether `actor` may act on `target` (remove, mute, ban): an admin acts on members, the
+    /// owner on admins too, nobody on themselves or on the owner.
+    static func checkOutranks(_ actor: StoredMember, _ target: StoredMember?, targetID: UserID) throws {
+        guard actor.userID != targetID else { throw ProtocolError(.invalidField, "not on yourself", field: "userId") }
+        guard let target else { return }
+        guard actor.role.rank > target.role.rank else {
+            throw ProtocolError(target.role == .owner ? .notOwner : .notAdmin,
+                                "only the group's owner may do this to an admin", field: "userId")
+        }
     }
 
     /// The group, if `user` owns it.

@@ -23,6 +23,9 @@ public struct ArchiveQuery: Sendable, Equatable {
     public var fromEnd: Bool
     /// Messages wanted; nil: the most a page may hold. 0 asks for the count alone.
     public var limit: Int?
+    /// Only messages whose text holds every word of this (`message.search`'s rules); nil:
+    /// no text filter.
+    public var text: String?
 
     public init(scope: Scope, start: Int64? = nil, end: Int64? = nil, after: String? = nil, before: String? = nil,
                 fromEnd: Bool = false, limit: Int? = nil) {
@@ -61,15 +64,22 @@ extension ConversationService {
         if let start = query.start, let end = query.end, start > end {
             throw ProtocolError(.invalidField, "the start is after the end", field: "start")
         }
+        if let text = query.text { return try await archiveSearch(for: user, query, text: text, limit: limit) }
         let rooms = context.rooms
         return try await context.gateway.read { reader in
             let conversations: [ConversationID]
+            var start = query.start
             switch query.scope {
             case .direct:
                 conversations = try reader.conversationIDs(of: user, kind: .user)
             case .conversation(let id):
-                _ = try ConversationAccess.readable(id, by: user, reader: reader, rooms: rooms)
+                let conversation = try ConversationAccess.readable(id, by: user, reader: reader, rooms: rooms)
                 conversations = [id]
+                // A member who joined a group that hides earlier history finds nothing from
+                // before their joining here either.
+                if conversation.kind == .group, let member = try reader.member(of: id, user: user), member.historyFrom > 0 {
+                    start = max(start ?? member.joinedAt, member.joinedAt)
+                }
             }
             // A marker must be a message of this archive, or the page would be about
             // something the user cannot see.
@@ -81,7 +91,7 @@ extension ConversationService {
                 }
                 return ArchivePosition(message)
             }
-            let range = ArchiveRange(start: query.start, end: query.end, after: try position(query.after),
+            let range = ArchiveRange(start: start, end: query.end, after: try position(query.after),
                                      before: try position(query.before), newest: query.fromEnd)
             let fetched = try reader.archivedMessages(in: conversations, range, limit: limit + 1)
             let page = query.fromEnd ? Array(fetched.suffix(limit)) : Array(fetched.prefix(limit))
@@ -98,7 +108,7 @@ extension ConversationService {
             let people = Set(fitting.compactMap(\.sender)).union(peers.values)
             let users = Dictionary(try MessagingContext.profiles(Array(people), reader: reader).map { ($0.id, $0) },
                                    uniquingKeysWith: { first, _ in first })
-            return ArchivePage(messages: fitting, count: try reader.archivedMessageCount(in: conversations, start: query.start, end: query.end),
+            return ArchivePage(messages: fitting, count: try reader.archivedMessageCount(in: conversations, start: start, end: query.end),
                                complete: fetched.count <= limit && fitting.count == page.count, peers: peers, users: users)
         }
     }

@@ -69,6 +69,23 @@ extension ConversationService {
         await markDelivered(newest.map { ($0.key, $0.value) }, to: user)
     }
 
+    /// Moves `user`'s delivered marker in a 1:1 conversation to `seq`, for a gateway whose
+    /// client acknowledged delivery itself (an XMPP `<received/>`) or that handed the
+    /// message over; the other person hears of it if it moved.
+    public func moveDeliveredMarker(for user: UserID, in conversation: ConversationID, to seq: Int64) async {
+        await markDelivered([(conversation, seq)], to: user)
+    }
+
+    /// `user`'s own delivered markers in `conversations` (0 where nothing was delivered),
+    /// for a gateway that hands over at sign-in only what no connection got yet.
+    public func deliveredMarkers(of user: UserID, in conversations: [ConversationID]) async throws(ProtocolError) -> [ConversationID: Int64] {
+        try await context.gateway.read { reader in
+            var markers: [ConversationID: Int64] = [:]
+            for id in conversations { markers[id] = try reader.deliveredSeq(in: id, user: user) }
+            return markers
+        }
+    }
+
     /// Moves `user`'s delivered markers (1:1 conversations only) and tells each other person,
     /// once per marker that moved. A failure leaves the ticks where they were: the next
     /// delivery moves them.

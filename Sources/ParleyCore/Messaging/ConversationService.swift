@@ -11,12 +11,15 @@ public final class ConversationService: Sendable {
     let deliveredMarks = DeliveredMarks()
     /// Full-text search (`message.search`).
     public let search: MessageSearchService
+    /// Who may see whom online or last seen (`user.lastSeen`).
+    public let lastSeen: LastSeenService
 
     public init(context: MessagingContext) {
         self.context = context
         actions = MessageActionService(context: context)
         typing = TypingService(context: context)
         search = MessageSearchService(context: context)
+        lastSeen = LastSeenService(context: context)
     }
 
     /// The longest client id `send` accepts (gateways that take ids from their own protocol
@@ -55,6 +58,14 @@ public final class ConversationService: Sendable {
             }
         case .voice:
             try VoiceCheck.parameters(parameters)
+        case .file:
+            guard parameters.mediaId?.isEmpty == false else {
+                throw ProtocolError(.missingField, "a file message needs a mediaId", field: "mediaId")
+            }
+            if let caption = parameters.text { try rules.text.validate(caption, as: .text) }
+            if let name = parameters.name, name.utf8.count > FileName.maxInputBytes {
+                throw ProtocolError(.invalidField, "a file name has at most \(FileName.maxInputBytes) bytes", field: "name")
+            }
         case .system:
             throw ProtocolError(.invalidField, "system messages come from the server only", field: "kind")
         }
@@ -71,7 +82,7 @@ public final class ConversationService: Sendable {
         let excerptLimit = context.rules.replyExcerptCharacters
         return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
-                                                          rooms: rooms, cache: cache)
+                                                          rooms: rooms, cache: cache, now: now)
             let conversation = snapshot.conversation
             let extras = try Self.replyAndMentions(parameters, by: user, snapshot: snapshot, writer: writer, excerptLimit: excerptLimit)
             // A text message goes straight to the insert: a retry is caught by the unique
@@ -99,14 +110,20 @@ public final class ConversationService: Sendable {
                 voice = try VoiceCheck.attachment(media, durationMs: parameters.durationMs ?? 0, waveform: parameters.waveform ?? [])
                 try writer.markMediaReferenced(id: media.id, at: now)
             }
+            var file: FileAttachment?
+            if parameters.kind == .file, let mediaID = parameters.mediaId {
+                file = try Self.attachment(mediaID, named: parameters.name, by: user, writer: writer)
+                try writer.markMediaReferenced(id: mediaID, at: now)
+            }
             let message: Message
             do {
                 // The sender has read what they sent (rooms keep no read markers).
                 var new = NewMessage(
                     conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
-                    text: parameters.kind == .text ? parameters.text : nil, image: image, createdAt: now,
+                    text: Self.storedText(parameters), image: image, createdAt: now,
                     replyTo: extras.reply, mentions: extras.mentions, mentionsAll: extras.all ? true : nil)
                 new.voice = voice
+                new.file = file
                 var appended = try writer.appendMessage(new, markingReadBySender: snapshot.shape.kind != .room)
                 if extras.all || extras.mentions != nil {
                     try writer.insertMentions(in: conversation, seq: appended.seq, sender: user,
@@ -188,7 +205,9 @@ public final class ConversationService: Sendable {
                 pinned = try MessageActionService.pinned(in: parameters.conversationId, reader: reader, excerptLimit: excerptLimit)
                 used += pinned?.reduce(0) { $0 + EncodedSizeBound.message($1.message) } ?? 0
             }
-            let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit)
+            // A group member who joined with earlier history hidden sees from their joining on.
+            let from = try Self.historyStart(of: conversation, for: user, reader: reader)
+            let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit).filter { $0.seq > from }
             // Action events are stored in the sequence but shown as the state they made,
             // unless asked for; messages the user hid are left out for them alone.
             let shown = try Self.visible(page, to: user, events: parameters.events == true, in: parameters.conversationId,
@@ -196,7 +215,7 @@ public final class ConversationService: Sendable {
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
             let (peerRead, peerDelivered) = try Self.peerMarkers(in: conversation, of: user, reader: reader)
-            return (MessagePage(messages: messages, hasMore: (first ?? 1) > 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
+            return (MessagePage(messages: messages, hasMore: (first ?? from + 1) > from + 1, pinned: pinned.flatMap { $0.isEmpty ? nil : $0 },
                                 peerReadSeq: peerRead, peerDeliveredSeq: peerDelivered), conversation.kind)
         }
         // A page fetched is delivered: the 1:1 sender's ticks move on.
@@ -204,6 +223,13 @@ public final class ConversationService: Sendable {
             await markDelivered([(parameters.conversationId, newest)], to: user)
         }
         return page.0
+    }
+
+    /// The sequence number after which `user` sees `conversation`: where they joined a group
+    /// that hides earlier history from newcomers, else 0.
+    static func historyStart(of conversation: StoredConversation, for user: UserID, reader: StoreReader) throws -> Int64 {
+        guard conversation.kind == .group else { return 0 }
+        return try reader.member(of: conversation.id, user: user)?.historyFrom ?? 0
     }
 
     /// `messages` as `user` sees them: without action events unless `events`, with reply
@@ -345,9 +371,10 @@ public final class ConversationService: Sendable {
             for summary in summaries {
                 let known = max(0, parameters.since[summary.id.description] ?? 0)
                 guard summary.lastSeq > known else { continue }
-                let raw = summary.lastSeq - known > Int64(limit)
+                let from = summary.kind == .group ? try reader.member(of: summary.id, user: user)?.historyFrom ?? 0 : 0
+                let raw = (summary.lastSeq - known > Int64(limit)
                     ? try reader.messages(in: summary.id, before: nil, limit: limit)
-                    : try reader.messages(in: summary.id, after: known, limit: limit)
+                    : try reader.messages(in: summary.id, after: known, limit: limit)).filter { $0.seq > from }
                 // Action events stay (they carry the sequence); hidden messages do not.
                 let missed = try Self.visible(raw, to: user, events: true, in: summary.id, reader: reader, excerptLimit: excerptLimit)
                 let fitting = Self.newestFitting(missed, budget: budget, used: &used)

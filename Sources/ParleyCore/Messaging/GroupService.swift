@@ -23,11 +23,13 @@ public final class GroupService: Sendable {
             let group = try writer.insertConversation(NewConversation(kind: .group, name: name, avatar: parameters.avatar,
                                                                       description: parameters.description, ownerID: user, createdAt: now))
             try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .owner, joinedAt: now, readSeq: 0))
+            // New groups are open, and hide what was said before a newcomer joined.
+            try writer.saveGroupPolicy(GroupPolicy(joinMode: .open, showHistory: false), of: group.id)
             try MediaReference.mark(avatar: parameters.avatar, at: now, writer: writer)
             membership.invalidate(group.id)
             let message = try Self.notice(.groupCreated, in: group.id, actor: user, name: name, now: now, writer: writer)
             _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
-            return (try Self.info(group.id, reader: writer), message)
+            return (try Self.info(group.id, for: user, reader: writer), message)
         }
         context.announce([message], to: [user], kind: .group, excluding: nil)
         return info
@@ -54,6 +56,9 @@ public final class GroupService: Sendable {
         }
     }
 
+    /// Joins by the group's join mode: an open group at once; an `approval` group files a
+    /// request (answered with `pending`); an `invite` group only with a member's invitation.
+    /// Banned users are refused whatever the mode.
     private func join(_ user: UserID,
                       finding find: @escaping @Sendable (StoreReader) throws -> StoredConversation) async throws(ProtocolError) -> GroupInfo {
         let membership = context.membership
@@ -61,17 +66,68 @@ public final class GroupService: Sendable {
         let (info, message, members) = try await context.gateway.write { writer in
             let group = try find(writer)
             if try writer.member(of: group.id, user: user) != nil {
-                return (try Self.info(group.id, reader: writer), nil as Message?, [UserID]())
+                return (try Self.info(group.id, for: user, reader: writer), nil as Message?, [UserID]())
             }
-            // A newcomer sees the whole history, unread from where they joined.
-            try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .member, joinedAt: now, readSeq: group.lastSeq))
-            membership.invalidate(group.id)
-            let message = try Self.notice(.memberJoined, in: group.id, actor: user, now: now, writer: writer)
-            _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
-            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+            try Self.checkNotBanned(user, from: group.id, reader: writer)
+            let policy = try Self.policy(of: group.id, reader: writer)
+            if var invitation = try writer.invitation(in: group.id, for: user), Self.problem(with: invitation, now: now) == nil {
+                invitation.uses += 1
+                try writer.updateInvite(invitation)
+            } else {
+                switch policy.joinMode {
+                case .open:
+                    break
+                case .invite:
+                    throw ProtocolError(.inviteOnly, "this group is joined by invitation only")
+                case .approval:
+                    guard try writer.joinRequest(in: group.id, user: user) == nil else {
+                        var info = try Self.info(group.id, for: user, reader: writer)
+                        info.pending = true
+                        return (info, nil, [])
+                    }
+                    guard try writer.joinRequests(in: group.id, limit: self.context.rules.maxJoinRequests).count
+                            < self.context.rules.maxJoinRequests else {
+                        throw ProtocolError(.rateLimited, "this group has too many pending requests; try later")
+                    }
+                    try writer.saveJoinRequest(StoredJoinRequest(conversationID: group.id, userID: user, createdAt: now))
+                    let message = try Self.notice(.joinRequested, in: group.id, actor: user, now: now, writer: writer)
+                    var info = try Self.info(group.id, for: user, reader: writer)
+                    info.pending = true
+                    return (info, message, try writer.memberIDs(of: group.id))
+                }
+            }
+            let message = try Self.admit(user, to: group, policy: policy, now: now, writer: writer, membership: membership)
+            return (try Self.info(group.id, for: user, reader: writer), message, try writer.memberIDs(of: group.id))
         }
         if let message { context.announce([message], to: members, kind: .group, excluding: nil) }
         return info
+    }
+
+    /// Makes `user` a member, with the notice that says so; the one way in, whichever door
+    /// they came through. A newcomer sees history from here on unless the group shows it,
+    /// and has read up to their own notice.
+    static func admit(_ user: UserID, to group: StoredConversation, policy: GroupPolicy, now: Int64,
+                      writer: StoreWriter, membership: MembershipCache) throws -> Message {
+        let current = try writer.conversation(id: group.id)?.lastSeq ?? group.lastSeq
+        try writer.saveMember(StoredMember(conversationID: group.id, userID: user, role: .member, joinedAt: now, readSeq: current,
+                                           historyFrom: policy.showHistory ? 0 : current))
+        _ = try writer.deleteJoinRequest(in: group.id, user: user)
+        membership.invalidate(group.id)
+        let message = try notice(.memberJoined, in: group.id, actor: user, now: now, writer: writer)
+        _ = try writer.markRead(conversation: group.id, user: user, upTo: message.seq)
+        return message
+    }
+
+    /// The group's rules of entry; groups older than them stay open with history shown.
+    static func policy(of group: ConversationID, reader: StoreReader) throws -> GroupPolicy {
+        try reader.groupPolicy(of: group) ?? GroupPolicy(joinMode: .open, showHistory: true)
+    }
+
+    /// Banned users do not come back, by any door.
+    static func checkNotBanned(_ user: UserID, from conversation: ConversationID, reader: StoreReader) throws {
+        if try reader.ban(in: conversation, user: user) != nil {
+            throw ProtocolError(.banned, "you are banned from this conversation")
+        }
     }
 
     /// Leaves a group. An owner who leaves hands the group to the longest-standing member.
@@ -106,14 +162,20 @@ public final class GroupService: Sendable {
             cursor = parsed
         }
         let after = cursor
+        let now = context.clock()
         return try await context.gateway.read { reader in
             _ = try ConversationAccess.group(parameters.conversationId, member: user, reader: reader)
             let members = try reader.members(of: parameters.conversationId, after: after, limit: limit)
             let profiles = Dictionary(try MessagingContext.profiles(members.map(\.userID), reader: reader).map { ($0.id, $0) },
                                       uniquingKeysWith: { a, _ in a })
+            let mutes = try reader.mutes(in: parameters.conversationId)
             return GroupMemberPage(
                 members: members.compactMap { member in
-                    profiles[member.userID].map { GroupMember(user: $0, role: member.role.rawValue, joinedAt: member.joinedAt) }
+                    profiles[member.userID].map { profile in
+                        var entry = GroupMember(user: profile, role: member.role.rawValue, joinedAt: member.joinedAt)
+                        entry.mutedUntil = mutes[member.userID].flatMap { $0 > now ? $0 : nil }
+                        return entry
+                    }
                 },
                 nextCursor: members.count == limit ? members.last?.userID.description : nil)
         }
@@ -123,34 +185,50 @@ public final class GroupService: Sendable {
     public func info(for user: UserID, _ parameters: ConversationReference) async throws(ProtocolError) -> GroupInfo {
         try await context.gateway.read { reader in
             _ = try ConversationAccess.group(parameters.conversationId, member: user, reader: reader)
-            return try Self.info(parameters.conversationId, reader: reader)
+            return try Self.info(parameters.conversationId, for: user, reader: reader)
         }
     }
 
-    /// Changes name, avatar or description; any member may (seed 000), and everyone in the
-    /// group sees a system notification saying what changed.
+    /// Changes name, avatar or description (any member may, seed 000), the join mode or
+    /// whether newcomers see earlier history (the owner and admins); everyone in the group
+    /// sees a system notification saying what changed.
     public func update(by user: UserID, _ update: GroupUpdate) async throws(ProtocolError) -> GroupInfo {
         let edit = try ConversationInfoEdit(update, context: context)
         let now = context.clock()
-        let (info, message, members) = try await context.gateway.write { writer in
-            var (group, _) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
-            let message = try edit.apply(to: &group, by: user, now: now, writer: writer)
-            return (try Self.info(group.id, reader: writer), message, message == nil ? [] : try writer.memberIDs(of: group.id))
+        let (info, messages, members) = try await context.gateway.write { writer in
+            let (found, member) = try ConversationAccess.group(update.conversationId, member: user, reader: writer)
+            var group = found
+            // The rules of entry are the admins'; restating them unchanged (a whole form
+            // sent back, say) is anyone's.
+            let old = try Self.policy(of: group.id, reader: writer)
+            let new = GroupPolicy(joinMode: update.joinMode ?? old.joinMode, showHistory: update.showHistory ?? old.showHistory)
+            if new != old, member.role == .member {
+                throw ProtocolError(.notAdmin, "only the group's owner or an admin may change who joins and what they see")
+            }
+            var messages: [Message] = []
+            if let message = try edit.apply(to: &group, by: user, now: now, writer: writer) { messages.append(message) }
+            if new != old {
+                let fields = (new.joinMode != old.joinMode ? ["joinMode"] : []) + (new.showHistory != old.showHistory ? ["showHistory"] : [])
+                try writer.saveGroupPolicy(new, of: group.id)
+                messages.append(try Self.notice(.infoChanged, in: group.id, actor: user, fields: fields, now: now, writer: writer))
+            }
+            return (try Self.info(group.id, for: user, reader: writer), messages, messages.isEmpty ? [] : try writer.memberIDs(of: group.id))
         }
-        if let message { context.announce([message], to: members, kind: .group, excluding: nil) }
+        context.announce(messages, to: members, kind: .group, excluding: nil)
         return info
     }
 
-    /// The owner removes a member.
+    /// The owner removes anyone, an admin removes members.
     public func remove(by user: UserID, _ parameters: MemberReference) async throws(ProtocolError) {
         let membership = context.membership
         let now = context.clock()
         let (message, members) = try await context.gateway.write { writer in
-            let group = try ConversationAccess.group(parameters.conversationId, owner: user, reader: writer)
+            let (group, actor) = try ConversationAccess.group(parameters.conversationId, admin: user, reader: writer)
             guard parameters.userId != user else { throw ProtocolError(.invalidField, "leave the group instead", field: "userId") }
-            guard try writer.member(of: group.id, user: parameters.userId) != nil else {
+            guard let target = try writer.member(of: group.id, user: parameters.userId) else {
                 throw ProtocolError(.notFound, "that user is not a member")
             }
+            try ConversationAccess.checkOutranks(actor, target, targetID: parameters.userId)
             try writer.deleteMember(of: group.id, user: parameters.userId)
             membership.invalidate(group.id)
             let message = try Self.notice(.memberRemoved, in: group.id, actor: user, target: parameters.userId, now: now, writer: writer)
@@ -176,18 +254,24 @@ public final class GroupService: Sendable {
             group.ownerID = heir.userID
             try writer.updateConversation(group)
             let message = try Self.notice(.ownerChanged, in: group.id, actor: user, target: heir.userID, now: now, writer: writer)
-            return (try Self.info(group.id, reader: writer), message, try writer.memberIDs(of: group.id))
+            return (try Self.info(group.id, for: user, reader: writer), message, try writer.memberIDs(of: group.id))
         }
         context.announce([message], to: members, kind: .group, excluding: nil)
         return info
     }
 
-    static func info(_ id: ConversationID, reader: StoreReader) throws -> GroupInfo {
+    /// The group's information as `user` sees it: with its rules and their role.
+    static func info(_ id: ConversationID, for user: UserID? = nil, reader: StoreReader) throws -> GroupInfo {
         guard let group = try reader.conversation(id: id), let name = group.name, let owner = group.ownerID else {
             throw ProtocolError(.notFound, "no such group")
         }
-        return GroupInfo(id: id, name: name, avatar: group.avatar, description: group.description, ownerId: owner,
-                         memberCount: try reader.memberCount(of: id), createdAt: group.createdAt)
+        var info = GroupInfo(id: id, name: name, avatar: group.avatar, description: group.description, ownerId: owner,
+                             memberCount: try reader.memberCount(of: id), createdAt: group.createdAt)
+        let policy = try policy(of: id, reader: reader)
+        info.joinMode = policy.joinMode
+        info.showHistory = policy.showHistory
+        if let user { info.role = try reader.member(of: id, user: user)?.role.rawValue }
+        return info
     }
 
     static func notice(_ type: SystemNoticeType, in conversation: ConversationID, actor: UserID, target: UserID? = nil,

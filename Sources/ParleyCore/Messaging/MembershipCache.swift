@@ -56,13 +56,16 @@ public final class MembershipCache: Sendable {
         var clearedPair: (pair: Pair, version: UInt64)?
     }
 
-    /// A member list, with a set for membership checks.
+    /// A member list, with a set for membership checks, and the group's mutes (until when
+    /// each muted member may not post, ms), which change with it (`invalidate`).
     final class Members: Sendable {
         let ids: [UserID]
         let set: Set<UserID>
-        init(_ ids: [UserID]) {
+        let mutedUntil: [UserID: Int64]
+        init(_ ids: [UserID], mutedUntil: [UserID: Int64] = [:]) {
             self.ids = ids
             set = Set(ids)
+            self.mutedUntil = mutedUntil
         }
         static let none = Members([])
     }
@@ -107,7 +110,8 @@ public final class MembershipCache: Sendable {
         } else if let cached {
             members = cached
         } else {
-            members = Members(try writer.memberIDs(of: conversation))
+            members = Members(try writer.memberIDs(of: conversation),
+                              mutedUntil: resolved.kind == .group ? try writer.mutes(in: conversation) : [:])
         }
         return Snapshot(conversation: conversation, shape: resolved, shapeCached: shape != nil, members: members,
                         version: version, cached: resolved.kind == .room || cached != nil)
@@ -147,7 +151,8 @@ public final class MembershipCache: Sendable {
         for key in table.keys.prefix(table.count / 2 + 1) { table[key] = nil }
     }
 
-    /// Forgets the members of `conversation`. Call inside every write that changes them.
+    /// Forgets the members of `conversation`. Call inside every write that changes them or
+    /// their mutes.
     func invalidate(_ conversation: ConversationID) {
         state.withLock { state in
             state.lists[conversation] = nil

@@ -34,13 +34,14 @@ public final class MessageActionService: Sendable {
         let rules = context.rules
         return try await act(.messageRecalled, by: user, parameters.conversationId, parameters.messageId, parameters.clientId,
                              mustPost: false, connection: connection) { message, conversation, writer, now in
-            try ConversationAccess.checkRecallable(message, in: conversation, by: user, now: now, rules: rules)
+            try ConversationAccess.checkRecallable(message, in: conversation, by: user, now: now, rules: rules, reader: writer)
             if let raw = Int64(message.id) { _ = try writer.deletePin(of: raw, in: conversation.id) }
             try writer.deleteMentions(in: conversation.id, seq: message.seq)
             message.text = nil
             message.image = nil
             message.voice = nil
             message.listenedBy = nil
+            message.file = nil
             message.replyTo = nil
             message.mentions = nil
             message.mentionsAll = nil
@@ -137,18 +138,21 @@ public final class MessageActionService: Sendable {
             guard original.recalled == nil else {
                 throw ProtocolError(.invalidField, "this message was recalled", field: "messageId")
             }
-            let snapshot = try ConversationAccess.postable(parameters.to, by: user, writer: writer, rooms: rooms, cache: cache)
+            let snapshot = try ConversationAccess.postable(parameters.to, by: user, writer: writer, rooms: rooms, cache: cache, now: now)
             if let existing = try writer.message(sender: user, clientID: parameters.clientId) {
                 guard existing.conversationId == parameters.to, existing.forwarded == true else {
                     throw ProtocolError(.invalidField, "this client id was used for another message", field: "clientId")
                 }
                 return (existing, snapshot, false)
             }
-            if let mediaID = original.image?.mediaId ?? original.voice?.mediaId { try writer.markMediaReferenced(id: mediaID, at: now) }
+            if let mediaID = original.image?.mediaId ?? original.voice?.mediaId ?? original.file?.mediaId {
+                try writer.markMediaReferenced(id: mediaID, at: now)
+            }
             var forwarded = NewMessage(
                 conversationID: parameters.to, sender: user, clientID: parameters.clientId, kind: original.kind,
                 text: original.text, image: original.image, createdAt: now, forwarded: true)
             forwarded.voice = original.voice
+            forwarded.file = original.file
             let copy = try writer.appendMessage(forwarded, markingReadBySender: snapshot.shape.kind != .room)
             return (copy, snapshot, true)
         }
@@ -216,7 +220,7 @@ public final class MessageActionService: Sendable {
         return { writer in
             try rules.text.validate(clientID, as: .clientId)
             let conversation = mustPost
-                ? try ConversationAccess.postable(conversationID, by: user, reader: writer, rooms: rooms)
+                ? try ConversationAccess.postable(conversationID, by: user, reader: writer, rooms: rooms, now: now)
                 : try ConversationAccess.readable(conversationID, by: user, reader: writer, rooms: rooms)
             // A room's occupants are read when the event goes out (`announce`).
             let recipients = conversation.kind == .room ? [] : try writer.memberIDs(of: conversation.id)

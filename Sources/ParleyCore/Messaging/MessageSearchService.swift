@@ -46,7 +46,14 @@ public final class MessageSearchService: Sendable {
             if let conversation = parameters.conversationId {
                 _ = try ConversationAccess.readable(conversation, by: user, reader: reader, rooms: rooms)
             }
-            return try reader.searchMessages(store)
+            // Members who joined a group that hides earlier history find nothing from before.
+            var starts: [ConversationID: Int64] = [:]
+            return try reader.searchMessages(store).filter { message in
+                if starts[message.conversationId] == nil {
+                    starts[message.conversationId] = try reader.member(of: message.conversationId, user: user)?.historyFrom ?? 0
+                }
+                return message.seq > starts[message.conversationId, default: 0]
+            }
         }
         var hits: [SearchHit] = []
         var nextBefore: String?

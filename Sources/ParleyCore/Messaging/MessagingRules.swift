@@ -61,5 +61,14 @@ public struct MessagingRules: Sendable, Equatable {
     public var maxUserSearchPage = 20
     public var maxUserSearchPrefix = 64
 
+    /// Admins one group may have besides its owner (`--max-group-admins`).
+    public var maxGroupAdmins = 10
+    /// Usable invite links one group may have at once (`--max-group-invites`).
+    public var maxGroupInvites = 50
+    /// Pending join requests one group keeps (`--max-join-requests`).
+    public var maxJoinRequests = 500
+    /// Characters of a ban's reason (`--max-ban-reason`).
+    public var maxBanReasonCharacters = 200
+
     public init() {}
 }

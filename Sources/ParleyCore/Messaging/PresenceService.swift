@@ -79,6 +79,8 @@ public final class PresenceService: Sendable {
             return true
         }
         guard changed else { return }
+        // The last connection anywhere closed: kept as the user's last seen.
+        if !online { await LastSeenService(context: context).record(user) }
         let listening = friends.filter { delivery.isOnline($0) }
         guard !listening.isEmpty else { return }
         delivery.deliver(.presence(Presence(userId: user, online: online, at: context.clock())), to: listening, excluding: nil)

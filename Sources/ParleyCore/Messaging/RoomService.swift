@@ -40,6 +40,10 @@ public final class RoomService: Sendable {
 
     private func enter(_ user: UserID, room id: ConversationID, notice: SystemNoticeType) async throws(ProtocolError) -> RoomEntry {
         let rooms = context.rooms
+        // Rooms are open to anyone not banned.
+        if !rooms.contains(id, user) {
+            try await context.gateway.read { reader in try GroupService.checkNotBanned(user, from: id, reader: reader) }
+        }
         let entered = rooms.enter(id, user)
         if entered {
             let now = context.clock()

@@ -107,8 +107,9 @@ public final class TypingService: Sendable {
     /// the typist blocked, in a room its other occupants.
     private func recipients(of user: UserID, in id: ConversationID) async throws(ProtocolError) -> [UserID]? {
         let rooms = context.rooms
+        let now = context.clock()
         return try await context.gateway.read { reader -> [UserID]? in
-            let conversation = try ConversationAccess.postable(id, by: user, reader: reader, rooms: rooms)
+            let conversation = try ConversationAccess.postable(id, by: user, reader: reader, rooms: rooms, now: now)
             guard try reader.privacy(of: user).typing else { return nil }
             switch conversation.kind {
             case .room:

@@ -66,20 +66,36 @@ public struct NewConversation: Sendable, Equatable {
 /// A member of a 1:1 or group conversation, with their read marker. Rooms have no stored
 /// members: occupancy lives in memory.
 public struct StoredMember: Sendable, Equatable {
-    public enum Role: String, Sendable { case owner, member }
+    /// A group's owner, its admins (appointed by the owner) and the rest.
+    public enum Role: String, Sendable {
+        case owner, admin, member
+
+        /// Higher ranks act on lower ones (an admin mutes a member, never another admin).
+        public var rank: Int {
+            switch self {
+            case .owner: 2
+            case .admin: 1
+            case .member: 0
+            }
+        }
+    }
     public var conversationID: ConversationID
     public var userID: UserID
     public var role: Role
     public var joinedAt: Int64
     /// The last sequence number the member has read.
     public var readSeq: Int64
+    /// The member sees only messages after this sequence number: where they joined a group
+    /// that hides earlier history from newcomers, else 0.
+    public var historyFrom: Int64
 
-    public init(conversationID: ConversationID, userID: UserID, role: Role, joinedAt: Int64, readSeq: Int64) {
+    public init(conversationID: ConversationID, userID: UserID, role: Role, joinedAt: Int64, readSeq: Int64, historyFrom: Int64 = 0) {
         self.conversationID = conversationID
         self.userID = userID
         self.role = role
         self.joinedAt = joinedAt
         self.readSeq = readSeq
+        self.historyFrom = historyFrom
     }
 }
 
@@ -104,6 +120,7 @@ public struct NewMessage: Sendable, Equatable {
     public var kind: MessageKind
     public var text: String?
     public var image: ImageAttachment?
+    public var file: FileAttachment?
     public var system: SystemNotice?
     public var createdAt: Int64
     /// The answered message (its id is what is kept; the excerpt is made when read).
@@ -135,6 +152,7 @@ public struct NewMessage: Sendable, Equatable {
     public func stored(id: Int64, seq: Int64) -> Message {
         var message = Message(id: String(id), conversationId: conversationID, seq: seq, sender: sender, clientId: clientID,
                               kind: kind, text: text, image: image, system: system, createdAt: createdAt)
+        message.file = file
         message.replyTo = replyTo
         message.mentions = mentions
         message.mentionsAll = mentionsAll

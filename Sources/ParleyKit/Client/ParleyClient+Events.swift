@@ -31,6 +31,21 @@ extension ParleyClient {
             applyTyping(notice)
         case .conversationReceipt(let receipt):
             applyReceipt(receipt)
+        case .conversationMuted(let state):
+            applyMute(state)
+        case .groupRequestDecided(let decision):
+            // An accepted request adds the group to the sessions list.
+            if decision.state == "accepted" { scheduleConversationRefresh() }
+            emit(.groupRequestDecided(decision))
+        case .groupInvited(let invitation):
+            emit(.groupInvited(invitation))
+        case .roomKicked(let kick):
+            scheduleConversationRefresh()
+            emit(.roomKicked(kick))
+        case .groupDisbanded(let reference):
+            // The group is gone for everyone: it leaves the cache like a group one left.
+            try? store.removeGroup(reference.conversationId)
+            emit(.conversationsChanged)
         }
     }
 

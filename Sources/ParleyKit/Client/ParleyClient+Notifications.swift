@@ -10,12 +10,24 @@ extension ParleyClient {
     @discardableResult
     public func mute(_ conversation: ConversationID, until: Int64? = nil, mentionsOnly: Bool = false)
         async throws(ParleyError) -> ConversationMute {
-        try await call(Op.ConversationMute.self, MuteParameters(conversationId: conversation, until: until, mentionsOnly: mentionsOnly))
+        let mute = try await call(Op.ConversationMute.self, MuteParameters(conversationId: conversation, until: until, mentionsOnly: mentionsOnly))
+        applyMute(MuteState(conversationId: conversation, mute: mute))
+        return mute
     }
 
     /// `conversation.unmute`: ends a mute (no error if there was none).
     public func unmute(_ conversation: ConversationID) async throws(ParleyError) {
         let _: EmptyPayload = try await call(Op.ConversationUnmute.self, ConversationReference(conversationId: conversation))
+        applyMute(MuteState(conversationId: conversation))
+    }
+
+    /// A mute changed (here, or on another device: `conversation.muted`): kept on the cached
+    /// summary, and the sessions list reloads.
+    func applyMute(_ state: MuteState) {
+        guard var summary = try? store.conversation(state.conversationId), summary.mute != state.mute else { return }
+        summary.mute = state.mute
+        try? store.setConversation(summary)
+        emit(.conversationsChanged)
     }
 
     /// `client.state`: tells the server whether the app is in front of its user; a user whose

@@ -31,6 +31,12 @@ extension ParleyClient {
         try await call(Op.PrivacySet.self, settings)
     }
 
+    /// `user.lastSeen`: whether `user` is online or when they were last seen, as far as
+    /// their privacy choice (and the user's own) lets this user know; both absent: hidden.
+    public func lastSeen(of user: UserID) async throws(ParleyError) -> LastSeen {
+        try await call(Op.UserLastSeen.self, UserReference(userId: user))
+    }
+
     /// The other person's read marker moved: kept on the cached summary, then reported.
     func applyReceipt(_ receipt: ReceiptState) {
         if var summary = try? store.conversation(receipt.conversationId) {

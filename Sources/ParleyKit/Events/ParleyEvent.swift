@@ -39,4 +39,10 @@ public enum ParleyEvent: Sendable, Equatable {
     /// The other person of a 1:1 conversation read up to a sequence number: the ticks of
     /// this user's messages up to it turn to read.
     case receipt(ReceiptState)
+    /// An admin answered this user's request to join a group.
+    case groupRequestDecided(JoinRequestState)
+    /// A member invited this user into a group (`joinGroup(invite:)` with its token).
+    case groupInvited(GroupInvitation)
+    /// This user was put out of a room (and barred, when banned).
+    case roomKicked(RoomKick)
 }

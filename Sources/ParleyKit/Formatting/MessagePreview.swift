@@ -15,6 +15,11 @@ public enum MessagePreview {
         case .voice:
             let length = duration(message.voice?.durationMs ?? 0)
             return language.pick("[voice \(length)]", "[语音 \(length)]")
+        case .file:
+            guard let file = message.file else { return language.pick("[file]", "[文件]") }
+            let label = "\(language.pick("file", "文件")) \(file.name) \(FileSizeText.text(file.size))"
+            let caption = message.text.map { " " + Emoticons.emojify($0) } ?? ""
+            return "[\(label)]\(caption)"
         case .system:
             guard let notice = message.system else { return "" }
             return SystemNoticeText.text(for: notice, me: me, language: language, name: name)

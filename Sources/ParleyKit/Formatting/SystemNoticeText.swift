@@ -39,6 +39,8 @@ public enum SystemNoticeText {
             return language.pick("\(actor) entered the room", "\(actor) 进入了聊天室")
         case .roomLeft:
             return language.pick("\(actor) left the room", "\(actor) 离开了聊天室")
+        case .groupDisbanded:
+            return language.pick("\(actor) disbanded the group", "\(actor) 解散了群聊")
         case .messageRecalled:
             return language.pick("\(actor) recalled a message", "\(actor) 撤回了一条消息")
         case .messageEdited:
@@ -53,6 +55,22 @@ public enum SystemNoticeText {
             return language.pick("\(actor) unpinned a message", "\(actor) 取消置顶了一条消息")
         case .messageListened:
             return language.pick("\(actor) listened to a voice message", "\(actor) 听了一条语音")
+        case .adminAdded:
+            return language.pick("\(actor) made \(target) an admin", "\(actor) 将 \(target) 设为管理员")
+        case .adminRemoved:
+            return language.pick("\(actor) removed \(target) as admin", "\(actor) 取消了 \(target) 的管理员身份")
+        case .memberBanned:
+            return language.pick("\(actor) banned \(target)", "\(actor) 将 \(target) 加入了黑名单")
+        case .memberUnbanned:
+            return language.pick("\(actor) lifted the ban on \(target)", "\(actor) 将 \(target) 移出了黑名单")
+        case .memberMuted:
+            return language.pick("\(actor) muted \(target)", "\(actor) 将 \(target) 禁言")
+        case .memberUnmuted:
+            return language.pick("\(actor) unmuted \(target)", "\(actor) 解除了 \(target) 的禁言")
+        case .joinRequested:
+            return language.pick("\(actor) asked to join the group", "\(actor) 申请加入群聊")
+        case .joinDeclined:
+            return language.pick("\(actor) declined \(target)'s request to join", "\(actor) 拒绝了 \(target) 的入群申请")
         }
     }
 
@@ -60,8 +78,9 @@ public enum SystemNoticeText {
         if fields == ["name"], let newName {
             return language.pick("\(actor) renamed the group to “\(newName)”", "\(actor) 将群名称修改为“\(newName)”")
         }
-        let english = ["name": "name", "avatar": "avatar", "description": "description"]
-        let chinese = ["name": "群名称", "avatar": "群头像", "description": "群介绍"]
+        let english = ["name": "name", "avatar": "avatar", "description": "description", "joinMode": "join rule",
+                       "showHistory": "history setting"]
+        let chinese = ["name": "群名称", "avatar": "群头像", "description": "群介绍", "joinMode": "入群方式", "showHistory": "历史消息设置"]
         let known = fields.filter { english[$0] != nil }
         guard !known.isEmpty else { return language.pick("\(actor) changed the group's info", "\(actor) 修改了群资料") }
         if language == .chinese {

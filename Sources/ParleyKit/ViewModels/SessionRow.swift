@@ -24,4 +24,7 @@ public struct SessionRow: Identifiable, Equatable, Sendable {
     public var lastActivityAt: Int64
     /// Unread messages that mention the reader (an "@" beside the badge); 0 when none.
     public var mentions: Int64 = 0
+    /// Whether the user muted the conversation's notifications (a mute still in force; it
+    /// may let mentions through).
+    public var isMuted = false
 }

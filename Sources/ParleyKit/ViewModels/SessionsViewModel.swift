@@ -84,6 +84,8 @@ public final class SessionsViewModel {
         case .messageUpdated: return true
         case .friendRequest, .meUpdated, .outboxChanged, .typing: return false
         case .receipt: return true
+        case .groupRequestDecided, .roomKicked: return true
+        case .groupInvited: return false
         }
     }
 
@@ -146,6 +148,7 @@ public final class SessionsViewModel {
                                  avatar: summary.peer?.avatar ?? summary.avatar, isOnline: summary.peer.map { online[$0.id] ?? false } ?? false,
                                  lastActivityAt: summary.lastActivityAt)
             row.mentions = summary.unread > 0 ? summary.mentions ?? 0 : 0
+            row.isMuted = summary.mute?.isActive(at: Int64(at.timeIntervalSince1970 * 1000)) ?? false
             return row
         }
         totalUnread = summaries.reduce(0) { $0 + $1.unread }

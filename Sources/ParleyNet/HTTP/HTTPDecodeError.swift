@@ -22,6 +22,9 @@ public struct HTTPDecodeError: Error, Sendable, Hashable, CustomStringConvertibl
     public static let tooManyHeaders = HTTPDecodeError(status: .requestHeaderFieldsTooLarge, reason: "too_many_headers")
     /// The body is, or is declared to be, larger than `HTTPLimits.maxBodyBytes` (413).
     public static let bodyTooLarge = HTTPDecodeError(status: .payloadTooLarge, reason: "body_too_large")
+    /// A streamed body could not be written to its file (a full disk, a missing directory):
+    /// 500, and the partial file is removed.
+    public static let bodyNotStored = HTTPDecodeError(status: .internalServerError, reason: "body_not_stored")
     /// The HTTP version is neither 1.0 nor 1.1 (505).
     public static let versionNotSupported = HTTPDecodeError(status: .httpVersionNotSupported, reason: "version_not_supported")
     /// A header field name that is not an RFC 9110 token, e.g. one with a space (400).

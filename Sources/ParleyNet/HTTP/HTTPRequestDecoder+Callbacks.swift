@@ -84,6 +84,11 @@ extension HTTPRequestDecoder {
     }
 
     private func bodyPiece(_ piece: UnsafeRawBufferPointer) -> Bool {
+        if let file = bodyFile {
+            // Chunked bodies declare no length: the limit is checked as the bytes come.
+            if file.size + piece.count > file.limit { return refuse(.bodyTooLarge) }
+            return file.write(piece) ? true : refuse(.bodyNotStored)
+        }
         if body.count + piece.count > limits.maxBodyBytes { return refuse(.bodyTooLarge) }
         body.append(contentsOf: piece)
         return true

@@ -40,6 +40,10 @@ public final class HTTPRequestDecoder {
 
     /// The limits this decoder enforces.
     public let limits: HTTPLimits
+    /// Which bodies go to a file instead of memory; nil: none.
+    public let streaming: HTTPBodyStreaming?
+    /// The file the current request's body is going to, when it is streamed.
+    var bodyFile: HTTPBodyFileWriter?
 
     private let parser: UnsafeMutablePointer<http_parser>
     var state = State.idle
@@ -64,8 +68,9 @@ public final class HTTPRequestDecoder {
     var executeBasePosition = 0
 
     /// Creates a decoder that enforces `limits`.
-    public init(limits: HTTPLimits = HTTPLimits()) {
+    public init(limits: HTTPLimits = HTTPLimits(), streaming: HTTPBodyStreaming? = nil) {
         self.limits = limits
+        self.streaming = streaming
         self.fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
         parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
         http_parser_init(parser, HTTP_REQUEST)
@@ -74,7 +79,14 @@ public final class HTTPRequestDecoder {
     }
 
     deinit {
+        bodyFile?.abort()
         parser.deallocate()
+    }
+
+    /// The connection is gone: a body being streamed will never be whole, so its file goes.
+    public func close() {
+        bodyFile?.abort()
+        bodyFile = nil
     }
 
     /// True after an upgrade, a failure, or a request that closes the connection: the
@@ -101,7 +113,7 @@ public final class HTTPRequestDecoder {
     public var progress: Progress {
         switch state {
         case .head: .head
-        case .body: .body(bytes: body.count)
+        case .body: .body(bytes: bodyFile?.size ?? body.count)
         case .idle, .closed, .upgraded, .failed: .betweenRequests
         }
     }
@@ -189,6 +201,8 @@ public final class HTTPRequestDecoder {
         // Drop what the broken request collected; the decoder will not be used again.
         uri = []
         body = []
+        bodyFile?.abort()
+        bodyFile = nil
         fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
         return .failure(error)
     }
@@ -208,17 +222,6 @@ public final class HTTPRequestDecoder {
         case .failure(let error): return error
         }
 
-        // http_parser sets the Content-Length flag only when the header was present, and
-        // `content_length` is already parsed (overflow is its own error).
-        let flags = UInt32(parser.pointee.flags)
-        if flags & UInt32(F_CONTENTLENGTH.rawValue) != 0 {
-            let declared = parser.pointee.content_length
-            if declared > UInt64(limits.maxBodyBytes) { return .bodyTooLarge }
-            // Reserve a little, not all: a client that declares a large body and then
-            // stalls should not make the server hold that much memory.
-            body.reserveCapacity(min(Int(declared), 64 * 1024))
-        }
-
         let methodName = http_method_str(http_method(rawValue: UInt32(parser.pointee.method)))
             .map { String(cString: $0) } ?? "UNKNOWN"
         let head = HTTPRequestHead(
@@ -227,6 +230,26 @@ public final class HTTPRequestDecoder {
             version: HTTPVersion(major: major, minor: minor),
             headers: headers
         )
+        // An upload route's body goes to a file, under that route's own limit.
+        let streamLimit = parser.pointee.upgrade == 0 ? streaming.flatMap { $0.limit(head) } : nil
+
+        // http_parser sets the Content-Length flag only when the header was present, and
+        // `content_length` is already parsed (overflow is its own error). Refused here, the
+        // client hears 413 before it sends a byte of a body that could never fit.
+        let flags = UInt32(parser.pointee.flags)
+        if flags & UInt32(F_CONTENTLENGTH.rawValue) != 0 {
+            let declared = parser.pointee.content_length
+            if declared > UInt64(streamLimit ?? limits.maxBodyBytes) { return .bodyTooLarge }
+            // Reserve a little, not all: a client that declares a large body and then
+            // stalls should not make the server hold that much memory.
+            if streamLimit == nil { body.reserveCapacity(min(Int(declared), 64 * 1024)) }
+        }
+        if let streamLimit, let streaming {
+            guard let writer = HTTPBodyFileWriter(directory: streaming.directory, limit: streamLimit) else {
+                return .bodyNotStored
+            }
+            bodyFile = writer
+        }
         uri = []
         state = .body(head)
         return nil
@@ -238,8 +261,16 @@ public final class HTTPRequestDecoder {
             pendingError = .malformed("unexpected_state")
             return false
         }
-        let request = HTTPRequest(head: head, body: body)
+        var request = HTTPRequest(head: head, body: body)
         body = []
+        if let writer = bodyFile {
+            bodyFile = nil
+            guard let file = writer.finish() else {
+                pendingError = .bodyNotStored
+                return false
+            }
+            request.bodyFile = file
+        }
         trailerBytes = 0
         if parser.pointee.upgrade != 0 {
             // http_parser stops right after this message and returns the offset of the
@@ -272,6 +303,8 @@ public final class HTTPRequestDecoder {
         state = .head
         uri = []
         body = []
+        bodyFile?.abort()
+        bodyFile = nil
         trailerBytes = 0
         fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
         pausePoint = .messageBegan

@@ -68,11 +68,14 @@ public struct HTTPRequestHead: Sendable, Equatable {
 public struct HTTPRequest: Sendable, Equatable {
     /// Start line and headers.
     public var head: HTTPRequestHead
-    /// The body, de-chunked; empty when there is none.
+    /// The body, de-chunked; empty when there is none or when it went to `bodyFile`.
     public var body: [UInt8]
+    /// The body written to disk as it arrived, for the routes `HTTPBodyStreaming` picks.
+    public var bodyFile: HTTPBodyFile?
 
-    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], bodyFile: HTTPBodyFile? = nil) {
         self.head = head
         self.body = body
+        self.bodyFile = bodyFile
     }
 }

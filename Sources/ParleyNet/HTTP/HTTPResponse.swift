@@ -14,6 +14,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let ok = HTTPStatus(code: 200, reason: "OK")
     public static let created = HTTPStatus(code: 201, reason: "Created")
     public static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    public static let partialContent = HTTPStatus(code: 206, reason: "Partial Content")
     public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
     public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
     public static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
@@ -26,6 +27,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let payloadTooLarge = HTTPStatus(code: 413, reason: "Payload Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reason: "Unsupported Media Type")
+    public static let rangeNotSatisfiable = HTTPStatus(code: 416, reason: "Range Not Satisfiable")
     public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
     public static let upgradeRequired = HTTPStatus(code: 426, reason: "Upgrade Required")
     public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
@@ -47,12 +49,24 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes, shared (a cached static file is one chunk for every response).
     public var body: ByteChunk?
+    /// A body read from a file piece by piece as it is sent, in place of `body`.
+    public var bodyFile: HTTPResponseFile?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: ByteChunk? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
     }
+
+    /// A response whose body is streamed from `file`.
+    public init(status: HTTPStatus, headers: HTTPHeaders = [:], file: HTTPResponseFile) {
+        self.status = status
+        self.headers = headers
+        self.bodyFile = file
+    }
+
+    /// The size of the body, however it is held.
+    public var bodyLength: Int { bodyFile?.length ?? body?.count ?? 0 }
 
     /// A response with a UTF-8 text body and its content type.
     public init(status: HTTPStatus, contentType: String, text: String, headers: HTTPHeaders = [:]) {

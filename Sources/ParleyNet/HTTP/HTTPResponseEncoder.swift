@@ -38,7 +38,7 @@ public enum HTTPResponseEncoder {
         } else if code == 304 || (headRequest && headers[first: "Content-Length"] != nil) {
             // The caller's value describes the body the request would have got.
         } else {
-            headers.replaceOrAdd(name: "Content-Length", value: String(response.body?.count ?? 0))
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.bodyLength))
         }
 
         if !keepAlive {

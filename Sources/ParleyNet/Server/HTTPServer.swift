@@ -4,6 +4,9 @@ public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         /// HTTP request limits (431/414/413 beyond them).
         public var limits: HTTPLimits
+        /// The upload routes whose bodies go to disk as they arrive (nil: every body is
+        /// read into memory under `limits.maxBodyBytes`).
+        public var bodyStreaming: HTTPBodyStreaming?
         /// Connection options (timeouts, write bounds) and the connection ceiling.
         public var tcp: TCPServerOptions
         /// WebSocket frame limits, ping interval, close timeout.

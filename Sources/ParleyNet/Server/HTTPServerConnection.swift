@@ -14,6 +14,8 @@ final class HTTPServerConnection: ConnectionHandler {
     private var terminal: HTTPDecoderOutput.Terminal?
     /// Set by a graceful shutdown: answer what is in flight, then close.
     private var closing = false
+    /// A response body being sent from a file: the next request waits until it is all out.
+    private var sendingFile: (file: HTTPResponseFile, sent: Int, keepAlive: Bool)?
     /// The deadline on the request being read, and what it watches.
     private var deadline: ScheduledTimer?
     private var watched = Watched.nothing
@@ -32,7 +34,7 @@ final class HTTPServerConnection: ConnectionHandler {
         self.connection = connection
         self.configuration = configuration
         self.responder = responder
-        decoder = HTTPRequestDecoder(limits: configuration.limits)
+        decoder = HTTPRequestDecoder(limits: configuration.limits, streaming: configuration.bodyStreaming)
     }
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
@@ -77,7 +79,7 @@ final class HTTPServerConnection: ConnectionHandler {
 
     /// While the server itself holds the connection back (a response in progress, a backlog
     /// of requests), the peer is not the slow one.
-    private var serverIsBusy: Bool { inFlight != nil || !waiting.isEmpty }
+    private var serverIsBusy: Bool { inFlight != nil || sendingFile != nil || !waiting.isEmpty }
 
     private func headDeadlinePassed() {
         deadline = nil
@@ -118,7 +120,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     private func processNext() {
-        guard inFlight == nil, connection.isActive else { return }
+        guard inFlight == nil, sendingFile == nil, connection.isActive else { return }
         guard !waiting.isEmpty else {
             handleTerminal()
             return
@@ -142,11 +144,59 @@ final class HTTPServerConnection: ConnectionHandler {
         // An upgrade or error still waiting after this request keeps the connection open for it.
         let keepAlive = current.request.head.keepAlive && !closing
         write(response, for: current.request.head, keepAlive: keepAlive)
-        if !keepAlive {
+        if let file = response.bodyFile, file.length > 0,
+           HTTPResponseEncoder.sendsBody(status: response.status, headRequest: current.request.head.method == .head) {
+            sendingFile = (file, 0, keepAlive)
+            sendFilePieces()
+            return
+        }
+        finishResponse(keepAlive: keepAlive)
+    }
+
+    /// After a response is all queued: close, or go on with the next request.
+    private func finishResponse(keepAlive: Bool) {
+        if !keepAlive || closing {
             connection.close(reason: closing ? .shutdown : .local)
             return
         }
         processNext()
+    }
+
+    /// Queues pieces of the file being sent until a few are waiting; the rest follow as the
+    /// peer takes them (`connectionWriteQueueDidDrain`), so memory stays at a few pieces.
+    private func sendFilePieces() {
+        while let sending = sendingFile, connection.isActive, connection.queuedBytes < 2 * HTTPResponseFile.pieceBytes {
+            let piece: ByteChunk
+            do {
+                piece = try sending.file.read(at: sending.sent, count: HTTPResponseFile.pieceBytes)
+            } catch {
+                // The head promised a length that can no longer be kept: only closing tells.
+                sendingFile = nil
+                connection.close()
+                return
+            }
+            guard piece.count > 0 else {
+                // The file shrank under us: same as above.
+                sendingFile = nil
+                connection.close()
+                return
+            }
+            connection.write(piece)
+            let sent = sending.sent + piece.count
+            if sent >= sending.file.length {
+                sendingFile = nil
+                finishResponse(keepAlive: sending.keepAlive)
+                return
+            }
+            sendingFile = (sending.file, sent, sending.keepAlive)
+        }
+    }
+
+    func connectionWriteQueueDidDrain(_ connection: TCPConnection) {
+        guard sendingFile != nil else { return }
+        // Not from inside the flush that called us: the next pieces wait for the next turn, so
+        // one fast download does not keep the loop from its other connections.
+        connection.loop.schedule(after: .zero) { [weak self] in self?.sendFilePieces() }
     }
 
     private func write(_ response: HTTPResponse, for head: HTTPRequestHead?, keepAlive: Bool) {
@@ -238,11 +288,13 @@ final class HTTPServerConnection: ConnectionHandler {
 
     func connectionShouldShutDown(_ connection: TCPConnection) {
         closing = true
-        if inFlight == nil { connection.close(reason: .shutdown) }
+        if inFlight == nil && sendingFile == nil { connection.close(reason: .shutdown) }
     }
 
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         stopWatching()
+        decoder.close()
+        sendingFile = nil
         waiting.removeAll()
         inFlight = nil
     }

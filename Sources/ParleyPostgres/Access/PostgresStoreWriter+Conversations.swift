@@ -43,11 +43,12 @@ extension PostgresStoreWriter {
 
     func saveMember(_ member: StoredMember) throws {
         try run("saveMember", """
-            INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq) VALUES ($1, $2, $3, $4, $5)
+            INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq, history_from) VALUES ($1, $2, $3, $4, $5, $6)
             ON CONFLICT (conversation_id, user_id) DO UPDATE SET
-                role = excluded.role, joined_at = excluded.joined_at, read_seq = excluded.read_seq
+                role = excluded.role, joined_at = excluded.joined_at, read_seq = excluded.read_seq,
+                    history_from = excluded.history_from
             """, member.conversationID.rawValue, member.userID.rawValue, member.role.rawValue, member.joinedAt,
-            member.readSeq)
+            member.readSeq, member.historyFrom)
     }
 
     func deleteMember(of conversation: ConversationID, user: UserID) throws {

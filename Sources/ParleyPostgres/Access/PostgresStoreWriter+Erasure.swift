@@ -18,11 +18,20 @@ extension PostgresStoreWriter {
         try run("eraseUser", "DELETE FROM scram_credentials WHERE user_id = $1", user)
         // What other features keep per user: the Jabber gateway's private storage, push
         // registrations, mutes and settings, messages hidden for them, mentions of them, receipt
-        // markers and privacy choices, the search opt-out.
+        // markers and privacy choices, the search opt-out, the last-seen time.
         for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
-                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users"] {
+                      "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
+                      "last_seen",
+                      "conversation_bans", "group_mutes", "group_join_requests", "admins", "suspensions"] {
             try run("eraseUser", "DELETE FROM \(table) WHERE user_id = $1", user)
         }
+        // Group governance: invitations of the user go; what they did as an admin stays,
+        // no longer naming them.
+        try run("eraseUser", "DELETE FROM group_invites WHERE invitee = $1", user)
+        try run("eraseUser", "UPDATE group_invites SET created_by = NULL WHERE created_by = $1", user)
+        try run("eraseUser", "UPDATE conversation_bans SET banned_by = NULL WHERE banned_by = $1", user)
+        // Reports stay without their reporter; the audit log stays whole (SQLite's says why).
+        try run("eraseUser", "UPDATE reports SET reporter_id = NULL WHERE reporter_id = $1", user)
         let media = try query("eraseUser", "DELETE FROM media WHERE owner_id = $1 RETURNING id", user) { try $0.string(0) }
         if let phone {
             try run("eraseUser", "DELETE FROM sms_challenges WHERE phone = $1", phone)
@@ -30,6 +39,7 @@ extension PostgresStoreWriter {
         }
         if erasingMessages {
             try run("eraseUser", "UPDATE messages SET kind = 'text', text = '', body = NULL WHERE sender_id = $1", user)
+            try run("eraseUser", "UPDATE reports SET snapshot = NULL WHERE reported_id = $1 AND target = 'message'", user)
         }
         try run("eraseUser", """
             UPDATE users

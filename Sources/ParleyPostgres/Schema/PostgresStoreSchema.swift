@@ -26,7 +26,11 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 12, sql: accountDeletion),
         PostgresMigration(version: 13, sql: receipts),
         PostgresMigration(version: 14, sql: messageSearch),
-        PostgresMigration(version: 15, sql: voiceMessages),
+        PostgresMigration(version: 15, sql: lastSeen),
+        PostgresMigration(version: 16, sql: governance),
+        PostgresMigration(version: 17, sql: fileMessages),
+        PostgresMigration(version: 18, sql: moderation),
+        PostgresMigration(version: 19, sql: voiceMessages),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -56,6 +56,13 @@ public struct GroupInfo: Codable, Sendable, Equatable {
     public var ownerId: UserID
     public var memberCount: Int
     public var createdAt: Int64
+    /// Who may join, and whether newcomers see earlier history (docs/protocol.md, "Group governance").
+    public var joinMode: GroupJoinMode?
+    public var showHistory: Bool?
+    /// The asking user's role: `owner`, `admin` or `member` (absent when not a member).
+    public var role: String?
+    /// `group.join` of an `approval` group: the request is filed and waits for an admin.
+    public var pending: Bool?
 
     public init(id: ConversationID, name: String, avatar: String?, description: String?, ownerId: UserID, memberCount: Int, createdAt: Int64) {
         self.id = id
@@ -91,8 +98,10 @@ public struct RoomInfo: Codable, Sendable, Equatable {
 /// A member of a group.
 public struct GroupMember: Codable, Sendable, Equatable {
     public var user: UserProfile
-    /// `owner` or `member`.
+    /// `owner`, `admin` or `member`.
     public var role: String
+    /// Until when the member may not post (ms), while muted.
+    public var mutedUntil: Int64?
     public var joinedAt: Int64
 
     public init(user: UserProfile, role: String, joinedAt: Int64) {

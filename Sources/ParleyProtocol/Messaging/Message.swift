@@ -16,6 +16,8 @@ public struct Message: Codable, Sendable, Equatable {
     public var image: ImageAttachment?
     /// The recording of a `voice` message.
     public var voice: VoiceAttachment?
+    /// The file of a `file` message (its optional caption is `text`).
+    public var file: FileAttachment?
     /// What happened, for a `system` message.
     public var system: SystemNotice?
     /// Server time of storing, ms since the epoch.
@@ -123,7 +125,11 @@ public struct Reaction: Codable, Sendable, Equatable {
 
 /// The kinds of message.
 public enum MessageKind: String, Codable, Sendable {
-    case text, image, system, voice
+    case text, image, system
+    /// Any uploaded file (`POST /v1/files`), with an optional caption in `text`.
+    case file
+    /// A voice recording (`POST /v1/media`, Opus in WebM or Ogg) with its length and waveform.
+    case voice
 }
 
 /// An uploaded image shown in a message bubble.
@@ -184,6 +190,8 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case roomCreated = "room_created"
     case roomEntered = "room_entered"
     case roomLeft = "room_left"
+    /// The group's last event: its owner (or an administrator) disbanded it.
+    case groupDisbanded = "group_disbanded"
     // Message actions: events in the conversation's sequence that change an earlier message
     // (`messageId`); clients apply them to that message rather than show them as lines, and
     // show a recall as "… recalled a message".
@@ -194,6 +202,17 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case messagePinned = "message_pinned"
     case messageUnpinned = "message_unpinned"
     case messageListened = "message_listened"
+    // Group governance (docs/protocol.md, "Group governance"): `actor` acted on `target`.
+    case adminAdded = "admin_added"
+    case adminRemoved = "admin_removed"
+    case memberBanned = "member_banned"
+    case memberUnbanned = "member_unbanned"
+    case memberMuted = "member_muted"
+    case memberUnmuted = "member_unmuted"
+    /// `actor` asked to join an `approval` group; admins answer with `group.request.accept`/`decline`.
+    case joinRequested = "join_requested"
+    /// An admin (`actor`) declined `target`'s join request (an accepted one is `member_joined`).
+    case joinDeclined = "join_declined"
 
     /// Whether this notice reports an action on another message (`messageId`).
     public var isMessageAction: Bool {

@@ -171,7 +171,7 @@ public struct NameReference: Codable, Sendable {
 }
 
 /// Operations on one conversation.
-public struct ConversationReference: Codable, Sendable {
+public struct ConversationReference: Codable, Sendable, Equatable {
     public var conversationId: ConversationID
     public init(conversationId: ConversationID) { self.conversationId = conversationId }
 }
@@ -198,22 +198,27 @@ public struct GroupMemberPage: Codable, Sendable {
     }
 }
 
-/// `group.update`: any of name, avatar, description (null clears avatar or description).
+/// `group.update`: any of name, avatar, description (null clears avatar or description),
+/// and for admins the join mode and whether newcomers see earlier history.
 public struct GroupUpdate: Codable, Sendable {
     public var conversationId: ConversationID
     public var name: FieldPatch<String> = .unchanged
     public var avatar: FieldPatch<String> = .unchanged
     public var description: FieldPatch<String> = .unchanged
+    public var joinMode: GroupJoinMode?
+    public var showHistory: Bool?
 
     public init(conversationId: ConversationID, name: FieldPatch<String> = .unchanged, avatar: FieldPatch<String> = .unchanged,
-                description: FieldPatch<String> = .unchanged) {
+                description: FieldPatch<String> = .unchanged, joinMode: GroupJoinMode? = nil, showHistory: Bool? = nil) {
         self.conversationId = conversationId
         self.name = name
         self.avatar = avatar
         self.description = description
+        self.joinMode = joinMode
+        self.showHistory = showHistory
     }
 
-    private enum CodingKeys: String, CodingKey { case conversationId, name, avatar, description }
+    private enum CodingKeys: String, CodingKey { case conversationId, name, avatar, description, joinMode, showHistory }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -221,6 +226,8 @@ public struct GroupUpdate: Codable, Sendable {
         name = try container.decodePatch(String.self, forKey: .name)
         avatar = try container.decodePatch(String.self, forKey: .avatar)
         description = try container.decodePatch(String.self, forKey: .description)
+        joinMode = try container.decodeIfPresent(GroupJoinMode.self, forKey: .joinMode)
+        showHistory = try container.decodeIfPresent(Bool.self, forKey: .showHistory)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -229,6 +236,8 @@ public struct GroupUpdate: Codable, Sendable {
         try container.encodePatch(name, forKey: .name)
         try container.encodePatch(avatar, forKey: .avatar)
         try container.encodePatch(description, forKey: .description)
+        try container.encodeIfPresent(joinMode, forKey: .joinMode)
+        try container.encodeIfPresent(showHistory, forKey: .showHistory)
     }
 }
 
@@ -261,6 +270,8 @@ public struct SendParameters: Codable, Sendable {
     public var kind: MessageKind
     public var text: String?
     public var mediaId: String?
+    /// A `file` message's name as the sender gives it (the server makes it safe).
+    public var name: String?
     /// The server id of the message this one answers (in the same conversation).
     public var replyTo: String?
     /// Members mentioned (groups only; at most `--max-mentions`).
@@ -273,8 +284,8 @@ public struct SendParameters: Codable, Sendable {
     /// `0...VoiceAttachment.waveformMax`, computed by the recording client.
     public var waveform: [Int]?
     public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil,
-                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil, durationMs: Int? = nil,
-                waveform: [Int]? = nil) {
+                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil, name: String? = nil,
+                durationMs: Int? = nil, waveform: [Int]? = nil) {
         self.durationMs = durationMs
         self.waveform = waveform
         self.conversationId = conversationId
@@ -282,6 +293,7 @@ public struct SendParameters: Codable, Sendable {
         self.kind = kind
         self.text = text
         self.mediaId = mediaId
+        self.name = name
         self.replyTo = replyTo
         self.mentions = mentions
         self.mentionsAll = mentionsAll

@@ -37,3 +37,12 @@ extension Op {
         public static let name = "privacy.set"
     }
 }
+
+extension Op {
+    /// Whether a user is online or when they were last seen, as their privacy choice allows.
+    public enum UserLastSeen: APIOperation {
+        public typealias Parameters = UserReference
+        public typealias Result = LastSeen
+        public static let name = "user.lastSeen"
+    }
+}

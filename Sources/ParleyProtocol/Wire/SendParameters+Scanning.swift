@@ -25,6 +25,7 @@ extension SendParameters: FastJSONReadable {
                 case "text"?: kind = .text
                 case "image"?: kind = .image
                 case "system"?: kind = .system
+                case "file"?: kind = .file
                 default: return false
                 }
                 return true

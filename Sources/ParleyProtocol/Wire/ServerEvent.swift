@@ -27,6 +27,17 @@ public enum ServerEvent: Sendable, Equatable {
     case typing(TypingNotice)
     /// The other person of a 1:1 conversation read up to a sequence number.
     case conversationReceipt(ReceiptState)
+    /// The user muted or unmuted a conversation on another connection.
+    case conversationMuted(MuteState)
+    /// An admin answered the user's request to join an `approval` group.
+    case groupRequestDecided(JoinRequestState)
+    /// A member invited the user into a group.
+    case groupInvited(GroupInvitation)
+    /// The user was put out of a room (and barred, when banned).
+    case roomKicked(RoomKick)
+    /// A group the user was in was disbanded (by its owner or an administrator): it leaves
+    /// the user's lists and its history is no longer readable.
+    case groupDisbanded(ConversationReference)
 
     /// The `event` member of the frame.
     public var name: String {
@@ -42,6 +53,11 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden: "message.hidden"
         case .typing: "typing"
         case .conversationReceipt: "conversation.receipt"
+        case .conversationMuted: "conversation.muted"
+        case .groupRequestDecided: "group.request.decided"
+        case .groupInvited: "group.invited"
+        case .roomKicked: "room.kicked"
+        case .groupDisbanded: "group.disbanded"
         }
     }
 
@@ -59,6 +75,11 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
         case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .conversationMuted(let state): WireJSON.encode(state)
+        case .groupRequestDecided(let state): WireJSON.encode(state)
+        case .groupInvited(let invitation): WireJSON.encode(invitation)
+        case .roomKicked(let kick): WireJSON.encode(kick)
+        case .groupDisbanded(let reference): WireJSON.encode(reference)
         }
     }
 
@@ -88,6 +109,11 @@ public enum ServerEvent: Sendable, Equatable {
         case "message.hidden": return .messageHidden(try payload.read(MessageReference.self))
         case "typing": return .typing(try payload.read(TypingNotice.self))
         case "conversation.receipt": return .conversationReceipt(try payload.read(ReceiptState.self))
+        case "conversation.muted": return .conversationMuted(try payload.read(MuteState.self))
+        case "group.request.decided": return .groupRequestDecided(try payload.read(JoinRequestState.self))
+        case "group.invited": return .groupInvited(try payload.read(GroupInvitation.self))
+        case "room.kicked": return .roomKicked(try payload.read(RoomKick.self))
+        case "group.disbanded": return .groupDisbanded(try payload.read(ConversationReference.self))
         default: return nil
         }
     }

@@ -49,11 +49,12 @@ extension SQLiteStoreWriter {
     func saveMember(_ member: StoredMember) throws {
         try StoreError.mapping("saveMember") {
             try connection.run("""
-                INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO members (conversation_id, user_id, role, joined_at, read_seq, history_from) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (conversation_id, user_id) DO UPDATE SET
-                    role = excluded.role, joined_at = excluded.joined_at, read_seq = excluded.read_seq
+                    role = excluded.role, joined_at = excluded.joined_at, read_seq = excluded.read_seq,
+                    history_from = excluded.history_from
                 """, member.conversationID.rawValue, member.userID.rawValue, member.role.rawValue, member.joinedAt,
-                member.readSeq)
+                member.readSeq, member.historyFrom)
         }
     }
 

@@ -25,11 +25,22 @@ extension SQLiteStoreWriter {
             _ = try connection.run("DELETE FROM scram_credentials WHERE user_id = ?", user)
             // What other features keep per user: the Jabber gateway's private storage, push
             // registrations, mutes and settings, messages hidden for them, mentions of them, receipt
-            // markers and privacy choices, the search opt-out.
+            // markers and privacy choices, the search opt-out, the last-seen time.
             for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
-                          "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users"] {
+                          "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
+                          "last_seen",
+                          "conversation_bans", "group_mutes", "group_join_requests", "admins", "suspensions"] {
                 _ = try connection.run("DELETE FROM \(table) WHERE user_id = ?", user)
             }
+            // Group governance: invitations of the user go; what they did as an admin stays,
+            // no longer naming them.
+            _ = try connection.run("DELETE FROM group_invites WHERE invitee = ?", user)
+            _ = try connection.run("UPDATE group_invites SET created_by = NULL WHERE created_by = ?", user)
+            _ = try connection.run("UPDATE conversation_bans SET banned_by = NULL WHERE banned_by = ?", user)
+            // Reports stay for the moderators (what was reported, and what was decided), but
+            // no longer say who reported. The audit log is kept whole: it records what
+            // administrators did, by id, and is the server's accountability, not the user's data.
+            _ = try connection.run("UPDATE reports SET reporter_id = NULL WHERE reporter_id = ?", user)
             let media = try connection.query("DELETE FROM media WHERE owner_id = ? RETURNING id", user) { try $0.string(0) }
             if let phone {
                 _ = try connection.run("DELETE FROM sms_challenges WHERE phone = ?", phone)
@@ -39,6 +50,8 @@ extension SQLiteStoreWriter {
                 // The messages keep their place in each sequence (no gap for clients to chase)
                 // but lose their content.
                 _ = try connection.run("UPDATE messages SET kind = 'text', text = '', body = NULL WHERE sender_id = ?", user)
+                // The copies kept for moderators go with them.
+                _ = try connection.run("UPDATE reports SET snapshot = NULL WHERE reported_id = ? AND target = 'message'", user)
             }
             _ = try connection.run("""
                 UPDATE users

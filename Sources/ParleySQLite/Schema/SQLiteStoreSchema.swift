@@ -27,7 +27,11 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 13, sql: accountDeletion),
         SQLiteMigration(version: 14, sql: receipts),
         SQLiteMigration(version: 15, sql: messageSearch),
-        SQLiteMigration(version: 16, sql: voiceMessages),
+        SQLiteMigration(version: 16, sql: lastSeen),
+        SQLiteMigration(version: 17, sql: governance),
+        SQLiteMigration(version: 18, sql: fileMessages),
+        SQLiteMigration(version: 19, sql: moderation),
+        SQLiteMigration(version: 20, sql: voiceMessages),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

@@ -106,17 +106,6 @@ enum AccountRoutes {
         routes.add(.put, "/v1/uploads/:token", .task { request throws(ProtocolError) in
             JSONCoding.response(.created, try await uploads.upload(token: request.parameters["token"] ?? "", bytes: request.http.body))
         })
-        routes.add(.get, "/v1/media/:id", .task { request throws(ProtocolError) in
-            let (stored, bytes) = try await media.download(id: request.parameters["id"] ?? "")
-            let etag = "\"\(stored.id)\""
-            var headers: HTTPHeaders = ["Content-Type": stored.type.mimeType, "ETag": etag,
-                                        "Cache-Control": "public, max-age=31536000, immutable",
-                                        "X-Content-Type-Options": "nosniff"]
-            if request.http.head.headers[all: "If-None-Match"].contains(where: { $0.contains(etag) }) {
-                headers.remove(name: "Content-Type")
-                return HTTPResponse(status: .notModified, headers: headers)
-            }
-            return HTTPResponse(status: .ok, headers: headers, body: ByteChunk(bytes))
-        })
+        FileRoutes.add(to: &routes, services: services)
     }
 }

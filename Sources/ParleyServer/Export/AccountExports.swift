@@ -94,7 +94,7 @@ final class AccountExports: Sendable {
             var files: [(String, [UInt8])] = []
             for id in export.mediaIDs {
                 guard let (stored, bytes) = try? await media.download(id: id) else { continue }
-                files.append(("media/\(id).\(stored.type.rawValue)", bytes))
+                files.append(("media/\(id).\(stored.fileExtension)", bytes))
             }
             let now = clock()
             let path = directory + "/\(user.rawValue)-\(now).zip"

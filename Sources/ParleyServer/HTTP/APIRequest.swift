@@ -16,6 +16,12 @@ struct APIRequest: Sendable {
     /// The `User-Agent` header, if any.
     var userAgent: String? { http.head.headers[first: "User-Agent"] }
 
+    /// The first value of query parameter `name`, percent-decoded; nil if absent or malformed.
+    func queryItem(_ name: String) -> String? {
+        guard let query = http.head.query, let items = PercentDecoding.parseQuery(query) else { return nil }
+        return items.first { $0.name == name }?.value
+    }
+
     /// The token of `Authorization: Bearer <token>`, if present.
     var bearerToken: String? {
         guard let value = http.head.headers[first: "Authorization"] else { return nil }

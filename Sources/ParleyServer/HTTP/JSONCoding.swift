@@ -64,6 +64,7 @@ enum JSONCoding {
         case 413: return "Payload Too Large"
         case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
         case 421: return "Misdirected Request"
         case 426: return "Upgrade Required"
         case 429: return "Too Many Requests"

@@ -21,9 +21,10 @@ final class ParleyResponder: HTTPResponder {
 
     /// Headers for every other response (API JSON, media, errors, refusals before routing):
     /// none of them is a page, so a browser that opens one directly may run and load nothing,
-    /// must not guess another content type, and may not frame it.
+    /// must not guess another content type, and may not frame it. `sandbox` makes an uploaded
+    /// file that is HTML or SVG, opened directly, a page of no origin that runs nothing.
     static let otherSecurityHeaders: HTTPHeaders = [
-        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        "Content-Security-Policy": "sandbox; default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
         "X-Content-Type-Options": "nosniff",
         "X-Frame-Options": "DENY",
         "Referrer-Policy": "no-referrer",

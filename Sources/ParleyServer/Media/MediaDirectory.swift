@@ -37,6 +37,47 @@ struct MediaDirectory: MediaFileStoring {
         }
         close(fd)
         guard rename(temporary, final) == 0 else { throw MediaDirectoryError.io("rename", errno) }
+        syncDirectory()
+    }
+
+    func adopt(id: String, from temporary: String) throws {
+        // Synced before the rename, as `save` does: the name never points at a torn file.
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw MediaDirectoryError.io("open", errno) }
+        let synced = fsync(fd) == 0
+        let code = errno
+        close(fd)
+        guard synced else { throw MediaDirectoryError.io("fsync", code) }
+        guard rename(temporary, path + "/" + id) == 0 else { throw MediaDirectoryError.io("rename", errno) }
+        syncDirectory()
+    }
+
+    func prefix(ofFileAt file: String, count: Int) throws -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw MediaDirectoryError.io("open", errno) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var total = 0
+        while total < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { read(fd, $0 + total, count - total) } ?? 0
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MediaDirectoryError.io("read", errno)
+            }
+            if n == 0 { break }
+            total += n
+        }
+        return Array(bytes[..<total])
+    }
+
+    func path(id: String) -> String? {
+        path + "/" + id
+    }
+
+    /// Makes a rename in the directory durable.
+    private func syncDirectory() {
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)

@@ -19,6 +19,9 @@ extension Operations {
         table.on(Op.PrivacyGet.self) { context, _ throws(ProtocolError) in
             try await conversations.privacy(of: context.user)
         }
+        table.on(Op.UserLastSeen.self) { context, reference throws(ProtocolError) in
+            try await conversations.lastSeen.lastSeen(of: reference.userId, for: context.user)
+        }
         table.on(Op.PrivacySet.self) { context, settings throws(ProtocolError) in
             try await conversations.setPrivacy(of: context.user, settings)
         }

@@ -6,7 +6,8 @@ import ParleyProtocol
 /// core. `auth` is not here: it is the connection's own first step (`ClientSession`).
 enum Operations {
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
-                      groups: GroupService, rooms: RoomService, delivery: any Delivery, activity: ClientActivity) -> OperationTable {
+                      groups: GroupService, rooms: RoomService, delivery: any Delivery, activity: ClientActivity,
+                      reports: ReportService) -> OperationTable {
         let table = OperationTableBuilder()
 
         table.on(Op.Ping.self) { _, _ in Pong(time: Int64(Date().timeIntervalSince1970 * 1000)) }
@@ -115,7 +116,9 @@ enum Operations {
         }
         table.on(Op.Sync.self) { context, parameters throws(ProtocolError) in try await conversations.sync(for: context.user, parameters) }
         registerMessageActions(on: table, actions: conversations.actions)
+        registerGovernance(on: table, groups: groups, rooms: rooms)
         registerReceipts(on: table, conversations: conversations)
+        registerModeration(on: table, reports: reports, groups: groups)
 
         PushOperations.add(to: table, conversations: conversations, activity: activity)
         registerSearch(on: table, search: conversations.search, people: social.people)

@@ -25,6 +25,7 @@ extension Message: JoinableRecord {
                   image: body.image,
                   system: body.system,
                   createdAt: try row.int64(offset + 8))
+        file = body.file
         replyTo = body.replyTo.map { ReplyPreview(messageId: $0) }
         mentions = body.mentions
         mentionsAll = body.mentionsAll

@@ -3,7 +3,7 @@ import ParleyProtocol
 
 extension StoredMember: JoinableRecord {
     /// The `members` columns that `init(row:at:)` reads, in its order.
-    package static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq"]
+    package static let columns = ["conversation_id", "user_id", "role", "joined_at", "read_seq", "history_from"]
     /// `columns` for a `SELECT` from `members` alone.
     package static let selectColumns = columns.joined(separator: ", ")
 
@@ -18,6 +18,7 @@ extension StoredMember: JoinableRecord {
                   userID: UserID(try row.int64(offset + 1)),
                   role: role,
                   joinedAt: try row.int64(offset + 3),
-                  readSeq: try row.int64(offset + 4))
+                  readSeq: try row.int64(offset + 4),
+                  historyFrom: try row.int64(offset + 5))
     }
 }

@@ -7,14 +7,32 @@ import ParleyProtocol
 /// contact; to a room JID (through the conference service), the group's (or the room's)
 /// history. Filters by time (`start`, `end`), pages with result set management (XEP-0059)
 /// both ways, and sends each message as a forwarded result, oldest first, before the
-/// `<fin>`. Archive ids are message ids.
+/// `<fin>`. Archive ids are message ids. `withtext` filters by full text (the message search,
+/// `ConversationService.archiveSearch`); an `iq get` of `<query/>` answers the form's fields.
 struct ArchiveHandler: XMPPHandler {
     var payloads: [XMPPPayload] { [XMPPPayload(Namespace.mam, "query")] }
     var features: [String] { [Namespace.mam] }
 
     func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
-        guard request.type == "set", request.toSelf else { throw request.unsupported }
+        guard request.toSelf else { throw request.unsupported }
+        if request.type == "get" { return Self.form }
+        guard request.type == "set" else { throw request.unsupported }
         return try await Self.archive(request.query, me: request.me, room: nil, context: context)
+    }
+
+    /// The query's form (XEP-0313 §6): the fields a query may fill, `withtext` among them.
+    static var form: XMLElement {
+        func field(_ name: String, _ type: String) -> XMLElement {
+            XMLElement("field", namespace: "jabber:x:data", ["var": name, "type": type])
+        }
+        var formType = field("FORM_TYPE", "hidden")
+        formType.append(XMLElement("value", namespace: "jabber:x:data", [:], text: Namespace.mam))
+        return XMLElement("query", namespace: Namespace.mam, [:], children: [
+            XMLElement("x", namespace: "jabber:x:data", ["type": "form"], children: [
+                formType, field("with", "jid-single"), field("start", "text-single"), field("end", "text-single"),
+                field("withtext", "text-single"),
+            ]),
+        ])
     }
 
     /// Sends the archive's page `query` asks for and returns its `<fin>`; `room` is the room's
@@ -25,6 +43,7 @@ struct ArchiveHandler: XMPPHandler {
         var parameters = ArchiveQuery(scope: .direct)
         if let start = form?["start"] { parameters.start = try time(start, field: "start") }
         if let end = form?["end"] { parameters.end = try time(end, field: "end") }
+        parameters.text = form?["withtext"]
         let with = try form?["with"].map { text throws(StanzaError) -> JID in
             guard let jid = JID(text) else { throw StanzaError(type: "modify", condition: "jid-malformed", "'with' is not a JID") }
             return jid

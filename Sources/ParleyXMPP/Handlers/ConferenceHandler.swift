@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 import ParleyProtocol
 
@@ -98,12 +99,9 @@ struct ConferenceHandler: XMPPHandler {
         case (Namespace.register, _):
             guard kind == .group else { throw StanzaError.serviceUnavailable("a Parley room is open: just join it") }
             return try await register(type: type, query, group: conversation, me: me.user, context: context)
-        case (Namespace.mucAdmin, "get") where kind == .room:
-            return try await roomLists(query, room: conversation, me: me.user, context: context)
+        case (Namespace.mucAdmin, _) where kind == .room:
+            return try await moderateRoom(type: type, query, room: conversation, me: me.user, context: context)
         case (Namespace.mucAdmin, _):
-            guard kind == .group else {
-                throw StanzaError(type: "cancel", condition: "not-allowed", "a Parley room has no owner or moderators")
-            }
             return try await administer(type: type, query, group: conversation, me: me.user, context: context)
         case (Namespace.mucOwner, "get"):
             return XMLElement("query", namespace: Namespace.mucOwner, [:], children: [
@@ -143,52 +141,69 @@ struct ConferenceHandler: XMPPHandler {
         return nil
     }
 
-    /// muc#admin (XEP-0045 §9, §10.3–§10.5) on a group: items naming a member by `nick` or
-    /// `jid`. A role of `none` (kick) or an affiliation of `outcast` (ban) or `none` removes
-    /// the member (`group.remove`: the owner only, `forbidden` for others; Parley keeps no ban
-    /// list, so a removed member may join again); `owner` hands the group over. A get lists
-    /// the owner or the members (affiliation), moderators or participants (role).
+    /// muc#admin (XEP-0045 §9, §10.3–§10.5) on a group, mapped both ways onto its roles:
+    /// affiliations `owner`, `admin`, `member` are the group's roles and `outcast` its bans;
+    /// the roles `moderator` (owner and admins), `participant` (members) and `visitor` (muted
+    /// members). A get lists them; a set is the native operation with the same rule: `none`
+    /// role kicks (`group.remove`), `outcast` bans (with the item's `<reason/>`), `none`
+    /// affiliation lifts a ban or removes, `admin`/`moderator` appoints an admin (the owner
+    /// only), `member` takes admin away or lifts a ban, `visitor` mutes and `participant`
+    /// unmutes or takes admin away, `owner` hands the group over. Nobody becomes a member by
+    /// someone else's act: they are invited (a mediated invitation) and join.
     private func administer(type: String, _ query: XMLElement, group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let items = query.elements.filter { $0.name == "item" }
         guard !items.isEmpty else { throw StanzaError.badRequest("name at least one item") }
+        let groups = context.services.groups
+        let reference = ConversationReference(conversationId: group)
         if type == "get" {
             let members = try await allMembers(of: group, me: me, context: context)
             var answer = XMLElement("query", namespace: Namespace.mucAdmin)
             for item in items {
-                let wanted: Affiliation?
                 switch (item["affiliation"], item["role"]) {
-                case ("owner", _), (_, "moderator"): wanted = .owner
-                case ("member", _), (_, "participant"): wanted = .member
-                case ("admin", _), ("outcast", _), (_, "visitor"): wanted = nil
-                default: throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
-                }
-                for (profile, affiliation) in members where affiliation == wanted {
-                    let local = XMPPDirectory.localPart(of: profile)
-                    answer.append(XMLElement("item", namespace: Namespace.mucAdmin, [
-                        "affiliation": affiliation.rawValue, "role": affiliation.role, "jid": "\(local)@\(context.services.directory.domain)", "nick": local,
-                    ]))
+                case ("outcast", _):
+                    for ban in try await groups.bans(for: me, reference).bans {
+                        answer.append(Self.item(ban.user, affiliation: "outcast", role: "none", reason: ban.reason, context: context))
+                    }
+                case (let affiliation?, _) where ["owner", "admin", "member"].contains(affiliation):
+                    for member in members where member.role == affiliation {
+                        answer.append(Self.item(member.user, affiliation: affiliation, role: Self.role(of: member), context: context))
+                    }
+                case (_, let role?) where ["moderator", "participant", "visitor"].contains(role):
+                    for member in members where Self.role(of: member) == role {
+                        answer.append(Self.item(member.user, affiliation: member.role, role: role, context: context))
+                    }
+                default:
+                    throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
                 }
             }
             return answer
         }
         for item in items {
-            let user: UserID
-            if let nick = item["nick"] {
-                user = try await Self.occupant(nick, directory: context.services.directory)
-            } else if let jid = item["jid"].flatMap(JID.init) {
-                user = try await context.services.directory.user(for: jid)
-            } else {
-                throw StanzaError.badRequest("an item names a member by nick or jid")
-            }
-            let reference = MemberReference(conversationId: group, userId: user)
+            let user = try await Self.itemUser(item, context: context)
+            let member = MemberReference(conversationId: group, userId: user)
+            let current = try await allMembers(of: group, me: me, context: context).first { $0.user.id == user }
+            let reason = item.child("reason")?.text
             switch (item["affiliation"], item["role"]) {
-            case (_, "none"), ("outcast", _), ("none", _):
-                try await context.services.groups.remove(by: me, reference)
+            case ("outcast", _):
+                try await groups.ban(by: me, BanParameters(conversationId: group, userId: user, reason: reason))
+            case ("none", _) where current == nil:
+                try await groups.unban(by: me, member)
+            case (_, "none"), ("none", _):
+                try await groups.remove(by: me, member)
             case ("owner", _):
-                _ = try await context.services.groups.transfer(by: me, reference)
-            case ("member", _), (_, "participant"), (_, "moderator"), ("admin", _):
-                throw StanzaError(type: "cancel", condition: "not-allowed",
-                                  "in Parley, people join a group themselves (invite them) and the owner is the only moderator")
+                _ = try await groups.transfer(by: me, member)
+            case ("admin", _), (_, "moderator"):
+                try await groups.addAdmin(by: me, member)
+            case ("member", _) where current == nil:
+                try await groups.unban(by: me, member)
+            case ("member", _):
+                if current?.role == "admin" { try await groups.removeAdmin(by: me, member) }
+            case (_, "visitor"):
+                try await groups.mute(by: me, MuteMemberParameters(conversationId: group, userId: user,
+                                                                   until: Int64(Date().timeIntervalSince1970 * 1000) + Self.visitorMute))
+            case (_, "participant"):
+                if current?.mutedUntil != nil { try await groups.unmute(by: me, member) }
+                if current?.role == "admin" { try await groups.removeAdmin(by: me, member) }
             default:
                 throw StanzaError.badRequest("an item sets a role or an affiliation")
             }
@@ -196,43 +211,81 @@ struct ConferenceHandler: XMPPHandler {
         return nil
     }
 
-    /// muc#admin lists of a Parley room (XEP-0045 §9.5, §9.8): everyone in it is an equal
-    /// participant, so the participant list is its occupants, and the affiliation lists and
-    /// the moderators are empty.
-    private func roomLists(_ query: XMLElement, room: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
-        let items = query.elements.filter { $0.name == "item" }
-        guard !items.isEmpty else { throw StanzaError.badRequest("name at least one item") }
-        var answer = XMLElement("query", namespace: Namespace.mucAdmin)
-        for item in items {
-            switch (item["affiliation"], item["role"]) {
-            case (_, "participant"):
-                let rooms = context.services.rooms
-                let occupants = try await AnswerPages.collect { cursor throws(ProtocolError) in
-                    let page = try await rooms.occupants(for: me, OccupantsParameters(conversationId: room, cursor: cursor))
-                    return (page.users, page.nextCursor)
-                }
-                for profile in occupants {
-                    let local = XMPPDirectory.localPart(of: profile)
-                    answer.append(XMLElement("item", namespace: Namespace.mucAdmin, [
-                        "affiliation": "none", "role": "participant", "jid": "\(local)@\(context.services.directory.domain)", "nick": local,
-                    ]))
-                }
-            case ("owner", _), ("admin", _), ("member", _), ("outcast", _), (_, "moderator"), (_, "visitor"):
-                continue
-            default:
-                throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
-            }
-        }
-        return answer
+    /// How long a `visitor` role (voice taken away) lasts: until a moderator gives voice back.
+    static let visitorMute: Int64 = 10 * 365 * 24 * 3_600_000
+
+    /// A member's role (XEP-0045 §5.1): the owner and admins moderate, the muted only listen.
+    private static func role(of member: GroupMember) -> String {
+        if member.role == "owner" || member.role == "admin" { return "moderator" }
+        return member.mutedUntil == nil ? "participant" : "visitor"
     }
 
-    /// Every member of a group with their affiliation, page by page.
-    private func allMembers(of group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> [(UserProfile, Affiliation)] {
-        var members: [(UserProfile, Affiliation)] = []
+    private static func item(_ profile: UserProfile, affiliation: String, role: String, reason: String? = nil,
+                             context: isolated some XMPPHandlerContext) -> XMLElement {
+        let local = XMPPDirectory.localPart(of: profile)
+        return XMLElement("item", namespace: Namespace.mucAdmin, [
+            "affiliation": affiliation, "role": role, "jid": "\(local)@\(context.services.directory.domain)", "nick": local,
+        ], children: reason.map { [XMLElement("reason", namespace: Namespace.mucAdmin, [:], text: $0)] } ?? [])
+    }
+
+    /// The user an item names, by `nick` or `jid`.
+    private static func itemUser(_ item: XMLElement, context: isolated some XMPPHandlerContext) async throws -> UserID {
+        if let nick = item["nick"] { return try await occupant(nick, directory: context.services.directory) }
+        if let jid = item["jid"].flatMap(JID.init) { return try await context.services.directory.user(for: jid) }
+        throw StanzaError.badRequest("an item names a member by nick or jid")
+    }
+
+    /// muc#admin of a Parley room (XEP-0045 §9, §8.2): everyone in it is a participant; its
+    /// creator kicks (role `none`), bans (`outcast`) and lifts bans (`none`); the outcast list
+    /// is its bans.
+    private func moderateRoom(type: String, _ query: XMLElement, room: ConversationID, me: UserID,
+                              context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
+        let items = query.elements.filter { $0.name == "item" }
+        guard !items.isEmpty else { throw StanzaError.badRequest("name at least one item") }
+        let rooms = context.services.rooms
+        if type == "get" {
+            var answer = XMLElement("query", namespace: Namespace.mucAdmin)
+            for item in items {
+                switch (item["affiliation"], item["role"]) {
+                case (_, "participant"):
+                    let occupants = try await AnswerPages.collect { cursor throws(ProtocolError) in
+                        let page = try await rooms.occupants(for: me, OccupantsParameters(conversationId: room, cursor: cursor))
+                        return (page.users, page.nextCursor)
+                    }
+                    for profile in occupants { answer.append(Self.item(profile, affiliation: "none", role: "participant", context: context)) }
+                case ("outcast", _):
+                    for ban in try await rooms.bans(for: me, ConversationReference(conversationId: room)).bans {
+                        answer.append(Self.item(ban.user, affiliation: "outcast", role: "none", reason: ban.reason, context: context))
+                    }
+                case ("owner", _), ("admin", _), ("member", _), (_, "moderator"), (_, "visitor"):
+                    continue
+                default:
+                    throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
+                }
+            }
+            return answer
+        }
+        for item in items {
+            let user = try await Self.itemUser(item, context: context)
+            let parameters = BanParameters(conversationId: room, userId: user, reason: item.child("reason")?.text)
+            switch (item["affiliation"], item["role"]) {
+            case ("outcast", _): try await rooms.ban(by: me, parameters)
+            case ("none", _): try await rooms.unban(by: me, MemberReference(conversationId: room, userId: user))
+            case (_, "none"): try await rooms.kick(by: me, parameters)
+            default:
+                throw StanzaError(type: "cancel", condition: "not-allowed", "a Parley room's creator kicks and bans; there are no other roles")
+            }
+        }
+        return nil
+    }
+
+    /// Every member of a group, page by page.
+    private func allMembers(of group: ConversationID, me: UserID, context: isolated some XMPPHandlerContext) async throws -> [GroupMember] {
+        var members: [GroupMember] = []
         var cursor: String?
         repeat {
             let page = try await context.services.groups.members(for: me, GroupMembersParameters(conversationId: group, cursor: cursor))
-            members += page.members.map { ($0.user, $0.role == "owner" ? .owner : .member) }
+            members += page.members
             cursor = page.nextCursor
         } while cursor != nil
         return members
@@ -246,15 +299,22 @@ struct ConferenceHandler: XMPPHandler {
     static let roomAvatar = "parley#roomconfig_avatar"
     static let persistent = "muc#roomconfig_persistentroom"
     static let membersOnly = "muc#roomconfig_membersonly"
+    static let moderated = "muc#roomconfig_moderatedroom"
+    /// Parley's join mode (`open`, `approval`, `invite`) and whether newcomers see earlier
+    /// history, which the standard form has no fields for.
+    static let joinMode = "parley#roomconfig_joinmode"
+    static let showHistory = "parley#roomconfig_showhistory"
 
     /// The form: name, description and avatar, which can be changed, and whether the room is
     /// persistent and members-only, which it is or is not by being a group or a room.
     private func configurationForm(_ conversation: ConversationID, kind: ConversationKind, me: UserID, context: isolated some XMPPHandlerContext) async throws -> XMLElement {
         let reference = ConversationReference(conversationId: conversation)
         let (name, description, avatar): (String, String?, String?)
+        var policy: [(String, [String])] = []
         if kind == .group {
             let info = try await context.services.groups.info(for: me, reference)
             (name, description, avatar) = (info.name, info.description, info.avatar)
+            policy = [(Self.joinMode, [(info.joinMode ?? .open).rawValue]), (Self.showHistory, [info.showHistory == true ? "1" : "0"])]
         } else {
             let info = try await context.services.rooms.info(for: me, reference)
             (name, description, avatar) = (info.name, info.description, info.avatar)
@@ -267,11 +327,16 @@ struct ConferenceHandler: XMPPHandler {
             (Self.roomAvatar, [avatar.map(context.services.absoluteURL) ?? ""]),
             (Self.persistent, [group]),
             (Self.membersOnly, [group]),
-        ])
+            (Self.moderated, ["0"]),
+        ] + policy)
         return form.element(kinds: ["FORM_TYPE": "hidden", Self.roomName: "text-single", Self.roomDescription: "text-single",
-                                    Self.roomAvatar: "text-single", Self.persistent: "boolean", Self.membersOnly: "boolean"],
+                                    Self.roomAvatar: "text-single", Self.persistent: "boolean", Self.membersOnly: "boolean",
+                                    Self.moderated: "boolean", Self.joinMode: "list-single", Self.showHistory: "boolean"],
                             labels: [Self.roomName: "Name", Self.roomDescription: "Description (the subject)", Self.roomAvatar: "Avatar link",
-                                     Self.persistent: "Persistent (a group; fixed)", Self.membersOnly: "Members only (a group; fixed)"])
+                                     Self.persistent: "Persistent (a group; fixed)", Self.membersOnly: "Members only (a group; fixed)",
+                                     Self.moderated: "Moderated (no; moderators mute members one by one)",
+                                     Self.joinMode: "Who may join: open, approval or invite",
+                                     Self.showHistory: "Newcomers see earlier history"])
     }
 
     /// A submitted form: name, description and avatar become one `update` (any member of a
@@ -291,9 +356,20 @@ struct ConferenceHandler: XMPPHandler {
                                   "\(field) is \(fixed ? "on for a group" : "off for a Parley room") and cannot change")
             }
         }
+        if let value = form[Self.moderated], Self.boolean(value) {
+            throw StanzaError(type: "modify", condition: "not-acceptable", "Parley has no moderated rooms; moderators mute members (role visitor)")
+        }
         // An empty submission accepts the defaults (an instant room, XEP-0045 §10.1.2).
-        guard form[Self.roomName] != nil || form[Self.roomDescription] != nil || form[Self.roomAvatar] != nil else { return }
+        guard form[Self.roomName] != nil || form[Self.roomDescription] != nil || form[Self.roomAvatar] != nil
+                || form[Self.joinMode] != nil || form[Self.showHistory] != nil else { return }
         var update = GroupUpdate(conversationId: conversation)
+        if kind == .group, let mode = form[Self.joinMode] {
+            guard let joinMode = GroupJoinMode(rawValue: mode.trimmingWhitespace) else {
+                throw StanzaError(type: "modify", condition: "not-acceptable", "a join mode is open, approval or invite")
+            }
+            update.joinMode = joinMode
+        }
+        if kind == .group, let show = form[Self.showHistory] { update.showHistory = Self.boolean(show) }
         if let name = form[Self.roomName] { update.name = .set(name) }
         if let description = form[Self.roomDescription]?.trimmingWhitespace {
             update.description = description.isEmpty ? .clear : .set(description)

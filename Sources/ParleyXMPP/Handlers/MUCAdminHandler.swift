@@ -50,16 +50,22 @@ struct MUCAdminHandler: Sendable {
 
     // MARK: Invitations (XEP-0045 §7.8.2, XEP-0249)
 
-    /// A mediated invitation: the room passes it to the invitee's XMPP sessions. It only tells
-    /// them: in Parley, joining a group is the joiner's own act (which anyone may do), so the
-    /// invitee joins by registering with the room (`group.join`), and a Parley room is open.
+    /// A mediated invitation: the room passes it to the invitee's XMPP sessions. Joining a
+    /// group is the joiner's own act (registering with the room, `group.join`); a group that
+    /// is not open lets them in by the invitation, which follows the native rule
+    /// (`group.invite.friend`: a friend, not banned, and on an `approval` group only from an
+    /// admin). A Parley room is open to anyone not banned.
     func handleMediatedInvitation(_ message: XMLElement, _ invitation: XMLElement, room: JoinedRoom, me: XMPPIdentity,
-                                  context: isolated some XMPPHandlerContext) async {
+                                  conversation: ConversationID, context: isolated some XMPPHandlerContext) async {
         let services = context.services
         do {
             guard let invitee = invitation["to"].flatMap(JID.init) else { throw StanzaError.badRequest("an invitation names the invitee (to)") }
             let user = try await services.directory.user(for: invitee)
             try await checkInvitable(user, me: me.user, services: services)
+            if room.kind == .group,
+               try await services.groups.info(for: me.user, ConversationReference(conversationId: conversation)).joinMode ?? .open != .open {
+                _ = try await services.groups.inviteFriend(by: me.user, MemberReference(conversationId: conversation, userId: user))
+            }
             let reason = invitation.child("reason")?.text
             let invite = XMLElement("x", namespace: Namespace.mucUser, [:], children: [
                 XMLElement("invite", namespace: Namespace.mucUser, ["from": me.bare.description], children: reason.map {

@@ -98,7 +98,7 @@ struct MUCHandler: Sendable {
             let members = try await services.groups.members(for: me, GroupMembersParameters(conversationId: group, limit: 200))
             let info = try await services.groups.info(for: me, ConversationReference(conversationId: group))
             return Entry(conversation: group, kind: .group, subject: Self.subject(name: info.name, description: info.description),
-                         occupants: members.members.map { ($0.user, $0.role == "owner" ? .owner : .member) }, history: history.messages)
+                         occupants: members.members.map { ($0.user, Affiliation(rawValue: $0.role) ?? .member) }, history: history.messages)
         }
         let name = room.local ?? ""
         let entry: RoomEntry
@@ -137,7 +137,7 @@ struct MUCHandler: Sendable {
             return
         }
         if let invitation = message.child("x", namespace: Namespace.mucUser)?.child("invite", namespace: Namespace.mucUser) {
-            await admin.handleMediatedInvitation(message, invitation, room: joined, me: me, context: context)
+            await admin.handleMediatedInvitation(message, invitation, room: joined, me: me, conversation: conversation, context: context)
             return
         }
         if let subject = message.child("subject") {
@@ -145,9 +145,18 @@ struct MUCHandler: Sendable {
                                       context: context)
             return
         }
+        do {
+            // A correction, retraction or reaction in the room is Parley's edit, recall or
+            // reaction (the members hear `message.updated`, Jabber occupants the same stanzas).
+            if try await context.handlers.messageActions.perform(message, in: conversation, others: [], me: me, context: context) { return }
+        } catch {
+            context.send(StanzaError.from(error).reply(to: message, from: conference))
+            return
+        }
         guard let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace) else { return }
         do {
-            let stored = try await context.sendBody(of: message, body, in: conversation, me: me)
+            let mentioned = joined.kind == .group ? await MUCMentions.mentioned(in: message, body: body, me: me, services: services) : []
+            let stored = try await context.sendBody(of: message, body, in: conversation, me: me, mentions: mentioned)
             // A room reflects a message to its sender (XEP-0045 §7.4); the core leaves the
             // sending connection out of the event, so the reflection is made here.
             if let reflection = Self.groupStanza(stored, in: joined, senderNick: joined.nick, to: me.full, services: services, delayed: false) {
@@ -200,10 +209,18 @@ struct MUCHandler: Sendable {
 
     /// A member's standing in a group chat: a group's owner owns its room (and moderates it),
     /// members are members; in a Parley room, everyone is an equal participant.
+    /// XEP-0045 §5.2: a group's owner, admins and members, and the banned (outcasts).
     enum Affiliation: String {
-        case owner, member, none
+        case owner, admin, member, outcast, none
 
-        var role: String { self == .owner ? "moderator" : "participant" }
+        /// The role that goes with it: the owner and admins moderate.
+        var role: String {
+            switch self {
+            case .owner, .admin: "moderator"
+            case .member, .none: "participant"
+            case .outcast: "none"
+            }
+        }
     }
 
     /// `<x xmlns='muc#user'>` with an occupant's item; `role` nil: the affiliation's role

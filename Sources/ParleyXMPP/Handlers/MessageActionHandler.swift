@@ -13,6 +13,28 @@ struct MessageActionHandler: Sendable {
     /// ordinary message, for `sendDirect`).
     func handle(_ stanza: XMLElement, to recipient: UserID, me: XMPPIdentity,
                 context: isolated some XMPPHandlerContext) async throws(ProtocolError) -> Bool {
+        guard Self.carriesAction(stanza) else { return false }
+        let conversation: ConversationID
+        if let known = context.knownConversation(with: recipient) {
+            conversation = known
+        } else {
+            conversation = try await context.services.social.directConversation(of: me.user, with: recipient)
+        }
+        return try await perform(stanza, in: conversation, others: [recipient], me: me, context: context)
+    }
+
+    /// Whether `stanza` carries a correction, retraction, reactions or a reply.
+    static func carriesAction(_ stanza: XMLElement) -> Bool {
+        stanza.child("replace", namespace: Namespace.correction) != nil || stanza.child("retract", namespace: Namespace.retraction) != nil
+            || stanza.child("reactions", namespace: Namespace.reactions) != nil || stanza.child("reply", namespace: Namespace.reply) != nil
+    }
+
+    /// The action `stanza` carries, in `conversation` (a 1:1 chat, or a group chat the stream
+    /// joined: XEP-0308, XEP-0424 and XEP-0444 in MUC name messages the same way, a room's by
+    /// its `<stanza-id>`, the server id). `others` are the people besides the user whose
+    /// messages a reaction or reply may name by their client id. False when it carries none.
+    func perform(_ stanza: XMLElement, in conversation: ConversationID, others: [UserID], me: XMPPIdentity,
+                 context: isolated some XMPPHandlerContext) async throws(ProtocolError) -> Bool {
         let services = context.services
         let token = context.token
         let replace = stanza.child("replace", namespace: Namespace.correction)
@@ -20,12 +42,6 @@ struct MessageActionHandler: Sendable {
         let reactions = stanza.child("reactions", namespace: Namespace.reactions)
         let reply = stanza.child("reply", namespace: Namespace.reply)
         guard replace != nil || retract != nil || reactions != nil || reply != nil else { return false }
-        let conversation: ConversationID
-        if let known = context.knownConversation(with: recipient) {
-            conversation = known
-        } else {
-            conversation = try await services.social.directConversation(of: me.user, with: recipient)
-        }
         let actions = services.conversations.actions
         func target(_ element: XMLElement, sentBy senders: [UserID]) async throws(ProtocolError) -> Message {
             guard let id = element["id"], let found = try await actions.message(id, in: conversation, sentBy: senders, for: me.user) else {
@@ -46,7 +62,7 @@ struct MessageActionHandler: Sendable {
         } else if let reactions {
             // XEP-0444 sends the whole set of the sender's reactions: what is new is added,
             // what is gone removed.
-            let original = try await target(reactions, sentBy: [recipient, me.user])
+            let original = try await target(reactions, sentBy: others + [me.user])
             let wanted = reactions.elements.filter { $0.name == "reaction" }.map(\.text)
             let mine = (original.reactions ?? []).filter { $0.users.contains(me.user) }.map(\.emoji)
             for emoji in mine where !wanted.contains(emoji) {
@@ -60,7 +76,7 @@ struct MessageActionHandler: Sendable {
             }
         } else if let reply {
             guard let body, !body.allSatisfy(\.isWhitespace) else { return false }
-            let quoted = try await target(reply, sentBy: [recipient, me.user])
+            let quoted = try await target(reply, sentBy: others + [me.user])
             _ = try await services.conversations.send(from: me.user, SendParameters(
                 conversationId: conversation, clientId: services.clientID(for: stanza), kind: .text, text: Self.withoutFallback(body, stanza),
                 replyTo: quoted.id), connection: token)

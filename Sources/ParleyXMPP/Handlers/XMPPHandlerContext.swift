@@ -63,9 +63,10 @@ extension XMPPHandlerContext {
     /// Its sending resource and `<origin-id>` are noted first (`XMPPResources.sending`), so
     /// that its recipients see it from the full JID, with the origin id kept.
     func sendBody(of message: XMLElement, _ body: String, in conversation: ConversationID,
-                  me: XMPPIdentity) async throws(ProtocolError) -> Message {
+                  me: XMPPIdentity, mentions: [UserID] = []) async throws(ProtocolError) -> Message {
         let services = self.services
-        let parameters = services.sendParameters(for: message, body: body, in: conversation)
+        var parameters = services.sendParameters(for: message, body: body, in: conversation)
+        if !mentions.isEmpty, parameters.kind == .text { parameters.mentions = mentions }
         if let resource = me.full.resource {
             let clientID = parameters.clientId
             let originID = message.child("origin-id", namespace: Namespace.stanzaID)?["id"]
@@ -74,6 +75,11 @@ extension XMPPHandlerContext {
         do throws(ProtocolError) {
             return try await services.conversations.send(from: me.user, parameters, connection: token).message
         } catch {
+            if error.field == "mentions" {
+                // Someone named is not a member (a nick that is another user's): sent plain.
+                parameters.mentions = nil
+                return try await services.conversations.send(from: me.user, parameters, connection: token).message
+            }
             guard parameters.kind == .image && error.field == "mediaId" else { throw error }
         }
         return try await services.conversations.send(

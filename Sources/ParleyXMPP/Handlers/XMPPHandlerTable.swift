@@ -115,6 +115,7 @@ struct XMPPHandlerTable: Sendable {
         builder.register(PrivateStorageHandler())
         builder.register(presence: SubscriptionHandler())
         builder.register(VCardHandler())
+        builder.register(LastActivityHandler())
         builder.register(BlockingHandler())
         builder.register(signals: ChatSignalHandler())
         builder.register(CarbonsHandler())

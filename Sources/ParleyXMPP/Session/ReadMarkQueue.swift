@@ -1,14 +1,12 @@
 import ParleyProtocol
 
-/// The read markers one XMPP session still has to move, coalesced.
+/// The delivered markers one XMPP session still has to move, coalesced.
 ///
-/// A message handed to an XMPP client counts as read, and moving a read marker is a database
-/// write that also recounts the user's unread total over all their conversations. Moving it
-/// once per delivered message made that write the gateway's main cost under a stream of chat
-/// (one write per message, each reading every conversation of the recipient). So at most one
-/// move is in flight per session: deliveries meanwhile only raise the pending marker of their
-/// conversation, and the next move takes the newest. Markers only ever move forward, so
-/// skipping the intermediate ones loses nothing.
+/// A message handed to an XMPP client was delivered, and moving a marker is a database write.
+/// Moving it once per handed-over message made that write the gateway's main cost under a
+/// stream of chat. So at most one move is in flight per session: deliveries meanwhile only
+/// raise the pending marker of their conversation, and the next move takes the newest.
+/// Markers only ever move forward, so skipping the intermediate ones loses nothing.
 struct ReadMarkQueue {
     /// The newest delivered sequence number not yet marked, per conversation.
     private var pending: [ConversationID: Int64] = [:]

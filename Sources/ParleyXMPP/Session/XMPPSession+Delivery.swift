@@ -58,18 +58,17 @@ extension XMPPSession {
         ])
     }
 
-    /// Messages delivered to an XMPP client count as read (XMPP's servers hand messages over
-    /// and forget them), so the next sign-in does not deliver them again. The moves are
-    /// coalesced (`ReadMarkQueue`): one write at a time per session, each to the newest
-    /// message delivered in its conversation.
+    /// A message handed to an XMPP client was delivered (it reached one of the user's
+    /// connections), so the user's delivered marker moves and the next sign-in does not hand
+    /// it over again; it is read only when the client says so (`<displayed/>`,
+    /// `ChatSignalHandler`). The moves are coalesced (`ReadMarkQueue`): one write at a time
+    /// per session, each to the newest message delivered in its conversation.
     func markDelivered(_ message: Message, me: UserID) {
         guard state.readMarks.offer(message.conversationId, seq: message.seq) else { return }
         let conversations = services.conversations
-        let token = self.token
         Task(executorPreference: loop) {
             while let mark = await self.nextReadMark() {
-                try? await conversations.moveReadMarker(for: me, ReadParameters(conversationId: mark.conversation, seq: mark.seq),
-                                                        connection: token)
+                await conversations.moveDeliveredMarker(for: me, in: mark.conversation, to: mark.seq)
             }
         }
     }
@@ -78,14 +77,23 @@ extension XMPPSession {
         state.readMarks.next()
     }
 
-    /// The unread 1:1 messages, oldest first, marked with when they were sent (XEP-0203);
-    /// returns the newest sequence sent in each conversation.
+    /// The unread 1:1 messages no connection of the user got yet (past the delivered
+    /// marker), oldest first, marked with when they were sent (XEP-0203); returns the newest
+    /// sequence sent in each conversation. A message that reached this stream before its
+    /// initial presence, and so was held back, moved the delivered marker already: it is
+    /// sent all the same (`heldBeforePresence`).
     func deliverUnread(me: (user: UserID, bare: JID, full: JID)) async -> [ConversationID: Int64] {
         let conversations = services.conversations
         guard let list = try? await conversations.list(for: me.user) else { return [:] }
         let unread = list.conversations.filter { $0.kind == .user && $0.unread > 0 }
         guard !unread.isEmpty else { return [:] }
-        let since = Dictionary(unread.map { ($0.id.description, $0.readSeq) }, uniquingKeysWith: { a, _ in a })
+        let delivered = (try? await conversations.deliveredMarkers(of: me.user, in: unread.map(\.id))) ?? [:]
+        let since = Dictionary(unread.map { summary in
+            var from = max(summary.readSeq, delivered[summary.id] ?? 0)
+            if let held = state.heldBeforePresence[summary.id] { from = min(from, held - 1) }
+            return (summary.id.description, from)
+        }, uniquingKeysWith: { a, _ in a })
+        state.heldBeforePresence = [:]
         guard let missed = try? await conversations.sync(for: me.user, SyncParameters(since: since)) else { return [:] }
         var newest: [ConversationID: Message] = [:]
         for message in missed.messages where since[message.conversationId.description] != nil {

@@ -70,6 +70,10 @@ extension XMPPSession {
             if let stanza = chatStanza(message, delayed: false) {
                 // Before the initial presence it stays unread and comes with the catch-up; one
                 // the catch-up already sent is not sent twice.
+                if chatDelivery == .awaitingPresence {
+                    let held = state.heldBeforePresence[message.conversationId] ?? message.seq
+                    state.heldBeforePresence[message.conversationId] = min(held, message.seq)
+                }
                 guard chatDelivery == .live, message.seq > state.caughtUpThrough[message.conversationId] ?? 0 else { return }
                 send(stanza)
                 markDelivered(message, me: me.user)
@@ -126,8 +130,17 @@ extension XMPPSession {
             send(raw: forwardedStanza(forwarded, to: me.full), isStanza: true)
         case .server(.messageUpdated(let update)):
             if let stanza = messageActionStanza(update) { send(stanza) }
-        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden):
+        case .server(.groupDisbanded(let reference)):
+            // The group's `group_disbanded` notice came as its last groupchat message; the
+            // room is gone, so nothing more is routed to it for this stream.
+            state.joined.removeValue(forKey: reference.conversationId)
+        case .server(.conversationRead), .server(.meUpdated), .server(.messageHidden), .server(.conversationMuted):
             // Read markers, profile changes and "delete for me" have no XMPP form here yet.
+            return
+        case .server(.groupRequestDecided), .server(.groupInvited), .server(.roomKicked):
+            // A kick or ban reaches Jabber clients as the room's notice (an occupant's
+            // presence with 307 or 301); invitations between Jabber users are mediated by
+            // the room (`MUCAdminHandler`), and join requests have no XMPP form.
             return
         case .server(.typing(let notice)):
             // 1:1 only: a group's typing has no chat state form here.

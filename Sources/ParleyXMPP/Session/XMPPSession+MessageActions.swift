@@ -3,17 +3,28 @@ import ParleyNet
 import ParleyProtocol
 
 // A friend's edit, recall or reaction made anywhere reaches a Jabber client in their 1:1
-// chat as the stanzas of XEP-0308, XEP-0424 and XEP-0444 (`MessageActionHandler` reads the
-// same stanzas from the client).
+// chat, and a member's in a group chat the stream joined, as the stanzas of XEP-0308,
+// XEP-0424 and XEP-0444 (`MessageActionHandler` reads the same stanzas from the client).
 extension XMPPSession {
-    /// A friend's edit, recall or reaction in this user's 1:1 chat with them, as the stanza an
-    /// XMPP client understands; nil for anything else (pins, own actions, groups).
+    /// A friend's edit, recall or reaction in this user's 1:1 chat with them, or a member's in
+    /// a joined group chat, as the stanza an XMPP client understands; nil for anything else
+    /// (pins, own actions). In a room a retraction or reaction names the message by its
+    /// `<stanza-id>` (the server id), a correction by the id it came with (XEP-0308).
     func messageActionStanza(_ update: MessageUpdate) -> XMLElement? {
-        guard let me, let actor = update.event.sender, actor != me.user, let system = update.event.system,
-              state.directPeers[update.event.conversationId] == actor else { return nil }
-        let original = update.message.clientId ?? update.message.id
-        var stanza = XMLElement("message", ["type": "chat", "id": update.event.clientId ?? update.event.id,
+        guard let me, let actor = update.event.sender, actor != me.user, let system = update.event.system else { return nil }
+        let conversation = update.event.conversationId
+        var original = update.message.clientId ?? update.message.id
+        var stanza: XMLElement
+        if state.directPeers[conversation] == actor {
+            stanza = XMLElement("message", ["type": "chat", "id": update.event.clientId ?? update.event.id,
                                             "from": address(of: actor).description, "to": me.full.description])
+        } else if let joined = state.joined[conversation] {
+            if system.type != .messageEdited { original = update.message.id }
+            stanza = XMLElement("message", ["type": "groupchat", "id": update.event.clientId ?? update.event.id,
+                                            "from": "\(joined.jid.bare)/\(nick(of: actor))", "to": me.full.description])
+        } else {
+            return nil
+        }
         switch system.type {
         case .messageEdited:
             guard let text = update.message.text else { return nil }

@@ -11,7 +11,14 @@ extension XMPPSession {
     func groupStanza(_ message: Message) -> XMLElement? {
         guard let me, let joined = state.joined[message.conversationId], let sender = message.sender else { return nil }
         let nick = sender == me.user ? joined.nick : self.nick(of: sender)
-        return MUCHandler.groupStanza(message, in: joined, senderNick: nick, to: me.full, services: services, delayed: false)
+        guard var stanza = MUCHandler.groupStanza(message, in: joined, senderNick: nick, to: me.full, services: services, delayed: false) else {
+            return nil
+        }
+        // Native @mentions as XEP-0372 references to the occupants.
+        for reference in MUCMentions.references(for: message, room: joined.jid, nick: { $0 == me.user ? joined.nick : self.nick(of: $0) }) {
+            stanza.append(reference)
+        }
+        return stanza
     }
 
     /// A system notice of a joined group chat in XMPP's terms: someone entering or leaving
@@ -39,6 +46,16 @@ extension XMPPSession {
             guard let target = system.target else { return nil }
             user = target
             affiliation = .owner
+        case .memberBanned:
+            guard let target = system.target else { return nil }
+            // XEP-0045's ban (301): the user is an outcast, out of the room at once.
+            user = target
+            leaving = true
+            statuses = [301]
+        case .adminAdded, .adminRemoved:
+            guard let target = system.target else { return nil }
+            user = target
+            affiliation = system.type == .adminAdded ? .admin : .member
         default:
             return nil
         }
@@ -46,13 +63,14 @@ extension XMPPSession {
             // This session's own entry was answered when it joined, and its own leaving over
             // XMPP too (the room is no longer joined then). What is left: the user removed,
             // leaving from another device, or made owner.
-            guard leaving || system.type == .ownerChanged else { return nil }
+            guard leaving || system.type == .ownerChanged || system.type == .adminAdded || system.type == .adminRemoved else { return nil }
             if leaving { state.joined.removeValue(forKey: message.conversationId) }
             statuses.append(110)
         }
         let nick = user == me.user ? joined.nick : self.nick(of: user)
+        let shown: MUCHandler.Affiliation = statuses.contains(301) ? .outcast : (leaving ? .none : affiliation)
         return XMLElement("presence", ["type": leaving ? "unavailable" : nil, "from": "\(joined.jid)/\(nick)", "to": me.full.description],
-                          children: [MUCHandler.mucUser(leaving ? .none : affiliation, role: leaving ? "none" : nil, statuses: statuses)])
+                          children: [MUCHandler.mucUser(shown, role: leaving ? "none" : nil, statuses: statuses)])
     }
 
     /// An `info_changed` notice of a joined group chat as its new subject, from the occupant

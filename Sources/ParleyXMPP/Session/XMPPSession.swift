@@ -117,8 +117,12 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         var joined: [ConversationID: JoinedRoom] = [:]
         /// Whether the client asked for copies of what the user sends elsewhere (XEP-0280).
         var carbons = false
-        /// Read markers of delivered messages still to move.
+        /// Delivered markers of messages handed over still to move.
         var readMarks = ReadMarkQueue()
+        /// The oldest peer message per 1:1 conversation that came live before the initial
+        /// presence: held back for the catch-up, which sends it even though its delivered
+        /// marker moved (the stream was online).
+        var heldBeforePresence: [ConversationID: Int64] = [:]
         /// Client state indication (XEP-0352): presence held while the client is inactive.
         var inactivity = InactiveHold()
     }

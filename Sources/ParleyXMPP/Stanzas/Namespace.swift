@@ -16,6 +16,7 @@ public enum Namespace {
     public static let discoInfo = "http://jabber.org/protocol/disco#info"
     public static let discoItems = "http://jabber.org/protocol/disco#items"
     public static let vcard = "vcard-temp"
+    public static let lastActivity = "jabber:iq:last"
     public static let blocking = "urn:xmpp:blocking"
     public static let receipts = "urn:xmpp:receipts"
     public static let chatStates = "http://jabber.org/protocol/chatstates"

@@ -28,6 +28,13 @@ public struct StanzaError: Error, Sendable, Equatable {
         case .notFound: self.init(type: "cancel", condition: "item-not-found", error.message)
         case .notFriends, .notMember, .notOwner, .forbidden, .unauthorized: self.init(type: "auth", condition: "forbidden", error.message)
         case .blocked: self.init(type: "cancel", condition: "not-acceptable", error.message)
+        // XEP-0045 §7.2.7, §7.2.6, §8: the banned are `forbidden`, as is someone not a
+        // moderator who moderates; a room they may not yet join, `registration-required`.
+        case .banned, .notAdmin: self.init(type: "auth", condition: "forbidden", error.message)
+        case .inviteOnly: self.init(type: "auth", condition: "registration-required", error.message)
+        case .tooManyAdmins: self.init(type: "cancel", condition: "not-allowed", error.message)
+        case .muted: self.init(type: "modify", condition: "forbidden", error.message)
+        case .inviteExpired, .inviteUsedUp, .inviteRevoked: self.init(type: "cancel", condition: "gone", error.message)
         case .unsupportedMediaType: self.init(type: "modify", condition: "not-acceptable", error.message)
         case .rateLimited, .tooManyAttempts, .quotaExceeded: self.init(type: "wait", condition: "resource-constraint", error.message)
         case .alreadyFriends, .nameTaken, .usernameTaken: self.init(type: "cancel", condition: "conflict", error.message)

@@ -34,6 +34,10 @@ public struct XMPPConfiguration: Sendable {
     /// Most items one user may keep in the gateway's per-user storage: private XML
     /// namespaces (XEP-0049) and roster items given a name or groups together.
     public var maxPrivateItems = 1_000
+    /// Recent messages per user the gateway remembers (`XMPPResources`): the resource and
+    /// origin id each was sent with, and those waiting for a native peer's markers
+    /// (`AwaitedReceipts`). Older ones are forgotten.
+    public var receiptsKept = 64
 
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,

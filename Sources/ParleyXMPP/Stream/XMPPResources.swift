@@ -28,8 +28,9 @@ final class XMPPResources: Sendable {
     /// The resource name under which a user's native (WebSocket) connections appear to
     /// Jabber contacts, and the one their messages come from.
     static let nativeResource = "parley"
-    /// Origins kept per user (the newest): enough for the messages still being delivered.
-    static let originsKept = 64
+    /// Origins kept per user (the newest), and messages awaiting a receipt: enough for the
+    /// messages still being delivered (`--xmpp-receipts-kept`).
+    let kept: Int
 
     private struct UserState {
         var resources: [String: Entry] = [:]
@@ -37,7 +38,11 @@ final class XMPPResources: Sendable {
         var origins: [String: Origin] = [:]
         var order: [String] = []
         /// Sent messages waiting for the native peer's delivered or read marker.
-        var awaited = AwaitedReceipts(limit: XMPPResources.originsKept)
+        var awaited: AwaitedReceipts
+
+        init(kept: Int) {
+            awaited = AwaitedReceipts(limit: kept)
+        }
     }
 
     /// Users' states, spread over stripes by user id: every delivered message looks its
@@ -45,7 +50,9 @@ final class XMPPResources: Sendable {
     private let stripes: [PThreadMutex<[UserID: UserState]>] = (0..<XMPPResources.stripeCount).map { _ in PThreadMutex([:]) }
     private static let stripeCount = 32
 
-    init() {}
+    init(kept: Int = 64) {
+        self.kept = max(1, kept)
+    }
 
     /// The stripe holding `user`'s state.
     private func stripe(_ user: UserID) -> PThreadMutex<[UserID: UserState]> {
@@ -57,7 +64,7 @@ final class XMPPResources: Sendable {
     /// a suffix (RFC 6120 §7.7.2.2: the server may assign another).
     func bind(_ user: UserID, requested: String, token: ConnectionToken) -> String {
         stripe(user).withLock { table in
-            var state = table[user, default: UserState()]
+            var state = table[user, default: UserState(kept: kept)]
             var resource = requested
             while resource == Self.nativeResource || state.resources[resource] != nil {
                 // At most 200 characters (800 bytes) before the suffix: within a JID part.
@@ -117,9 +124,9 @@ final class XMPPResources: Sendable {
     /// stored, so that its delivery finds it.
     func sending(_ user: UserID, clientID: String, origin: Origin) {
         stripe(user).withLock { table in
-            var state = table[user, default: UserState()]
+            var state = table[user, default: UserState(kept: kept)]
             if state.origins.updateValue(origin, forKey: clientID) == nil { state.order.append(clientID) }
-            if state.order.count > Self.originsKept {
+            if state.order.count > kept {
                 let dropped = state.order.removeFirst()
                 state.origins[dropped] = nil
             }

@@ -10,11 +10,7 @@ extension XMPPServices {
         let link = absoluteURL(voice.url)
         let seconds = (voice.durationMs + 500) / 1000
         let description = "Voice message \(seconds / 60):\(String(seconds % 60).leftPadded(to: 2))"
-        let oob = XMLElement("x", namespace: Namespace.outOfBand, [:], children: [
-            XMLElement("url", namespace: Namespace.outOfBand, [:], text: link),
-            XMLElement("desc", namespace: Namespace.outOfBand, [:], text: description),
-        ])
-        return (link, [oob])
+        return (link, [Self.outOfBand(url: link, description: description)])
     }
 }
 

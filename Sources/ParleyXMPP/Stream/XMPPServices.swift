@@ -28,7 +28,7 @@ public final class XMPPServices: Sendable {
     /// Streams that may be resumed, by resumption id.
     let resumable = ResumableSessions()
     /// Bound resources, their presence, and the origins of recent messages.
-    let resources = XMPPResources()
+    let resources: XMPPResources
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
@@ -50,5 +50,6 @@ public final class XMPPServices: Sendable {
         self.configuration = configuration
         self.logger = logger
         directory = XMPPDirectory(domain: configuration.domain, accounts: accounts)
+        resources = XMPPResources(kept: configuration.receiptsKept)
     }
 }

@@ -42,6 +42,13 @@ struct MessagingSettings {
     var actionEvery: Int = 0
     /// `--tls`: the client context for parley serve (not the relay).
     var tls: TLSContext?
+    /// `--searches`: with `--find-max`, how many whole searches run; the median is reported.
+    var searches: Int = 1
+    /// `--retries`: with `--find-max`, how often a failed step is repeated before it counts.
+    var retries: Int = 0
+    /// How long to wait for the server to go quiet before a search and before a repeat
+    /// (`--settle-cpu`, `--settle-seconds`, `--settle-timeout`); nil: no wait.
+    var settle: ServerSettle?
 
     static let help = """
         --parley-port P     drive parley serve at this port (native protocol, /v1/ws); several
@@ -61,6 +68,16 @@ struct MessagingSettings {
         --loops N           client event loops (default 2)
         --drain S           seconds to wait for late deliveries after a step (default 3)
         --find-max          raise the rate by --step-factor each step until a rate fails
+        --searches K        with --find-max: run the whole search K times and report the
+                            median highest rate with its spread (default 3)
+        --retries N         with --find-max: repeat a failed step up to N times before the
+                            rate counts as failed (default 2)
+        --settle-cpu PCT    before each search and each repeat, wait until the server's CPU
+                            (--parley-pid etc.) stays below PCT % of a core (default 10) ...
+        --settle-write-kib K ... and its writes to storage (/proc/PID/io) below K KiB/s
+                            (default 1024) ...
+        --settle-seconds S  ... for S seconds in a row (default 2) ...
+        --settle-timeout S  ... but at most S seconds in all (default 30; 0: no wait)
         --p99-bound-ms MS   a step fails when the delivery p99 exceeds this (default 20)
         --step-factor F     rate multiplier between steps (default 1.5)
         --max-rate R        stop raising here (default 10000000)
@@ -73,7 +90,8 @@ struct MessagingSettings {
         """ + "\n" + BenchTLS.help
     static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
-                                            "step-factor", "max-rate", "results", "action-every"]).union(BenchTLS.valueOptions)
+                                            "step-factor", "max-rate", "results", "action-every", "searches", "retries",
+                                            "settle-cpu", "settle-write-kib", "settle-seconds", "settle-timeout"]).union(BenchTLS.valueOptions)
     static let switchOptions: Set<String> = Set(["find-max", "markdown"]).union(BenchTLS.switchOptions)
 
     /// A comma-separated list of whole numbers (empty when the option is absent).
@@ -107,6 +125,12 @@ struct MessagingSettings {
         if let range = options.optionalString("source-ips") {
             for address in try LoopbackAddresses.range(range) { sources.append(try LoopbackAddresses.target(host: address, port: 0)) }
         }
+        let settleTimeout = try options.double("settle-timeout", default: 30, in: 0...3600)
+        let settle = settleTimeout == 0 ? nil : ServerSettle(
+            thresholdPercent: try options.double("settle-cpu", default: 10, in: 0.1...10_000),
+            writeBytesPerSecond: try options.double("settle-write-kib", default: 1024, in: 1...100_000_000) * 1024,
+            window: .seconds(try options.double("settle-seconds", default: 2, in: 0.1...600)),
+            timeout: .seconds(settleTimeout))
         return MessagingSettings(
             targets: targets, host: host, sources: sources,
             rate: try options.double("rate", default: 1000, in: 1...100_000_000),
@@ -122,6 +146,9 @@ struct MessagingSettings {
             results: options.optionalString("results").map { ResultLog(path: $0) },
             markdown: options.flag("markdown"),
             actionEvery: try options.int("action-every", default: 0, in: 0...1000),
-            tls: try BenchTLS.parse(options))
+            tls: try BenchTLS.parse(options),
+            searches: try options.int("searches", default: 3, in: 1...100),
+            retries: try options.int("retries", default: 2, in: 0...10),
+            settle: settle)
     }
 }

@@ -15,6 +15,10 @@ struct MessagingStep {
     let closes: Int
     let serverCPU: Double?
     let benchCPU: Double
+    /// The server's CPU seconds over the whole step (nil without its pid).
+    var serverCPUSeconds: Double?
+    /// Whether the step held under the run's bound (set once measured; see `held(p99Bound:)`).
+    var held = false
 
     var deliveriesPerSecond: Double { Double(result.deliveredInWindow) / duration }
     var acksPerSecond: Double { Double(result.ackedInWindow) / duration }
@@ -24,6 +28,13 @@ struct MessagingStep {
     /// messages and unexpected closes.
     var errors: Int { lostDeliveries + missingAcks + result.refused + result.malformed + result.unsendable + closes }
     var p99: UInt64 { result.deliveryLatency.value(atQuantile: 0.99) }
+    /// Server CPU time per message sent, in microseconds: the server's CPU over the whole
+    /// step (warm-up, window and drain) over every message of the step (nil without the
+    /// server's pid or with nothing sent).
+    var serverMicrosecondsPerMessage: Double? {
+        guard let serverCPUSeconds, result.sent > 0 else { return nil }
+        return serverCPUSeconds * 1e6 / Double(result.sent)
+    }
 
     /// Held: p99 delivery latency within `bound`, ≥ 95 % of the expected deliveries inside
     /// the window, and no errors.

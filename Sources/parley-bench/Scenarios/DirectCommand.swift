@@ -13,7 +13,7 @@ enum DirectCommand: BenchCommand {
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let settings = try MessagingSettings.parse(options, dialects: [.parley, .relay], defaultBoundMilliseconds: 20)
         let pairs = try options.int("pairs", default: 500, in: 1...100_000)
-        return try MessagingComparison.run(scenario: "direct \(Format.count(pairs)) pairs", clients: 2 * pairs,
+        return try MessagingComparison.run(scenario: "direct \(Format.count(pairs)) pairs", kind: "direct", clients: 2 * pairs,
                                            settings: settings) { set, target in
             try ScenarioSetup.pairUp(set, dialect: target.dialect)
             return (set.connections, 1)

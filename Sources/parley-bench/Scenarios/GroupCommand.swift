@@ -18,7 +18,7 @@ enum GroupCommand: BenchCommand {
         let settings = try MessagingSettings.parse(options, dialects: [.parley, .relay, .nats], defaultBoundMilliseconds: 100)
         let members = try options.int("members", default: 1000, in: 2...100_000)
         let senders = try options.int("senders", default: 4, in: 1...members)
-        return try MessagingComparison.run(scenario: "group of \(Format.count(members)), \(senders) senders", clients: members,
+        return try MessagingComparison.run(scenario: "group of \(Format.count(members)), \(senders) senders", kind: "group", clients: members,
                                            settings: settings) { set, target in
             try ScenarioSetup.formGroup(set, dialect: target.dialect)
             return (Array(set.connections.prefix(senders)), members - 1)

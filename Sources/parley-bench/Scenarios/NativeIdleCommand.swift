@@ -123,6 +123,7 @@ enum NativeIdleCommand: BenchCommand {
             let log = ResultLog(path: path)
             let scenario = "signed-in native clients on parley serve\(set.tls == nil ? "" : " over TLS") (\(Format.count(count)))"
             try log.append(scenario: scenario, metric: "held", value: Format.count(held))
+            if errors == 0 { try log.appendDatum(IssueAims.idleKey, perConnection / 1024) }
             try log.append(scenario: scenario, metric: "server RSS per connection (2 s / \(Format.significant(idleWindow.seconds + 2)) s after)",
                            value: "\(Format.bytes(perConnection)) / \(Format.bytes(perConnectionLater))")
             try log.append(scenario: scenario, metric: "× 1,000,000 (+ kernel, server side)",

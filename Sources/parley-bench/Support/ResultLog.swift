@@ -23,6 +23,16 @@ struct ResultLog {
         }
     }
 
+    /// The scenario name that marks a raw datum (a number under a fixed key, for
+    /// `IssueAims`) rather than a line of the results table.
+    static let datumScenario = "#datum"
+
+    /// Appends one raw number under `key` (see `IssueAims`); `report` leaves these out of its
+    /// table and judges the aims on them.
+    func appendDatum(_ key: String, _ value: Double) throws(BenchError) {
+        try append(scenario: Self.datumScenario, metric: key, value: "\(value)")
+    }
+
     /// Every result in the file, in order.
     func read() throws(BenchError) -> [(scenario: String, metric: String, value: String)] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .system("cannot read \(path)") }

@@ -269,7 +269,9 @@ extension ChatApp {
         case .enter:
             let text = input.text
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            if text.hasPrefix("/"), sendFile(text, to: dialogue) || runMessageAction(text, in: dialogue) || searchCommand(text, in: dialogue) {
+            if text.hasPrefix("/"), sendFile(text, to: dialogue) || runMessageAction(text, in: dialogue) || searchCommand(text, in: dialogue)
+                || muteCommand(text, in: dialogue)
+                || runModeration(text, in: dialogue) {
                 input.clear()
                 return
             }

@@ -241,6 +241,8 @@ extension ChatApp {
             var titleStyle = base
             titleStyle.bold = row.unread > 0 || selected
             title.append(row.title, titleStyle)
+            // Muted: a bell struck through, as the web client shows it.
+            if row.isMuted { title.append(" 🔕", Style(dim: !highlight, reverse: highlight)) }
             var time = Line(row.timeLabel, Style(dim: !highlight, reverse: highlight))
             time.append(" ", base)
             rows.append((Line.spread(title, time, width: width, padStyle: base), index))

@@ -166,6 +166,9 @@ final class ChatApp {
                 switch event {
                 case .signedOut: post.yield(.signedOut)
                 case .meUpdated: post.yield(.changed)
+                case .groupInvited, .groupRequestDecided, .roomKicked:
+                    if let text = await self.governanceNotice(event) { self.showFlash(text, seconds: 12) }
+                    post.yield(.changed)
                 default: break
                 }
             }

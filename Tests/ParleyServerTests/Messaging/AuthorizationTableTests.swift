@@ -40,7 +40,7 @@ import Testing
             ("member reads group", member, ("message.history", ["conversationId": group]), .allow),
             ("member lists members", member, ("group.members", ["conversationId": group]), .allow),
             ("member edits info", member, ("group.update", ["conversationId": group, "description": "ours"]), .allow),
-            ("member removes", member, ("group.remove", ["conversationId": group, "userId": owner.id]), .deny("not_owner")),
+            ("member removes", member, ("group.remove", ["conversationId": group, "userId": owner.id]), .deny("not_admin")),
             ("member transfers", member, ("group.transfer", ["conversationId": group, "userId": member.id]), .deny("not_owner")),
             ("non-member posts group", stranger, send(group), .deny("not_member")),
             ("non-member reads group", stranger, ("message.history", ["conversationId": group]), .deny("not_member")),

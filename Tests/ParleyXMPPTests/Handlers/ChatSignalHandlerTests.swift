@@ -48,4 +48,42 @@ import Testing
         }
         #expect(fixture.registry.forwarded.isEmpty)
     }
+
+    @Test func aReceiptMovesTheDeliveredMarkerOnlyAndDisplayedTheReadMarker() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        let conversation = try await fixture.befriend(alice.user, bob.user)
+        let sent = try await fixture.services.conversations.send(
+            from: bob.user, SendParameters(conversationId: conversation, clientId: "b-1", kind: .text, text: "hi"), connection: nil).message
+        _ = fixture.delivery.take()
+        func marker(_ name: String, _ namespace: String, _ id: String) -> XMLElement {
+            XMLElement("message", ["type": "chat"], children: [XMLElement(name, namespace: namespace, ["id": id])])
+        }
+        func receipts() -> [ReceiptState] {
+            fixture.delivery.take().compactMap { sent in
+                guard case .conversationReceipt(let state) = sent.event, sent.users == [bob.user] else { return nil }
+                return state
+            }
+        }
+
+        // Alice's client got Bob's message: delivered, not read.
+        try await fixture.handlers.signals.forward(marker("received", Namespace.receipts, "b-1"), from: alice, to: bob.user,
+                                                   context: fixture.context())
+        #expect(receipts() == [ReceiptState(conversationId: conversation, userId: alice.user, deliveredSeq: sent.seq)])
+        let unread = try await fixture.services.conversations.list(for: alice.user).conversations.first { $0.id == conversation }
+        #expect(try #require(unread).readSeq < sent.seq)
+
+        // An id that names no message of Bob's here moves nothing.
+        try await fixture.handlers.signals.forward(marker("displayed", Namespace.chatMarkers, "nope"), from: alice, to: bob.user,
+                                                   context: fixture.context())
+        #expect(receipts().isEmpty)
+
+        // Shown: the read marker moves (by the stanza id the message came with).
+        try await fixture.handlers.signals.forward(marker("displayed", Namespace.chatMarkers, "b-1"), from: alice, to: bob.user,
+                                                   context: fixture.context())
+        #expect(receipts() == [ReceiptState(conversationId: conversation, userId: alice.user, readSeq: sent.seq, deliveredSeq: sent.seq)])
+        let read = try await fixture.services.conversations.list(for: alice.user).conversations.first { $0.id == conversation }
+        #expect(read?.readSeq == sent.seq && read?.unread == 0)
+    }
 }

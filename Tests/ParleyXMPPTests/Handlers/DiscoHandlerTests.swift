@@ -12,7 +12,7 @@ import Testing
         #expect(info.child("identity")?["category"] == "server")
         let features = info.elements.filter { $0.name == "feature" }.compactMap { $0["var"] }
         #expect(features == fixture.handlers.serverFeatures)
-        #expect(features == [Namespace.discoInfo, Namespace.discoItems, Namespace.ping, Namespace.roster, Namespace.vcard,
+        #expect(features == [Namespace.discoInfo, Namespace.discoItems, Namespace.ping, Namespace.roster, Namespace.vcard, Namespace.lastActivity,
                              Namespace.blocking, Namespace.receipts, Namespace.chatStates, Namespace.chatMarkers, Namespace.carbons, Namespace.mam])
     }
 

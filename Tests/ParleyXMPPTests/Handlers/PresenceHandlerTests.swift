@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aTakenResourceNameGetsAnotherAndOriginsAreKeptPerUser() {
-        let resources = XMPPResources()
+        let resources = XMPPResources(kept: 8)
         let alice = UserID(rawValue: 1)
         #expect(resources.bind(alice, requested: "phone", token: ConnectionToken(1)) == "phone")
         let second = resources.bind(alice, requested: "phone", token: ConnectionToken(2))
@@ -55,7 +55,7 @@ import Testing
         #expect(resources.origin(of: alice, clientID: "m1") == XMPPResources.Origin(resource: "phone", originID: "o1"))
         #expect(resources.origin(of: UserID(rawValue: 2), clientID: "m1") == nil)
         // Only the newest are kept.
-        for index in 0..<XMPPResources.originsKept { resources.sending(alice, clientID: "n\(index)", origin: .init(resource: "phone", originID: nil)) }
+        for index in 0..<resources.kept { resources.sending(alice, clientID: "n\(index)", origin: .init(resource: "phone", originID: nil)) }
         #expect(resources.origin(of: alice, clientID: "m1") == nil)
         #expect(resources.origin(of: alice, clientID: "n0") != nil)
 
@@ -65,5 +65,21 @@ import Testing
         resources.unbind(alice, resource: "phone", token: ConnectionToken(1))
         resources.unbind(alice, resource: second, token: ConnectionToken(2))
         #expect(resources.streamCount(alice) == 1)
+    }
+
+    @Test func theReceiptsMemoryKeepsTheConfiguredNumberOfMessages() {
+        let resources = XMPPResources(kept: 3)
+        let alice = UserID(rawValue: 1)
+        let conversation = ConversationID(rawValue: 7)
+        // Kept while the user has a stream here.
+        _ = resources.bind(alice, requested: "phone", token: ConnectionToken(1))
+        for seq in 1...4 {
+            _ = resources.awaitReceipt(alice, AwaitedReceipts.Sent(conversation: conversation, seq: Int64(seq), stanzaID: "s\(seq)",
+                                                                   receipt: true, markable: false))
+        }
+        // The oldest of four was forgotten: three are answered.
+        let answer = resources.answerReceipts(alice, in: conversation, delivered: 4, read: nil)
+        #expect(answer.received == ["s2", "s3", "s4"])
+        #expect(XMPPResources(kept: 0).kept == 1)
     }
 }

@@ -149,6 +149,15 @@ final class MemoryFiles: MediaFileStoring {
     func save(id: String, bytes: [UInt8]) throws { files.withLock { $0[id] = bytes } }
     func load(id: String) throws -> [UInt8]? { files.withLock { $0[id] } }
     func delete(id: String) throws { _ = files.withLock { $0.removeValue(forKey: id) } }
+    func adopt(id: String, from path: String) throws {
+        let bytes = try prefix(ofFileAt: path, count: Int.max)
+        files.withLock { $0[id] = bytes }
+    }
+    func prefix(ofFileAt path: String, count: Int) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw MissingValue() }
+        return Array(data.prefix(count))
+    }
+    func path(id: String) -> String? { nil }
 }
 
 /// No connections: keeps the stanzas handed to other users' gateway sessions.

@@ -15,6 +15,7 @@ import { entriesFor } from '../outbox.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
+import { fileTile } from '../files.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
 import { userName } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
@@ -106,6 +107,9 @@ export function dialogueView() {
   // The composer.
   const fileInput = h('input', { type: 'file', accept: IMAGE_TYPES.join(','), class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
   const imageButton = iconButton('image', t('send_image'), () => fileInput.click(), 'composer-btn');
+  // Any file (files.js): its own input, so the image picker keeps offering images only.
+  const anyFileInput = h('input', { type: 'file', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
+  const fileButton = iconButton('file', t('send_file'), () => anyFileInput.click(), 'composer-btn');
   const emojiButton = iconButton('smile', t('emoji'), () => toggleEmoji(), 'composer-btn');
   emojiButton.setAttribute('aria-expanded', 'false');
   const textarea = h('textarea', { class: 'composer-input', rows: 1, maxlength: 4000, placeholder: t('say_something'), 'aria-label': t('message_input'), enterkeyhint: 'send' });
@@ -127,7 +131,7 @@ export function dialogueView() {
     },
     onState: (recording) => composer.classList.toggle('is-recording', recording),
   });
-  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, emojiPanel, contextBar, mentionList, recorder.bar, recorder.mic, imageButton, emojiButton, textarea, sendButton);
+  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, anyFileInput, emojiPanel, contextBar, mentionList, recorder.bar, recorder.mic, imageButton, fileButton, emojiButton, textarea, sendButton);
   const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
   const outsideText = h('span', { text: t('not_in_room') });
   const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
@@ -152,7 +156,7 @@ export function dialogueView() {
     if (conversation?.kind === 'user') {
       const friend = state.friends.get(conversation.peer?.id);
       // Presence is only known while connected.
-      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : t('offline')) : '';
+      sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : client.lastSeenLabel(friend.user.id) || t('offline')) : '';
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
@@ -268,6 +272,10 @@ export function dialogueView() {
       if (heard) {
         bubble.appendChild(h('span', { class: 'voice-listened', text: conversation?.kind === 'user' ? t('voice_listened') : t('voice_listened_by', { count: heard }) }));
       }
+    } else if (message.kind === 'file') {
+      bubble.classList.add('bubble--file');
+      bubble.appendChild(fileTile(message.file, { pending: message.pendingEntry, onCancel: () => client.discardSend(message.clientId) }));
+      if (message.text) bubble.appendChild(h('p', { class: 'bubble-text', text: message.text }));
     } else {
       const text = message.text || '';
       if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
@@ -289,7 +297,9 @@ export function dialogueView() {
     });
     const status = h('span', { class: 'msg-status' });
     const time = h('div', { class: 'msg-time', dataset: { ts: message.createdAt }, text: messageTime(message.createdAt) });
-    const edited = message.editedAt ? h('span', { class: 'msg-edited', text: t('edited') }) : null;
+    // An edit, reaction, recall or pin done offline waits for the connection (actionqueue.js).
+    const edited = message.id && client.actionWaiting(message.id) ? h('span', { class: 'msg-edited msg-action-waiting', text: t('action_waiting') })
+      : message.editedAt ? h('span', { class: 'msg-edited', text: t('edited') }) : null;
     // Only stored messages have actions (a pending send has no id yet).
     const menuButton = message.id ? h('button', { type: 'button', class: 'msg-menu-btn', 'aria-label': t('message_actions'), title: t('message_actions') },
       icon('more', { size: 18 })) : null;
@@ -450,7 +460,8 @@ export function dialogueView() {
       if (sent.has(entry.clientId)) continue;
       items.push({
         key: `c:${entry.clientId}`, pending: entry,
-        message: { kind: entry.kind, text: entry.text, image: entry.image, voice: entry.voice, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId },
+        message: { kind: entry.kind, text: entry.text, image: entry.image, voice: entry.voice, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId,
+          file: entry.fileInfo, pendingEntry: entry.kind === 'file' ? entry : undefined },
       });
     }
 
@@ -476,7 +487,7 @@ export function dialogueView() {
       // Who listened changes only the sender's row: the listener's must not be rebuilt
       // (and its playback cut) when their own play comes back from the server.
       const listened = m.kind === 'voice' && m.sender === me ? m.listenedBy : null;
-      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id, listened]);
+      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id, !!m.id && client.actionWaiting(m.id), listened]);
       if (entry && entry.signature !== signature) {
         rows.delete(item.key);
         entry = null;
@@ -758,7 +769,8 @@ export function dialogueView() {
     const trimmed = text.replace(/\s+$/, '');
     if (context?.mode === 'edit') {
       const target = context.message;
-      client.editMessage(target, trimmed).catch((error) => toast(errorText(error), 'error'));
+      client.editMessage(target, trimmed).then((done) => { if (done === null) toast(t('action_queued')); })
+        .catch((error) => toast(errorText(error), 'error'));
       clearContext();
       render();
       return;
@@ -823,13 +835,16 @@ export function dialogueView() {
     textarea.focus();
   });
 
-  async function sendFiles(files) {
+  // Pictures the page can show go as images; anything else as a file message.
+  async function sendFiles(files, { imagesOnly = false } = {}) {
     for (const file of files) {
-      if (!IMAGE_TYPES.includes(file.type)) {
+      if (IMAGE_TYPES.includes(file.type)) {
+        await client.sendImage(id, file);
+      } else if (imagesOnly) {
         toast(t('err_unsupported_media_type'), 'error');
-        continue;
+      } else {
+        client.sendFile(id, file);
       }
-      await client.sendImage(id, file);
     }
     scrollToBottom(false);
     render();
@@ -837,6 +852,11 @@ export function dialogueView() {
   fileInput.addEventListener('change', () => {
     const files = [...fileInput.files];
     fileInput.value = '';
+    sendFiles(files, { imagesOnly: true });
+  });
+  anyFileInput.addEventListener('change', () => {
+    const files = [...anyFileInput.files];
+    anyFileInput.value = '';
     sendFiles(files);
   });
   textarea.addEventListener('paste', (event) => {
@@ -860,8 +880,10 @@ export function dialogueView() {
   const offs = [
     on('timeline', (changed) => { if (changed === id) render(); }),
     on('outbox', (changed) => { if (changed === id) render(); }),
+    on('actions', () => render()),
     on('conversations', () => { if (id) paintHeader(); }),
     on('friends', () => { if (id) paintHeader(); }),
+    on('lastseen', () => { if (id) paintHeader(); }),
     on('connection', () => { if (id) paintHeader(); }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('pins', (changed) => { if (changed === id) paintPins(); }),

@@ -10,6 +10,7 @@ import { modal, toast } from '../ui.js';
 import { userName } from '../format.js';
 import { voiceLength } from '../time.js';
 import * as client from '../client.js';
+import { reportDialog } from './report.js';
 
 /** The quick reactions offered first in the menu. */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🎉'];
@@ -29,6 +30,7 @@ export function excerptOf(message) {
   if (message.recalled) return t('quoted_recalled');
   if (message.kind === 'image') return t('image_preview');
   if (message.kind === 'voice') return t('voice_preview', { length: voiceLength(message.voice?.durationMs) });
+  if (message.kind === 'file') return t('file_preview', { name: message.file?.name || '' });
   const text = (message.text || '').replace(/\s+/g, ' ');
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
@@ -69,8 +71,9 @@ export function reactionChips(message) {
 
 async function run(action, done) {
   try {
-    await action();
-    if (done) toast(done);
+    // null: done offline, it waits for the connection (actionqueue.js).
+    if ((await action()) === null) toast(t('action_queued'));
+    else if (done) toast(done);
   } catch (error) {
     toast(errorText(error), 'error');
   }
@@ -117,6 +120,9 @@ export function openMessageMenu(message, anchor, hooks) {
   }
   add('pin', pinned ? t('action_unpin') : t('action_pin'), () => run(() => client.pinMessage(message, pinned)));
   add('hide', t('action_hide'), () => run(() => client.hideMessage(message)));
+  if (!mine && message.sender) {
+    add('report', t('action_report'), () => reportDialog({ conversationId: message.conversationId, messageId: message.id }));
+  }
   const quick = h('div', { class: 'msg-menu-reactions', role: 'group', 'aria-label': t('action_react') },
     QUICK_REACTIONS.map((emoji) => h('button', { type: 'button', role: 'menuitem', class: 'msg-menu-emoji', text: emoji, 'aria-label': `${t('action_react')} ${emoji}`,
       onclick: () => {

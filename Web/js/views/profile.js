@@ -9,6 +9,7 @@ import * as client from '../client.js';
 import { USERNAME_RULE } from './authframe.js';
 import { notificationState, enableNotifications, disableNotifications } from '../push.js';
 import { securitySection } from './security.js';
+import { openAdmin, isAdministrator } from './admin.js';
 
 export function hobbyChips(hobbies, cls = '') {
   return h('ul', { class: `chips ${cls}`.trim(), role: 'list' }, (hobbies || []).map((hobby) => h('li', { class: 'chip', text: hobby })));
@@ -32,6 +33,11 @@ export function profileView() {
     h('div', { class: 'scroll' }, content));
 
   let currentForm = null;
+  let administrator = false;
+  isAdministrator().then((yes) => {
+    administrator = yes;
+    if (yes && !editing) render();
+  });
   // In edit mode the top bar's button saves, so it is in reach without scrolling.
   editButton.addEventListener('click', () => {
     if (editing && currentForm) {
@@ -155,7 +161,12 @@ export function profileView() {
       kvRow(t('hobbies'), me.hobbies && me.hobbies.length ? hobbyChips(me.hobbies) : ''),
       me.phone ? kvRow(t('phone_field'), me.phone, { mono: true }) : null);
     const notice = me.username ? null : h('div', { class: 'notice card' }, icon('info', { size: 20 }), h('p', { text: t('set_username_hint') }));
-    content.replaceChildren(hero(me), notice || '', rows, securitySection(me), ...settingsCard());
+    // Only administrators see the way to the admin pages (the server decides who they are).
+    const adminEntry = administrator
+      ? h('div', { class: 'card admin-entry' }, h('button', { type: 'button', class: 'btn btn-secondary btn-block', dataset: { action: 'open-admin' },
+        onclick: () => openAdmin() }, icon('info', { size: 18 }), h('span', { text: t('admin_open') })))
+      : '';
+    content.replaceChildren(hero(me), notice || '', rows, securitySection(me), adminEntry, ...settingsCard());
   }
 
   function editMode(me) {

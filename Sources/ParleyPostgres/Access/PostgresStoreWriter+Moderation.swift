@@ -1,0 +1,57 @@
+import ParleyCore
+import ParleyProtocol
+import ParleyStoreSupport
+
+// `StoreWriter`: the admin role, suspensions, reports and the audit log (as SQLite's).
+extension PostgresStoreWriter {
+    func setAdmin(_ user: UserID, _ admin: Bool, at time: Int64) throws {
+        if admin {
+            try run("setAdmin", "INSERT INTO admins (user_id, granted_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
+                    user.rawValue, time)
+        } else {
+            try run("setAdmin", "DELETE FROM admins WHERE user_id = $1", user.rawValue)
+        }
+    }
+
+    func saveSuspension(_ suspension: Suspension, of user: UserID) throws {
+        try run("saveSuspension", """
+            INSERT INTO suspensions (user_id, reason, until_at, since_at, by_id) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id) DO UPDATE SET reason = excluded.reason, until_at = excluded.until_at,
+                since_at = excluded.since_at, by_id = excluded.by_id
+            """, user.rawValue, suspension.reason, suspension.until, suspension.since, suspension.by?.rawValue)
+    }
+
+    func deleteSuspension(of user: UserID) throws -> Bool {
+        try run("deleteSuspension", "DELETE FROM suspensions WHERE user_id = $1", user.rawValue) > 0
+    }
+
+    func insertReport(_ report: NewReport) throws -> Report {
+        let snapshot = try Report.encodeSnapshot(report.snapshot)
+        let id = try queryFirst("insertReport", """
+            INSERT INTO reports (reporter_id, target, conversation_id, message_id, reported_id, reason, note, snapshot,
+                                 status, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9) RETURNING id
+            """, report.reporterID.rawValue, report.target.rawValue, report.conversationID?.rawValue, report.messageID,
+            report.userID?.rawValue, report.reason.rawValue, report.note, snapshot, report.createdAt) { try $0.int64(0) }
+        guard let id else { throw StoreError.failure("insertReport returned no id") }
+        return Report(id: String(id), reporterId: report.reporterID, target: report.target, conversationId: report.conversationID,
+                      messageId: report.messageID, userId: report.userID, reason: report.reason, note: report.note,
+                      snapshot: report.snapshot, createdAt: report.createdAt)
+    }
+
+    func updateReport(_ report: Report) throws {
+        guard let id = Int64(report.id) else { throw StoreError.failure("updateReport: the id \(report.id) is not a number") }
+        try run("updateReport", """
+            UPDATE reports SET status = $1, assignee_id = $2, outcome = $3, resolved_by = $4, resolved_at = $5 WHERE id = $6
+            """, report.status.rawValue, report.assigneeId?.rawValue, report.outcome?.rawValue, report.resolvedBy?.rawValue,
+            report.resolvedAt, id)
+    }
+
+    func appendAudit(adminID: UserID?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
+        let id = try queryFirst("appendAudit", """
+            INSERT INTO audit_log (admin_id, action, target, reason, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+            """, adminID?.rawValue, action, target, reason, time) { try $0.int64(0) }
+        guard let id else { throw StoreError.failure("appendAudit returned no id") }
+        return AuditEntry(id: String(id), adminId: adminID, action: action, target: target, reason: reason, createdAt: time)
+    }
+}

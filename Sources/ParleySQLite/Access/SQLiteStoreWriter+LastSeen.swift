@@ -1,0 +1,16 @@
+import ParleyCore
+import ParleyProtocol
+import ParleySQL
+
+// `LastSeenWriter` (schema version 16).
+extension SQLiteStoreWriter {
+    func saveLastSeen(of user: UserID, at time: Int64) throws {
+        // A deleted account keeps nothing (its connections close after its erasure).
+        try StoreError.mapping("saveLastSeen") {
+            try connection.run("""
+                INSERT INTO last_seen (user_id, seen_at) SELECT id, ?2 FROM users WHERE id = ?1 AND deleted_at IS NULL
+                ON CONFLICT (user_id) DO UPDATE SET seen_at = max(seen_at, excluded.seen_at)
+                """, user.rawValue, time)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ParleyCore
+
+// The limits of reports and of the admin API (docs/operations.md, "Administration").
+extension ServerConfiguration {
+    static func adminOptions() -> [Option] {
+        [
+            number("max-reports-per-hour", \.maxReportsPerHour, 1...10_000, "reports one user may file per hour", exceeded: "answered `rate_limited` with `retryAfterSeconds`"),
+            number("max-report-note-bytes", \.maxReportNoteBytes, 0...100_000, "bytes of a report's note", exceeded: "answered `invalid_field` (`note`)"),
+            number("max-admin-reason-bytes", \.maxAdminReasonBytes, 1...100_000, "bytes of a reason an administrator gives", exceeded: "answered `invalid_field` (`reason`)"),
+            number("admin-page-size", \.adminPageSize, 1...1_000, "rows in one page of the admin API (reports, users, audit log)", exceeded: "the page ends and gives a `next` cursor"),
+        ]
+    }
+
+    /// The core's moderation rules from these settings.
+    var moderationRules: ModerationRules {
+        var rules = ModerationRules()
+        rules.reportsPerHour = maxReportsPerHour
+        rules.reportNoteBytes = maxReportNoteBytes
+        rules.adminReasonBytes = maxAdminReasonBytes
+        rules.adminPageSize = adminPageSize
+        return rules
+    }
+}

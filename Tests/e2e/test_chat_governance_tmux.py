@@ -1,0 +1,81 @@
+"""Moderation in `parley chat` (tmux against a live server): the owner mutes and bans by
+username from the group's dialogue, the notices show in the reader's language, the other side
+is refused with the matching codes, and /invite makes a link that /joinlink uses."""
+import asyncio
+import os
+import re
+import tempfile
+
+from api import call
+from client import Session
+from conftest import binary
+from test_chat_tmux import Tmux, register
+
+
+def test_owner_moderates_from_the_terminal(parley):
+    server = parley("--password-cost", "minimum")
+    alice = register(server.url, "alice")
+    register(server.url, "bob")
+    register(server.url, "cyd")
+    tokens = {name: call(server.url, "POST", "/v1/auth/login", {"username": name, "password": "password123"}).json["token"]
+              for name in ("bob", "cyd")}
+    home = tempfile.mkdtemp(prefix="parley-chat-governance-")
+    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home, "--lang", "zh"], 120, 34, env)
+
+    async def scenario():
+        owner = await Session.open(server.port, alice["token"])
+        bob = await Session.open(server.port, tokens["bob"])
+        cyd = await Session.open(server.port, tokens["cyd"])
+        group = (await owner.call("group.create", {"name": "Tea Club"}))["data"]["id"]
+        assert (await bob.call("group.join", {"name": "Tea Club"}))["ok"]
+
+        await tmux.sign_in("alice")
+        await tmux.wait_for("Tea Club")
+        tmux.keys("Enter")
+        await tmux.wait_for("bob 加入了群聊")
+
+        # Mute bob for five minutes: the notice shows, and bob is refused with `muted`.
+        tmux.text("/mute bob 5")
+        tmux.keys("Enter")
+        await tmux.wait_for("你 将 bob 禁言")
+        said = await bob.call("message.send", {"conversationId": group, "clientId": "b1", "kind": "text", "text": "hi"})
+        assert said["error"]["code"] == "muted", said
+
+        # Ban him with a reason: removed, barred, the reason kept.
+        tmux.text("/ban bob spam")
+        tmux.keys("Enter")
+        await tmux.wait_for("你 将 bob 加入了黑名单")
+        joined = await bob.call("group.join", {"name": "Tea Club"})
+        assert joined["error"]["code"] == "banned", joined
+        bans = await owner.call("group.bans", {"conversationId": group})
+        assert [(b["user"]["username"], b.get("reason")) for b in bans["data"]["bans"]] == [("bob", "spam")]
+
+        # Invite-only: cyd cannot join by name and needs the link.
+        assert (await owner.call("group.update", {"conversationId": group, "joinMode": "invite"}))["ok"]
+        refused = await cyd.call("group.join", {"name": "Tea Club"})
+        assert refused["error"]["code"] == "invite_only", refused
+
+        # A link: /invite makes it, cyd joins through it.
+        tmux.text("/invite")
+        tmux.keys("Enter")
+        screen = await tmux.wait_for("邀请链接")
+        token = re.search(r"邀请链接：(\S+)（", screen).group(1)
+        entered = await cyd.call("group.invite.join", {"token": token})
+        assert entered["ok"] and entered["data"]["memberCount"] == 2, entered
+        await tmux.wait_for("cyd 加入了群聊")
+
+        for session in (owner, bob, cyd):
+            await session.close()
+        tmux.keys("Escape")
+        tmux.keys("q")
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
+    finally:
+        screen = tmux.screen()
+        tmux.close()
+        log = os.path.join(home, "chat.log")
+        if os.path.exists(log):
+            print(open(log).read()[-4000:])
+        print(screen)
