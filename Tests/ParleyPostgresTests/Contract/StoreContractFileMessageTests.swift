@@ -3,7 +3,7 @@ import ParleyProtocol
 import TestSupport
 import Testing
 
-/// `file` messages (schema version 16 on SQLite, 15 on PostgreSQL): stored, read back whole,
+/// `file` messages (schema version 18 on SQLite, 17 on PostgreSQL): stored, read back whole,
 /// found by their caption, and a file record of any type beside the images.
 @Suite struct StoreContractFileMessageTests {
     @Test(arguments: StoreBackend.available) func aFileMessageRoundTripsWithItsCaption(_ backend: StoreBackend) async throws {
