@@ -547,6 +547,9 @@ export async function joinByInvite(token) {
   state.groupInfo.set(info.id, info);
   await refreshConversations();
   return info;
+}
+
+/** The owner (or a server administrator) disbands the group; it leaves every member's list. */
 export async function disbandGroup(id) {
   await call('group.disband', { conversationId: id });
   state.conversations.delete(id);
