@@ -12,12 +12,18 @@ public enum AudioSniffer {
     /// The container and its length, or nil if the bytes are not Opus in a well-formed Ogg
     /// or WebM stream with at least one timed packet.
     public static func sniff(_ bytes: [UInt8]) -> Result? {
-        if bytes.starts(with: Array("OggS".utf8)) {
-            return ogg(bytes).map { Result(type: .ogg, durationMs: $0) }
+        switch container(of: bytes) {
+        case .ogg: ogg(bytes).map { Result(type: .ogg, durationMs: $0) }
+        case .webm: webm(bytes).map { Result(type: .webm, durationMs: $0) }
+        case nil: nil
         }
-        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
-            return webm(bytes).map { Result(type: .webm, durationMs: $0) }
-        }
+    }
+
+    /// The container the bytes start with, by its magic number alone (an Ogg page, an EBML
+    /// header), whatever it holds: `FileSniffer` names files by it too.
+    public static func container(of bytes: [UInt8]) -> AudioType? {
+        if bytes.starts(with: Array("OggS".utf8)) { return .ogg }
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .webm }
         return nil
     }
 
