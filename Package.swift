@@ -191,7 +191,7 @@ let package = Package(
             name: "ParleyCoreTests",
             // ParleySQLite: services run against the real store in a temporary file (the
             // contract suite keeps both stores honest); the delivery is a recording fake.
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "ParleySQLite", "CoreTestSupport"],
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySync", "ParleySQLite", "CoreTestSupport", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,12 +1,13 @@
-/// An uploaded image (`POST /v1/media`).
+/// An uploaded image or voice recording (`POST /v1/media`).
 public struct MediaInfo: Codable, Sendable, Equatable {
     /// The server-chosen id.
     public var id: String
     /// Where to fetch it: `/v1/media/<id>`.
     public var url: String
-    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`, sniffed from the bytes.
+    /// `image/png`, `image/jpeg`, `image/gif`, `image/webp`, `audio/webm` or `audio/ogg`,
+    /// sniffed from the bytes.
     public var type: String
-    /// Pixel size read from the image header.
+    /// Pixel size read from the image header (0 for a recording).
     public var width: Int
     public var height: Int
     /// Bytes.

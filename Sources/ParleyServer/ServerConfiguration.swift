@@ -198,6 +198,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var userSearchesPerMinute = 30
     /// Profiles in one `user.search` answer.
     public var maxUserSearchPage = 20
+    /// Longest voice recording, in seconds.
+    public var maxVoiceSeconds = 120
+    /// Largest voice recording, in bytes.
+    public var maxVoiceBytes = 2 * 1024 * 1024
     /// The server's base URL as clients elsewhere reach it (e.g. `https://chat.example.org`),
     /// for links the server hands out in other protocols (media in XMPP); empty means
     /// `http://<host>:<port>`.
@@ -368,7 +372,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions() + fileOptions() + adminOptions()
+    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
+        + fileOptions() + adminOptions() + voiceOptions()
 
     /// The upload limits of `MediaRules`.
     var mediaRules: MediaRules {
@@ -379,6 +384,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         rules.bytesHeld = Int64(mediaQuotaBytes)
         rules.uploadsPerMinute = mediaUploadsPerMinute
         rules.orphanGraceMillis = Int64(orphanMediaHours) * 3_600_000
+        applyVoiceRules(to: &rules)
         return rules
     }
 

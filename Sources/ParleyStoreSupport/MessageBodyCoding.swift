@@ -21,6 +21,9 @@ package enum MessageBodyCoding {
         package var editedAt: Int64?
         package var recalled: RecallMark?
         package var reactions: [Reaction]?
+        package var voice: VoiceAttachment?
+        /// The recipients who played a voice message (`message_listened`).
+        package var listenedBy: [UserID]?
 
         package init(image: ImageAttachment? = nil, system: SystemNotice? = nil) {
             self.image = image
@@ -39,6 +42,8 @@ package enum MessageBodyCoding {
             editedAt = message.editedAt
             recalled = message.recalled
             reactions = message.reactions
+            voice = message.voice
+            listenedBy = message.listenedBy
         }
 
         var isEmpty: Bool { self == Body() }
@@ -58,6 +63,7 @@ package enum MessageBodyCoding {
         body.mentions = message.mentions
         body.mentionsAll = message.mentionsAll
         body.forwarded = message.forwarded
+        body.voice = message.voice
         return try encode(body)
     }
 

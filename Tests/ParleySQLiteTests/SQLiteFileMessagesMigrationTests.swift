@@ -2,18 +2,18 @@ import ParleySQL
 @testable import ParleySQLite
 import Testing
 
-/// Schema version 16: `messages` rebuilt to take `kind = 'file'`, keeping its rows, the
-/// search index and every trigger.
+/// Schema version 18: `messages` rebuilt to take `kind = 'file'` and `kind = 'voice'`,
+/// keeping its rows, the search index and every trigger.
 @Suite struct SQLiteFileMessagesMigrationTests {
-    @Test func aVersion15DatabaseKeepsItsMessagesAndSearchAndTakesFiles() throws {
+    @Test func aVersion17DatabaseKeepsItsMessagesAndSearchAndTakesFilesAndVoice() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("parley.sqlite")
         do {
             let old = try SQLiteConnection(path: path)
             try old.setForeignKeysEnabled(true)
-            let previous = SQLiteMigrator(SQLiteStoreSchema.migrator.migrations.filter { $0.version <= 15 })
-            #expect(try previous.migrate(old) == Array(1...15))
+            let previous = SQLiteMigrator(SQLiteStoreSchema.migrator.migrations.filter { $0.version <= 17 })
+            #expect(try previous.migrate(old) == Array(1...17))
             try old.run("INSERT INTO users (id, username, username_key, created_at) VALUES (1, 'Ann', 'ann', 1), (2, 'Bob', 'bob', 1)")
             try old.run("""
                 INSERT INTO conversations (id, kind, user_a, user_b, last_seq, last_activity_at, created_at)
@@ -27,10 +27,13 @@ import Testing
             #expect(throws: SQLiteError.self) {
                 try old.run("INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, created_at) VALUES (3, 1, 3, 1, 'a2', 'file', 30)")
             }
+            #expect(throws: SQLiteError.self) {
+                try old.run("INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, created_at) VALUES (3, 1, 3, 1, 'a2', 'voice', 30)")
+            }
         }
         let migrated = try SQLiteConnection(path: path)
         try migrated.setForeignKeysEnabled(true)
-        #expect(try SQLiteStoreSchema.migrator.migrate(migrated) == Array(16...SQLiteStoreSchema.migrator.latestVersion))
+        #expect(try SQLiteStoreSchema.migrator.migrate(migrated) == Array(18...SQLiteStoreSchema.migrator.latestVersion))
         #expect(try migrated.query("SELECT id FROM messages ORDER BY id") { try $0.int64(0) } == [1, 2])
         // The search index still finds the old text, and follows new and deleted rows.
         let search = "SELECT rowid FROM messages_search WHERE messages_search MATCH ? ORDER BY rowid"
@@ -46,6 +49,11 @@ import Testing
         #expect(throws: SQLiteError.self) {
             try migrated.run("INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, created_at) VALUES (4, 1, 4, 1, 'a3', 'voicemail', 40)")
         }
+        try migrated.run("""
+            INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, body, created_at)
+            VALUES (5, 1, 4, 1, 'a4', 'voice', '{"voice":{"mediaId":"v","url":"/v1/media/v","type":"audio/ogg","durationMs":900,"waveform":[]}}', 50)
+            """)
+        #expect(try migrated.query("SELECT kind FROM messages ORDER BY id") { try $0.string(0) } == ["text", "file", "voice"])
         let triggers = try migrated.query("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' ORDER BY name") { try $0.string(0) }
         #expect(triggers == ["messages_raise_id_floor", "messages_search_delete", "messages_search_insert", "messages_search_update"])
     }

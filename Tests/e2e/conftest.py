@@ -155,8 +155,8 @@ def browsers(request):
 
     opened = []
 
-    def start(url: str, size=PHONE, language: str = "en-US"):
-        browser = Browser(url, size=size, language=language)
+    def start(url: str, size=PHONE, language: str = "en-US", extra_arguments: tuple[str, ...] = ()):
+        browser = Browser(url, size=size, language=language, extra_arguments=extra_arguments)
         opened.append(browser)
         return browser
 

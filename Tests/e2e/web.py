@@ -28,15 +28,17 @@ CHROMEDRIVER = os.environ.get("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver")
 class Browser:
     """One headless Chromium with its own profile, at a fixed viewport size."""
 
-    def __init__(self, base_url: str, size=PHONE, language: str = "en-US", accept_insecure_certs: bool = False):
-        """`accept_insecure_certs`: take a server certificate no CA vouches for (a test's own)."""
+    def __init__(self, base_url: str, size=PHONE, language: str = "en-US", accept_insecure_certs: bool = False,
+                 extra_arguments: tuple[str, ...] = ()):
+        """`accept_insecure_certs`: take a server certificate no CA vouches for (a test's own);
+        `extra_arguments`: more Chromium switches for one test (a fake microphone, say)."""
         options = webdriver.ChromeOptions()
         options.accept_insecure_certs = accept_insecure_certs
         options.binary_location = CHROMIUM
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--lang={language}",
                          "--disable-gpu", "--hide-scrollbars", "--force-color-profile=srgb",
                          "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                         "--disable-backgrounding-occluded-windows"]:
+                         "--disable-backgrounding-occluded-windows", *extra_arguments]:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": language})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -549,6 +549,7 @@ export async function joinByInvite(token) {
   return info;
 }
 
+/** The owner (or a server administrator) disbands the group; it leaves every member's list. */
 export async function disbandGroup(id) {
   await call('group.disband', { conversationId: id });
   state.conversations.delete(id);
@@ -1004,6 +1005,47 @@ export async function sendImage(conversationId, file) {
 /** Sends a file of any type: uploaded with progress (the tile shows it), then a `file` message. */
 export function sendFile(conversationId, file) {
   return outbox.enqueue({ conversationId, kind: 'file', file, fileInfo: { name: file.name, size: file.size, type: file.type } });
+}
+
+/** Sends a recorded voice note (`voice.js` measured its length and waveform). */
+export function sendVoice(conversationId, blob, durationMs, waveform) {
+  const preview = URL.createObjectURL(blob);
+  return outbox.enqueue({ conversationId, kind: 'voice', file: blob, preview, voice: { durationMs, waveform } });
+}
+
+// Voice notes played here whose play the server did not keep (read receipts off on either
+// side): remembered on this device, so the unplayed dot stays away.
+const HEARD_KEY = 'parley.voice.heard';
+const HEARD_LIMIT = 500;
+
+function heardHere() {
+  try {
+    return JSON.parse(localStorage.getItem(HEARD_KEY) || '[]');
+  } catch {
+    return [];
+  }
+}
+
+/** Whether this device played the voice note `m` (or the server says the user did). */
+export function listenedByMe(m) {
+  const me = state.me?.id;
+  return Boolean(me && (m.listenedBy || []).includes(me)) || heardHere().includes(m.id);
+}
+
+/** The user played someone's voice note for the first time: the server marks it listened. */
+export async function markListened(m) {
+  try {
+    localStorage.setItem(HEARD_KEY, JSON.stringify([...heardHere().filter((id) => id !== m.id), m.id].slice(-HEARD_LIMIT)));
+  } catch {
+    /* storage full: the server's mark is enough */
+  }
+  try {
+    const result = await call('message.listened', { conversationId: m.conversationId, messageId: m.id, clientId: actionId() });
+    if (result.event) onMessage(result.event);
+    replaceMessage(result.message);
+  } catch {
+    /* not marked: the dot comes back on another device, nothing else is lost */
+  }
 }
 
 export const retrySend = (clientId) => outbox.retry(clientId);

@@ -27,7 +27,7 @@ export function formatSize(bytes) {
 /** The icon for a MIME type. */
 function iconFor(type = '') {
   if (type.startsWith('image/')) return 'image';
-  if (type.startsWith('audio/') || type.startsWith('video/')) return 'play';
+  if (type.startsWith('audio/') || type.startsWith('video/')) return 'media';
   return 'file';
 }
 

@@ -1,6 +1,7 @@
 // Words for things: user names, system notices in the reader's language, list previews.
 import { t, language } from './i18n.js';
 import { emojify } from './emoticons.js';
+import { voiceLength } from './time.js';
 import { state, displayName } from './store.js';
 import { ensureUser } from './client.js';
 
@@ -70,6 +71,7 @@ function sentence(message) {
     case 'reaction_removed': return t('sys_reaction_removed', { actor });
     case 'message_pinned': return t('sys_message_pinned', { actor });
     case 'message_unpinned': return t('sys_message_unpinned', { actor });
+    case 'message_listened': return t('sys_message_listened', { actor });
     case 'admin_added': return t('sys_admin_added', { actor, target });
     case 'admin_removed': return t('sys_admin_removed', { actor, target });
     case 'member_banned': return t('sys_member_banned', { actor, target });
@@ -88,7 +90,10 @@ export function previewText(message, conversation) {
   if (!message) return '';
   if (message.kind === 'system') return systemText(message);
   if (message.recalled) return t('sys_message_recalled', { actor: who(message.recalled.by) });
-  const body = message.kind === 'image' ? t('image_preview') : emojify((message.text || '').replace(/\s+/g, ' '));
+  const body = message.kind === 'image' ? t('image_preview')
+    : message.kind === 'voice' ? t('voice_preview', { length: voiceLength(message.voice?.durationMs) })
+      : message.kind === 'file' ? t('file_preview', { name: message.file?.name || '' })
+        : emojify((message.text || '').replace(/\s+/g, ' '));
   if (conversation && conversation.kind !== 'user' && message.sender) {
     if (state.me && message.sender === state.me.id) return t('you_prefix') + body;
     return `${userName(message.sender)}${language() === 'zh' ? '：' : ': '}${body}`;

@@ -44,8 +44,12 @@ const ICONS = {
   offline: ['M3 8.8a13.5 13.5 0 0 1 18 0M6.2 12.3a8.7 8.7 0 0 1 11.6 0M9.3 15.7a4.3 4.3 0 0 1 5.4 0', { c: [12, 19, 1.2], fill: true }, 'M4 3.5l16 17'],
   spark: ['M12 3.5l1.9 5.2 5.6.3-4.4 3.5 1.5 5.4L12 14.8l-4.6 3.1 1.5-5.4L4.5 9l5.6-.3z'],
   search: [{ c: [10.5, 10.5, 6] }, 'M15 15l5 5'],
+  mic: [{ r: [9, 3.5, 6, 11, 3] }, 'M5.5 11.5a6.5 6.5 0 0 0 13 0', 'M12 18v3M9 21h6'],
+  play: [{ p: 'M8 5.5v13l10.5-6.5z', fill: true }],
+  pause: [{ r: [7, 5.5, 3.5, 13, 1], fill: true }, { r: [13.5, 5.5, 3.5, 13, 1], fill: true }],
   file: ['M6.5 3h7.5l4.5 4.5v12a1.5 1.5 0 0 1-1.5 1.5h-10.5A1.5 1.5 0 0 1 5 19.5v-15A1.5 1.5 0 0 1 6.5 3z', 'M13.5 3v5h5', 'M8.5 13h7M8.5 16.5h5'],
-  play: [{ c: [12, 12, 9] }, 'M10 8.5v7l6-3.5z'],
+  // A file tile's sign for sound or video (voice notes' button is `play`).
+  media: [{ c: [12, 12, 9] }, 'M10 8.5v7l6-3.5z'],
   camera: ['M4 8.5A2 2 0 0 1 6 6.5h2l1.5-2h5l1.5 2h2a2 2 0 0 1 2 2V18a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2z', { c: [12, 13, 3.5] }],
 };
 
@@ -70,9 +74,9 @@ export function icon(name, { size = 24, label = null, cls = '' } = {}) {
   }
   for (const shape of ICONS[name] || []) {
     let el;
-    if (typeof shape === 'string') {
+    if (typeof shape === 'string' || shape.p) {
       el = document.createElementNS(NS, 'path');
-      el.setAttribute('d', shape);
+      el.setAttribute('d', shape.p || shape);
     } else if (shape.c) {
       el = document.createElementNS(NS, 'circle');
       el.setAttribute('cx', shape.c[0]);

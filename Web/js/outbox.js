@@ -123,17 +123,23 @@ async function sendOne(entry) {
       entry.fileInfo = { ...entry.fileInfo, mediaId: media.id, url: media.url, size: media.size, type: media.type };
       save();
     }
-    if (entry.kind === 'image' && !entry.mediaId) {
+    if ((entry.kind === 'image' || entry.kind === 'voice') && !entry.mediaId) {
       const media = await hooks.upload(entry.file);
       entry.mediaId = media.id;
-      entry.image = { mediaId: media.id, url: media.url, width: media.width, height: media.height };
+      if (entry.kind === 'image') entry.image = { mediaId: media.id, url: media.url, width: media.width, height: media.height };
+      else entry.voice = { ...entry.voice, mediaId: media.id, url: media.url };
       save();
     }
     const data = entry.kind === 'text'
       ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'text', text: entry.text }
       : entry.kind === 'file'
         ? { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'file', mediaId: entry.mediaId, name: entry.fileInfo?.name }
-        : { conversationId: entry.conversationId, clientId: entry.clientId, kind: 'image', mediaId: entry.mediaId };
+        : { conversationId: entry.conversationId, clientId: entry.clientId, kind: entry.kind, mediaId: entry.mediaId };
+    // A voice note's length and waveform were measured while it was recorded.
+    if (entry.kind === 'voice') {
+      data.durationMs = entry.voice.durationMs;
+      data.waveform = entry.voice.waveform;
+    }
     // A reply and mentions (message actions) travel with the send.
     if (entry.replyTo) data.replyTo = entry.replyTo;
     if (entry.mentions) data.mentions = entry.mentions;

@@ -53,3 +53,9 @@ export function listTime(ms, now = Date.now()) {
   if (d.getFullYear() === new Date(now).getFullYear()) return `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   return ymd(d);
 }
+
+/** `m:ss` for a voice note's length in milliseconds. */
+export function voiceLength(ms) {
+  const seconds = Math.max(0, Math.round((ms || 0) / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

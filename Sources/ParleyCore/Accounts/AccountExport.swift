@@ -70,7 +70,7 @@ public struct AccountExport: Sendable {
                                                      messages: messages))
             progress(Double(index + 1) / Double(max(inbox.count, 1)))
         }
-        var candidates = Set(conversations.flatMap(\.messages).filter { $0.sender == userID }.compactMap { $0.image?.mediaId ?? $0.file?.mediaId })
+        var candidates = Set(conversations.flatMap(\.messages).filter { $0.sender == userID }.flatMap { [$0.image?.mediaId, $0.voice?.mediaId, $0.file?.mediaId].compactMap { $0 } })
         if let avatar = user.avatar, avatar.hasPrefix("/v1/media/") { candidates.insert(String(avatar.dropFirst("/v1/media/".count))) }
         let owned = try await gateway.read { [candidates] reader in
             try candidates.sorted().filter { try reader.media(id: $0)?.ownerID == userID }

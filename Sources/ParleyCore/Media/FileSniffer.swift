@@ -34,8 +34,12 @@ public enum FileSniffer {
         if at(0, [0x50, 0x4B, 0x03, 0x04]) || at(0, [0x50, 0x4B, 0x05, 0x06]) { return "application/zip" }
         if at(0, [0x1F, 0x8B]) { return "application/gzip" }
         if at(0, ascii("7z")) && at(2, [0xBC, 0xAF, 0x27, 0x1C]) { return "application/x-7z-compressed" }
-        if at(0, ascii("OggS")) { return "audio/ogg" }
-        if at(0, [0x1A, 0x45, 0xDF, 0xA3]) { return "video/webm" }
+        // Any Ogg or WebM (Matroska), Opus or not; a WebM file is more often a video.
+        switch AudioSniffer.container(of: b) {
+        case .ogg: return "audio/ogg"
+        case .webm: return "video/webm"
+        case nil: break
+        }
         if at(4, ascii("ftyp")) { return at(8, ascii("M4A ")) ? "audio/mp4" : "video/mp4" }
         if at(0, ascii("RIFF")) && at(8, ascii("WAVE")) { return "audio/wav" }
         if at(0, ascii("fLaC")) { return "audio/flac" }

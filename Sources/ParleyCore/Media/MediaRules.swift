@@ -2,6 +2,10 @@
 public struct MediaRules: Sendable, Equatable {
     /// Largest image upload, in bytes.
     public var maxBytes = 5 * 1024 * 1024
+    /// Largest voice recording, in bytes (at most `maxBytes` applies as well).
+    public var maxVoiceBytes = 2 * 1024 * 1024
+    /// Longest voice recording, in milliseconds, as its container records it.
+    public var maxVoiceMillis = 120_000
     /// Largest file upload (`POST /v1/files`, any type), in bytes.
     public var maxFileBytes = 100 * 1024 * 1024
     /// Bytes one user may upload in any 24 hours.

@@ -23,7 +23,7 @@ extension MediaService {
         }
         let sniffed = FileSniffer.sniff(prefix)
         let media = StoredMedia(id: id ?? secrets.identifier(), ownerID: owner,
-                                type: sniffed.image?.type.rawValue ?? sniffed.mimeType,
+                                type: sniffed.image.map { .image($0.type) } ?? .file(mimeType: sniffed.mimeType),
                                 width: sniffed.image?.width ?? 0, height: sniffed.image?.height ?? 0, size: size, createdAt: now)
         try await record(media, now: now) { [files] in try files.adopt(id: media.id, from: path) }
         return media.info

@@ -19,7 +19,7 @@ public protocol MediaFileStoring: Sendable {
     func path(id: String) -> String?
 }
 
-/// Image uploads: the type is sniffed from the bytes, the size bounded, the name chosen by
+/// Image and voice uploads: the type is sniffed from the bytes, the size bounded, the name chosen by
 /// the server; each user's uploads bounded by rate, by bytes a day and by bytes held; uploads
 /// nobody used removed after a grace period.
 public final class MediaService: Sendable {
@@ -48,22 +48,31 @@ public final class MediaService: Sendable {
         uploadRate = SlidingWindowLimiter(limit: rules.uploadsPerMinute, windowSeconds: 60)
     }
 
-    /// Stores an image uploaded by `owner`, under `id` when one was chosen before the bytes
-    /// came (an upload slot's, whose download link was handed out already), else a new one.
+    /// Stores an image or a voice recording uploaded by `owner`, under `id` when one was
+    /// chosen before the bytes came (an upload slot's, whose download link was handed out
+    /// already), else a new one.
     public func upload(_ bytes: [UInt8], owner: UserID, id: String? = nil) async throws(ProtocolError) -> MediaInfo {
         guard !bytes.isEmpty else { throw ProtocolError(.unsupportedMediaType, "the upload is empty") }
         guard bytes.count <= maxBytes else {
-            throw ProtocolError(.payloadTooLarge, "an image may have at most \(maxBytes) bytes")
-        }
-        guard let image = ImageSniffer.sniff(bytes) else {
-            throw ProtocolError(.unsupportedMediaType, "only PNG, JPEG, GIF and WebP images are accepted")
+            throw ProtocolError(.payloadTooLarge, "an upload may have at most \(maxBytes) bytes")
         }
         let now = clock()
+        let mediaID = id ?? secrets.identifier()
+        let media: StoredMedia
+        if let image = ImageSniffer.sniff(bytes) {
+            media = StoredMedia(id: mediaID, ownerID: owner, type: image.type, width: image.width, height: image.height,
+                                size: bytes.count, createdAt: now)
+        } else if let audio = AudioSniffer.sniff(bytes) {
+            try Self.checkVoice(audio, bytes: bytes.count, rules: rules)
+            media = StoredMedia(id: mediaID, ownerID: owner, type: .audio(audio.type), durationMs: audio.durationMs, width: 0,
+                                height: 0, size: bytes.count, createdAt: now)
+        } else {
+            throw ProtocolError(.unsupportedMediaType,
+                                "only PNG, JPEG, GIF and WebP images and Opus voice recordings (WebM or Ogg) are accepted")
+        }
         if let wait = uploadRate.attempt(String(owner.rawValue), now: now) {
             throw ProtocolError(.rateLimited, "at most \(rules.uploadsPerMinute) uploads a minute", retryAfterSeconds: wait)
         }
-        let media = StoredMedia(id: id ?? secrets.identifier(), ownerID: owner, type: image.type, width: image.width,
-                                height: image.height, size: bytes.count, createdAt: now)
         try await record(media, now: now) { [files] in try files.save(id: media.id, bytes: bytes) }
         return media.info
     }
@@ -91,6 +100,19 @@ public final class MediaService: Sendable {
             }
         } catch {
             throw StoreGateway.translate(error)
+        }
+    }
+
+    /// A voice recording's own limits: bytes, and the length its container records.
+    static func checkVoice(_ audio: AudioSniffer.Result, bytes: Int, rules: MediaRules) throws(ProtocolError) {
+        guard bytes <= rules.maxVoiceBytes else {
+            throw ProtocolError(.payloadTooLarge, "a voice recording may have at most \(rules.maxVoiceBytes) bytes")
+        }
+        guard audio.durationMs > 0 else {
+            throw ProtocolError(.unsupportedMediaType, "the recording holds no sound")
+        }
+        guard audio.durationMs <= rules.maxVoiceMillis else {
+            throw ProtocolError(.payloadTooLarge, "a voice recording may last at most \(rules.maxVoiceMillis / 1000) seconds")
         }
     }
 

@@ -18,7 +18,7 @@ extension ConversationService {
         switch parameters.kind {
         case .text: parameters.text
         case .file: parameters.text.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-        case .image, .system: nil
+        case .image, .voice, .system: nil
         }
     }
 }

@@ -56,6 +56,8 @@ public final class ConversationService: Sendable {
             guard parameters.mediaId?.isEmpty == false else {
                 throw ProtocolError(.missingField, "an image message needs a mediaId", field: "mediaId")
             }
+        case .voice:
+            try VoiceCheck.parameters(parameters)
         case .file:
             guard parameters.mediaId?.isEmpty == false else {
                 throw ProtocolError(.missingField, "a file message needs a mediaId", field: "mediaId")
@@ -94,10 +96,18 @@ public final class ConversationService: Sendable {
             }
             var image: ImageAttachment?
             if parameters.kind == .image, let mediaID = parameters.mediaId {
-                guard let media = try writer.media(id: mediaID), media.ownerID == user else {
+                guard let media = try writer.media(id: mediaID), media.ownerID == user, case .image = media.type else {
                     throw ProtocolError(.invalidField, "no image of yours with that mediaId", field: "mediaId")
                 }
                 image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
+                try writer.markMediaReferenced(id: media.id, at: now)
+            }
+            var voice: VoiceAttachment?
+            if parameters.kind == .voice, let mediaID = parameters.mediaId {
+                guard let media = try writer.media(id: mediaID), media.ownerID == user else {
+                    throw ProtocolError(.invalidField, "no recording of yours with that mediaId", field: "mediaId")
+                }
+                voice = try VoiceCheck.attachment(media, durationMs: parameters.durationMs ?? 0, waveform: parameters.waveform ?? [])
                 try writer.markMediaReferenced(id: media.id, at: now)
             }
             var file: FileAttachment?
@@ -112,6 +122,7 @@ public final class ConversationService: Sendable {
                     conversationID: conversation, sender: user, clientID: parameters.clientId, kind: parameters.kind,
                     text: Self.storedText(parameters), image: image, createdAt: now,
                     replyTo: extras.reply, mentions: extras.mentions, mentionsAll: extras.all ? true : nil)
+                new.voice = voice
                 new.file = file
                 var appended = try writer.appendMessage(new, markingReadBySender: snapshot.shape.kind != .room)
                 if extras.all || extras.mentions != nil {

@@ -30,6 +30,9 @@ enum EncodedSizeBound {
     static func message(_ message: Message) -> Int {
         var bytes = messageOverhead + string(message.id) + string(message.clientId) + string(message.text)
         if let image = message.image { bytes += 100 + string(image.mediaId) + string(image.url) }
+        // A waveform value is at most two digits and a comma.
+        if let voice = message.voice { bytes += 140 + string(voice.mediaId) + string(voice.url) + voice.waveform.count * 3 }
+        if let listened = message.listenedBy { bytes += 16 + listened.count * 22 }
         if let file = message.file { bytes += 160 + string(file.mediaId) + string(file.url) + string(file.name) + string(file.type) }
         if let system = message.system {
             bytes += 100 + string(system.name) + (system.fields ?? []).reduce(0) { $0 + string($1) + 1 }

@@ -39,6 +39,8 @@ public final class MessageActionService: Sendable {
             try writer.deleteMentions(in: conversation.id, seq: message.seq)
             message.text = nil
             message.image = nil
+            message.voice = nil
+            message.listenedBy = nil
             message.file = nil
             message.replyTo = nil
             message.mentions = nil
@@ -143,10 +145,13 @@ public final class MessageActionService: Sendable {
                 }
                 return (existing, snapshot, false)
             }
-            if let mediaID = original.image?.mediaId ?? original.file?.mediaId { try writer.markMediaReferenced(id: mediaID, at: now) }
+            if let mediaID = original.image?.mediaId ?? original.voice?.mediaId ?? original.file?.mediaId {
+                try writer.markMediaReferenced(id: mediaID, at: now)
+            }
             var forwarded = NewMessage(
                 conversationID: parameters.to, sender: user, clientID: parameters.clientId, kind: original.kind,
                 text: original.text, image: original.image, createdAt: now, forwarded: true)
+            forwarded.voice = original.voice
             forwarded.file = original.file
             let copy = try writer.appendMessage(forwarded, markingReadBySender: snapshot.shape.kind != .room)
             return (copy, snapshot, true)
@@ -177,7 +182,7 @@ public final class MessageActionService: Sendable {
     // MARK: - One action, written and announced
 
     /// What an action's write returns: the update, who hears of it, and whether it is new.
-    private typealias Acted = (update: MessageUpdate, recipients: [UserID], kind: ConversationKind, isNew: Bool)
+    typealias Acted = (update: MessageUpdate, recipients: [UserID], kind: ConversationKind, isNew: Bool)
 
     /// The change `change` makes to a message, applied in one write with its event: the
     /// permission (posting, or reading for `mustPost: false`), a retry answered from the
@@ -248,7 +253,7 @@ public final class MessageActionService: Sendable {
     }
 
     /// After the commit: `message.updated` to everyone in the conversation, once.
-    private func announce(_ acted: Acted, connection: ConnectionToken?) -> MessageUpdate {
+    func announce(_ acted: Acted, connection: ConnectionToken?) -> MessageUpdate {
         if acted.isNew {
             let recipients = acted.kind == .room ? context.rooms.occupants(of: acted.update.event.conversationId) : acted.recipients
             context.delivery.deliver(.messageUpdated(acted.update), to: recipients, excluding: connection)

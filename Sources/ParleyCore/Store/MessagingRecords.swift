@@ -128,6 +128,8 @@ public struct NewMessage: Sendable, Equatable {
     public var mentions: [UserID]?
     public var mentionsAll: Bool?
     public var forwarded: Bool?
+    /// The recording of a `voice` message.
+    public var voice: VoiceAttachment?
 
     public init(conversationID: ConversationID, sender: UserID?, clientID: String?, kind: MessageKind, text: String? = nil,
                 image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64, replyTo: ReplyPreview? = nil,
@@ -155,6 +157,7 @@ public struct NewMessage: Sendable, Equatable {
         message.mentions = mentions
         message.mentionsAll = mentionsAll
         message.forwarded = forwarded
+        message.voice = voice
         return message
     }
 }

@@ -4,9 +4,10 @@ public import ParleyProtocol
 public struct StoredMedia: Sendable, Equatable {
     public var id: String
     public var ownerID: UserID
-    /// What the bytes are, as sniffed: an image's `ImageType` raw value (`png`, as records
-    /// always had), else a MIME type (`application/pdf`, `application/octet-stream`).
-    public var type: String
+    /// What the bytes are, as sniffed.
+    public var type: MediaType
+    /// A voice recording's length as its container records it (nil for anything else).
+    public var durationMs: Int?
     public var width: Int
     public var height: Int
     public var size: Int
@@ -14,11 +15,13 @@ public struct StoredMedia: Sendable, Equatable {
 
     /// An image's record.
     public init(id: String, ownerID: UserID, type: ImageType, width: Int, height: Int, size: Int, createdAt: Int64) {
-        self.init(id: id, ownerID: ownerID, type: type.rawValue, width: width, height: height, size: size, createdAt: createdAt)
+        self.init(id: id, ownerID: ownerID, type: .image(type), width: width, height: height, size: size, createdAt: createdAt)
     }
 
-    /// A record of any file (`type` as described there; width and height 0 if not an image).
-    public init(id: String, ownerID: UserID, type: String, width: Int, height: Int, size: Int, createdAt: Int64) {
+    /// `durationMs` for a voice recording; width and height are 0 for anything but an image.
+    public init(id: String, ownerID: UserID, type: MediaType, durationMs: Int? = nil, width: Int, height: Int, size: Int,
+                createdAt: Int64) {
+        self.durationMs = durationMs
         self.id = id
         self.ownerID = ownerID
         self.type = type
@@ -29,13 +32,19 @@ public struct StoredMedia: Sendable, Equatable {
     }
 
     /// The image format, when the upload is one of the accepted images.
-    public var imageType: ImageType? { ImageType(rawValue: type) }
+    public var imageType: ImageType? { type.imageType }
 
     /// The MIME type the bytes were sniffed as.
-    public var mimeType: String { imageType?.mimeType ?? type }
+    public var mimeType: String { type.mimeType }
 
     /// A file name extension for the type (exports name files with it).
-    public var fileExtension: String { imageType?.rawValue ?? FileSniffer.fileExtension(of: type) }
+    public var fileExtension: String {
+        switch type {
+        case .image(let image): image.rawValue
+        case .audio(let audio): audio.rawValue
+        case .file(let mimeType): FileSniffer.fileExtension(of: mimeType)
+        }
+    }
 
     /// The public description.
     public var info: MediaInfo {

@@ -75,7 +75,8 @@ extension ParleyClient {
         try? store.setDevices(try store.devices().filter { $0.id != id })
     }
 
-    /// Uploads an image (PNG, JPEG, GIF or WebP) for an avatar or an image message.
+    /// Uploads an image (PNG, JPEG, GIF or WebP) for an avatar or an image message, or an
+    /// Opus recording (WebM or Ogg) for a voice message (`sendVoice`).
     /// Errors: `payload_too_large`, `unsupported_media_type`.
     public func uploadImage(_ bytes: Data) async throws(ParleyError) -> MediaInfo {
         let data = try await http.exchange("POST", "/v1/media", body: bytes, contentType: "application/octet-stream", token: try requireToken())

@@ -53,6 +53,8 @@ public enum SystemNoticeText {
             return language.pick("\(actor) pinned a message", "\(actor) 置顶了一条消息")
         case .messageUnpinned:
             return language.pick("\(actor) unpinned a message", "\(actor) 取消置顶了一条消息")
+        case .messageListened:
+            return language.pick("\(actor) listened to a voice message", "\(actor) 听了一条语音")
         case .adminAdded:
             return language.pick("\(actor) made \(target) an admin", "\(actor) 将 \(target) 设为管理员")
         case .adminRemoved:

@@ -24,6 +24,13 @@ public enum DialogueItem: Identifiable, Equatable, Sendable {
         public var text: String
         /// The picture of an image message.
         public var image: ImageAttachment?
+        /// The recording of a voice message: its link, length (`durationMs`) and waveform.
+        public var voice: VoiceAttachment?
+        /// How many recipients played this voice note (shown to its sender: "Listened" in a
+        /// 1:1, the count in a group); only those who share read receipts are counted.
+        public var listenedCount = 0
+        /// Whether the reader played this voice note (no unplayed dot); true for their own.
+        public var isListened = true
         /// The seed's label: `HH:mm:ss` under four hours old, else `yyyy-MM-dd HH:mm:ss`.
         public var timeLabel: String
         /// Server time, ms since the epoch.

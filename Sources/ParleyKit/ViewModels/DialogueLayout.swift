@@ -58,10 +58,17 @@ public struct DialogueLayout: Sendable {
         bubble.isForwarded = message.forwarded == true
         bubble.reactions = message.reactions ?? []
         bubble.mentionsMe = me.map { message.mentions($0) } ?? false
+        if let voice = message.voice {
+            bubble.voice = voice
+            let listened = message.listenedBy ?? []
+            bubble.listenedCount = listened.count
+            bubble.isListened = isSelf || me.map(listened.contains) == true
+        }
         if let reply = message.replyTo {
             let quotedName = reply.sender.map { $0 == me ? language.pick("Me", "我") : name($0) } ?? ""
             let quoted = reply.recalled == true ? language.pick("[Recalled]", "[已撤回]")
-                : reply.kind == .image ? language.pick("[Image]", "[图片]") : (reply.excerpt ?? "…")
+                : reply.kind == .image ? language.pick("[Image]", "[图片]")
+                : reply.kind == .voice ? language.pick("[Voice]", "[语音]") : (reply.excerpt ?? "…")
             bubble.reply = DialogueItem.Quote(messageId: reply.messageId, seq: reply.seq, text: quotedName.isEmpty ? quoted : "\(quotedName): \(quoted)")
         }
         return .message(bubble)

@@ -74,10 +74,10 @@ struct PostgresStoreWriter: PostgresStoreQuerying, StoreWriter {
 
     func insertMedia(_ media: StoredMedia) throws {
         try run("insertMedia", """
-            INSERT INTO media (id, owner_id, type, width, height, size, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """, media.id, media.ownerID.rawValue, media.type, media.width, media.height,
-            media.size, media.createdAt)
+            INSERT INTO media (id, owner_id, type, width, height, size, created_at, duration_ms)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """, media.id, media.ownerID.rawValue, media.type.rawValue, media.width, media.height,
+            media.size, media.createdAt, media.durationMs)
     }
 
     func markMediaReferenced(id: String, at time: Int64) throws {

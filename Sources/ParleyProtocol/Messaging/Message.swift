@@ -14,6 +14,8 @@ public struct Message: Codable, Sendable, Equatable {
     public var text: String?
     /// The picture of an `image` message.
     public var image: ImageAttachment?
+    /// The recording of a `voice` message.
+    public var voice: VoiceAttachment?
     /// The file of a `file` message (its optional caption is `text`).
     public var file: FileAttachment?
     /// What happened, for a `system` message.
@@ -37,6 +39,9 @@ public struct Message: Codable, Sendable, Equatable {
     /// True when the reader hid this message for themselves ("delete for me"): it keeps its
     /// place in the sequence, without its content, and is not shown.
     public var hidden: Bool?
+    /// Who of the recipients has played a `voice` message, in the order they did (only those
+    /// who share read receipts: docs/protocol.md, "Voice messages").
+    public var listenedBy: [UserID]?
 
     public init(id: String, conversationId: ConversationID, seq: Int64, sender: UserID?, clientId: String?, kind: MessageKind,
                 text: String? = nil, image: ImageAttachment? = nil, system: SystemNotice? = nil, createdAt: Int64) {
@@ -65,7 +70,7 @@ extension Message {
     /// writes only plain messages by hand).
     public var hasActionState: Bool {
         replyTo != nil || mentions != nil || mentionsAll != nil || forwarded != nil || editedAt != nil || recalled != nil
-            || reactions != nil || hidden != nil
+            || reactions != nil || hidden != nil || listenedBy != nil
     }
 }
 
@@ -123,6 +128,8 @@ public enum MessageKind: String, Codable, Sendable {
     case text, image, system
     /// Any uploaded file (`POST /v1/files`), with an optional caption in `text`.
     case file
+    /// A voice recording (`POST /v1/media`, Opus in WebM or Ogg) with its length and waveform.
+    case voice
 }
 
 /// An uploaded image shown in a message bubble.
@@ -194,6 +201,7 @@ public enum SystemNoticeType: String, Codable, Sendable {
     case reactionRemoved = "reaction_removed"
     case messagePinned = "message_pinned"
     case messageUnpinned = "message_unpinned"
+    case messageListened = "message_listened"
     // Group governance (docs/protocol.md, "Group governance"): `actor` acted on `target`.
     case adminAdded = "admin_added"
     case adminRemoved = "admin_removed"
@@ -209,7 +217,8 @@ public enum SystemNoticeType: String, Codable, Sendable {
     /// Whether this notice reports an action on another message (`messageId`).
     public var isMessageAction: Bool {
         switch self {
-        case .messageEdited, .messageRecalled, .reactionAdded, .reactionRemoved, .messagePinned, .messageUnpinned: true
+        case .messageEdited, .messageRecalled, .reactionAdded, .reactionRemoved, .messagePinned, .messageUnpinned,
+             .messageListened: true
         default: false
         }
     }

@@ -278,8 +278,16 @@ public struct SendParameters: Codable, Sendable {
     public var mentions: [UserID]?
     /// `@all`: mentions every member (the group's owner only).
     public var mentionsAll: Bool?
+    /// A `voice` message's length in milliseconds, as the recording client measured it.
+    public var durationMs: Int?
+    /// A `voice` message's loudness preview: `VoiceAttachment.waveformLength` values of
+    /// `0...VoiceAttachment.waveformMax`, computed by the recording client.
+    public var waveform: [Int]?
     public init(conversationId: ConversationID, clientId: String, kind: MessageKind, text: String? = nil, mediaId: String? = nil,
-                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil, name: String? = nil) {
+                replyTo: String? = nil, mentions: [UserID]? = nil, mentionsAll: Bool? = nil, name: String? = nil,
+                durationMs: Int? = nil, waveform: [Int]? = nil) {
+        self.durationMs = durationMs
+        self.waveform = waveform
         self.conversationId = conversationId
         self.clientId = clientId
         self.kind = kind

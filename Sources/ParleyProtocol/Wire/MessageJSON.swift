@@ -23,7 +23,9 @@ public enum MessageJSON {
     /// Appends the JSON object for `message` to `out`; false (and nothing appended) if it is
     /// not a plain text message.
     public static func append(_ message: Message, to out: inout [UInt8]) -> Bool {
-        guard message.image == nil, message.file == nil, message.system == nil, !message.hasActionState else { return false }
+        guard message.image == nil, message.voice == nil, message.file == nil, message.system == nil, !message.hasActionState else {
+            return false
+        }
         out.reserveCapacity(out.count + 160 + message.id.utf8.count + (message.text?.utf8.count ?? 0)
                             + (message.clientId?.utf8.count ?? 0))
         JSONWriter.appendLiteral(#"{"id":"#, to: &out)

@@ -34,6 +34,18 @@ extension SendParameters {
         if let mentionsAll {
             JSONWriter.appendLiteral(mentionsAll ? #","mentionsAll":true"# : #","mentionsAll":false"#, to: &out)
         }
+        if let durationMs {
+            JSONWriter.appendLiteral(#","durationMs":"#, to: &out)
+            JSONWriter.appendDecimal(Int64(durationMs), to: &out)
+        }
+        if let waveform {
+            JSONWriter.appendLiteral(#","waveform":["#, to: &out)
+            for (index, value) in waveform.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.appendDecimal(Int64(value), to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         out.append(UInt8(ascii: "}"))
         return out
     }

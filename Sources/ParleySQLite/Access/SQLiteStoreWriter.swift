@@ -80,10 +80,10 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     func insertMedia(_ media: StoredMedia) throws {
         try StoreError.mapping("insertMedia") {
             try connection.run("""
-                INSERT INTO media (id, owner_id, type, width, height, size, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, media.id, media.ownerID.rawValue, media.type, media.width, media.height,
-                media.size, media.createdAt)
+                INSERT INTO media (id, owner_id, type, width, height, size, created_at, duration_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, media.id, media.ownerID.rawValue, media.type.rawValue, media.width, media.height,
+                media.size, media.createdAt, media.durationMs)
         }
     }
 

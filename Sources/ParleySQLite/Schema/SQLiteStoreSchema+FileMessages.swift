@@ -1,6 +1,7 @@
 extension SQLiteStoreSchema {
-    /// Version 18: `file` messages. SQLite cannot widen a `CHECK` in place, so `messages` is
-    /// rebuilt as in version 6 (create, copy, drop, rename) with `kind = 'file'` allowed, and
+    /// Version 18: `file` and `voice` messages (voice's media column is version 20). SQLite
+    /// cannot widen a `CHECK` in place, so `messages` is rebuilt as in version 6 (create,
+    /// copy, drop, rename) with `kind = 'file'` and `kind = 'voice'` allowed, and
     /// what the drop took with it is made again: the archive index, the id floor's trigger and
     /// the search index's three triggers (version 15). The rows keep their ids, so the search
     /// index, which refers to them by id, stays as it is; the drop fires no trigger, so neither
@@ -15,9 +16,10 @@ extension SQLiteStoreSchema {
             sender_id       INTEGER REFERENCES users (id),
             client_id       TEXT,
             -- Comparisons, not `kind IN (…)`: see schema version 6.
-            kind            TEXT NOT NULL CHECK (kind = 'text' OR kind = 'image' OR kind = 'system' OR kind = 'file'),
+            kind            TEXT NOT NULL CHECK (kind = 'text' OR kind = 'image' OR kind = 'system' OR kind = 'file'
+                                          OR kind = 'voice'),
             text            TEXT,
-            -- JSON: the image or file attachment and/or system notice, and message actions' state.
+            -- JSON: the image, file or voice attachment and/or system notice, and message actions' state.
             body            TEXT CHECK (body IS NULL OR json_valid(body)),
             created_at      INTEGER NOT NULL,
             -- Paging by seq, the last message of the inbox, the gapless guarantee's last line.

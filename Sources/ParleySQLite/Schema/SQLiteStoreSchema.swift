@@ -31,6 +31,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 17, sql: governance),
         SQLiteMigration(version: 18, sql: fileMessages),
         SQLiteMigration(version: 19, sql: moderation),
+        SQLiteMigration(version: 20, sql: voiceMessages),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

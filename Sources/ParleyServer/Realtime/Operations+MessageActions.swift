@@ -20,6 +20,9 @@ extension Operations {
         table.on(Op.MessageUnreact.self) { context, parameters throws(ProtocolError) in
             try await actions.unreact(by: context.user, parameters, connection: context.connection.token)
         }
+        table.on(Op.MessageListened.self) { context, parameters throws(ProtocolError) in
+            try await actions.listen(by: context.user, parameters, connection: context.connection.token)
+        }
         table.on(Op.MessageForward.self) { context, parameters throws(ProtocolError) in
             try await actions.forward(by: context.user, parameters, connection: context.connection.token)
         }

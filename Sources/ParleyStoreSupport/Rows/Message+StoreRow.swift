@@ -33,5 +33,7 @@ extension Message: JoinableRecord {
         editedAt = body.editedAt
         recalled = body.recalled
         reactions = body.reactions
+        voice = body.voice
+        listenedBy = body.listenedBy
     }
 }

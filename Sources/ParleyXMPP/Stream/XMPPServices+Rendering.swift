@@ -33,7 +33,7 @@ extension XMPPServices {
         return !base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url
     }
 
-    /// The message as a bare chat stanza (body, and an image's URL), or nil for a system notice.
+    /// The message as a bare chat stanza (body, and an image's, a voice note's or a file's URL), or nil for a system notice.
     func plainStanza(_ message: Message, from: JID, to: JID) -> XMLElement? {
         let body: String
         var extra: [XMLElement] = []
@@ -44,21 +44,28 @@ extension XMPPServices {
         case .image:
             guard let image = message.image else { return nil }
             body = absoluteURL(image.url)
-            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: body)]))
+            extra.append(Self.outOfBand(url: body, description: nil))
+        case .voice:
+            guard let voice = message.voice else { return nil }
+            (body, extra) = voiceParts(voice)
         case .file:
-            // Jabber clients know out-of-band links (XEP-0066): the body is the link, so a
-            // client without it still shows something to click, and the name rides along.
+            // The body is the link, so a client without out-of-band support still shows
+            // something to click, and the name rides along.
             guard let file = message.file else { return nil }
             body = absoluteURL(file.url) + "?name=" + Self.queryEncoded(file.name)
-            extra.append(XMLElement("x", namespace: Namespace.outOfBand, [:], children: [
-                XMLElement("url", namespace: Namespace.outOfBand, [:], text: body),
-                XMLElement("desc", namespace: Namespace.outOfBand, [:], text: message.text ?? file.name),
-            ]))
+            extra.append(Self.outOfBand(url: body, description: message.text ?? file.name))
         case .system:
             return nil
         }
         return XMLElement("message", ["type": "chat", "id": message.clientId ?? message.id, "from": from.description, "to": to.description],
                           children: [XMLElement("body", [:], text: body)] + extra)
+    }
+
+    /// An out-of-band link (XEP-0066), which Jabber clients show as the attachment itself
+    /// (an image inline, a recording as a player, a file to download), with its description.
+    static func outOfBand(url: String, description: String?) -> XMLElement {
+        XMLElement("x", namespace: Namespace.outOfBand, [:], children: [XMLElement("url", namespace: Namespace.outOfBand, [:], text: url)]
+            + (description.map { [XMLElement("desc", namespace: Namespace.outOfBand, [:], text: $0)] } ?? []))
     }
 
     /// A message's id in the user's archive (XEP-0313, XEP-0359): its server id, unique

@@ -384,6 +384,10 @@ extension ChatApp {
                             lines.append(Line.right(Line(part + " ", Style().colored(.green)), width: width))
                         }
                         if !reactions.isEmpty { lines.append(Line.right(Line(reactions + " ", .dim), width: width)) }
+                        if bubble.voice != nil, bubble.listenedCount > 0 {
+                            let heard = language.pick("listened", "已听") + (bubble.listenedCount > 1 ? " \(bubble.listenedCount)" : "")
+                            lines.append(Line.right(Line(heard + " ", Style().colored(.cyan)), width: width))
+                        }
                     } else {
                         var head = Line(" " + bubble.senderName, Style.bold.colored(.cyan))
                         head.append("  " + bubble.timeLabel + edited + "  " + number, .dim)
@@ -392,7 +396,8 @@ extension ChatApp {
                             for part in DisplayWidth.wrap(quote, to: bubbleWidth).prefix(2) { lines.append(Line("   " + part, .dim)) }
                         }
                         for part in forwarded.isEmpty ? text : DisplayWidth.wrap(forwarded + bubble.text, to: bubbleWidth) {
-                            lines.append(Line("   " + part, mark))
+                            // A voice note not played yet carries a dot, as in the web client.
+                            lines.append(Line((bubble.isListened ? "   " : " • ") + part, mark))
                         }
                         if !reactions.isEmpty { lines.append(Line("   " + reactions, .dim)) }
                     }

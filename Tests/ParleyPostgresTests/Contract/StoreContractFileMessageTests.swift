@@ -3,7 +3,7 @@ import ParleyProtocol
 import TestSupport
 import Testing
 
-/// `file` messages (schema version 16 on SQLite, 15 on PostgreSQL): stored, read back whole,
+/// `file` messages (schema version 18 on SQLite, 17 on PostgreSQL): stored, read back whole,
 /// found by their caption, and a file record of any type beside the images.
 @Suite struct StoreContractFileMessageTests {
     @Test(arguments: StoreBackend.available) func aFileMessageRoundTripsWithItsCaption(_ backend: StoreBackend) async throws {
@@ -19,7 +19,7 @@ import Testing
                 for user in people.map(\.id) {
                     try writer.saveMember(StoredMember(conversationID: conversation, userID: user, role: .member, joinedAt: 1, readSeq: 0))
                 }
-                try writer.insertMedia(StoredMedia(id: "f1", ownerID: people[0].id, type: "application/pdf", width: 0, height: 0,
+                try writer.insertMedia(StoredMedia(id: "f1", ownerID: people[0].id, type: .file(mimeType: "application/pdf"), width: 0, height: 0,
                                                    size: 12_345, createdAt: 5))
                 return try writer.appendMessage(message)
             }

@@ -101,7 +101,9 @@ import Testing
                            SendParameters(conversationId: ConversationID(8), clientId: "r", kind: .text, text: text, replyTo: "12\"3",
                                           mentions: [UserID(4), UserID(9_007_199_254_740_993)], mentionsAll: false),
                            SendParameters(conversationId: ConversationID(8), clientId: "r", kind: .text, text: text, mentions: [],
-                                          mentionsAll: true)] {
+                                          mentionsAll: true),
+                           SendParameters(conversationId: ConversationID(9), clientId: "v", kind: .voice, mediaId: "rec",
+                                          durationMs: 12_345, waveform: (0..<64).map { $0 % 32 })] {
             let fast = try JSONSerialization.jsonObject(with: Data(parameters.json())) as? NSDictionary
             let foundation = try JSONSerialization.jsonObject(with: WireJSON.encoder().encode(parameters)) as? NSDictionary
             #expect(fast != nil && fast == foundation)
@@ -116,5 +118,11 @@ import Testing
         #expect(envelope.id == .number(12) && envelope.op == Op.MessageSend.name)
         let read = try FrameReader.parameters(SendParameters.self, in: frame, envelope)
         #expect(read.text == parameters.text && read.clientId == parameters.clientId && read.conversationId == parameters.conversationId)
+        // A voice send (keys the hand-written reader leaves to JSONDecoder) reads back whole.
+        let voice = SendParameters(conversationId: ConversationID(5), clientId: "v", kind: .voice, mediaId: "rec", durationMs: 900,
+                                   waveform: Array(repeating: 31, count: 64))
+        let voiceFrame = Data(try #require(FrameWriter.request(Op.MessageSend.self, id: .number(13), voice)))
+        let voiceRead = try FrameReader.parameters(SendParameters.self, in: voiceFrame, try FrameReader.request(voiceFrame))
+        #expect(voiceRead.kind == .voice && voiceRead.durationMs == 900 && voiceRead.waveform == voice.waveform && voiceRead.mediaId == "rec")
     }
 }

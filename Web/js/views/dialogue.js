@@ -19,6 +19,7 @@ import { fileTile } from '../files.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
 import { userName } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
+import { voiceRecorder, voiceBubble } from '../voice.js';
 
 const RUN_GAP = 5 * 60 * 1000;
 // A room notice pair "X left" then "X entered" this close together is a reload or a
@@ -121,7 +122,16 @@ export function dialogueView() {
   const contextBar = h('div', { class: 'composer-context', hidden: true }, contextText, contextCancel);
   // @ suggestions in groups.
   const mentionList = h('div', { class: 'mention-list', role: 'listbox', 'aria-label': t('mention_suggestions'), hidden: true });
-  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, anyFileInput, emojiPanel, contextBar, mentionList, imageButton, fileButton, emojiButton, textarea, sendButton);
+  const recorder = voiceRecorder({
+    send: (blob, durationMs, waveform) => {
+      if (!id) return;
+      client.sendVoice(id, blob, durationMs, waveform);
+      scrollToBottom(false);
+      render();
+    },
+    onState: (recording) => composer.classList.toggle('is-recording', recording),
+  });
+  const composer = h('form', { class: 'composer', 'aria-label': t('message_input') }, fileInput, anyFileInput, emojiPanel, contextBar, mentionList, recorder.bar, recorder.mic, imageButton, fileButton, emojiButton, textarea, sendButton);
   const enterAgain = h('button', { type: 'button', class: 'btn btn-primary btn-small', text: t('enter_again') });
   const outsideText = h('span', { text: t('not_in_room') });
   const outside = h('div', { class: 'not-member', hidden: true }, outsideText, enterAgain);
@@ -249,6 +259,19 @@ export function dialogueView() {
       open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
       bubble.classList.add('bubble--image');
       bubble.appendChild(open);
+    } else if (message.kind === 'voice') {
+      bubble.classList.add('bubble--voice');
+      bubble.appendChild(voiceBubble(message, {
+        mine,
+        src: message.preview || safeURL(message.voice?.url),
+        listened: !message.id || client.listenedByMe(message),
+        onFirstPlay: () => client.markListened(message),
+      }));
+      // The sender sees who played it: "Listened" in a 1:1, a count in a group.
+      const heard = mine ? (message.listenedBy || []).length : 0;
+      if (heard) {
+        bubble.appendChild(h('span', { class: 'voice-listened', text: conversation?.kind === 'user' ? t('voice_listened') : t('voice_listened_by', { count: heard }) }));
+      }
     } else if (message.kind === 'file') {
       bubble.classList.add('bubble--file');
       bubble.appendChild(fileTile(message.file, { pending: message.pendingEntry, onCancel: () => client.discardSend(message.clientId) }));
@@ -437,7 +460,7 @@ export function dialogueView() {
       if (sent.has(entry.clientId)) continue;
       items.push({
         key: `c:${entry.clientId}`, pending: entry,
-        message: { kind: entry.kind, text: entry.text, image: entry.image, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId,
+        message: { kind: entry.kind, text: entry.text, image: entry.image, voice: entry.voice, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId,
           file: entry.fileInfo, pendingEntry: entry.kind === 'file' ? entry : undefined },
       });
     }
@@ -461,7 +484,10 @@ export function dialogueView() {
       }
       let entry = rows.get(item.key);
       // A message's state (edit, recall, reactions) changes its row: built again.
-      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id, !!m.id && client.actionWaiting(m.id)]);
+      // Who listened changes only the sender's row: the listener's must not be rebuilt
+      // (and its playback cut) when their own play comes back from the server.
+      const listened = m.kind === 'voice' && m.sender === me ? m.listenedBy : null;
+      const signature = JSON.stringify([m.text, m.editedAt, m.recalled, m.reactions, m.replyTo, m.id, !!m.id && client.actionWaiting(m.id), listened]);
       if (entry && entry.signature !== signature) {
         rows.delete(item.key);
         entry = null;
@@ -872,6 +898,7 @@ export function dialogueView() {
   function reset() {
     // Leaving a conversation with a draft: the others stop seeing the user type at once.
     if (id) client.draftChanged(id, '');
+    recorder.cancel();
     rows.clear();
     days.clear();
     list.replaceChildren();
@@ -917,6 +944,7 @@ export function dialogueView() {
     refreshTitle: paintHeader,
     destroy() {
       offs.forEach((off) => off());
+      recorder.destroy();
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('resize', onResize);
     },

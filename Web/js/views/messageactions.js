@@ -8,6 +8,7 @@ import { t, errorText } from '../i18n.js';
 import { state, sortedConversations, conversationTitle } from '../store.js';
 import { modal, toast } from '../ui.js';
 import { userName } from '../format.js';
+import { voiceLength } from '../time.js';
 import * as client from '../client.js';
 import { reportDialog } from './report.js';
 
@@ -21,13 +22,15 @@ const LONG_PRESS = 500;
 
 /** Action system types: applied to the message they name, never shown as lines. */
 export const ACTION_TYPES = new Set(['message_edited', 'message_recalled', 'reaction_added', 'reaction_removed',
-  'message_pinned', 'message_unpinned']);
+  'message_pinned', 'message_unpinned', 'message_listened']);
 
 /** The short text of a message for quotes and the pinned bar. */
 export function excerptOf(message) {
   if (!message) return t('quoted_missing');
   if (message.recalled) return t('quoted_recalled');
   if (message.kind === 'image') return t('image_preview');
+  if (message.kind === 'voice') return t('voice_preview', { length: voiceLength(message.voice?.durationMs) });
+  if (message.kind === 'file') return t('file_preview', { name: message.file?.name || '' });
   const text = (message.text || '').replace(/\s+/g, ' ');
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
@@ -35,7 +38,7 @@ export function excerptOf(message) {
 /** The quote above a reply's bubble; a click jumps to the quoted message. */
 export function quoteBlock(reply, onJump) {
   const name = reply.sender ? userName(reply.sender) : '';
-  const text = reply.recalled ? t('quoted_recalled') : reply.kind === 'image' ? t('image_preview') : (reply.excerpt || t('quoted_missing'));
+  const text = reply.recalled ? t('quoted_recalled') : reply.kind === 'image' ? t('image_preview') : reply.kind === 'voice' ? t('voice_note') : (reply.excerpt || t('quoted_missing'));
   const quote = h('button', { type: 'button', class: 'bubble-quote', title: t('jump_to_quoted'), 'aria-label': `${t('jump_to_quoted')}: ${name} ${text}` },
     name ? h('span', { class: 'bubble-quote-name', text: name }) : null,
     h('span', { class: 'bubble-quote-text', text }));
