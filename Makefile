@@ -11,7 +11,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
 BUILD_PACKAGES := libhttp-parser-dev liblmdb-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
-TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver fonts-noto-cjk fonts-noto-color-emoji
+TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver nodejs fonts-noto-cjk fonts-noto-color-emoji
 # The reverse proxies of docs/operations.md, run by Tests/e2e/test_reverse_proxy.py on loopback.
 # Installed with RUNLEVEL=1 so that invoke-rc.d does not start their default sites on port 80.
 PROXY_TEST_PACKAGES := nginx caddy
@@ -63,7 +63,7 @@ icons:
 
 test-deps: deps
 	@command -v curl >/dev/null && command -v nats-server >/dev/null && command -v tmux >/dev/null && command -v profanity >/dev/null && command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null \
-		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+		&& command -v chromium >/dev/null && command -v chromedriver >/dev/null && command -v node >/dev/null \
 		&& dpkg -s fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
 		&& [ -x /usr/lib/postgresql/15/bin/initdb ] \
 		&& command -v nginx >/dev/null && command -v caddy >/dev/null \

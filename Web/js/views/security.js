@@ -63,7 +63,7 @@ function phoneBlock(me) {
       code.el.hidden = false;
       verify.hidden = false;
       code.input.focus();
-      code.setHint(t('code_sent'));
+      code.setHint(t('code_sent_to_number'));
     } catch (error) {
       phone.setError(securityError(error));
     } finally {

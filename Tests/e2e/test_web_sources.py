@@ -1,0 +1,47 @@
+"""The web client's sources as files: every module parses as a JavaScript module, and each
+language of the string table names every key once and the same keys as the other.
+
+A merge can leave a module that no longer parses (the whole client then fails to load) or a
+key defined twice (the later silently wins, so one screen shows another's text); both are
+cheap to catch here, before any browser starts."""
+import collections
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+
+WEB = pathlib.Path(__file__).resolve().parents[2] / "Web"
+
+
+def language_blocks(source: str) -> dict[str, list[str]]:
+    """The keys of each language block (`  en: {` … `  },`), in order, duplicates kept."""
+    blocks = {}
+    for match in re.finditer(r"\n  (\w+): \{\n(.*?)\n  \},", source, re.S):
+        blocks[match.group(1)] = re.findall(r"^    (\w+)\s*:", match.group(2), re.M)
+    return blocks
+
+
+def test_every_module_parses():
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node, "node is installed by `make test-deps` (TEST_PACKAGES)"
+    modules = sorted(WEB.glob("js/**/*.js")) + [WEB / "sw.js"]
+    assert len(modules) > 20
+    broken = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for module in modules:
+            copy = pathlib.Path(scratch) / "module.mjs"
+            copy.write_bytes(module.read_bytes())
+            result = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True)
+            if result.returncode != 0:
+                broken.append(f"{module.relative_to(WEB)}: {result.stderr.strip().splitlines()[-1]}")
+    assert not broken, broken
+
+
+def test_each_language_names_each_key_once_and_the_same_keys():
+    blocks = language_blocks((WEB / "js/i18n.js").read_text())
+    assert {"en", "zh"} <= set(blocks), list(blocks)
+    for language, keys in blocks.items():
+        twice = [key for key, count in collections.Counter(keys).items() if count > 1]
+        assert not twice, f"{language} defines these keys more than once: {twice}"
+    assert set(blocks["en"]) == set(blocks["zh"]), set(blocks["en"]) ^ set(blocks["zh"])
