@@ -13,12 +13,15 @@ struct PostgresBackend: StoreBackend {
     typealias ReadConnection = PostgresConnection
 
     /// Runs of one write that keeps losing deadlocks before it fails with the last one's error.
-    static let maxAttempts = 8
+    /// Eleven pauses add up to about 2 s (4 s at most with their random parts): eight (0.25 s)
+    /// proved too few for two nodes writing the same two conversations in opposite orders
+    /// while the machine was busy (PostgresStoreClusterTests in a full parallel test run).
+    static let maxAttempts = 12
 
     var threadNamePrefix: String { "parley-pg" }
     var savepoints: SavepointPolicy { .everyWrite }
-    // Pauses of 1, 2, 4 … 64 ms plus up to as much again at random: under load, pauses
-    // growing by a millisecond let the same pair of writers meet eight times.
+    // Pauses of 1, 2, 4 … 1,024 ms plus up to as much again at random: under load, pauses
+    // growing by a millisecond let the same pair of writers meet again and again.
     var retryRule: WriteRetryRule { WriteRetryRule(maxAttempts: Self.maxAttempts, firstPause: .milliseconds(1)) }
 
     func read<T>(on connection: PostgresConnection, _ body: (any StoreReader) throws -> T) throws -> T {
