@@ -38,22 +38,23 @@ extension ConversationService {
         return (read, delivered)
     }
 
-    /// A 1:1 message just went out: if the other person has a connection, it reached them,
-    /// so their delivered marker moves, off the send's own write and answer, and coalesced
-    /// with the other sends that come while a marker write is running (`DeliveredMarks`).
-    func deliveredLive(_ message: Message, members: [UserID]) {
-        guard let peer = members.first(where: { $0 != message.sender }), context.delivery.isOnline(peer) else { return }
-        guard deliveredMarks.note(message.seq, in: message.conversationId, to: peer) else { return }
+    /// A 1:1 send moved its recipient's delivered marker (in its own write): the sender hears
+    /// of it, coalesced with the other sends that come while a receipt is being told
+    /// (`DeliveredMarks`), so a burst makes a few receipts, not one per message.
+    func tellDelivered(_ state: ReceiptState, to sender: UserID) {
+        guard let seq = state.deliveredSeq,
+              deliveredMarks.note(seq, in: state.conversationId, to: state.userId, notify: sender) else { return }
         Task { [self] in
-            // Bounded: each pass writes what piled up during the previous one; it ends on the
+            // Bounded: each pass tells what piled up during the previous one; it ends on the
             // first pass that finds nothing.
             while true {
                 let batch = deliveredMarks.take()
                 if batch.isEmpty { return }
-                let byUser = Dictionary(grouping: batch, by: { $0.key.user })
-                for (user, marks) in byUser {
-                    await markDelivered(marks.map { ($0.key.conversation, $0.value) }, to: user)
+                for (key, mark) in batch {
+                    announce(Receipt(to: mark.notify, state: ReceiptState(conversationId: key.conversation, userId: key.user,
+                                                                         deliveredSeq: mark.seq)))
                 }
+                await Task.yield()
             }
         }
     }
@@ -90,15 +91,29 @@ extension ConversationService {
     /// once per marker that moved. A failure leaves the ticks where they were: the next
     /// delivery moves them.
     func markDelivered(_ marks: [(ConversationID, Int64)], to user: UserID) async {
+        await markDelivered(marks.map { DeliveredMark(user: user, conversation: $0.0, seq: $0.1) })
+    }
+
+    /// A recipient's delivered marker to move in a 1:1 conversation.
+    struct DeliveredMark: Sendable {
+        let user: UserID
+        let conversation: ConversationID
+        let seq: Int64
+    }
+
+    /// Moves the delivered markers of any number of recipients in one store write, and tells
+    /// each other person once per marker that moved.
+    func markDelivered(_ marks: [DeliveredMark]) async {
         guard !marks.isEmpty else { return }
         let receipts = try? await context.gateway.write { writer -> [Receipt] in
-            try marks.compactMap { id, seq -> Receipt? in
-                let before = try writer.deliveredSeq(in: id, user: user)
-                guard seq > before, let conversation = try writer.conversation(id: id), conversation.kind == .user,
+            try marks.compactMap { mark -> Receipt? in
+                let before = try writer.deliveredSeq(in: mark.conversation, user: mark.user)
+                guard mark.seq > before, let conversation = try writer.conversation(id: mark.conversation), conversation.kind == .user,
                       let a = conversation.userA, let b = conversation.userB else { return nil }
-                let marker = try writer.markDelivered(conversation: id, user: user, upTo: seq)
+                let marker = try writer.markDelivered(conversation: mark.conversation, user: mark.user, upTo: mark.seq)
                 guard marker > before else { return nil }
-                return Receipt(to: a == user ? b : a, state: ReceiptState(conversationId: id, userId: user, deliveredSeq: marker))
+                return Receipt(to: a == mark.user ? b : a,
+                               state: ReceiptState(conversationId: mark.conversation, userId: mark.user, deliveredSeq: marker))
             }
         }
         for receipt in receipts ?? [] { announce(receipt) }

@@ -7,7 +7,7 @@ public final class ConversationService: Sendable {
     public let actions: MessageActionService
     /// Who is typing where (in memory only).
     public let typing: TypingService
-    /// Delivered markers of online recipients waiting for their write.
+    /// Delivered receipts of 1:1 sends waiting to be told to their senders.
     let deliveredMarks = DeliveredMarks()
     /// Full-text search (`message.search`).
     public let search: MessageSearchService
@@ -40,7 +40,9 @@ public final class ConversationService: Sendable {
 
     /// What `send` stored: the message, the members read while storing it, and whether it
     /// is new (false for a retry, which is answered but not delivered again).
-    private typealias Stored = (message: Message, snapshot: MembershipCache.Snapshot, isNew: Bool)
+    /// A send's outcome: the message, the members read in its write, whether it is new, and
+    /// the 1:1 recipient's delivered marker when the write moved it.
+    private typealias Stored = (message: Message, snapshot: MembershipCache.Snapshot, isNew: Bool, delivered: ReceiptState?)
 
     /// Refuses parameters no conversation would take, before anything is queued.
     private func check(_ parameters: SendParameters) throws(ProtocolError) {
@@ -80,6 +82,7 @@ public final class ConversationService: Sendable {
         let rooms = context.rooms
         let cache = context.membership
         let excerptLimit = context.rules.replyExcerptCharacters
+        let delivery = context.delivery
         return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
                                                           rooms: rooms, cache: cache, now: now)
@@ -92,7 +95,7 @@ public final class ConversationService: Sendable {
                 guard existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, false)
+                return (existing, snapshot, false, nil)
             }
             var image: ImageAttachment?
             if parameters.kind == .image, let mediaID = parameters.mediaId {
@@ -139,9 +142,17 @@ public final class ConversationService: Sendable {
                       existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, false)
+                return (existing, snapshot, false, nil)
             }
-            return (message, snapshot, true)
+            // A 1:1 message to a recipient with a connection is handed to it right after this
+            // commit (`announce`), so their delivered marker moves in this same write: one
+            // statement, where a write of its own per message would double the store's work.
+            var delivered: ReceiptState?
+            if snapshot.shape.kind == .user, let peer = snapshot.members.ids.first(where: { $0 != user }), delivery.isOnline(peer) {
+                let marker = try writer.markDelivered(conversation: conversation, user: peer, upTo: message.seq)
+                delivered = ReceiptState(conversationId: conversation, userId: peer, deliveredSeq: marker)
+            }
+            return (message, snapshot, true, delivered)
         }
     }
 
@@ -180,7 +191,7 @@ public final class ConversationService: Sendable {
         guard stored.isNew else { return SentMessage(message: stored.message, encodedJSON: nil) }
         let encoded = context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind,
                                        excluding: connection)
-        if stored.snapshot.shape.kind == .user { deliveredLive(stored.message, members: stored.snapshot.members.ids) }
+        if let delivered = stored.delivered, let sender = stored.message.sender { tellDelivered(delivered, to: sender) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }
 
