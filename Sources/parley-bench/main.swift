@@ -14,6 +14,7 @@ let commands: [any BenchCommand.Type] = [
     WaitForPortCommand.self,
     DirectCommand.self,
     GroupCommand.self,
+    GroupSignalsCommand.self,
     ReconnectCommand.self,
     NativeIdleCommand.self,
     RelayServerCommand.self,

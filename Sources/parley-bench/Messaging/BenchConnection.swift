@@ -33,6 +33,13 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
     private(set) var socket: WebSocketConnection?
     /// Receives everything measured; set on the loop.
     var onIncoming: ((Incoming) -> Void)?
+    /// Answers every delivered `message.new` with `conversation.read` up to its seq, as a
+    /// client with the chat open does (`direct --mark-read`).
+    var markRead = false
+    /// Events the load does not measure (typing, receipts, presence), as they arrive.
+    var onEvent: ((UnsafeRawBufferPointer) -> Void)?
+    /// The answer to a signal sent without waiting (`ParleyFrames.signal`): whether it was ok.
+    var onSignalReply: ((Bool) -> Void)?
     /// Open, failure and close notifications for the connection set.
     var onOpen: ((BenchConnection) -> Void)?
     var onFailure: ((BenchConnection, String) -> Void)?
@@ -145,6 +152,13 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
         return true
     }
 
+    /// Sends a frame whose answer nobody waits for (a signal); false if the socket is closed.
+    func sendSignal(_ frame: String) -> Bool {
+        guard let socket, socket.isOpen else { return false }
+        socket.send(text: frame)
+        return true
+    }
+
     // MARK: WebSocketDelegate
 
     func webSocketDidOpen(_ socket: WebSocketConnection) {
@@ -187,8 +201,18 @@ final class BenchConnection: WebSocketDelegate, @unchecked Sendable {
         case .parley:
             let incoming = ParleyFrames.parse(bytes)
             if case .reply(let id, let ok) = incoming {
-                if let completion = pendingReplies.removeValue(forKey: id) { completion(ok, Array(bytes)) }
+                if let completion = pendingReplies.removeValue(forKey: id) {
+                    completion(ok, Array(bytes))
+                } else {
+                    onSignalReply?(ok)
+                }
                 return
+            }
+            if case .ignored = incoming { onEvent?(bytes) }
+            if markRead, case .delivery = incoming, let seq = ParleyFrames.newMessageSeq(bytes),
+               let frame = ParleyFrames.signal(Op.ConversationRead.self, id: "read",
+                                               ReadParameters(conversationId: ConversationID(string: route) ?? ConversationID(0), seq: seq)) {
+                socket?.send(text: frame)
             }
             if case .ack = incoming, let id = ParleyFrames.sentMessageID(bytes), id != lastMessageID {
                 lastMessageID = id

@@ -12,9 +12,12 @@ enum HTTPPost {
         var body: Data
     }
 
-    static func send(host: String, port: Int, path: String, json: Data, tls: TLSContext? = nil,
+    /// `token`, when given, is sent as `Authorization: Bearer` (a signed-in user's request).
+    static func send(host: String, port: Int, path: String, json: Data, tls: TLSContext? = nil, token: String? = nil,
                      timeoutSeconds: Int = 30) throws(BenchError) -> Reply {
-        if let tls { return try sendOverTLS(host: host, port: port, path: path, json: json, tls: tls, timeoutSeconds: timeoutSeconds) }
+        if let tls {
+            return try sendOverTLS(host: host, port: port, path: path, json: json, tls: tls, token: token, timeoutSeconds: timeoutSeconds)
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .system("socket failed: errno \(errno)") }
         defer { close(fd) }
@@ -28,7 +31,8 @@ enum HTTPPost {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw .system("connect to \(host):\(port) failed: errno \(errno)") }
-        var request = Data("POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\nConnection: close\r\n\r\n".utf8)
+        let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        var request = Data("POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\nContent-Length: \(json.count)\r\n\(authorization)Connection: close\r\n\r\n".utf8)
         request.append(json)
         var written = 0
         while written < request.count {
@@ -60,7 +64,7 @@ enum HTTPPost {
     private static let tlsLoops = PThreadMutex<EventLoopGroup?>(nil)
 
     /// The same request over TLS, through ParleyNet's one-shot client, waited for here.
-    private static func sendOverTLS(host: String, port: Int, path: String, json: Data, tls: TLSContext,
+    private static func sendOverTLS(host: String, port: Int, path: String, json: Data, tls: TLSContext, token: String?,
                                     timeoutSeconds: Int) throws(BenchError) -> Reply {
         let made: Result<EventLoop, BenchError> = tlsLoops.withLock { group in
             if let group { return .success(group.next()) }
@@ -75,7 +79,9 @@ enum HTTPPost {
         let loop = try made.get()
         let address: SocketAddress
         do { address = try SocketAddress(host: host, port: port) } catch { throw .usage("'\(host)' is not a numeric address") }
-        let head = HTTPRequestHead(method: .post, uri: path, headers: ["Host": "\(host):\(port)", "Content-Type": "application/json"])
+        var headers: HTTPHeaders = ["Host": "\(host):\(port)", "Content-Type": "application/json"]
+        if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let head = HTTPRequestHead(method: .post, uri: path, headers: headers)
         let outcome = PThreadMutex<Result<HTTPClientExchange.Response, HTTPClientExchangeError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         loop.execute {

@@ -29,6 +29,34 @@ enum ParleyFrames {
         return request(removing ? Op.MessageUnreact.name : Op.MessageReact.name, sentAt: sentAt, WireJSON.encode(parameters))
     }
 
+    /// A signal the load sends without waiting for its answer (a typing notice, a read
+    /// marker): its string id `id` marks the answer as one (see `BenchConnection.onSignalReply`).
+    static func signal<O: APIOperation>(_ operation: O.Type, id: String, _ parameters: O.Parameters) -> String? {
+        FrameWriter.request(operation, id: .string(id), parameters).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The seq of the message a `message.new` event carries (its first `"seq":` member: the
+    /// message's own, written before any quoted message); nil for any other frame.
+    static func newMessageSeq(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard starts(bytes, with: eventPrefix, at: 0), starts(bytes, with: messageNew, at: eventPrefix.count),
+              let member = find(seqMember, anchor: 1, in: bytes, from: eventPrefix.count + messageNew.count) else { return nil }
+        var index = member + seqMember.count
+        var seq: Int64 = 0
+        var digits = 0
+        while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10, digits < 18 {
+            seq = seq * 10 + Int64(digit)
+            index += 1
+            digits += 1
+        }
+        return digits > 0 ? seq : nil
+    }
+
+    /// Whether `bytes` is the event `name` (`{"event":"name"…`).
+    static func isEvent(_ bytes: UnsafeRawBufferPointer, named name: [UInt8]) -> Bool {
+        starts(bytes, with: eventPrefix, at: 0) && starts(bytes, with: name, at: eventPrefix.count)
+            && starts(bytes, with: [UInt8(ascii: "\"")], at: eventPrefix.count + name.count)
+    }
+
     private static func request(_ op: String, sentAt: UInt64, _ data: [UInt8]?) -> String {
         String(decoding: FrameWriter.request(op: op, id: .number(Int64(sentAt)), dataJSON: data ?? Array("{}".utf8)), as: UTF8.self)
     }
@@ -54,6 +82,7 @@ enum ParleyFrames {
     /// An action's client id, which the load makes its stamp.
     private static let stampedClientID = Array("\"clientId\":\"b|".utf8)
     private static let okTrue = Array(",\"ok\":true".utf8)
+    private static let seqMember = Array("\"seq\":".utf8)
     private static let kindText = Array("\"kind\":\"text\"".utf8)
     /// The `text` member and the first two bytes of a stamp (`b|`).
     private static let stampedText = Array("\"text\":\"b|".utf8)

@@ -119,6 +119,36 @@ enum ScenarioSetup {
         }
     }
 
+    /// Parley: every user's read-receipt choice (`privacy.set`), for `direct --receipts`.
+    static func setReadReceipts(_ set: ConnectionSet, on: Bool) throws {
+        try expectAll(set.perform { (client: BenchConnection, done: @escaping (String?) -> Void) in
+            client.request(Op.PrivacySet.self, PrivacySettings(readReceipts: on)) { result in done(result.failureReason) }
+        }, what: "set their privacy")
+    }
+
+    /// Parley: `clients` go away as a phone app put in the background does: each registers a
+    /// Web Push subscription to the push service at `sinkPort` (`PushSink`) and tells the
+    /// server that its connection is inactive, so messages to it are pushed as well as sent.
+    static func sendAway(_ set: ConnectionSet, _ clients: [BenchConnection], target: MessagingSettings.Target, sinkPort: Int) throws {
+        let key = try P256Key.generate()
+        let secret = (0..<16).map { _ in UInt8.random(in: 0...255) }
+        let keys = ["p256dh": Base64URL.encode(key.publicKey), "auth": Base64URL.encode(secret)]
+        for client in clients {
+            let body = try JSONSerialization.data(withJSONObject: [
+                "endpoint": "http://127.0.0.1:\(sinkPort)/push/\(client.index)", "keys": keys,
+            ] as [String: Any])
+            let reply = try HTTPPost.send(host: hostText(target.address), port: target.address.port, path: "/v1/push/subscriptions",
+                                          json: body, tls: set.tls, token: client.token)
+            guard reply.status == 201 else {
+                throw BenchError.failed("push subscription: HTTP \(reply.status) \(String(decoding: reply.body.prefix(200), as: UTF8.self))"
+                    + " (does the server run with --push-allow-loopback yes?)")
+            }
+        }
+        try expectAll(set.perform(clients) { (client: BenchConnection, done: @escaping (String?) -> Void) in
+            client.request(Op.ClientState.self, ClientStateParameters(state: .inactive)) { result in done(result.failureReason) }
+        }, what: "go inactive")
+    }
+
     /// Throws if any client failed (nil means success; a missing result means it timed out).
     static func expectAll(_ results: [String??], what: String) throws {
         var failures: [String: Int] = [:]
