@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ParleyNet
 import ParleyServer
+import Synchronization
 import Testing
 @testable import parley_bench
 
@@ -9,7 +10,7 @@ import Testing
 /// server in this process, and the bench's relay. No timing is asserted, only that every
 /// message arrived and nothing went wrong.
 @Suite(.serialized) struct ScenarioTests {
-    private func parleyServer() throws -> (ParleyServer, String) {
+    private func parleyServer(pushToLoopback: Bool = false) throws -> (ParleyServer, String) {
         let directory = NSTemporaryDirectory() + "parley-bench-test-" + UUID().uuidString
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -18,6 +19,7 @@ import Testing
         configuration.loops = 2
         configuration.passwordCost = "minimum"
         configuration.webRoot = directory + "/no-web"
+        if pushToLoopback { configuration.pushAllowLoopback = "yes" }
         return (try ParleyServer(configuration: configuration, logger: Logger(label: "bench-test", minimumLevel: .error)), directory)
     }
 
@@ -49,6 +51,43 @@ import Testing
         #expect(step.result.delivered == step.result.sent)
         #expect(step.result.acked == step.result.sent)
         #expect(step.errors == 0)
+        set.close()
+    }
+
+    /// `direct --away-fraction --mark-read`: an away receiver's messages are also pushed to
+    /// the load's push service; online receivers answer each delivery with a read marker.
+    @Test func awayReceiversArePushedAndTheOthersMarkRead() throws {
+        let (server, directory) = try parleyServer(pushToLoopback: true)
+        defer {
+            server.shutdown()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let sink = try PushSink()
+        defer { sink.stop() }
+        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
+        let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
+        defer { set.shutdown() }
+        #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
+        try ScenarioSetup.pairUp(set, dialect: .parley)
+        try ScenarioSetup.setReadReceipts(set, on: true)
+        try ScenarioSetup.sendAway(set, [set.connections[1]], target: target, sinkPort: sink.port)
+        let markers = Atomic<Int>(0)
+        _ = set.perform { (client: BenchConnection, done: @escaping (Bool) -> Void) in
+            client.markRead = true
+            client.onSignalReply = { ok in if ok { markers.add(1, ordering: .relaxed) } }
+            done(true)
+        }
+        let senders = set.connections.filter { $0.index % 2 == 0 }
+        let outcome = try MessagingRunner.run(set, senders: senders, fanout: 1, target: target, settings: settings(target), connectErrors: 0)
+        let step = try #require(outcome.steps.first)
+        #expect(step.result.sent > 0)
+        #expect(step.result.delivered == step.result.sent)
+        #expect(step.errors == 0)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while sink.received == 0 && ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(sink.received > 0)
+        // Both receivers (the away one's connection is open) marked what they got as read.
+        #expect(markers.load(ordering: .relaxed) > 0)
         set.close()
     }
 
