@@ -39,22 +39,29 @@ extension ConversationService {
     }
 
     /// A 1:1 send moved its recipient's delivered marker (in its own write): the sender hears
-    /// of it, coalesced with the other sends that come while a receipt is being told
-    /// (`DeliveredMarks`), so a burst makes a few receipts, not one per message.
+    /// of it, at once or, in a burst, coalesced into one receipt a moment later
+    /// (`DeliveredMarks`).
     func tellDelivered(_ state: ReceiptState, to sender: UserID) {
-        guard let seq = state.deliveredSeq,
-              deliveredMarks.note(seq, in: state.conversationId, to: state.userId, notify: sender) else { return }
-        Task { [self] in
-            // Bounded: each pass tells what piled up during the previous one; it ends on the
-            // first pass that finds nothing.
-            while true {
-                let batch = deliveredMarks.take()
-                if batch.isEmpty { return }
-                for (key, mark) in batch {
-                    announce(Receipt(to: mark.notify, state: ReceiptState(conversationId: key.conversation, userId: key.user,
-                                                                         deliveredSeq: mark.seq)))
+        guard let seq = state.deliveredSeq else { return }
+        switch deliveredMarks.note(seq, in: state.conversationId, to: state.userId, notify: sender) {
+        case .stale, .deferred(startFlush: false):
+            return
+        case .tellNow:
+            announce(Receipt(to: sender, state: state))
+        case .deferred(startFlush: true):
+            let window = deliveredMarks.window
+            Task { [self] in
+                // Bounded: each flush tells what piled up during the window before it; it
+                // ends on the first that finds nothing.
+                while true {
+                    try? await Task.sleep(for: window)
+                    let batch = deliveredMarks.take()
+                    if batch.isEmpty { return }
+                    for (key, mark) in batch {
+                        announce(Receipt(to: mark.notify, state: ReceiptState(conversationId: key.conversation, userId: key.user,
+                                                                             deliveredSeq: mark.seq)))
+                    }
                 }
-                await Task.yield()
             }
         }
     }

@@ -1,62 +1,86 @@
 import ParleyProtocol
 import ParleySync
 
-/// Delivered receipts waiting to be told to the senders, so that a burst of 1:1 messages to
-/// an online recipient makes one `conversation.receipt` per conversation while one is being
-/// told, not one per message: the newest marker per (conversation, recipient) is kept, and
-/// whoever finds no one telling starts a pass that drains what piled up meanwhile. (The
-/// markers themselves are written in each send's own write.)
+/// Decides when a 1:1 sender hears that their messages were delivered, so that a burst to an
+/// online recipient makes a couple of `conversation.receipt` events, not one per message,
+/// while a conversation with one message now and then costs no timer at all.
+///
+/// The first receipt of a (conversation, recipient) is told at once. Another that comes
+/// within `window` of the last one told waits, with any others, for one flush `window` later
+/// that tells only the newest marker. A marker not newer than one told or waiting is
+/// dropped: sends finish in any order after their commits, so an older marker can arrive
+/// after a newer one. (The markers themselves are written in each send's own write.)
 final class DeliveredMarks: Sendable {
     struct Key: Hashable, Sendable {
         let conversation: ConversationID
         let user: UserID
     }
 
-    /// The newest marker waiting per key, with whom to tell.
+    /// A marker to tell, and to whom.
     struct Mark: Sendable {
         let seq: Int64
         let notify: UserID
     }
 
+    /// What `note` asks of its caller.
+    enum Decision: Equatable {
+        /// Tell this marker now.
+        case tellNow
+        /// It waits for a flush; start the flush (`startFlush`) unless one is coming.
+        case deferred(startFlush: Bool)
+        /// Nothing to tell: a newer marker was told or waits.
+        case stale
+    }
+
     private struct State {
         var waiting: [Key: Mark] = [:]
-        var telling = false
-        /// The last marker told per key, and when: sends finish in any order after their
-        /// commits, so an older marker can arrive after a newer one was told, and is dropped
-        /// here. Entries older than `toldMemory` go once the table grows past `toldLimit`.
+        var flushing = false
+        /// The last marker told per key, and when. Entries older than `memory` are swept
+        /// once the table grows past `limit`.
         var told: [Key: (seq: Int64, at: ContinuousClock.Instant)] = [:]
     }
 
-    /// How long a told marker is remembered (far longer than the gap between two sends'
-    /// completions of one commit), and how many before the old ones are swept.
-    private static let toldMemory = Duration.seconds(2)
-    private static let toldLimit = 4096
-
+    /// How close two receipts of one conversation may be before the second waits.
+    let window: Duration
+    /// How long a told marker is remembered (well past `window` and the gap between two
+    /// sends' completions of one commit), and how many before the old ones are swept.
+    private let memory: Duration
+    private static let limit = 4096
     private let state = PThreadMutex(State())
 
-    /// Notes that `user`'s delivered marker in `conversation` is now `seq`, for `notify` to
-    /// hear; true if the caller must start draining (no pass is running).
-    func note(_ seq: Int64, in conversation: ConversationID, to user: UserID, notify: UserID) -> Bool {
+    init(window: Duration = .milliseconds(100)) {
+        self.window = window
+        memory = max(.seconds(2), window * 4)
+    }
+
+    /// Notes that `user`'s delivered marker in `conversation` is now `seq`, for `notify`.
+    func note(_ seq: Int64, in conversation: ConversationID, to user: UserID, notify: UserID,
+              now: ContinuousClock.Instant = .now) -> Decision {
         state.withLock { state in
             let key = Key(conversation: conversation, user: user)
-            guard seq > max(state.waiting[key]?.seq ?? 0, state.told[key]?.seq ?? 0) else { return false }
-            state.waiting[key] = Mark(seq: seq, notify: notify)
-            guard !state.telling else { return false }
-            state.telling = true
-            return true
+            let last = state.told[key]
+            guard seq > max(state.waiting[key]?.seq ?? 0, last?.seq ?? 0) else { return .stale }
+            if let last, now - last.at < window {
+                state.waiting[key] = Mark(seq: seq, notify: notify)
+                guard !state.flushing else { return .deferred(startFlush: false) }
+                state.flushing = true
+                return .deferred(startFlush: true)
+            }
+            if state.told.count > Self.limit {
+                state.told = state.told.filter { now - $0.value.at < memory }
+            }
+            state.told[key] = (seq, now)
+            return .tellNow
         }
     }
 
-    /// What waits, taken; empty (and the pass over) when nothing does.
-    func take() -> [Key: Mark] {
+    /// The flush: what waits, taken and remembered as told; empty (and the flush over) when
+    /// nothing does.
+    func take(now: ContinuousClock.Instant = .now) -> [Key: Mark] {
         state.withLock { state in
             let taken = state.waiting
             state.waiting = [:]
-            if taken.isEmpty { state.telling = false }
-            let now = ContinuousClock.now
-            if state.told.count > Self.toldLimit {
-                state.told = state.told.filter { now - $0.value.at < Self.toldMemory }
-            }
+            if taken.isEmpty { state.flushing = false }
             for (key, mark) in taken { state.told[key] = (mark.seq, now) }
             return taken
         }
