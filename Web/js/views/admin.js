@@ -8,11 +8,13 @@ import { request } from '../api.js';
 import { field, modal, toast, userNameText } from '../ui.js';
 import { userName } from '../format.js';
 import { ensureUser } from '../client.js';
+import { fullTime } from '../time.js';
 
 const OUTCOMES = ['dismissed', 'content_removed', 'user_suspended', 'other'];
 const get = (path) => request('GET', path);
 const post = (path, body) => request('POST', path, { body: body ?? {} });
-const when = (ms) => new Date(ms).toLocaleString();
+// The app's own yyyy-MM-dd HH:mm:ss in either language, not the browser locale's.
+const when = (ms) => fullTime(ms);
 
 /** Whether the signed-in account is an administrator (false on any failure). */
 export async function isAdministrator() {

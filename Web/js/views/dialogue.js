@@ -106,7 +106,9 @@ export function dialogueView() {
 
   // The composer.
   const fileInput = h('input', { type: 'file', accept: IMAGE_TYPES.join(','), class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
-  const imageButton = iconButton('image', t('send_image'), () => fileInput.click(), 'composer-btn');
+  // On a phone the file button alone stays (it sends pictures as images too): four buttons
+  // left the text box too narrow for its placeholder.
+  const imageButton = iconButton('image', t('send_image'), () => fileInput.click(), 'composer-btn composer-btn--image');
   // Any file (files.js): its own input, so the image picker keeps offering images only.
   const anyFileInput = h('input', { type: 'file', class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true', multiple: true });
   const fileButton = iconButton('file', t('send_file'), () => anyFileInput.click(), 'composer-btn');
