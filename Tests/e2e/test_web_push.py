@@ -133,6 +133,24 @@ def test_offline_shell_push_notification_settings_and_mute(parley, browsers):
     assert shown["tag"] == f"conversation-{conversation}"
     assert shown["data"]["conversationId"] == conversation
 
+    # ---- A click on it opens its conversation. Headless Chromium has no notification
+    # centre to click in, so the click event is dispatched in the worker itself, through
+    # the DevTools protocol: the worker's own `notificationclick` handler runs. ----
+    browser.route("#/chats")
+    browser.wait(".row", text="Ben 🌿")
+    targets = browser.driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
+    worker = next(target for target in targets if target["type"] == "service_worker")
+    session = browser.driver.execute_cdp_cmd("Target.attachToTarget", {"targetId": worker["targetId"], "flatten": False})["sessionId"]
+    click = ("self.registration.getNotifications().then(([shown]) =>"
+             " self.dispatchEvent(new NotificationEvent('notificationclick', {notification: shown})))")
+    browser.driver.execute_cdp_cmd("Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(
+        {"id": 1, "method": "Runtime.evaluate", "params": {"expression": click}})})
+    browser.wait_until(lambda: browser.js("return location.hash") == f"#/chats/c/{conversation}", 10,
+                       "the conversation the notification was for")
+    browser.wait(".view--dialogue .dialogue-title", text="Ben 🌿")
+    browser.wait_until(lambda: notifications() == [], 5, "the clicked notification closed")
+    browser.screenshot("push-notification-click-phone")
+
     # ---- With the server stopped, the app still opens: the saved list, the banner. ----
     browser.route("#/chats")
     server.stop()
