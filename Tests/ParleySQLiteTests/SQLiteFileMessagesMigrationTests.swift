@@ -42,6 +42,9 @@ import Testing
             INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
             VALUES (3, 1, 3, 1, 'a2', 'file', 'walnut photos', '{"file":{"mediaId":"m","url":"/v1/media/m","name":"a.zip","size":1,"type":"application/zip"}}', 30)
             """)
+        // Since version 21 the store's own send statements index a new message (no trigger
+        // does): a raw insert is indexed by hand, as the writer would.
+        try migrated.run("INSERT INTO messages_search (rowid, text) VALUES (3, 'walnut photos')")
         #expect(try migrated.query(search, "walnut") { try $0.int64(0) } == [1, 3])
         try migrated.run("DELETE FROM messages WHERE id = 1")
         #expect(try migrated.query(search, "walnut") { try $0.int64(0) } == [3])
@@ -55,6 +58,6 @@ import Testing
             """)
         #expect(try migrated.query("SELECT kind FROM messages ORDER BY id") { try $0.string(0) } == ["text", "file", "voice"])
         let triggers = try migrated.query("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'messages' ORDER BY name") { try $0.string(0) }
-        #expect(triggers == ["messages_raise_id_floor", "messages_search_delete", "messages_search_insert", "messages_search_update"])
+        #expect(triggers == ["messages_raise_id_floor", "messages_search_delete", "messages_search_update"])
     }
 }
