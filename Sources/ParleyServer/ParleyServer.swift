@@ -360,7 +360,7 @@ public final class ParleyServer: Sendable {
         exportRules.maxMessages = configuration.maxExportMessages
         let exports = try AccountExports(directory: configuration.dataDirectory + "/exports", store: store, blocking: blocking,
                                          media: media, rules: exportRules, clock: clock, logger: logger)
-        let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
+        let services = ServerServices(accounts: accounts, media: media, pool: pool, uploads: uploads, messaging: messaging, hub: hub,
                                       delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
                                       pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
                                                                              maxURLBytes: configuration.pushMaxURLBytes,
