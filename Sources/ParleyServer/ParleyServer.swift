@@ -91,6 +91,8 @@ public final class ParleyServer: Sendable {
             JSONCoding.response(.ok, Health(status: "ok", version: ParleyVersion.current,
                                             uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000)))
         })
+        let limits = configuration.publishedLimits
+        routes.add(.get, "/v1/limits", .immediate { _ in JSONCoding.response(.ok, limits) })
         routes.add(.get, "/metrics", .immediate { _ in
             let text = MetricsRenderer.render(group.metrics, connectionLimit: limit,
                                               uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000))

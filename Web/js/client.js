@@ -69,12 +69,19 @@ export function savedSession() {
 
 export const signedIn = () => !!connection;
 
+/** The server's limits (`GET /v1/limits`), read once a page: the voice recorder stops at its longest length. */
+function loadLimits() {
+  if (state.limits) return;
+  api.limits().then((limits) => { state.limits = limits; }).catch(() => { /* the defaults stand in; the next sign-in asks again */ });
+}
+
 export function begin(token, account) {
   localStorage.setItem(TOKEN_KEY, token);
   setToken(token);
   reset();
   lastSeen.clear();
   setMe(account);
+  loadLimits();
   loadRooms();
   loadMet();
   loadListCache();
