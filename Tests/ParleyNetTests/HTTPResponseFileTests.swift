@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 @testable import ParleyNet
@@ -74,7 +73,7 @@ import Testing
         }
 
         // The pool's only thread is held: a body read anywhere but on the pool would still come.
-        let gate = DispatchSemaphore(value: 0)
+        let gate = Semaphore()
         pool.submit(on: group.next(), { gate.wait() }, completion: { _ in })
         let download = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 10)
         download.setReceiveBuffer(16 * 1024)

@@ -54,9 +54,10 @@ import Testing
             #expect(bobs.one == 2 && bobs.inbox == 2 && bobs.total == 2)
 
             // Recalling an unread message takes it out of the count (its notice never counted).
-            var recalled = picture
-            recalled.image = nil
-            recalled.recalled = RecallMark(by: bob, at: 200)
+            var erased = picture
+            erased.image = nil
+            erased.recalled = RecallMark(by: bob, at: 200)
+            let recalled = erased
             try await store.write { try $0.replaceMessage(recalled) }
             _ = try await append(bob, .system, system: SystemNotice(type: .messageRecalled, actor: bob, messageId: picture.id))
             forMe = try await counts(me)
