@@ -210,6 +210,8 @@ import Testing
             #expect(inbox.map { $0.lastMessage?.text } == ["b2", "c1", "g1", nil])
             #expect(inbox.map(\.conversation.lastSeq) == [2, 1, 1, 0])
             #expect(inbox.map(\.conversation.lastActivityAt) == [400, 300, 200, 14])
+            // My own "b2" after my marker is nothing unread for me.
+            #expect(inbox.map(\.unread) == [0, 1, 1, 0])
             let first = try #require(inbox.first)
             #expect(first.member == StoredMember(conversationID: withBob.id, userID: me, role: .member, joinedAt: 1, readSeq: 1))
             #expect(first.lastMessage == (try await store.read { try $0.message(in: withBob.id, seq: 2) }))
