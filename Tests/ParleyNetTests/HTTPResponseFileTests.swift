@@ -94,7 +94,10 @@ import Testing
             try #require(!chunk.isEmpty, "the download ended after \(received) bytes")
             try #require(received + chunk.count <= size, "more bytes than the file has")
             let same = chunk.withUnsafeBytes { got in
-                content.withUnsafeBytes { memcmp(got.baseAddress, $0.baseAddress! + received, chunk.count) == 0 }
+                content.withUnsafeBytes { all in
+                    guard let start = got.baseAddress, let file = all.baseAddress else { return false }
+                    return memcmp(start, file + received, chunk.count) == 0
+                }
             }
             #expect(same, "bytes differ from \(received)")
             received += chunk.count
