@@ -91,6 +91,8 @@ public final class ParleyServer: Sendable {
             JSONCoding.response(.ok, Health(status: "ok", version: ParleyVersion.current,
                                             uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000)))
         })
+        let limits = configuration.publishedLimits
+        routes.add(.get, "/v1/limits", .immediate { _ in JSONCoding.response(.ok, limits) })
         routes.add(.get, "/metrics", .immediate { _ in
             let text = MetricsRenderer.render(group.metrics, connectionLimit: limit,
                                               uptimeSeconds: Int((MonotonicClock.now() - started) / 1_000_000_000))
@@ -360,7 +362,7 @@ public final class ParleyServer: Sendable {
         exportRules.maxMessages = configuration.maxExportMessages
         let exports = try AccountExports(directory: configuration.dataDirectory + "/exports", store: store, blocking: blocking,
                                          media: media, rules: exportRules, clock: clock, logger: logger)
-        let services = ServerServices(accounts: accounts, media: media, uploads: uploads, messaging: messaging, hub: hub,
+        let services = ServerServices(accounts: accounts, media: media, pool: pool, uploads: uploads, messaging: messaging, hub: hub,
                                       delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
                                       pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
                                                                              maxURLBytes: configuration.pushMaxURLBytes,

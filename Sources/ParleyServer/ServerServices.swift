@@ -17,6 +17,8 @@ final class ServerServices: Sendable {
 
     let accounts: AccountService
     let media: MediaService
+    /// The blocking pool: downloads read their files' pieces on it, off the event loops.
+    let pool: BlockingPool
     /// Upload slots (XMPP's HTTP upload), shared by the gateway that grants them and the
     /// HTTP route that takes the bytes.
     let uploads: UploadSlots
@@ -51,7 +53,7 @@ final class ServerServices: Sendable {
     /// Native connections as the Jabber gateway's resources (one per signed-in device).
     let nativeResources: NativeResources
 
-    init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
+    init(accounts: AccountService, media: MediaService, pool: BlockingPool, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
          pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules(),
          nativeResources: NativeResources = NativeResources()) {
@@ -61,6 +63,7 @@ final class ServerServices: Sendable {
         self.registry = registry
         self.accounts = accounts
         self.media = media
+        self.pool = pool
         self.uploads = uploads
         social = SocialService(context: messaging)
         conversations = ConversationService(context: messaging)

@@ -37,8 +37,13 @@ def call(base: str, method: str, path: str, body=None, token: str | None = None,
         return Reply(error.code, error.headers, error.read())
 
 
+def sign_up(url: str, username: str, password: str = "password123") -> dict:
+    """Registers `username` on the server at `url`; the answer: `token` and `user`."""
+    reply = call(url, "POST", "/v1/auth/register", {"username": username, "password": password})
+    assert reply.status == 201, reply.body
+    return reply.json
+
+
 def register(server, name: str) -> str:
     """Registers `name` (password `password123`) on a running server; returns its token."""
-    reply = call(server.url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
-    assert reply.status == 201, reply.body
-    return reply.json["token"]
+    return sign_up(server.url, name)["token"]

@@ -52,3 +52,38 @@ class Session:
     async def close(self):
         await self.ws.close()
         self.reader.cancel()
+
+
+async def wait_event(session: Session, predicate, timeout: float = 15) -> dict:
+    """The first event a session received that satisfies `predicate`."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        for event in session.events:
+            if predicate(event):
+                return event
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no such event; got {session.events}")
+
+
+async def wait_for_message(session: Session, text: str, timeout: float = 20) -> dict:
+    """The `message.new` event of the message with `text`."""
+    return await wait_event(session, lambda e: e["event"] == "message.new" and e["data"].get("text") == text, timeout)
+
+
+async def befriend(asker: Session, target: Session, username: str) -> str:
+    """Makes two sessions' users friends (`asker` asks for `username`, `target` accepts);
+    returns their conversation's id."""
+    asked = await asker.call("friend.request", {"username": username})
+    assert asked["ok"], asked
+    accepted = await target.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
+    assert accepted["ok"], accepted
+    return accepted["data"]["conversationId"]
+
+
+async def befriend_as(port: int, token: str, target: Session, username: str) -> str:
+    """`befriend`, with the asker (by `token`) signed in only for the request."""
+    asker = await Session.open(port, token)
+    try:
+        return await befriend(asker, target, username)
+    finally:
+        await asker.close()

@@ -8,7 +8,7 @@ import time
 from api import call
 from client import Session
 from conftest import binary
-from xmpp import RawStream, register, server  # noqa: F401  (the fixture)
+from xmpp import PASSWORD, Bot, RawStream, register, run, server  # noqa: F401  (the fixture)
 
 
 def test_suspension_closes_the_websocket_and_the_jabber_stream_at_once(server):
@@ -58,3 +58,37 @@ def test_suspension_closes_the_websocket_and_the_jabber_stream_at_once(server):
     back.sign_in("bobsx")
     back.close()
     assert call(server.url, "GET", "/v1/me", token=bob_token).status == 200
+
+
+def test_scram_tells_of_a_suspension_only_after_the_password_is_proved(server):
+    """A suspended account's SCRAM exchange looks like anyone's until the proof: a wrong
+    password gets a plain not-authorized (nothing about the suspension), the right one the
+    suspended refusal."""
+    admin_token = register(server, "wardenb")
+    register(server, "carlsx")
+    granted = subprocess.run([binary("parley", "PARLEY_BIN"), "admin", "--data", server.data_dir, "grant", "wardenb"],
+                             capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, granted.stderr
+    carl_id = call(server.url, "GET", "/v1/users/by-name/carlsx", token=admin_token).json["id"]
+    reply = call(server.url, "POST", f"/v1/admin/users/{carl_id}/suspend", {"reason": "raiding"}, token=admin_token)
+    assert reply.status == 200, reply.body
+
+    async def attempt(password: str):
+        bot = Bot("carlsx@localhost", password=password)
+        failures = []
+        bot.add_event_handler("failed_auth", failures.append)
+        try:
+            signed_in = await bot.sign_in(server.xmpp_port)
+        finally:
+            await bot.stop()
+        assert not signed_in
+        assert failures, "no SASL failure came"
+        return failures[0]["condition"], failures[0]["text"]
+
+    condition, text = run(attempt("not the password"))
+    assert condition == "not-authorized"
+    assert "suspend" not in text.lower() and "raiding" not in text
+
+    condition, text = run(attempt(PASSWORD))
+    assert condition == "not-authorized"
+    assert "suspended" in text

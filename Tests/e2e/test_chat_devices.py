@@ -1,27 +1,17 @@
 """`parley chat`'s devices pane (v): the account's signed-in devices by name and address,
 and signing all the others out (o)."""
-import asyncio
-import os
-import shutil
-import tempfile
+from api import call, sign_up
+from tmux import chat, needs_tmux, play
 
-import pytest
-
-from api import call
-from conftest import binary
-from test_chat_tmux import Tmux, register
-
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = needs_tmux
 
 
 def test_devices_pane_lists_and_signs_out_the_others(parley):
     server = parley("--password-cost", "minimum")
-    alice = register(server.url, "alice")
+    alice = sign_up(server.url, "alice")
     laptop = call(server.url, "POST", "/v1/auth/login", {"username": "alice", "password": "password123", "deviceName": "Work laptop"})
     assert laptop.status == 200
-    home = tempfile.mkdtemp(prefix="parley-chat-e2e-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 170, 30, env)
+    tmux = chat(server.url, width=170)
 
     async def scenario():
         await tmux.sign_in("alice")
@@ -37,9 +27,6 @@ def test_devices_pane_lists_and_signs_out_the_others(parley):
         tmux.keys("Escape")
         await tmux.wait_for("v devices")
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=90))
-    finally:
-        tmux.close()
+    play(tmux, scenario(), timeout=90)
     assert call(server.url, "GET", "/v1/me", token=laptop.json["token"]).error_code == "unauthorized"
     assert call(server.url, "GET", "/v1/me", token=alice["token"]).error_code == "unauthorized"

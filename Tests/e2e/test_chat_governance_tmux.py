@@ -1,27 +1,20 @@
 """Moderation in `parley chat` (tmux against a live server): the owner mutes and bans by
 username from the group's dialogue, the notices show in the reader's language, the other side
 is refused with the matching codes, and /invite makes a link that /joinlink uses."""
-import asyncio
-import os
 import re
-import tempfile
 
-from api import call
+from api import sign_up
 from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, register
+from tmux import chat, needs_tmux, play
+
+pytestmark = needs_tmux
 
 
 def test_owner_moderates_from_the_terminal(parley):
     server = parley("--password-cost", "minimum")
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    register(server.url, "cyd")
-    tokens = {name: call(server.url, "POST", "/v1/auth/login", {"username": name, "password": "password123"}).json["token"]
-              for name in ("bob", "cyd")}
-    home = tempfile.mkdtemp(prefix="parley-chat-governance-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home, "--lang", "zh"], 120, 34, env)
+    alice = sign_up(server.url, "alice")
+    tokens = {name: sign_up(server.url, name)["token"] for name in ("bob", "cyd")}
+    tmux = chat(server.url, "--lang", "zh", width=120, height=34, prefix="parley-chat-governance-")
 
     async def scenario():
         owner = await Session.open(server.port, alice["token"])
@@ -67,15 +60,6 @@ def test_owner_moderates_from_the_terminal(parley):
 
         for session in (owner, bob, cyd):
             await session.close()
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        log = os.path.join(home, "chat.log")
-        if os.path.exists(log):
-            print(open(log).read()[-4000:])
-        print(screen)
+    play(tmux, scenario(), timeout=120)

@@ -2,15 +2,13 @@
 message names it in /reply, /react, /edit, /recall and /forward; the terminal shows the
 quote, the reactions, the edited mark and the recall notice, and the other side sees each
 action as stored."""
-import asyncio
-import os
-import tempfile
 import uuid
 
-from api import call
-from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, befriend, register, wait_for_event
+from api import sign_up
+from client import Session, befriend_as, wait_for_message
+from tmux import chat, needs_tmux, play
+
+pytestmark = needs_tmux
 
 
 async def history(session: Session, conversation: str) -> list[dict]:
@@ -21,18 +19,14 @@ async def history(session: Session, conversation: str) -> list[dict]:
 
 def test_message_actions_in_the_terminal(parley):
     server = parley("--password-cost", "minimum")
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    register(server.url, "cyd")
-    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
-    cyd_token = call(server.url, "POST", "/v1/auth/login", {"username": "cyd", "password": "password123"}).json["token"]
-    home = tempfile.mkdtemp(prefix="parley-chat-actions-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 110, 34, env)
+    alice = sign_up(server.url, "alice")
+    bob_token = sign_up(server.url, "bob")["token"]
+    cyd_token = sign_up(server.url, "cyd")["token"]
+    tmux = chat(server.url, width=110, height=34, prefix="parley-chat-actions-")
 
     async def scenario():
         bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         # Alice and cyd are friends too: a chat to forward to.
         cyd = await Session.open(server.port, cyd_token)
         alice_session = await Session.open(server.port, alice["token"])
@@ -55,7 +49,7 @@ def test_message_actions_in_the_terminal(parley):
         await tmux.wait_for("👍 1")
         tmux.text(f"/reply {seq} the answer")
         tmux.keys("Enter")
-        await wait_for_event(bob, "the answer")
+        await wait_for_message(bob, "the answer")
         await tmux.wait_for("↪ bob: question from bob", "the answer")
         messages = await history(bob, conversation)
         answer = next(m for m in messages if m.get("text") == "the answer")
@@ -77,13 +71,7 @@ def test_message_actions_in_the_terminal(parley):
         tmux.text(f"/forward {seq} cyd")
         tmux.keys("Enter")
         await tmux.wait_for("Forwarded")
-        forwarded = None
-        for _ in range(100):
-            forwarded = next((e["data"] for e in cyd.events if e["event"] == "message.new"
-                              and e["data"].get("text") == "question from bob"), None)
-            if forwarded:
-                break
-            await asyncio.sleep(0.05)
+        forwarded = (await wait_for_message(cyd, "question from bob", timeout=5))["data"]
         assert forwarded and forwarded["forwarded"] is True and forwarded["sender"] == alice["user"]["id"]
 
         # A bad number says how the commands go.
@@ -92,12 +80,6 @@ def test_message_actions_in_the_terminal(parley):
         await tmux.wait_for("No message with that number")
         await bob.close()
         await cyd.close()
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=120)

@@ -1,27 +1,22 @@
 """Mute across devices: `parley chat` mutes the open chat with `/mute 8h` (and `/unmute`), the
 user's other connection hears `conversation.muted` at once, and a mute set elsewhere shows (and
 goes) live as the 🔕 mark in the terminal's sessions list."""
-import asyncio
-import os
-import tempfile
+from api import sign_up
+from client import Session, befriend_as, wait_event
+from tmux import chat, needs_tmux, play
 
-from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
-from xmpp import wait_event
+pytestmark = needs_tmux
 
 
 def test_mute_from_the_terminal_reaches_other_devices_and_back(parley):
     server = parley()
-    alice = register(server.url, "alice")
-    bob_account = register(server.url, "bob")
-    home = tempfile.mkdtemp(prefix="parley-chat-mute-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    alice = sign_up(server.url, "alice")
+    bob_account = sign_up(server.url, "bob")
+    tmux = chat(server.url, prefix="parley-chat-mute-")
 
     async def scenario():
         bob = await Session.open(server.port, bob_account["token"])
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         await bob.close()
         phone = await Session.open(server.port, alice["token"])
 
@@ -59,12 +54,6 @@ def test_mute_from_the_terminal_reaches_other_devices_and_back(parley):
         tmux.keys("Enter")
         await tmux.wait_for("/mute [30m|8h|2d|1w|forever]")
         await phone.close()
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=120)

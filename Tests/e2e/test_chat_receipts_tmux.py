@@ -1,40 +1,22 @@
 """`parley chat` in tmux shows receipts and typing: ticks on the reader's own messages (✓
 sent, ✓✓ delivered once the other side is online, ✓✓ read), the other side's typing in the
 dialogue's title line, and the reader's own typing reaching the other side."""
-import asyncio
-import os
-import tempfile
-import uuid
+from api import sign_up
+from client import Session, befriend_as, wait_event
+from tmux import chat, needs_tmux, play
 
-from api import call
-from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
-
-
-async def wait_for_typing(session: Session, timeout: float = 20) -> dict:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        for event in session.events:
-            if event["event"] == "typing" and event["data"].get("typing"):
-                return event["data"]
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no typing event; events: {session.events}")
+pytestmark = needs_tmux
 
 
 def test_ticks_and_typing_in_tmux(parley):
     server = parley("--typing-timeout", "2")
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
-    home = tempfile.mkdtemp(prefix="parley-chat-receipts-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    alice = sign_up(server.url, "alice")
+    bob_token = sign_up(server.url, "bob")["token"]
+    tmux = chat(server.url, prefix="parley-chat-receipts-")
 
     async def scenario():
         bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         await bob.close()
 
         await tmux.sign_in("alice")
@@ -63,16 +45,10 @@ def test_ticks_and_typing_in_tmux(parley):
 
         # Alice types: bob hears it.
         tmux.text("and now")
-        typing = await wait_for_typing(bob)
+        typing = (await wait_event(bob, lambda e: e["event"] == "typing" and e["data"].get("typing"), timeout=20))["data"]
         assert typing["conversationId"] == conversation
         tmux.keys("Enter")
         await bob.close()
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=120)

@@ -2,20 +2,13 @@
 newest first with the chat's name and the matched words, Chinese too; a recalled message is
 not among them; Enter opens the hit's conversation; "/search WORDS" in a dialogue searches
 that chat only."""
-import asyncio
-import os
-import shutil
-import tempfile
 import uuid
 
-import pytest
+from api import sign_up
+from client import Session, befriend_as
+from tmux import chat, needs_tmux, play
 
-from api import call
-from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
-
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = needs_tmux
 
 
 async def send(session: Session, conversation: str, text: str) -> dict:
@@ -27,16 +20,13 @@ async def send(session: Session, conversation: str, text: str) -> dict:
 
 def test_chat_search_in_tmux(parley):
     server = parley()
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
-    home = tempfile.mkdtemp(prefix="parley-chat-search-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    alice = sign_up(server.url, "alice")
+    bob_token = sign_up(server.url, "bob")["token"]
+    tmux = chat(server.url, prefix="parley-chat-search-")
 
     async def scenario():
         bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         await send(bob, conversation, "see you in Beijing 北京见")
         await send(bob, conversation, "filler in between")
         await send(bob, conversation, "我们去北京吃烤鸭")
@@ -86,12 +76,6 @@ def test_chat_search_in_tmux(parley):
         await tmux.wait_for("Search: 烤鸭 in bob", "1 found", "我们去北京吃烤鸭")
         tmux.keys("Escape")
         await tmux.wait_for("Say something")
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=90))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=90)

@@ -4,117 +4,30 @@ server and see the status line and the automatic recovery."""
 import asyncio
 import os
 import pathlib
-import shutil
 import subprocess
 import tempfile
 import time
 import uuid
 
-import pytest
-
-from api import call
-from client import Session
-from conftest import binary
+from api import call, sign_up
+from client import Session, befriend_as, wait_for_message
+from tmux import Tmux, chat, needs_tmux, play
 
 OUTPUT = pathlib.Path(__file__).resolve().parent / "output"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-
-class Tmux:
-    """One detached tmux session running a command, on a tmux server of its own (`-L`), so
-    that nothing else using tmux on the machine can disturb it or be disturbed."""
-
-    def __init__(self, command: list[str], width: int, height: int, env: dict[str, str]):
-        self.name = "parley-chat-" + uuid.uuid4().hex[:8]
-        exports = " ".join(f"{key}={value!r}" for key, value in env.items())
-        line = " ".join(repr(part) for part in command)
-        self.run("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), f"env {exports} {line}")
-        self.socket = self.run("display-message", "-p", "#{socket_path}").stdout.strip()
-
-    def run(self, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
-        return subprocess.run(["tmux", "-L", self.name, *arguments], check=check, capture_output=True, text=True)
-
-    def keys(self, *keys: str) -> None:
-        self.run("send-keys", "-t", self.name, *keys)
-
-    def text(self, *text: str) -> None:
-        """Types text literally (no key names)."""
-        self.run("send-keys", "-t", self.name, "-l", *text)
-
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", self.name, check=False).stdout
-
-    def resize(self, width: int, height: int) -> None:
-        self.run("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
-
-    def close(self) -> None:
-        self.run("kill-server", check=False)
-        if self.socket and os.path.exists(self.socket):
-            os.unlink(self.socket)
-
-    async def sign_in(self, username: str, password: str = "password123") -> None:
-        """Fills the login form once it shows, and submits it."""
-        await self.wait_for("Username", "Password")
-        self.text(username)
-        self.keys("Tab")
-        self.text(password)
-        self.keys("Enter")
-
-    async def wait_for(self, *needles: str, absent: tuple[str, ...] = (), timeout: float = 20) -> str:
-        """The screen once it shows every one of `needles` and none of `absent`."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        screen = ""
-        while loop.time() < deadline:
-            screen = self.screen()
-            if all(needle in screen for needle in needles) and not any(gone in screen for gone in absent):
-                return screen
-            await asyncio.sleep(0.1)
-        raise AssertionError(f"{needles} (without {absent}) not on screen after {timeout} s:\n{screen}")
-
-
-def register(url: str, name: str) -> dict:
-    reply = call(url, "POST", "/v1/auth/register", {"username": name, "password": "password123"})
-    assert reply.status == 201, reply.body
-    return reply.json
-
-
-async def befriend(port: int, alice: dict, bob: Session) -> str:
-    """Alice asks, Bob accepts; returns their conversation id."""
-    session = await Session.open(port, alice["token"])
-    asked = await session.call("friend.request", {"username": "bob"})
-    assert asked["ok"], asked
-    accepted = await bob.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
-    assert accepted["ok"], accepted
-    await session.close()
-    return accepted["data"]["conversationId"]
-
-
-async def wait_for_event(session: Session, text: str, timeout: float = 20) -> dict:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        for event in session.events:
-            if event["event"] == "message.new" and event["data"].get("text") == text:
-                return event
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"bob never received {text!r}; events: {session.events}")
+pytestmark = needs_tmux
 
 
 def test_chat_in_tmux(parley):
     server = parley()
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
-    home = tempfile.mkdtemp(prefix="parley-chat-e2e-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    alice = sign_up(server.url, "alice")
+    bob_token = sign_up(server.url, "bob")["token"]
+    tmux = chat(server.url)
 
     async def scenario():
         first = server
         bob = await Session.open(first.port, bob_token)
-        conversation = await befriend(first.port, alice, bob)
+        conversation = await befriend_as(first.port, alice["token"], bob, "bob")
 
         # Sign in: the password form comes first.
         await tmux.sign_in("alice")
@@ -126,7 +39,7 @@ def test_chat_in_tmux(parley):
         await tmux.wait_for("Say something")
         tmux.text("hello from the terminal :)")
         tmux.keys("Enter")
-        event = await wait_for_event(bob, "hello from the terminal :)")
+        event = await wait_for_message(bob, "hello from the terminal :)")
         assert event["data"]["conversationId"] == conversation
         await tmux.wait_for("hello from the terminal 🙂")
 
@@ -167,18 +80,9 @@ def test_chat_in_tmux(parley):
         await bob.close()
 
         # Quit: the terminal is given back.
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=120))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        log = os.path.join(home, "chat.log")
-        if os.path.exists(log):
-            print(open(log).read()[-4000:])
-        print(screen)
+    play(tmux, scenario(), timeout=120)
 
 
 def terminal_widths(samples: list[str]) -> dict[str, int]:
@@ -215,17 +119,15 @@ def test_emoji_keep_the_divider_in_line_and_own_lines_share_an_edge(parley):
     server = parley()
     emoji = ["👍🏽", "🇨🇳", "🏳️‍🌈", "🧑‍💻", "❤️", "☕"]
     widths = terminal_widths(emoji)
-    alice = register(server.url, "alice")
-    bob = register(server.url, "bob")
-    carol = register(server.url, "carol")
+    alice = sign_up(server.url, "alice")
+    bob = sign_up(server.url, "bob")
+    carol = sign_up(server.url, "carol")
     for session, nickname in ((bob, "Bob 👍🏽🇨🇳"), (carol, "Carol 🏳️‍🌈🧑‍💻")):
         assert call(server.url, "PATCH", "/v1/me", {"nickname": nickname}, token=session["token"]).status == 200
-    home = tempfile.mkdtemp(prefix="parley-chat-e2e-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
 
     async def prepare():
         bob_session = await Session.open(server.port, bob["token"])
-        await befriend(server.port, alice, bob_session)
+        await befriend_as(server.port, alice["token"], bob_session, "bob")
         await bob_session.close()
         carol_session = await Session.open(server.port, carol["token"])
         created = await carol_session.call("group.create", {"name": "Crew"})
@@ -239,7 +141,7 @@ def test_emoji_keep_the_divider_in_line_and_own_lines_share_an_edge(parley):
         await carol_session.close()
 
     asyncio.run(asyncio.wait_for(prepare(), timeout=30))
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    tmux = chat(server.url)
 
     async def scenario():
         await tmux.sign_in("alice")
@@ -270,30 +172,22 @@ def test_emoji_keep_the_divider_in_line_and_own_lines_share_an_edge(parley):
         own = own_lines(screen)
         starts = {len(pane) - len(pane.lstrip()) for pane in own}
         assert len(starts) == 1, (starts, screen)
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=90))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=90)
 
 
 def test_profile_discover_and_an_image_from_the_terminal(parley):
     from web import png
 
     server = parley()
-    alice = register(server.url, "alice")
-    dora = register(server.url, "dora")
+    alice = sign_up(server.url, "alice")
+    dora = sign_up(server.url, "dora")
     assert call(server.url, "PATCH", "/v1/me", {"nickname": "Dora", "age": 29, "hobbies": ["kayaking"],
                                                 "signature": "river days"}, token=dora["token"]).status == 200
     picture = os.path.join(tempfile.mkdtemp(prefix="parley-chat-image-"), "dunes.png")
     with open(picture, "wb") as file:
         file.write(png(64, 40))
-    home = tempfile.mkdtemp(prefix="parley-chat-e2e-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
 
     async def like_alice():
         session = await Session.open(server.port, dora["token"])
@@ -302,7 +196,7 @@ def test_profile_discover_and_an_image_from_the_terminal(parley):
         await session.close()
 
     asyncio.run(asyncio.wait_for(like_alice(), timeout=30))
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 100, 30, env)
+    tmux = chat(server.url)
 
     async def scenario():
         await tmux.sign_in("alice")
@@ -354,12 +248,6 @@ def test_profile_discover_and_an_image_from_the_terminal(parley):
         history = await session.call("message.history", {"conversationId": conversation["id"]})
         await session.close()
         assert [m["kind"] for m in history["data"]["messages"]].count("image") == 1
-        tmux.keys("Escape")
-        tmux.keys("q")
+        tmux.quit_chat()
 
-    try:
-        asyncio.run(asyncio.wait_for(scenario(), timeout=90))
-    finally:
-        screen = tmux.screen()
-        tmux.close()
-        print(screen)
+    play(tmux, scenario(), timeout=90)

@@ -1,21 +1,16 @@
 """`parley chat` in tmux shows a voice message as `[voice 0:03]` (`[语音 0:03]` in Chinese),
 with a dot until it is played, and the sender sees "listened" once the other side played
 it. The recording is Opus in Ogg, built here page by page."""
-import asyncio
-import os
-import shutil
 import struct
-import tempfile
 import uuid
 
 import pytest
 
-from api import call
-from client import Session
-from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
+from api import call, sign_up
+from client import Session, befriend_as
+from tmux import chat, needs_tmux, play
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = needs_tmux
 
 
 def ogg_page(data: bytes, granule: int, sequence: int, flags: int) -> bytes:
@@ -46,17 +41,13 @@ async def send_voice(session: Session, url: str, token: str, conversation: str, 
 @pytest.mark.parametrize("language,label,listened", [("en", "[voice 0:03]", "listened"), ("zh", "[语音 0:03]", "已听")])
 def test_chat_shows_voice_messages(parley, language, label, listened):
     server = parley()
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
-    bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
-    home = tempfile.mkdtemp(prefix="parley-chat-voice-")
-    env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
-    tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home, "--lang", language],
-                100, 30, env)
+    alice = sign_up(server.url, "alice")
+    bob_token = sign_up(server.url, "bob")["token"]
+    tmux = chat(server.url, "--lang", language, prefix="parley-chat-voice-")
 
     async def scenario():
         bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         await send_voice(bob, server.url, bob_token, conversation, 3_200)
         await tmux.sign_in("alice")
         # The sessions list previews the note with its length; the dialogue shows the line
@@ -76,7 +67,4 @@ def test_chat_shows_voice_messages(parley, language, label, listened):
         await alice_session.close()
         await bob.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        tmux.close()
+    play(tmux, scenario(), timeout=120)

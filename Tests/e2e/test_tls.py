@@ -272,7 +272,8 @@ def test_sighup_swaps_the_certificate_while_a_websocket_stays_open(tls_server, t
 
 @pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
 def test_parley_chat_over_wss_with_a_ca_file(tls_server, tmp_path):
-    from test_chat_tmux import Tmux, wait_for_event
+    from client import wait_for_message
+    from tmux import Tmux
 
     server, cert, _ = tls_server
     register(server, cert, "alice")
@@ -310,7 +311,7 @@ def test_parley_chat_over_wss_with_a_ca_file(tls_server, tmp_path):
             await tmux.wait_for("Say something")
             tmux.text("hello over wss")
             tmux.keys("Enter")
-            await wait_for_event(bob_session, "hello over wss")
+            await wait_for_message(bob_session, "hello over wss")
             reply = await bob_session.call("message.send", {"conversationId": accepted["data"]["conversationId"],
                                                             "clientId": "r1", "kind": "text", "text": "reply over tls"})
             assert reply["ok"], reply

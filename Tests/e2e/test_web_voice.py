@@ -2,6 +2,7 @@
 (click to start, send to stop), the server stores Opus in WebM with the length and a
 64-bar waveform; ben plays it (the unplayed dot goes, the speed switch turns) and ann sees
 "Listened"; a cancelled recording sends nothing. Screenshots in Tests/e2e/output/."""
+import json
 import time
 import urllib.request
 
@@ -139,4 +140,27 @@ def test_hold_to_record_on_touch_and_slide_away_to_cancel(parley, browsers):
     browser.wait_gone(".voice-rec:not([hidden])")
     time.sleep(1.5)
     assert len(voice_messages(server, ann, conversation)) == 1
+    assert browser.console_errors() == []
+
+
+def test_recording_stops_at_the_servers_own_longest_length(parley, browsers):
+    """The longest recording is the server's (`GET /v1/limits`), not the default: with
+    `--max-voice-seconds 3` a recording left running stops by itself just before 3 s and is
+    sent, and the server takes it."""
+    server = parley("--password-cost", "minimum", "--max-voice-seconds", "3", web_root=WEB_ROOT)
+    with urllib.request.urlopen(server.url + "/v1/limits", timeout=10) as response:
+        limits = json.loads(response.read())
+    assert limits["maxVoiceSeconds"] == 3 and limits["maxFileBytes"] > 0 and limits["recallWindowSeconds"] == 120
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    conversation = befriend(server, ann, ben)
+    browser = browsers(server.url, size=DESKTOP, extra_arguments=FAKE_MICROPHONE)
+    browser.sign_in_with_token(ann, route=f"#/chats/c/{conversation}")
+    browser.wait(".view--dialogue .dialogue-title", text="ben")
+    browser.click(".voice-mic")
+    browser.wait(".voice-rec:not([hidden]) .voice-rec-time", text="/ 0:03")
+    # Nobody presses send: the recorder stops itself at the limit and sends.
+    browser.wait_gone(".voice-rec:not([hidden])", timeout=8)
+    browser.wait_until(lambda: voice_messages(server, ann, conversation), 20, "the stopped note to be stored")
+    [note] = voice_messages(server, ann, conversation)
+    assert 2000 <= note["voice"]["durationMs"] <= 3000, note["voice"]["durationMs"]
     assert browser.console_errors() == []

@@ -10,8 +10,7 @@ import xml.etree.ElementTree as ET
 from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
 
-from test_xmpp_muc import iq
-from xmpp import Bot, error_condition, mei_and_bob, native_resource, register, run, server
+from xmpp import Bot, error_condition, iq, mei_and_bob, native_resource, register, run, server
 
 ROSTER = "{jabber:iq:roster}"
 MUC_USER = "{http://jabber.org/protocol/muc#user}"

@@ -4,9 +4,8 @@ the join mode in the configuration form; mediated invitations that follow the in
 a room's creator kicking and banning."""
 import xml.etree.ElementTree as ET
 
-from client import Session
-from xmpp import Bot, befriend, error_condition, register, run, server, wait_event
-from test_xmpp_muc import ADMIN, DATA, MUC_USER, OWNER, iq, join, make_group
+from xmpp import (ADMIN, DATA, MUC_USER, OWNER, befriend, error_condition, iq, jabber_clients, join, make_group, native_sessions,
+                  register, run, server, sign_out)  # noqa: F401  (server is a fixture)
 
 
 def items(answer) -> list[tuple[str, str, str]]:
@@ -17,12 +16,11 @@ def test_affiliations_and_roles_are_the_groups_roles_bans_and_mutes(server):
     tokens = {name: register(server, name) for name in ("mei", "bob", "ann")}
 
     async def scenario():
-        native = {name: await Session.open(server.port, token) for name, token in tokens.items()}
+        native = await native_sessions(server, tokens)
         group = await make_group(native["mei"], "Tea Club", native["bob"], native["ann"])
         room = f"group-{group}@conference.localhost"
-        bots = {name: Bot(f"{name}@localhost") for name in ("mei", "bob", "ann")}
+        bots = await jabber_clients(server, tokens)
         for name, bot in bots.items():
-            assert await bot.sign_in(server.xmpp_port)
             await join(bot, room, name)
 
         # Mei (the owner) makes bob an admin with an affiliation: the group's role changes,
@@ -81,10 +79,7 @@ def test_affiliations_and_roles_are_the_groups_roles_bans_and_mutes(server):
         admins = await iq(bots["mei"], "get", room, f"<query xmlns='{ADMIN}'><item affiliation='admin'/></query>")
         assert items(admins) == []
 
-        for bot in bots.values():
-            await bot.stop()
-        for session in native.values():
-            await session.close()
+        await sign_out(bots, native)
     run(scenario())
 
 
@@ -92,14 +87,12 @@ def test_join_mode_is_configured_and_mediated_invitations_follow_it(server):
     tokens = {name: register(server, name) for name in ("mei", "bob", "ann", "carl")}
 
     async def scenario():
-        native = {name: await Session.open(server.port, token) for name, token in tokens.items()}
+        native = await native_sessions(server, tokens)
         group = await make_group(native["mei"], "Quiet Room", native["bob"])
         # Friends before the Jabber clients sign in (they answer subscriptions themselves).
         await befriend(native["bob"], native["ann"], "ann")
         room = f"group-{group}@conference.localhost"
-        bots = {name: Bot(f"{name}@localhost") for name in ("mei", "bob", "ann", "carl")}
-        for bot in bots.values():
-            assert await bot.sign_in(server.xmpp_port)
+        bots = await jabber_clients(server, tokens)
         await join(bots["mei"], room, "mei")
         await join(bots["bob"], room, "bob")
 
@@ -137,10 +130,7 @@ def test_join_mode_is_configured_and_mediated_invitations_follow_it(server):
         refused = await iq(bots["carl"], "set", room, "<query xmlns='jabber:iq:register'/>")
         assert error_condition(refused) == "registration-required"
 
-        for bot in bots.values():
-            await bot.stop()
-        for session in native.values():
-            await session.close()
+        await sign_out(bots, native)
     run(scenario())
 
 
@@ -148,10 +138,8 @@ def test_a_rooms_creator_kicks_and_bans(server):
     tokens = {name: register(server, name) for name in ("mei", "bob")}
 
     async def scenario():
-        native = {name: await Session.open(server.port, token) for name, token in tokens.items()}
-        bots = {name: Bot(f"{name}@localhost") for name in ("mei", "bob")}
-        for bot in bots.values():
-            assert await bot.sign_in(server.xmpp_port)
+        native = await native_sessions(server, tokens)
+        bots = await jabber_clients(server, tokens)
         room = "lounge@conference.localhost"
         await join(bots["mei"], room, "mei")
         await join(bots["bob"], room, "bob")
@@ -171,8 +159,5 @@ def test_a_rooms_creator_kicks_and_bans(server):
         outcasts = await iq(bots["mei"], "get", room, f"<query xmlns='{ADMIN}'><item affiliation='outcast'/></query>")
         assert items(outcasts) == [("bob", "outcast", "none")]
 
-        for bot in bots.values():
-            await bot.stop()
-        for session in native.values():
-            await session.close()
+        await sign_out(bots, native)
     run(scenario())

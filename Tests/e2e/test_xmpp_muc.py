@@ -5,41 +5,8 @@ direct) with registration as the way to join a group."""
 import xml.etree.ElementTree as ET
 
 from client import Session
-from xmpp import Bot, befriend, error_condition, register, register_account, run, server, wait_event
-
-MUC_USER = "{http://jabber.org/protocol/muc#user}"
-ADMIN = "http://jabber.org/protocol/muc#admin"
-OWNER = "http://jabber.org/protocol/muc#owner"
-DATA = "{jabber:x:data}"
-
-
-async def make_group(owner: Session, name: str, *members: Session) -> int:
-    created = await owner.call("group.create", {"name": name})
-    assert created["ok"], created
-    for member in members:
-        joined = await member.call("group.join", {"name": name})
-        assert joined["ok"], joined
-    return created["data"]["id"]
-
-
-async def join(bot: Bot, room: str, nick: str):
-    """Joins and waits for the bot's own presence in the room (status 110)."""
-    bot.send_presence(pto=f"{room}/{nick}")
-    return await bot.wait_presence(lambda p: p["from"].bare == room and p["type"] != "error" and "110" in str(p))
-
-
-async def iq(bot: Bot, kind: str, to: str, payload: str):
-    """Sends an iq and returns the answer, result or error (slixmpp raises on errors; the
-    error stanza is what the tests look at)."""
-    from slixmpp.exceptions import IqError
-    stanza = bot.make_iq_set() if kind == "set" else bot.make_iq_get()
-    stanza["to"] = to
-    stanza.append(ET.fromstring(payload))
-    try:
-        return await stanza.send(timeout=10)
-    except IqError as error:
-        return error.iq
-
+from xmpp import (ADMIN, DATA, MUC_USER, OWNER, Bot, befriend, error_condition, iq, join, make_group, register,  # noqa: F401
+                  register_account, run, server, wait_event)
 
 def test_private_messages_go_to_the_1_1_conversation_of_friends_and_the_subject_is_the_description(server):
     tokens = {name: register(server, name) for name in ("mei", "bob", "ann")}

@@ -7,8 +7,7 @@ native mention (so the mentions count and mentions-only mutes work)."""
 import xml.etree.ElementTree as ET
 
 from client import Session
-from test_xmpp_muc import join, make_group
-from xmpp import Bot, register, run, server, wait_event  # noqa: F401  (server is a fixture)
+from xmpp import Bot, join, make_group, register, run, server, wait_event  # noqa: F401  (server is a fixture)
 
 REFS = "{urn:xmpp:reference:0}"
 

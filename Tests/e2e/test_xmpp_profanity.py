@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from client import Session
-from test_chat_tmux import Tmux
+from tmux import Tmux
 from xmpp import PASSWORD, befriend, native_resource, register, wait_event
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("profanity") is None,

@@ -14,7 +14,7 @@ from selenium.common.exceptions import StaleElementReferenceException, TimeoutEx
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from api import call
+from api import call, sign_up
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WEB_ROOT = str(ROOT / "Web")
@@ -246,9 +246,7 @@ def png(width: int, height: int, top=(90, 160, 240), bottom=(40, 70, 160)) -> by
 # ---- Accounts and the other side of a conversation ----
 
 def register(url: str, username: str, password: str = "password123", **profile) -> dict:
-    reply = call(url, "POST", "/v1/auth/register", {"username": username, "password": password})
-    assert reply.status == 201, reply.body
-    session = reply.json
+    session = sign_up(url, username, password)
     if profile:
         changed = call(url, "PATCH", "/v1/me", profile, token=session["token"])
         assert changed.status == 200, changed.body

@@ -3,15 +3,17 @@
 import asyncio
 import re
 import socket
+import xml.etree.ElementTree as ET
 from typing import NamedTuple
 
 import pytest
 import slixmpp
+from slixmpp.exceptions import IqError
 from slixmpp.xmlstream.handler import Callback
 from slixmpp.xmlstream.matcher import MatchXPath
 
-from api import call
-from client import Session
+from api import call, sign_up
+from client import Session, befriend, wait_event  # noqa: F401  (the XMPP tests take them from here)
 
 PASSWORD = "password123"
 
@@ -26,15 +28,6 @@ def server(parley):
     return parley("--password-cost", "minimum", xmpp=True)
 
 
-async def befriend(asker, target, username: str) -> int:
-    """Makes two native sessions' users friends; returns their conversation's id."""
-    asked = await asker.call("friend.request", {"username": username})
-    assert asked["ok"], asked
-    accepted = await target.call("friend.accept", {"requestId": asked["data"]["request"]["id"]})
-    assert accepted["ok"], accepted
-    return accepted["data"]["conversationId"]
-
-
 def error_condition(stanza) -> str | None:
     """The defined condition of an error stanza (slixmpp's), e.g. `forbidden`; None if it is none."""
     error = stanza.xml.find("{jabber:client}error")
@@ -44,22 +37,9 @@ def error_condition(stanza) -> str | None:
     return next((child.tag[len(namespace):] for child in error if child.tag.startswith(namespace) and child.tag != namespace + "text"), None)
 
 
-async def wait_event(session, predicate, timeout: float = 15):
-    """The first event a native session received that satisfies `predicate`."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        for event in session.events:
-            if predicate(event):
-                return event
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no such event; got {session.events}")
-
-
 def register_account(server, username: str) -> dict:
     """Registers `username`; the answer: token and account."""
-    reply = call(server.url, "POST", "/v1/auth/register", {"username": username, "password": PASSWORD})
-    assert reply.status in (200, 201), reply.body
-    return reply.json
+    return sign_up(server.url, username, PASSWORD)
 
 
 def register(server, username: str) -> str:
@@ -271,3 +251,58 @@ class RawStream:
 
     def close(self):
         self.sock.close()
+
+
+# Multi-user chat (XEP-0045): namespaces, a group made natively, joining, an iq answered.
+MUC_USER = "{http://jabber.org/protocol/muc#user}"
+ADMIN = "http://jabber.org/protocol/muc#admin"
+OWNER = "http://jabber.org/protocol/muc#owner"
+DATA = "{jabber:x:data}"
+
+
+async def make_group(owner: Session, name: str, *members: Session) -> int:
+    created = await owner.call("group.create", {"name": name})
+    assert created["ok"], created
+    for member in members:
+        joined = await member.call("group.join", {"name": name})
+        assert joined["ok"], joined
+    return created["data"]["id"]
+
+
+async def join(bot: Bot, room: str, nick: str):
+    """Joins and waits for the bot's own presence in the room (status 110)."""
+    bot.send_presence(pto=f"{room}/{nick}")
+    return await bot.wait_presence(lambda p: p["from"].bare == room and p["type"] != "error" and "110" in str(p))
+
+
+async def iq(bot: Bot, kind: str, to: str, payload: str):
+    """Sends an iq and returns the answer, result or error (slixmpp raises on errors; the
+    error stanza is what the tests look at)."""
+    stanza = bot.make_iq_set() if kind == "set" else bot.make_iq_get()
+    stanza["to"] = to
+    stanza.append(ET.fromstring(payload))
+    try:
+        return await stanza.send(timeout=10)
+    except IqError as error:
+        return error.iq
+
+
+
+async def native_sessions(server, tokens: dict[str, str]) -> dict[str, Session]:
+    """Each user of `tokens` (name → token) signed in natively, by name."""
+    return {name: await Session.open(server.port, token) for name, token in tokens.items()}
+
+
+async def jabber_clients(server, names) -> dict[str, "Bot"]:
+    """`name@localhost` signed in on a Jabber client (`Bot`) for each of `names`, by name."""
+    bots = {name: Bot(f"{name}@localhost") for name in names}
+    for bot in bots.values():
+        assert await bot.sign_in(server.xmpp_port)
+    return bots
+
+
+async def sign_out(*groups: dict) -> None:
+    """Stops the Jabber clients and closes the native sessions of `groups` (as made above)."""
+    for group in groups:
+        for client in group.values():
+            await (client.stop() if isinstance(client, Bot) else client.close())

@@ -61,6 +61,7 @@ export const api = {
   logout: () => request('POST', '/v1/auth/logout', { timeout: 5000 }),
   me: () => request('GET', '/v1/me'),
   vapidKey: () => request('GET', '/v1/push/vapid-key', { auth: false }),
+  limits: () => request('GET', '/v1/limits', { auth: false }),
   pushSubscribe: (subscription) => request('POST', '/v1/push/subscriptions', { body: subscription }),
   pushUnsubscribe: (id) => request('DELETE', `/v1/push/subscriptions/${encodeURIComponent(id)}`),
   updateMe: (changes) => request('PATCH', '/v1/me', { body: changes }),

@@ -69,12 +69,19 @@ export function savedSession() {
 
 export const signedIn = () => !!connection;
 
+/** The server's limits (`GET /v1/limits`), read once a page: the voice recorder stops at its longest length. */
+function loadLimits() {
+  if (state.limits) return;
+  api.limits().then((limits) => { state.limits = limits; }).catch(() => { /* the defaults stand in; the next sign-in asks again */ });
+}
+
 export function begin(token, account) {
   localStorage.setItem(TOKEN_KEY, token);
   setToken(token);
   reset();
   lastSeen.clear();
   setMe(account);
+  loadLimits();
   loadRooms();
   loadMet();
   loadListCache();
@@ -776,6 +783,17 @@ async function fillGap(id, before) {
   }
 }
 
+/**
+ * Whether a message counts as unread, by the server's rule: anything from others, notices
+ * included, but not an action on an earlier message (edit, recall, reaction, pin, listened
+ * mark: a notice with `messageId`) nor a recalled message.
+ */
+function countsAsUnread(m) {
+  if (m.sender && m.sender === state.me?.id) return false;
+  if (m.recalled) return false;
+  return !(m.kind === 'system' && m.system && m.system.messageId);
+}
+
 function onMessage(m) {
   if (m.sender) ensureUser(m.sender);
   if (m.sender) receipts.messageFrom(m.conversationId, m.sender);
@@ -795,7 +813,7 @@ function onMessage(m) {
   const isNew = m.seq > (conversation.lastSeq || 0);
   noteMessage(conversation, m);
   noteMessagesMet(conversation, [m]);
-  if (isNew && m.sender && m.sender !== state.me?.id && conversation.kind !== 'room') {
+  if (isNew && countsAsUnread(m) && conversation.kind !== 'room') {
     if (isReading(m.conversationId)) markRead(m.conversationId);
     else {
       conversation.unread = (conversation.unread || 0) + 1;
@@ -903,7 +921,16 @@ function setPins(id, pinned) {
 
 /** An action made here or elsewhere: the event joins the sequence, the message its state. */
 function applyUpdate(update) {
+  const conversation = state.conversations.get(update.event.conversationId);
+  const isNew = conversation && update.event.seq > (conversation.lastSeq || 0);
   onMessage(update.event);
+  // A recalled message that was still unread stops counting, as on the server.
+  const target = update.message;
+  if (isNew && update.event.system?.type === 'message_recalled' && conversation.kind !== 'room'
+      && target.sender !== state.me?.id && target.seq > (conversation.readSeq || 0) && conversation.unread > 0) {
+    conversation.unread -= 1;
+    emit('conversations');
+  }
   replaceMessage(update.message);
   const type = update.event.system?.type;
   if (type === 'message_pinned' || type === 'message_unpinned') refreshPins(update.event.conversationId);

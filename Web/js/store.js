@@ -39,7 +39,19 @@ export const state = {
   synced: false,             // the first sync of this page finished
   openConversation: null,    // the dialogue on screen
   pins: new Map(),           // conversation id → [PinnedMessage], newest pin first
+  limits: null,              // the server's limits (GET /v1/limits) once read; kept across sign-ins
 };
+
+/** The server's defaults, used only until `GET /v1/limits` has answered. */
+const DEFAULT_LIMITS = Object.freeze({
+  maxVoiceSeconds: 120, maxVoiceBytes: 2 * 1024 * 1024, maxFileBytes: 100 * 1024 * 1024, maxImageBytes: 5 * 1024 * 1024,
+  maxTextCharacters: 4000, maxTextBytes: 16000, editWindowSeconds: 48 * 3600, recallWindowSeconds: 120,
+});
+
+/** What the server allows (docs/protocol.md, "Limits"). */
+export function serverLimits() {
+  return state.limits || DEFAULT_LIMITS;
+}
 
 export function reset() {
   state.me = null;

@@ -6,7 +6,8 @@
 // the browser has); an AnalyserNode drives the live level meter, and once recorded the
 // waveform (64 values of 0–31) is computed from the decoded audio, or from the levels seen
 // while recording when the browser cannot decode its own recording. Recordings stop by
-// themselves at the server's default longest length (--max-voice-seconds).
+// themselves just before the server's longest length (`maxVoiceSeconds` of `GET /v1/limits`,
+// the server's --max-voice-seconds).
 //
 // Playing: one voice bubble plays at a time, with a progress bar over the waveform, the
 // time, a speed switch (1×, 1.5×, 2×) and a dot on others' notes not played yet. The first
@@ -16,9 +17,15 @@ import { icon } from './icons.js';
 import { t } from './i18n.js';
 import { toast } from './ui.js';
 import { voiceLength } from './time.js';
+import { serverLimits } from './store.js';
 
-/** The server's default `--max-voice-seconds`: a longer recording would be refused. */
-export const MAX_VOICE_MS = 120_000;
+/** The longest recording the server takes, in ms: a longer one would be refused. */
+const maxVoiceMs = () => serverLimits().maxVoiceSeconds * 1000;
+/**
+ * A recording stops this long before the limit: the timer looks every 100 ms, and the
+ * length the container records runs a little past the moment it is stopped.
+ */
+const STOP_MARGIN_MS = 300;
 /** Shorter than this is a slip of the finger, not a message. */
 const MIN_VOICE_MS = 700;
 const WAVEFORM_LENGTH = 64;
@@ -96,13 +103,13 @@ export function voiceRecorder({ send, onState }) {
   function paint() {
     if (!session) return;
     const elapsed = performance.now() - session.started;
-    timer.textContent = `${voiceLength(elapsed)} / ${voiceLength(MAX_VOICE_MS)}`;
+    timer.textContent = `${voiceLength(Math.min(elapsed, maxVoiceMs()))} / ${voiceLength(maxVoiceMs())}`;
     const level = session.levels.length ? session.levels[session.levels.length - 1] : 0;
     meter.style.setProperty('--level', String(Math.min(1, level * 4)));
     if (session.touch) hint.textContent = session.cancelling ? t('voice_release_cancel') : t('voice_slide_cancel');
     else hint.textContent = t('voice_click_send');
     bar.classList.toggle('is-cancelling', Boolean(session.cancelling));
-    if (elapsed >= MAX_VOICE_MS) finish(true);
+    if (elapsed >= maxVoiceMs() - STOP_MARGIN_MS) finish(true);
   }
 
   async function start(touch, origin = null) {
@@ -181,7 +188,7 @@ export function voiceRecorder({ send, onState }) {
       }
       const blob = new Blob(pending.chunks, { type: pending.recorder.mimeType.split(';')[0] });
       const waveform = (await decodedWaveform(blob)) || shapeWaveform(pending.levels);
-      send(blob, Math.min(durationMs, MAX_VOICE_MS), waveform);
+      send(blob, Math.min(durationMs, maxVoiceMs()), waveform);
     }, { once: true });
     pending.recorder.stop();
   }

@@ -97,7 +97,8 @@ public final class AccountService: Sendable {
     /// `mechanism`. Refused with `rate_limited` under the same failure limits as `login`.
     /// Nil when the user is unknown, has no password, or has no credential for the mechanism
     /// yet; the caller then goes on with a made-up salt and fails at the proof, so the
-    /// exchange does not tell which.
+    /// exchange does not tell which. A suspended account's candidate carries the suspension
+    /// as `refusal`, for the caller to answer after a correct proof.
     public func scramCredential(username: String, mechanism: String,
                                 clientAddress: String) async throws(ProtocolError) -> SCRAMCandidate? {
         let now = clock()
@@ -108,9 +109,15 @@ public final class AccountService: Sendable {
         return try await read { reader in
             guard let user = try reader.user(username: username), user.passwordHash != nil,
                   let credential = try reader.scramCredentials(of: user.id).first(where: { $0.mechanism == mechanism }) else { return nil }
-            // A suspended account is refused before the proof (a Jabber client shows the reason).
-            try Self.checkNotSuspended(user.id, reader: reader, now: now)
-            return SCRAMCandidate(account: user.account, credential: credential)
+            // A suspended account is refused after the proof (`refusal`), never before it: the
+            // challenge must not tell whoever tries the username that it exists, or why it is shut.
+            var refusal: ProtocolError?
+            do {
+                try Self.checkNotSuspended(user.id, reader: reader, now: now)
+            } catch let error as ProtocolError {
+                refusal = error
+            }
+            return SCRAMCandidate(account: user.account, credential: credential, refusal: refusal)
         }
     }
 

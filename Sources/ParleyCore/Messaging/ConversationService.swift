@@ -299,7 +299,7 @@ public final class ConversationService: Sendable {
             }
             var summary = ConversationSummary(id: conversation.id, kind: conversation.kind, peer: peer, name: conversation.name,
                                               avatar: conversation.avatar, lastMessage: entry.lastMessage, lastSeq: conversation.lastSeq,
-                                              readSeq: entry.member.readSeq, unread: max(0, conversation.lastSeq - entry.member.readSeq),
+                                              readSeq: entry.member.readSeq, unread: entry.unread,
                                               lastActivityAt: conversation.lastActivityAt, mentions: mentions[conversation.id],
                                               mute: mutes[conversation.id])
             (summary.peerReadSeq, summary.peerDeliveredSeq) = try peerMarkers(in: conversation, of: user, sharing: sharing, reader: reader)
@@ -315,7 +315,8 @@ public final class ConversationService: Sendable {
         let (state, receipt) = try await context.gateway.write { writer in
             let moved = try Self.moveMarker(parameters, of: user, writer: writer, rooms: rooms)
             let state = ReadState(conversationId: moved.conversation.id, readSeq: moved.marker,
-                                  unread: max(0, moved.conversation.lastSeq - moved.marker), totalUnread: try writer.totalUnread(for: user))
+                                  unread: try Self.unread(in: moved.conversation, for: user, after: moved.marker, reader: writer),
+                                  totalUnread: try writer.totalUnread(for: user))
             return (state, moved.receipt)
         }
         context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
@@ -336,10 +337,18 @@ public final class ConversationService: Sendable {
         }
         announce(receipt)
         guard context.delivery.isOnline(user, excluding: connection) else { return }
-        let total = try await context.gateway.read { reader in try reader.totalUnread(for: user) }
-        let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: max(0, conversation.lastSeq - marker),
-                              totalUnread: total)
+        let (unread, total) = try await context.gateway.read { reader in
+            (try Self.unread(in: conversation, for: user, after: marker, reader: reader), try reader.totalUnread(for: user))
+        }
+        let state = ReadState(conversationId: conversation.id, readSeq: marker, unread: unread, totalUnread: total)
         context.delivery.deliver(.conversationRead(state), to: [user], excluding: connection)
+    }
+
+    /// The unread count after `marker`: nothing in a room (nothing is kept there) or once the
+    /// marker is at the end, else the store's count.
+    static func unread(in conversation: StoredConversation, for user: UserID, after marker: Int64, reader: StoreReader) throws -> Int64 {
+        guard conversation.kind != .room, conversation.lastSeq > marker else { return 0 }
+        return try reader.unreadCount(in: conversation.id, for: user, after: marker)
     }
 
     /// The conversation, if the user may read it, and their read marker after moving it to

@@ -104,11 +104,14 @@ public struct InboxEntry: Sendable, Equatable {
     public var conversation: StoredConversation
     public var member: StoredMember
     public var lastMessage: Message?
+    /// What counts as unread after the member's read marker (`MessagingReader.unreadCount`).
+    public var unread: Int64
 
-    public init(conversation: StoredConversation, member: StoredMember, lastMessage: Message?) {
+    public init(conversation: StoredConversation, member: StoredMember, lastMessage: Message?, unread: Int64 = 0) {
         self.conversation = conversation
         self.member = member
         self.lastMessage = lastMessage
+        self.unread = unread
     }
 }
 

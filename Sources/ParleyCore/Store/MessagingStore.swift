@@ -44,11 +44,17 @@ public protocol MessagingReader {
     func memberIDs(of conversation: ConversationID) throws -> [UserID]
     func memberCount(of conversation: ConversationID) throws -> Int
     /// The sessions list of `user`: every 1:1 and group conversation they belong to, newest
-    /// activity first, with the last message of each.
+    /// activity first, with the last message and the unread count (`unreadCount`) of each.
     func inbox(of user: UserID) throws -> [InboxEntry]
     /// The unread messages of `user` in every 1:1 and group conversation they belong to (the
-    /// conversations of `inbox(of:)`): the sum of `lastSeq - readSeq`, each at least 0.
+    /// conversations of `inbox(of:)`): the sum of their unread counts.
     func totalUnread(for user: UserID) throws -> Int64
+    /// What counts as unread for `user` in `conversation` after `seq` (their read marker):
+    /// messages of every kind from others, unless recalled, and system notices (joins,
+    /// leaves, changes), but not the events that act on an earlier message (edits, recalls,
+    /// reactions, pins, listened marks: `SystemNoticeType.isMessageAction`) nor anything
+    /// the user sent.
+    func unreadCount(in conversation: ConversationID, for user: UserID, after seq: Int64) throws -> Int64
 
     // Messages
     func message(in conversation: ConversationID, seq: Int64) throws -> Message?

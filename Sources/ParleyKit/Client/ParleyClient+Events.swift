@@ -183,11 +183,15 @@ extension ParleyClient {
                 guard var summary = try store.conversation(row.id),
                       let newest = try store.messages(in: row.id, before: nil, limit: 1).last,
                       newest.seq > summary.lastSeq else { continue }
+                // The server counted up to its `lastSeq`; what came after counts here.
+                let later = try store.messages(in: row.id, before: nil, limit: Int(min(newest.seq - summary.lastSeq, 500)))
+                    .filter { $0.seq > summary.lastSeq }
                 summary.lastSeq = newest.seq
                 summary.lastMessage = newest
                 summary.lastActivityAt = max(summary.lastActivityAt, newest.createdAt)
                 if newest.sender == me?.profile.id { summary.readSeq = max(summary.readSeq, newest.seq) }
-                summary.unread = max(0, summary.lastSeq - summary.readSeq)
+                summary.unread = summary.readSeq >= summary.lastSeq ? 0
+                    : summary.unread + Int64(later.filter { $0.seq > summary.readSeq && $0.countsAsUnread(for: me?.profile.id) }.count)
                 try store.setConversation(summary)
             }
         }

@@ -73,6 +73,8 @@ extension LocalStore {
         if let json = try connection.queryFirst("SELECT json FROM conversations WHERE id = ?", message.conversationId.rawValue,
                                                 row: { try $0.string(0) }) {
             var summary = try decode(ConversationSummary.self, json)
+            // Newer than the summary: the server's count did not include it yet.
+            let isNewer = message.seq > summary.lastSeq
             if message.seq >= summary.lastSeq {
                 summary.lastSeq = message.seq
                 summary.lastMessage = message
@@ -81,7 +83,11 @@ extension LocalStore {
             // The server counts a user's own messages as read, and rooms have no unread count.
             if let me, message.sender == me { summary.readSeq = max(summary.readSeq, message.seq) }
             if summary.kind == .room { summary.readSeq = summary.lastSeq }
-            summary.unread = max(0, summary.lastSeq - summary.readSeq)
+            if summary.readSeq >= summary.lastSeq {
+                summary.unread = 0
+            } else if isNewer && message.countsAsUnread(for: me) {
+                summary.unread += 1
+            }
             // A new unread message that mentions the reader raises the "@" count.
             if let me, message.mentions(me), message.seq > summary.readSeq { summary.mentions = (summary.mentions ?? 0) + 1 }
             try storeConversation(summary)

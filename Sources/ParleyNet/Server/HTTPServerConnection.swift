@@ -1,6 +1,9 @@
 /// Serves HTTP/1.1 on one connection: decodes requests, answers them strictly in order
 /// (pipelining), keeps the connection alive when allowed, and upgrades to WebSocket.
-final class HTTPServerConnection: ConnectionHandler {
+final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
+    // Invariant for `@unchecked Sendable`: used only on `connection.loop`, like the connection;
+    // a file piece read on the blocking pool comes back there (`BlockingPool.submit(on:)`)
+    // before it touches anything.
     private let connection: TCPConnection
     private let configuration: HTTPServer.Configuration
     private let responder: HTTPResponder
@@ -16,6 +19,8 @@ final class HTTPServerConnection: ConnectionHandler {
     private var closing = false
     /// A response body being sent from a file: the next request waits until it is all out.
     private var sendingFile: (file: HTTPResponseFile, sent: Int, keepAlive: Bool)?
+    /// Whether the next piece of `sendingFile` is being read on the blocking pool.
+    private var readingPiece = false
     /// The deadline on the request being read, and what it watches.
     private var deadline: ScheduledTimer?
     private var watched = Watched.nothing
@@ -162,41 +167,46 @@ final class HTTPServerConnection: ConnectionHandler {
         processNext()
     }
 
-    /// Queues pieces of the file being sent until a few are waiting; the rest follow as the
-    /// peer takes them (`connectionWriteQueueDidDrain`), so memory stays at a few pieces.
+    /// Reads the next piece of the file being sent, on the blocking pool, while fewer than
+    /// two pieces wait to be written; the rest follow as the peer takes them
+    /// (`connectionWriteQueueDidDrain`), so memory stays at a few pieces and the loop never
+    /// waits for the disk.
     private func sendFilePieces() {
-        while let sending = sendingFile, connection.isActive, connection.queuedBytes < 2 * HTTPResponseFile.pieceBytes {
-            let piece: ByteChunk
-            do {
-                piece = try sending.file.read(at: sending.sent, count: HTTPResponseFile.pieceBytes)
-            } catch {
-                // The head promised a length that can no longer be kept: only closing tells.
-                sendingFile = nil
-                connection.close()
-                return
-            }
-            guard piece.count > 0 else {
-                // The file shrank under us: same as above.
-                sendingFile = nil
-                connection.close()
-                return
-            }
-            connection.write(piece)
-            let sent = sending.sent + piece.count
-            if sent >= sending.file.length {
-                sendingFile = nil
-                finishResponse(keepAlive: sending.keepAlive)
-                return
-            }
-            sendingFile = (sending.file, sent, sending.keepAlive)
+        guard let sending = sendingFile, !readingPiece, connection.isActive,
+              connection.queuedBytes < 2 * HTTPResponseFile.pieceBytes else { return }
+        readingPiece = true
+        sending.file.read(at: sending.sent, count: HTTPResponseFile.pieceBytes, on: connection.loop) { [weak self] result in
+            self?.pieceRead(result)
         }
     }
 
+    /// A piece came back from the pool (on the loop): queue it and go on, or end.
+    private func pieceRead(_ result: Result<ByteChunk, any Error>) {
+        readingPiece = false
+        // Closed meanwhile: `sendingFile` is gone and the piece goes with it.
+        guard let sending = sendingFile, connection.isActive else { return }
+        // The head promised a length that can no longer be kept (a read error, or the file
+        // shrank under us): only closing tells.
+        guard case .success(let piece) = result, piece.count > 0 else {
+            sendingFile = nil
+            connection.close()
+            return
+        }
+        connection.write(piece)
+        let sent = sending.sent + piece.count
+        if sent >= sending.file.length {
+            sendingFile = nil
+            finishResponse(keepAlive: sending.keepAlive)
+            return
+        }
+        sendingFile = (sending.file, sent, sending.keepAlive)
+        sendFilePieces()
+    }
+
     func connectionWriteQueueDidDrain(_ connection: TCPConnection) {
-        guard sendingFile != nil else { return }
-        // Not from inside the flush that called us: the next pieces wait for the next turn, so
-        // one fast download does not keep the loop from its other connections.
-        connection.loop.schedule(after: .zero) { [weak self] in self?.sendFilePieces() }
+        // Only asks the pool for the next piece: nothing is written from inside the flush
+        // that called us.
+        sendFilePieces()
     }
 
     private func write(_ response: HTTPResponse, for head: HTTPRequestHead?, keepAlive: Bool) {

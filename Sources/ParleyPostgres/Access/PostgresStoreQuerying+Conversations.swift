@@ -49,15 +49,18 @@ extension PostgresStoreQuerying {
                        conversation.rawValue) { try $0.int(0) } ?? 0
     }
 
-    /// One query: the user's memberships, their conversations, and each conversation's
-    /// newest message found through `(conversation_id, seq) = (id, last_seq)`, a probe of
-    /// the unique index. Ties in activity go to the newer conversation, so the order is total.
+    /// One query: the user's memberships, their conversations, each conversation's newest
+    /// message found through `(conversation_id, seq) = (id, last_seq)`, a probe of the
+    /// unique index, and its unread count (`unreadCountSQL`). Ties in activity go to the
+    /// newer conversation, so the order is total.
     func inbox(of user: UserID) throws -> [InboxEntry] {
         let memberOffset = StoredConversation.columns.count
         let messageOffset = memberOffset + StoredMember.columns.count
+        let unreadOffset = messageOffset + Message.columns.count
         return try query("inbox(of:)", """
             SELECT \(StoredConversation.selectColumns(of: "c")), \(StoredMember.selectColumns(of: "m")),
-                   \(Message.selectColumns(of: "msg"))
+                   \(Message.selectColumns(of: "msg")),
+                   \(Self.unreadCountSQL(conversation: "c.id", marker: "m.read_seq", user: "$1"))
             FROM members AS m
             JOIN conversations AS c ON c.id = m.conversation_id
             LEFT JOIN messages AS msg ON msg.conversation_id = c.id AND msg.seq = c.last_seq
@@ -66,18 +69,20 @@ extension PostgresStoreQuerying {
             """, user.rawValue) { row in
             InboxEntry(conversation: try StoredConversation(row: row),
                        member: try StoredMember(row: row, at: memberOffset),
-                       lastMessage: row.isNull(messageOffset) ? nil : try Message(row: row, at: messageOffset))
+                       lastMessage: row.isNull(messageOffset) ? nil : try Message(row: row, at: messageOffset),
+                       unread: try row.int64(unreadOffset))
         }
     }
 
     /// One aggregate over the user's memberships (`members_by_user`) joined to their
-    /// conversations by primary key; `sum` of bigint is numeric, hence the cast back.
+    /// conversations by primary key, counting (`unreadCountSQL`) only where the marker is
+    /// behind; `sum` of bigint is numeric, hence the cast back.
     func totalUnread(for user: UserID) throws -> Int64 {
         try queryFirst("totalUnread(for:)", """
-            SELECT coalesce(sum(greatest(c.last_seq - m.read_seq, 0)), 0)::bigint
+            SELECT coalesce(sum(\(Self.unreadCountSQL(conversation: "c.id", marker: "m.read_seq", user: "$1"))), 0)::bigint
             FROM members AS m
             JOIN conversations AS c ON c.id = m.conversation_id
-            WHERE m.user_id = $1 AND c.kind IN ('user', 'group')
+            WHERE m.user_id = $1 AND c.kind IN ('user', 'group') AND c.last_seq > m.read_seq
             """, user.rawValue) { try $0.int64(0) } ?? 0
     }
 }

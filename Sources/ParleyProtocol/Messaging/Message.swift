@@ -66,6 +66,15 @@ extension Message {
         return mentionsAll == true || mentions?.contains(user) == true
     }
 
+    /// Whether this message, after the reader's marker, counts as unread for `user`
+    /// (docs/protocol.md, "Conversation summary"): anything from others, notices included,
+    /// but not an action on an earlier message (an edit, recall, reaction, pin, listened
+    /// mark) nor a recalled message. The stores count by the same rule.
+    public func countsAsUnread(for user: UserID?) -> Bool {
+        guard sender == nil || sender != user, recalled == nil else { return false }
+        return system?.type.isMessageAction != true
+    }
+
     /// Whether any of the parts beyond the plain text message is present (`MessageJSON`
     /// writes only plain messages by hand).
     public var hasActionState: Bool {

@@ -63,39 +63,44 @@ extension SQLiteStoreQuerying {
         }
     }
 
-    /// One query: the user's memberships, their conversations, and each conversation's
+    /// One query: the user's memberships, their conversations, each conversation's
     /// newest message found through `(conversation_id, seq) = (id, last_seq)`, a probe of
-    /// the unique index rather than a search for the maximum. Ties in activity go to the
-    /// newer conversation, so the order is total and stable across calls.
+    /// the unique index rather than a search for the maximum, and its unread count
+    /// (`unreadCountSQL`). Ties in activity go to the newer conversation, so the order is
+    /// total and stable across calls.
     func inbox(of user: UserID) throws -> [InboxEntry] {
         let memberOffset = StoredConversation.columns.count
         let messageOffset = memberOffset + StoredMember.columns.count
+        let unreadOffset = messageOffset + Message.columns.count
         return try StoreError.mapping("inbox(of:)") {
             try connection.query("""
                 SELECT \(StoredConversation.selectColumns(of: "c")), \(StoredMember.selectColumns(of: "m")),
-                       \(Message.selectColumns(of: "msg"))
+                       \(Message.selectColumns(of: "msg")),
+                       \(Self.unreadCountSQL(conversation: "c.id", marker: "m.read_seq", user: "?1"))
                 FROM members AS m
                 JOIN conversations AS c ON c.id = m.conversation_id
                 LEFT JOIN messages AS msg ON msg.conversation_id = c.id AND msg.seq = c.last_seq
-                WHERE m.user_id = ? AND c.kind IN ('user', 'group')
+                WHERE m.user_id = ?1 AND c.kind IN ('user', 'group')
                 ORDER BY c.last_activity_at DESC, c.id DESC
                 """, user.rawValue) { row in
                 InboxEntry(conversation: try StoredConversation(row: row),
                            member: try StoredMember(row: row, at: memberOffset),
-                           lastMessage: row.isNull(messageOffset) ? nil : try Message(row: row, at: messageOffset))
+                           lastMessage: row.isNull(messageOffset) ? nil : try Message(row: row, at: messageOffset),
+                           unread: try row.int64(unreadOffset))
             }
         }
     }
 
     /// One aggregate over the user's memberships (`members_by_user`) joined to their
-    /// conversations by primary key: no rows come back to Swift but the sum.
+    /// conversations by primary key, counting (`unreadCountSQL`) only where the marker is
+    /// behind: no rows come back to Swift but the sum.
     func totalUnread(for user: UserID) throws -> Int64 {
         try StoreError.mapping("totalUnread(for:)") {
             try connection.queryFirst("""
-                SELECT coalesce(sum(max(c.last_seq - m.read_seq, 0)), 0)
+                SELECT coalesce(sum(\(Self.unreadCountSQL(conversation: "c.id", marker: "m.read_seq", user: "?1"))), 0)
                 FROM members AS m
                 JOIN conversations AS c ON c.id = m.conversation_id
-                WHERE m.user_id = ? AND c.kind IN ('user', 'group')
+                WHERE m.user_id = ?1 AND c.kind IN ('user', 'group') AND c.last_seq > m.read_seq
                 """, user.rawValue) { try $0.int64(0) } ?? 0
         }
     }

@@ -16,6 +16,7 @@ enum FileRoutes {
     static func add(to routes: inout RouterBuilder<RouteAction>, services: ServerServices) {
         let accounts = services.accounts
         let media = services.media
+        let pool = services.pool
 
         // The body arrived in a temporary file (`IncomingUploads`); it is moved into the media
         // directory if kept, and removed with the request otherwise.
@@ -34,13 +35,14 @@ enum FileRoutes {
         })
         routes.add(.get, "/v1/media/:id", .task { request throws(ProtocolError) in
             let (stored, path) = try await media.locate(id: request.parameters["id"] ?? "")
-            return try download(stored, at: path, request: request)
+            return try download(stored, at: path, request: request, pool: pool)
         })
     }
 
     /// The response for a download: conditional (`If-None-Match`), ranged (`Range`, one
-    /// range, honoured only while `If-Range` still names this file), streamed from disk.
-    static func download(_ stored: StoredMedia, at path: String, request: APIRequest) throws(ProtocolError) -> HTTPResponse {
+    /// range, honoured only while `If-Range` still names this file), streamed from disk, each
+    /// piece read on `pool`.
+    static func download(_ stored: StoredMedia, at path: String, request: APIRequest, pool: BlockingPool) throws(ProtocolError) -> HTTPResponse {
         let head = request.http.head
         let etag = "\"\(stored.id)\""
         let type = stored.mimeType
@@ -73,7 +75,7 @@ enum FileRoutes {
         }
         let file: HTTPResponseFile
         do {
-            file = try HTTPResponseFile(path: path, offset: offset, length: length)
+            file = try HTTPResponseFile(path: path, offset: offset, length: length, pool: pool)
         } catch {
             throw ProtocolError(.notFound, "no such media")
         }

@@ -207,13 +207,15 @@ final class PushDispatcher: MessageNotifying {
         guard !targets.isEmpty, let stored = try reader.conversation(id: conversation) else {
             return Facts(targets: [], preview: .full, unread: 0, totalUnread: 0)
         }
-        let member = try reader.member(of: conversation, user: user)
+        let marker = try reader.member(of: conversation, user: user)?.readSeq ?? stored.lastSeq
+        var unread: Int64 = 0
+        if marker < stored.lastSeq { unread = try reader.unreadCount(in: conversation, for: user, after: marker) }
         let newest = try reader.message(in: conversation, seq: stored.lastSeq)
         let senderName = try (newest?.sender ?? newest?.system?.actor).flatMap { try reader.user(id: $0) }?.profile.displayName
         return Facts(targets: targets, mute: try reader.conversationMutes(of: user)[conversation],
                      preview: try reader.notificationPreview(of: user) ?? .full, senderName: senderName,
                      conversationName: stored.kind == .group ? stored.name : nil,
-                     unread: max(0, stored.lastSeq - (member?.readSeq ?? stored.lastSeq)),
+                     unread: unread,
                      totalUnread: try reader.totalUnread(for: user))
     }
 

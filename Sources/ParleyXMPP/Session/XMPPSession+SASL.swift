@@ -120,6 +120,11 @@ extension XMPPSession {
                                                   storedKey: keys?.storedKey ?? CryptoRandom.bytes(exchange.hash.size),
                                                   serverKey: keys?.serverKey ?? [])
             guard let candidate else { throw SASLFailure(.notAuthorized, "wrong username or password") }
+            // Only now, with the password proved, may the stream hear why it is refused.
+            if let refusal = candidate.refusal {
+                saslFailed(SASLFailure(.notAuthorized, refusal.message))
+                return
+            }
             succeed(candidate.account, additionalData: Base64.encode(Array(serverFinal.utf8)))
         } catch {
             if error.condition == .notAuthorized {

@@ -38,6 +38,7 @@ import Testing
         let core = try CoreFixture()
         let (amy, ben, conversation, sent) = try await pair(core)
         let phone = ConnectionToken(4)
+        let unreadBefore = try await core.conversations.list(for: ben).conversations.first?.unread
         let update = try await core.conversations.actions.edit(
             by: amy, EditParameters(conversationId: conversation, messageId: sent.id, clientId: "e1", text: "hello"), connection: phone)
         #expect(update.event.seq == sent.seq + 1)
@@ -57,9 +58,12 @@ import Testing
         #expect(!page.messages.contains { $0.system?.type == .messageEdited })
         let withEvents = try await core.conversations.history(for: ben, HistoryParameters(conversationId: conversation, events: true))
         #expect(withEvents.messages.last?.system?.type == .messageEdited)
-        // The editor has read their own action; the other side has one more unread.
+        // The edit is in the sequence, but changes a message already counted: the other side
+        // has no more unread than before.
         let list = try await core.conversations.list(for: ben)
         #expect(list.conversations.first?.lastSeq == update.event.seq)
+        #expect(unreadBefore != nil && list.conversations.first?.unread == unreadBefore)
+        #expect(list.totalUnread == unreadBefore)
     }
 
     @Test func onlyTheSenderEditsAndOnlyWithinTheWindow() async throws {

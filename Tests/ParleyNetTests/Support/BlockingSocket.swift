@@ -94,3 +94,11 @@ extension Array where Element == UInt8 {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }
+
+extension BlockingSocket {
+    /// Whether bytes (or the end of the stream) arrive within `milliseconds`.
+    func isReadable(within milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) > 0
+    }
+}

@@ -210,6 +210,8 @@ import Testing
             #expect(inbox.map { $0.lastMessage?.text } == ["b2", "c1", "g1", nil])
             #expect(inbox.map(\.conversation.lastSeq) == [2, 1, 1, 0])
             #expect(inbox.map(\.conversation.lastActivityAt) == [400, 300, 200, 14])
+            // My own "b2" after my marker is nothing unread for me.
+            #expect(inbox.map(\.unread) == [0, 1, 1, 0])
             let first = try #require(inbox.first)
             #expect(first.member == StoredMember(conversationID: withBob.id, userID: me, role: .member, joinedAt: 1, readSeq: 1))
             #expect(first.lastMessage == (try await store.read { try $0.message(in: withBob.id, seq: 2) }))
@@ -266,9 +268,11 @@ import Testing
             #expect(try await store.read { try $0.totalUnread(for: me) } == 3 + 0 + 3)
             // The same total as the inbox's conversations give, inside a write too.
             let inbox = try await store.read { try $0.inbox(of: me) }
-            #expect(inbox.reduce(Int64(0)) { $0 + max(0, $1.conversation.lastSeq - $1.member.readSeq) } == 6)
+            #expect(inbox.reduce(Int64(0)) { $0 + $1.unread } == 6)
             #expect(try await store.write { try $0.totalUnread(for: me) } == 6)
-            #expect(try await store.read { try $0.totalUnread(for: bob) } == 7)
+            // bob's own 7 are nothing unread for him; for cy they are.
+            #expect(try await store.read { try $0.totalUnread(for: bob) } == 0)
+            #expect(try await store.read { try $0.totalUnread(for: cy) } == 7)
             #expect(try await store.read { try $0.totalUnread(for: dee) } == 0)
         }
     }

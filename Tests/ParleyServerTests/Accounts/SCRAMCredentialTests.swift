@@ -94,6 +94,21 @@ import Testing
         }
     }
 
+    @Test func aSuspendedAccountGetsItsCredentialWithTheRefusalForAfterTheProof() async throws {
+        let fixture = try Fixture()
+        let mei = try await fixture.accounts.register(username: "mei", password: "pencil pencil", userAgent: nil).user.profile.id
+        try await fixture.store.write {
+            try $0.saveSuspension(Suspension(reason: "spam", until: nil, since: 1, by: nil), of: mei)
+        }
+        // The first step looks like any account's: the salt and count are the real ones.
+        let candidate = try #require(try await fixture.accounts.scramCredential(username: "mei", mechanism: "SCRAM-SHA-256", clientAddress: "a"))
+        #expect(candidate.account.profile.id == mei)
+        #expect(candidate.refusal?.code == .suspended)
+        _ = try await fixture.store.write { try $0.deleteSuspension(of: mei) }
+        let lifted = try #require(try await fixture.accounts.scramCredential(username: "mei", mechanism: "SCRAM-SHA-256", clientAddress: "a"))
+        #expect(lifted.refusal == nil)
+    }
+
     @Test func unknownUsersHaveNoCredential() async throws {
         let fixture = try Fixture()
         #expect(try await fixture.accounts.scramCredential(username: "nobody", mechanism: "SCRAM-SHA-256", clientAddress: "a") == nil)
