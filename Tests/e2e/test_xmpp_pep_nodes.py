@@ -55,7 +55,7 @@ class PEPBot(Bot):
         except IqError as error:
             return error.iq
 
-    async def event(self, node: str, sender: str, timeout: float = 15):
+    async def pep_event(self, node: str, sender: str, timeout: float = 15):
         """The next PEP event of `node` from `sender`."""
         def matches(message):
             items = message.xml.find(f"{EVENT}event/{EVENT}items")
@@ -114,9 +114,9 @@ def test_omemo_device_lists_and_bundles_between_two_friends(parley):
         assert published["type"] == "result"
         assert published.xml.find(f"{PUBSUB}pubsub/{PUBSUB}publish/{PUBSUB}item").get("id") == "current"
         # Bob's client asked for device list events: it gets hers, and so does Mei's own.
-        event = await bob.event(DEVICES, "mei@localhost")
+        event = await bob.pep_event(DEVICES, "mei@localhost")
         assert [d.get("id") for d in event.xml.iter(f"{{{AXOLOTL}}}device")] == ["4711"]
-        await mei.event(DEVICES, "mei@localhost")
+        await mei.pep_event(DEVICES, "mei@localhost")
         # Carol is no friend and asked for nothing: no event.
         await asyncio.sleep(0.3)
         assert not carol.events_of(DEVICES)
@@ -141,16 +141,16 @@ def test_omemo_device_lists_and_bundles_between_two_friends(parley):
 
         # Bob publishes his list too; Mei hears of it.
         assert (await bob.publish(DEVICES, "current", device_list(99, 100), access_model="open"))["type"] == "result"
-        back = await mei.event(DEVICES, "bob@localhost")
+        back = await mei.pep_event(DEVICES, "bob@localhost")
         assert [d.get("id") for d in back.xml.iter(f"{{{AXOLOTL}}}device")] == ["99", "100"]
 
         # A client that comes online later gets the last published item of each node it asks
         # for (XEP-0163 §6.1.2), from each friend and from its own account.
         laptop = PEPBot("bob@localhost/laptop", [DEVICES])
         assert await laptop.sign_in(server.xmpp_port)
-        last = await laptop.event(DEVICES, "mei@localhost")
+        last = await laptop.pep_event(DEVICES, "mei@localhost")
         assert [d.get("id") for d in last.xml.iter(f"{{{AXOLOTL}}}device")] == ["4711"]
-        own = await laptop.event(DEVICES, "bob@localhost")
+        own = await laptop.pep_event(DEVICES, "bob@localhost")
         assert [d.get("id") for d in own.xml.iter(f"{{{AXOLOTL}}}device")] == ["99", "100"]
 
         # Carol becomes Bob's friend: her client then gets his list at once.
@@ -160,7 +160,7 @@ def test_omemo_device_lists_and_bundles_between_two_friends(parley):
         assert await carol_listening.sign_in(server.xmpp_port)
         await caps_learned()
         await befriend(bob_native, carol_native, "carol")
-        gained = await carol_listening.event(DEVICES, "bob@localhost")
+        gained = await carol_listening.pep_event(DEVICES, "bob@localhost")
         assert [d.get("id") for d in gained.xml.iter(f"{{{AXOLOTL}}}device")] == ["99", "100"]
 
         for bot in (mei, bob, carol, laptop, carol_listening):
@@ -241,7 +241,7 @@ def test_native_profile_changes_are_pep_events_for_jabber_friends(parley):
         # A nickname set natively (WebSocket) is the nick node's event.
         changed = await mei_native.call("me.update", {"nickname": "Little Mei"})
         assert changed["ok"], changed
-        nick = await bob.event(NICK, "mei@localhost")
+        nick = await bob.pep_event(NICK, "mei@localhost")
         assert nick.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{{NICK}}}nick").text == "Little Mei"
 
         # An avatar set over HTTP is the metadata node's event, with the image's SHA-1.
@@ -249,7 +249,7 @@ def test_native_profile_changes_are_pep_events_for_jabber_friends(parley):
         assert upload.status == 201, upload.body
         patched = call(server.url, "PATCH", "/v1/me", {"avatar": upload.json["url"]}, token=mei_token)
         assert patched.status == 200, patched.body
-        avatar = await bob.event(METADATA, "mei@localhost")
+        avatar = await bob.pep_event(METADATA, "mei@localhost")
         info = avatar.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{{METADATA}}}metadata/{{{METADATA}}}info")
         assert info is not None and info.get("id") == hashlib.sha1(PNG).hexdigest() and info.get("type") == "image/png"
 
