@@ -203,7 +203,7 @@ public final class ParleyServer: Sendable {
         xmppConfiguration.maxPushRegistrations = configuration.xmppMaxPushRegistrations
         let xmppServices = XMPPServices(accounts: services.accounts, social: services.social, conversations: services.conversations,
                                         groups: services.groups, rooms: services.rooms, presence: services.presence, uploads: services.uploads,
-                                        privateStorage: services.privateStorage,
+                                        privateStorage: services.privateStorage, pep: services.pep,
                                         registry: services.registry, delivery: services.delivery, configuration: xmppConfiguration, logger: logger,
                                         deletion: services.deletion, nativeResources: services.nativeResources, media: services.media,
                                         clientStateChanged: { [activity = services.push.activity] token, active in
@@ -373,7 +373,8 @@ public final class ParleyServer: Sendable {
                                                                          defaultGatewayURL: configuration.pushGatewayURL,
                                                                          clock: clock),
                                       exports: exports, moderation: configuration.moderationRules,
-                                      nativeResources: NativeResources(originsKept: configuration.xmppReceiptsKept))
+                                      nativeResources: NativeResources(originsKept: configuration.xmppReceiptsKept),
+                                      pepLimits: configuration.pepLimits)
         if let cluster {
             let presence = services.presence
             let rooms = services.rooms

@@ -232,6 +232,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppReceiptsKept = 64
     /// Most XMPP push registrations (XEP-0357) one user keeps.
     public var xmppMaxPushRegistrations = 8
+    /// Most personal eventing (XEP-0163) nodes one user keeps.
+    public var pepMaxNodesPerUser = 64
+    /// Largest payload of one personal eventing item, in bytes.
+    public var pepMaxItemBytes = 65_536
+    /// Most items one personal eventing node keeps, whatever its `max_items` asks.
+    public var pepMaxItemsPerNode = 32
     /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
     public var xmppParserReleaseMilliseconds = 20
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
@@ -372,7 +378,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         text("tls-key", \.tlsKey, "PEM private key of --tls-cert", environment: "PARLEY_TLS_KEY"),
         number("xmpp-tls-port", \.xmppTLSPort, 0...65535, "XMPP direct TLS port (XEP-0368, ALPN xmpp-client); 0 turns it off"),
         number("hsts-max-age", \.hstsMaxAgeSeconds, 0...1_000_000_000, "max-age (seconds) of the Strict-Transport-Security header sent when TLS is on; 0 sends none"),
-    ] + textLimitOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
+    ] + textLimitOptions() + pepOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
         + fileOptions() + adminOptions() + voiceOptions()
 
     /// The upload limits of `MediaRules`.

@@ -29,6 +29,8 @@ final class ServerServices: Sendable {
     let presence: PresenceService
     /// What the XMPP gateway keeps per user (private XML, roster names and groups).
     let privateStorage: PrivateStorageService
+    /// Personal eventing nodes of Jabber clients (XEP-0163).
+    let pep: PEPService
     /// Deleting accounts (HTTP and the Jabber gateway's XEP-0077).
     let deletion: AccountDeletionService
     /// Account exports being built or ready for download.
@@ -56,7 +58,7 @@ final class ServerServices: Sendable {
     init(accounts: AccountService, media: MediaService, pool: BlockingPool, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
          pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules(),
-         nativeResources: NativeResources = NativeResources()) {
+         nativeResources: NativeResources = NativeResources(), pepLimits: PEPLimits = PEPLimits()) {
         self.nativeResources = nativeResources
         self.exports = exports
         self.delivery = delivery
@@ -71,6 +73,7 @@ final class ServerServices: Sendable {
         rooms = RoomService(context: messaging)
         presence = PresenceService(context: messaging, rooms: rooms)
         privateStorage = PrivateStorageService(context: messaging)
+        pep = PEPService(context: messaging, limits: pepLimits)
         deletion = AccountDeletionService(accounts: accounts, groups: groups, rooms: rooms, context: messaging, media: media)
         reports = ReportService(context: messaging, rules: moderation)
         admin = AdminService(accounts: accounts, context: messaging, groups: groups, deletion: deletion, rules: moderation,

@@ -62,6 +62,9 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         assert items["type"] == "result"
         nick = items.xml.find(f"{PUBSUB}pubsub/{PUBSUB}items/{PUBSUB}item/{{{NICK}}}nick")
         assert nick is not None and nick.text == "Little Mei"
+        # …and Bob's Jabber client hears of the native change as the node's event.
+        native_event = await bob.next_message(predicate=lambda m: m.xml.find(f"{EVENT}event") is not None)
+        assert native_event.xml.find(f"{EVENT}event/{EVENT}items/{EVENT}item/{{{NICK}}}nick").text == "Little Mei"
 
         # Publishing from Jabber is a profile update: the native clients see it, and Bob's
         # Jabber client gets the event.
@@ -77,9 +80,9 @@ def test_the_nick_node_is_the_profile_nickname_both_ways(server):
         await asyncio.sleep(0.3)
         assert not [m for m in list(plain.messages._queue) if m.xml.find(f"{EVENT}event") is not None]
 
-        # Another node is not kept here; someone else's node cannot be published to.
+        # A node nobody published to does not exist; someone else's node cannot be published to.
         other = await iq(mei, "get", None, "<pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='urn:xmpp:microblog:0'/></pubsub>")
-        assert other["type"] == "error" and error_condition(other) == "feature-not-implemented"
+        assert other["type"] == "error" and error_condition(other) == "item-not-found"
         theirs = await iq(mei, "set", "bob@localhost", f"<pubsub xmlns='http://jabber.org/protocol/pubsub'><publish node='{NICK}'>"
                                                        f"<item><nick xmlns='{NICK}'>x</nick></item></publish></pubsub>")
         assert theirs["type"] == "error"

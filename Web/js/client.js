@@ -7,6 +7,7 @@ import { Connection, ConnectionError } from './connection.js';
 import * as outbox from './outbox.js';
 import * as receipts from './receipts.js';
 import * as lastSeen from './lastseen.js';
+import * as resources from './resources.js';
 import * as actions from './actionqueue.js';
 import {
   state, emit, reset, rememberUser, timeline, addMessages, noteMessage, maxSeq, minSeq,
@@ -80,6 +81,7 @@ export function begin(token, account) {
   setToken(token);
   reset();
   lastSeen.clear();
+  resources.clear();
   setMe(account);
   loadLimits();
   loadRooms();
@@ -94,6 +96,8 @@ export function begin(token, account) {
     onEvent,
     onReady,
     onState: (s) => {
+      // Events may have been missed while away: resources are asked again.
+      if (s.status !== 'online' && state.connection.status === 'online') resources.clear();
       state.connection = s;
       emit('connection', s);
       // A connection starts active: one opened while the page is hidden says otherwise.
@@ -123,6 +127,7 @@ export async function end({ revoke = true, reason = null } = {}) {
   setToken(null);
   reset();
   lastSeen.clear();
+  resources.clear();
   emit('session', { signedIn: false, reason });
 }
 
@@ -1099,10 +1104,12 @@ function onEvent(name, data) {
       break;
     case 'friend.removed':
       state.friends.delete(data.userId);
+      resources.forget(data.userId);
       emit('friends');
       break;
     case 'presence': {
       lastSeen.forget(data.userId);
+      resources.forget(data.userId);
       const friend = state.friends.get(data.userId);
       if (friend) {
         friend.online = data.online;
@@ -1135,6 +1142,9 @@ function onEvent(name, data) {
     case 'conversation.muted':
       applyMute(data.conversationId, data.mute || null);
       break;
+    case 'presence.resource':
+      resources.apply(data, state.me?.id);
+      break;
     default:
       break; // events this client does not know are ignored
   }
@@ -1150,6 +1160,15 @@ export function lastSeenLabel(userId) {
   if (state.connection.status !== 'online') return '';
   return lastSeen.label(call, userId);
 }
+
+/** The devices and Jabber clients a friend (or the user) is online on, while connected (see resources.js). */
+export function resourcesOf(userId) {
+  if (state.connection.status !== 'online') return [];
+  return resources.list(call, userId);
+}
+
+/** One resource as text: its name, kind, show and status. */
+export const describeResource = resources.describe;
 
 /** The user's privacy choices (`privacy.get`). */
 export function privacy() {

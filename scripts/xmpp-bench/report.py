@@ -57,6 +57,14 @@ def main(path):
             x = r["result"]
             print(f"| {r['server']} | {x['sessions']:,} ({x['failed']} failed) | {x['rss_before_kib'] / 1024:.1f} → "
                   f"{x['rss_after_kib'] / 1024:.1f} MiB | {x['kib_per_session']} KiB |")
+    # One table, the servers side by side: what one run measured of each at the same rates.
+    idle = {r["server"]: r["result"] for r in rows if r["kind"] == "idle"}
+    print("\nSide by side (one run):\n")
+    print("| measure | " + " | ".join(servers) + " |\n| --- |" + " --- |" * len(servers))
+    for rate in rates:
+        print(f"| CPU µs per message at {rate:,} msg/s | "
+              + " | ".join(cell(s, rate, lambda r: f"{r['cpu_us_per_msg']:,.0f}" + ("" if held(r) else " ✘")) for s in servers) + " |")
+    print("| RSS per idle session | " + " | ".join(f"{idle[s]['kib_per_session']} KiB" if s in idle else "—" for s in servers) + " |")
     loads = [r["load1"] for r in chats]
     if loads:
         print(f"\nLoad average (1 min) at the end of each window: {min(loads)}–{max(loads)}.")

@@ -1,4 +1,5 @@
 public import ParleyProtocol
+import ParleySync
 
 /// Registration, sign-in (password and SMS code), sessions and profiles: every rule of
 /// accounts in one place. Transport-free: the server decodes requests and calls these.
@@ -17,6 +18,8 @@ public final class AccountService: Sendable {
     private let registrationsByAddress: SlidingWindowLimiter
     /// A hash computed for unknown usernames so a failed login takes as long either way.
     let decoyHash: String?
+    /// Told of every stored profile update that changed the nickname or the avatar.
+    private let profileObservers = PThreadMutex<[@Sendable (ProfileChange) -> Void]>([])
 
     public var rules: AccountRules { validator.rules }
 
@@ -343,10 +346,11 @@ public final class AccountService: Sendable {
     public func updateProfile(of userID: UserID, with update: ProfileUpdate) async throws(ProtocolError) -> Account {
         try validator.validate(update)
         let now = clock()
-        return try await write { [self] writer in
+        let change = try await write { [self] writer in
             guard var user = try writer.user(id: userID) else {
                 throw ProtocolError(.unauthorized, "the account no longer exists")
             }
+            let before = user
             if case .set(let username) = update.username, username != user.username {
                 guard user.username == nil else {
                     throw ProtocolError(.usernameAlreadySet, "the username is set already and cannot change", field: "username")
@@ -371,8 +375,18 @@ public final class AccountService: Sendable {
             if let preview = update.notificationPreview { try writer.setNotificationPreview(preview, of: userID) }
             var account = user.account
             account.notificationPreview = try writer.notificationPreview(of: userID)
-            return account
+            return ProfileChange(account: account, nickname: user.nickname != before.nickname, avatar: user.avatar != before.avatar)
         }
+        if change.nickname || change.avatar {
+            for observer in profileObservers.withLock({ $0 }) { observer(change) }
+        }
+        return change.account
+    }
+
+    /// Calls `observer` after every stored profile update that changed the nickname or the
+    /// avatar, whichever way it was made (the Jabber gateway tells contacts by PEP events).
+    public func observeProfileChanges(_ observer: @escaping @Sendable (ProfileChange) -> Void) {
+        profileObservers.withLock { $0.append(observer) }
     }
 
     /// Anyone's public profile, by id.

@@ -52,6 +52,7 @@ extension ParleyClient {
         self.token = nil
         me = nil
         presence.removeAll()
+        resourcesByUser.removeAll()
         try? store.clearAccountData()
         failAcknowledgementWaiters(.notSignedIn)
         emit(.signedOut)
@@ -109,6 +110,7 @@ extension ParleyClient {
             halt(reason: .signedOut)
             try store.clearAccountData()
             presence.removeAll()
+            resourcesByUser.removeAll()
         }
         try store.setMeta("token", result.token)
         token = result.token

@@ -18,6 +18,7 @@ extension ParleyClient {
         case .friendRemoved(let removed):
             try? store.removeFriend(removed.userId)
             presence[removed.userId] = nil
+            resourcesByUser[removed.userId] = nil
             emit(.friendRemoved(removed.userId))
         case .presence(let update):
             applyPresence(update)
@@ -46,9 +47,8 @@ extension ParleyClient {
             // The group is gone for everyone: it leaves the cache like a group one left.
             try? store.removeGroup(reference.conversationId)
             emit(.conversationsChanged)
-        case .resourcePresence:
-            // The user's own Jabber clients: nothing to keep in the cache yet.
-            return
+        case .resourcePresence(let resource):
+            applyResource(resource)
         }
     }
 
@@ -72,6 +72,8 @@ extension ParleyClient {
     func applyPresence(_ update: Presence) {
         guard presence[update.userId] != update.online else { return }
         presence[update.userId] = update.online
+        // Offline everywhere: no resource is left (a missed `available: false` included).
+        if !update.online, resourcesByUser.removeValue(forKey: update.userId) != nil { emit(.resources(update.userId)) }
         if var friend = try? store.friend(update.userId) {
             friend.online = update.online
             try? store.setFriend(friend)

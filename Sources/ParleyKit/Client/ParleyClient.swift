@@ -69,6 +69,9 @@ public actor ParleyClient {
     var catchingUp: Int?
     /// The last presence reported per friend, so repeats are not passed on (seed 001).
     var presence: [UserID: Bool] = [:]
+    /// The resources each user (friends, and the signed-in user) is known to be online on, by
+    /// resource name (`ParleyClient+Resources`).
+    var resourcesByUser: [UserID: [String: ResourcePresence]] = [:]
 
     /// Opens (or creates) the local database and reads the saved session, if any. Call
     /// `start()` to connect.

@@ -45,4 +45,7 @@ public enum ParleyEvent: Sendable, Equatable {
     case groupInvited(GroupInvitation)
     /// This user was put out of a room (and barred, when banned).
     case roomKicked(RoomKick)
+    /// The resources (devices and Jabber clients) a user, or the signed-in user, is online on
+    /// changed (`ParleyClient.resources(of:)`).
+    case resources(UserID)
 }

@@ -21,6 +21,9 @@ public final class ContactsViewModel {
         public var isOnline: Bool
         /// The conversation to open.
         public var conversationId: ConversationID
+        /// For friends: the devices and Jabber clients they are online on, each with its show
+        /// and status (native devices first).
+        public var resources: [ResourcePresence] = []
     }
 
     /// The "+" menu's actions.
@@ -72,7 +75,11 @@ public final class ContactsViewModel {
                 for await event in events {
                     guard let self else { return }
                     switch event {
-                    case .friendRequest, .friendAdded, .friendRemoved, .presence, .conversationsChanged, .signedOut:
+                    case .friendRequest, .friendAdded, .friendRemoved, .conversationsChanged, .signedOut, .resources:
+                        await self.reload()
+                    case .presence(let update):
+                        // Someone came online: ask on which devices.
+                        if update.online { _ = try? await self.client.fetchResources(of: update.userId) }
                         await self.reload()
                     default:
                         break
@@ -85,7 +92,17 @@ public final class ContactsViewModel {
             _ = try? await client.friends()
             _ = try? await client.friendRequests()
             await reload()
+            await fetchResources()
         }
+    }
+
+    /// Asks on which resources each online friend is (one request per online friend).
+    public func fetchResources() async {
+        for friend in friends where friend.isOnline {
+            guard let id = UserID(string: friend.id) else { continue }
+            _ = try? await client.fetchResources(of: id)
+        }
+        await reload()
     }
 
     /// Stops following the client.
@@ -97,10 +114,15 @@ public final class ContactsViewModel {
     public func reload() async {
         let cachedFriends = (try? await client.cachedFriends()) ?? []
         var online: [UserID: Bool] = [:]
-        for friend in cachedFriends { online[friend.user.id] = await client.isOnline(friend.user.id) || friend.online }
+        var resources: [UserID: [ResourcePresence]] = [:]
+        for friend in cachedFriends {
+            online[friend.user.id] = await client.isOnline(friend.user.id) || friend.online
+            resources[friend.user.id] = await client.resources(of: friend.user.id)
+        }
         friends = cachedFriends.map { friend in
             Contact(id: friend.user.id.description, name: friend.user.displayName, info: friend.user.signature, avatar: friend.user.avatar,
-                    isOnline: online[friend.user.id] ?? false, conversationId: friend.conversationId)
+                    isOnline: online[friend.user.id] ?? false, conversationId: friend.conversationId,
+                    resources: resources[friend.user.id] ?? [])
         }.sorted { $0.name.localizedLowercase < $1.name.localizedLowercase }
         incomingRequests = (try? await client.cachedFriendRequests(incoming: true)) ?? []
         outgoingRequests = (try? await client.cachedFriendRequests(incoming: false)) ?? []

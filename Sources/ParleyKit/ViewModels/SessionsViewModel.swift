@@ -85,7 +85,7 @@ public final class SessionsViewModel {
         case .friendRequest, .meUpdated, .outboxChanged, .typing: return false
         case .receipt: return true
         case .groupRequestDecided, .roomKicked: return true
-        case .groupInvited: return false
+        case .groupInvited, .resources: return false
         }
     }
 

@@ -21,7 +21,7 @@ extension PostgresStoreWriter {
         // markers and privacy choices, the search opt-out, the last-seen time.
         for table in ["xmpp_private_items", "push_targets", "conversation_mutes", "notification_settings",
                       "hidden_messages", "message_mentions", "delivery_markers", "privacy_settings", "unfindable_users",
-                      "last_seen",
+                      "last_seen", "pep_items",
                       "conversation_bans", "group_mutes", "group_join_requests", "admins", "suspensions"] {
             try run("eraseUser", "DELETE FROM \(table) WHERE user_id = $1", user)
         }

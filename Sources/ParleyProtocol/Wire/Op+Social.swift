@@ -77,3 +77,13 @@ extension Op {
         public static let name = "discover.undo"
     }
 }
+
+extension Op {
+    /// The resources (Jabber clients and native devices) a user, or one of the user's
+    /// friends, is online on now, each with its `show` and `status`.
+    public enum UserResources: APIOperation {
+        public typealias Parameters = UserReference
+        public typealias Result = ResourceList
+        public static let name = "user.resources"
+    }
+}

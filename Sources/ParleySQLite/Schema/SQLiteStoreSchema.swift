@@ -33,6 +33,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 19, sql: moderation),
         SQLiteMigration(version: 20, sql: voiceMessages),
         SQLiteMigration(version: 21, sql: searchIndexWithoutInsertTrigger),
+        SQLiteMigration(version: 22, sql: pepItems),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

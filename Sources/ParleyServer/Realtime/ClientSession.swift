@@ -191,8 +191,8 @@ actor ClientSession: WebSocketDelegate {
                 Task { await presence.cameOnline(session.userID) }
             }
             send(FrameWriter.success(id, AuthReply(user: account)))
-            // The user's Jabber clients already here (later changes come as events).
-            for resource in services.nativeResources.jabberResources(of: session.userID) {
+            // The user's devices and Jabber clients already here (later changes come as events).
+            for resource in services.nativeResources.presences(of: session.userID) {
                 if let frame = FrameWriter.event(.resourcePresence(resource)) { send(frame) }
             }
             processNext()

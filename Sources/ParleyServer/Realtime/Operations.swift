@@ -122,6 +122,7 @@ enum Operations {
         registerMessageActions(on: table, actions: conversations.actions)
         registerGovernance(on: table, groups: groups, rooms: rooms)
         registerReceipts(on: table, conversations: conversations)
+        registerResources(on: table, social: social, native: native)
         registerModeration(on: table, reports: reports, groups: groups)
 
         PushOperations.add(to: table, conversations: conversations, activity: activity)

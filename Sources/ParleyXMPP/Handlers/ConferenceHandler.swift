@@ -71,7 +71,8 @@ struct ConferenceHandler: XMPPHandler {
                 XMLElement("identity", namespace: Namespace.discoInfo, ["category": "conference", "type": "text", "name": target.local]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.muc]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]),
-            ] + (group ? ["muc_membersonly", "muc_persistent"] : ["muc_open", "muc_temporary"]).map {
+                XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.retraction]),
+            ] + (group ? ["muc_membersonly", "muc_persistent", Namespace.moderation] : ["muc_open", "muc_temporary"]).map {
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": $0])
             })
         case (Namespace.ping, "ping", "get"):
@@ -112,9 +113,39 @@ struct ConferenceHandler: XMPPHandler {
             return nil
         case (Namespace.mam, "set") where query.name == "query":
             return try await ArchiveHandler.archive(query, me: me, room: room, context: context)
+        case (Namespace.moderation, "set") where query.name == "moderate":
+            try await moderate(query, in: conversation, me: me, context: context)
+            return nil
         default:
             throw StanzaError.serviceUnavailable("<\(query.name) xmlns='\(query.namespace)'> is not supported by a room")
         }
+    }
+
+    /// Moderated retraction (XEP-0425): a moderator retracts an occupant's message, named by
+    /// its `<stanza-id>` (the server id). It is Parley's recall by the group's owner or an
+    /// admin (`ConversationAccess`'s rule: an admin not the owner's or another admin's), so
+    /// native clients see the message recalled, and every joined occupant, the moderator's
+    /// own streams included, gets the retraction with `<moderated>` from the room. Anyone
+    /// else is `forbidden`; a Parley room has no moderators for messages.
+    private func moderate(_ query: XMLElement, in conversation: ConversationID, me: XMPPIdentity,
+                          context: isolated some XMPPHandlerContext) async throws {
+        guard query.child("retract", namespace: Namespace.retraction) != nil else {
+            throw StanzaError(type: "cancel", condition: "feature-not-implemented", "a moderation here is a retraction")
+        }
+        let actions = context.services.conversations.actions
+        guard let id = query["id"], let message = try await actions.message(id, in: conversation, sentBy: [], for: me.user) else {
+            throw StanzaError.itemNotFound("no such message in this room")
+        }
+        let recall = MessageActionParameters(conversationId: conversation, messageId: message.id, clientId: MessageActionHandler.actionClientID())
+        let refused: Bool
+        do throws(ProtocolError) {
+            _ = try await actions.recall(by: me.user, recall, connection: nil)
+            refused = false
+        } catch {
+            guard error.code == .notSender || error.code == .windowClosed else { throw error }
+            refused = true
+        }
+        if refused { throw StanzaError(type: "auth", condition: "forbidden", "only the group's owner and admins moderate others' messages") }
     }
 
     /// Registering with a group's room (XEP-0045 §7.10) is joining the group; `<remove/>` is

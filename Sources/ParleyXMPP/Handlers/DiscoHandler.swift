@@ -34,6 +34,11 @@ struct DiscoHandler: XMPPHandler {
                 query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.mam]))
                 // Push (XEP-0357 §5) is discovered on the account too.
                 query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.push]))
+                // What the account's PEP service does (XEP-0163 §6.1): OMEMO clients look
+                // for publish options here.
+                for feature in PEPHandler().features {
+                    query.append(XMLElement("feature", namespace: Namespace.discoInfo, ["var": feature]))
+                }
             }
         }
         return query

@@ -7,8 +7,9 @@ import ParleyProtocol
 // Publishing data to one's own node stores the image as media (`MediaService.upload`, the
 // same checks as `POST /v1/media`: PNG, JPEG, GIF or WebP, the size limit) and makes it the
 // profile's avatar; publishing metadata announces it (an empty `<metadata/>` removes the
-// avatar). The metadata event goes to the user's and friends' XMPP streams. Anyone's
-// avatar can be read, as the profile is public.
+// avatar). The metadata event goes to the user's and friends' XMPP streams whenever the
+// profile's avatar changes, here, by vCard or natively (`XMPPServices.profileChanged`).
+// Anyone's avatar can be read, as the profile is public.
 extension PEPHandler {
     func avatar(_ action: XMLElement, request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let services = context.services
@@ -46,22 +47,18 @@ extension PEPHandler {
             services.delivery.deliver(.meUpdated(account), to: [request.me.user], excluding: context.token)
             return Self.published(node, id: id)
         case ("set", "publish") where request.toSelf && node == Namespace.avatarMetadata:
+            // The event to friends follows from the profile's change (`XMPPServices.profileChanged`):
+            // the data's publish set the avatar, and an empty `<metadata/>` removes it here.
             let metadata = action.child("item")?.child("metadata", namespace: Namespace.avatarMetadata)
             var profile = try await services.accounts.profile(id: request.me.user)
             if metadata?.child("info") == nil {
-                // No avatar any more.
                 let account = try await services.accounts.updateProfile(of: request.me.user, with: ProfileUpdate(avatar: .clear))
                 context.accountChanged(account)
                 services.delivery.deliver(.meUpdated(account), to: [request.me.user], excluding: context.token)
                 profile = account.profile
             }
-            let current = try await profile.avatar.asyncMap { try await Self.avatar($0, media: media, services: services) } ?? nil
-            let announced = current.map { Self.metadata($0.0, url: services.absoluteURL(profile.avatar ?? "")) }
-                ?? XMLElement("metadata", namespace: Namespace.avatarMetadata)
-            await announce(XMLElement("items", namespace: Namespace.pubsubEvent, ["node": Namespace.avatarMetadata], children: [
-                XMLElement("item", namespace: Namespace.pubsubEvent, ["id": current?.0.id ?? "none"], children: [announced]),
-            ]), me: request.me, services: services)
-            return Self.published(node, id: current?.0.id ?? "none")
+            let current = await profile.avatar.asyncMap { await Self.avatarInfo($0, media: media, services: services) } ?? nil
+            return Self.published(node, id: current?.id ?? "none")
         default:
             throw request.unsupported
         }
@@ -84,6 +81,17 @@ extension PEPHandler {
         guard path.hasPrefix("/v1/media/") else { return nil }
         if let known = services.avatarIDs.info(of: String(path.dropFirst("/v1/media/".count))) { return known }
         return (try? await Self.avatar(avatar, media: media, services: services))??.0
+    }
+
+    /// The metadata node's event for the profile's avatar: its facts, or an empty
+    /// `<metadata/>` when there is none (or it is a link elsewhere).
+    static func metadataEvent(_ avatar: String?, media: MediaService, services: XMPPServices) async -> XMLElement {
+        let info = await avatar.asyncMap { await Self.avatarInfo($0, media: media, services: services) } ?? nil
+        let metadata = info.map { Self.metadata($0, url: services.absoluteURL(avatar ?? "")) }
+            ?? XMLElement("metadata", namespace: Namespace.avatarMetadata)
+        return XMLElement("items", namespace: Namespace.pubsubEvent, ["node": Namespace.avatarMetadata], children: [
+            XMLElement("item", namespace: Namespace.pubsubEvent, ["id": info?.id ?? "none"], children: [metadata]),
+        ])
     }
 
     /// The facts of the avatar's image as XEP-0084 metadata.

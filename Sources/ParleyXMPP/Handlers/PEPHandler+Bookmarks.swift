@@ -101,9 +101,6 @@ extension PEPHandler {
 
     /// The PEP event to the user's own streams (the node is private).
     private func notify(_ items: XMLElement, me: XMPPIdentity, services: XMPPServices) {
-        let event = XMLElement("event", namespace: Namespace.pubsubEvent, [:], children: [items])
-        services.registry.forward(ForwardedStanza(type: "headline", id: "pep-" + Base64.encode(CryptoRandom.bytes(6)),
-                                                  from: me.bare.description, children: event.serialized()),
-                                  to: [me.user], excluding: nil)
+        Self.forwardEvent(items, from: me.bare, to: [me.user], services: services)
     }
 }

@@ -6,7 +6,8 @@ import ParleyProtocol
 /// onto what exists: User Nickname (XEP-0172, `http://jabber.org/protocol/nick`) is the
 /// profile's nickname, and PEP native bookmarks (XEP-0402, `urn:xmpp:bookmarks:1`) are the
 /// XEP-0048 bookmarks in private storage (`PEPHandler+Bookmarks`), so clients of either kind
-/// see the same rooms. Every other node is `feature-not-implemented`.
+/// see the same rooms. Every other node is kept as clients publish it (`PEPHandler+Nodes`:
+/// OMEMO's device lists and bundles, moods, tunes, …), in the store through `PEPService`.
 ///
 /// The nickname: reading the node (`<items>`) is the profile's nickname, anyone's, as the
 /// profile is public; publishing to one's own is a profile update (the user's native clients
@@ -14,8 +15,12 @@ import ParleyProtocol
 /// (`<message type='headline'><event>`) from the bare JID to the XMPP streams of the user and
 /// the user's friends.
 struct PEPHandler: XMPPHandler {
-    var payloads: [XMPPPayload] { [XMPPPayload(Namespace.pubsub, "pubsub")] }
-    var features: [String] { [Namespace.pubsub + "#publish", Namespace.pubsub + "#retrieve-items"] }
+    var payloads: [XMPPPayload] { [XMPPPayload(Namespace.pubsub, "pubsub"), XMPPPayload(Namespace.pubsubOwner, "pubsub")] }
+    var features: [String] {
+        ["publish", "retrieve-items", "retract-items", "delete-nodes", "purge-nodes", "create-nodes", "auto-create", "publish-options",
+         "persistent-items", "last-published", "access-presence", "access-open", "access-whitelist", "config-node", "item-ids",
+         "presence-notifications", "filtered-notifications"].map { Namespace.pubsub + "#" + $0 }
+    }
 
     /// The id of the node's one item.
     static let itemID = "current"
@@ -23,6 +28,9 @@ struct PEPHandler: XMPPHandler {
     func answer(_ request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let services = context.services
         guard let action = request.query.elements.first else { throw StanzaError.badRequest("an empty pubsub request") }
+        if request.query.namespace == Namespace.pubsubOwner {
+            return try await owner(action, request: request, context: context)
+        }
         if action["node"] == Namespace.bookmarks2 {
             return try await bookmarks(action, request: request, context: context)
         }
@@ -30,8 +38,7 @@ struct PEPHandler: XMPPHandler {
             return try await avatar(action, request: request, context: context)
         }
         guard action["node"] == Namespace.nick else {
-            throw StanzaError(type: "cancel", condition: "feature-not-implemented",
-                              "only the nodes \(Namespace.nick) and \(Namespace.bookmarks2) are kept here")
+            return try await node(action, request: request, context: context)
         }
         switch (request.type, action.name) {
         case ("get", "items"):
@@ -60,24 +67,31 @@ struct PEPHandler: XMPPHandler {
         return target
     }
 
-    /// The profile update, told to the user's native clients, and the PEP event to the XMPP
-    /// streams of the user and the user's friends.
+    /// The profile update, told to the user's native clients. The PEP event to the XMPP
+    /// streams of the user and the user's friends follows from the change itself
+    /// (`XMPPServices.profileChanged`), as for a change made natively or by vCard.
     func update(_ nickname: FieldPatch<String>, request: XMPPRequest, context: isolated some XMPPHandlerContext) async throws {
         let services = context.services
         let account = try await services.accounts.updateProfile(of: request.me.user, with: ProfileUpdate(nickname: nickname))
         context.accountChanged(account)
         services.delivery.deliver(.meUpdated(account), to: [request.me.user], excluding: context.token)
-        await announce(Self.items(account.profile.nickname, namespace: Namespace.pubsubEvent), me: request.me, services: services)
     }
 
-    /// A PEP event (`<items>` of `pubsub#event`) from the user's bare JID to the XMPP streams
-    /// of the user and the user's friends.
-    func announce(_ items: XMLElement, me: XMPPIdentity, services: XMPPServices) async {
-        let friends = (try? await services.social.allFriends(of: me.user).map(\.user.id)) ?? []
-        let event = XMLElement("event", namespace: Namespace.pubsubEvent, [:], children: [items])
+    /// A PEP event (`<event>` of `pubsub#event` around `content`: `<items>`, `<delete>` or
+    /// `<purge>`) from the owner's bare JID to the XMPP streams of `users`, each of which
+    /// passes it on only if its client asked for the node's events (`+notify`).
+    static func forwardEvent(_ content: XMLElement, from owner: JID, to users: [UserID], services: XMPPServices) {
+        let event = XMLElement("event", namespace: Namespace.pubsubEvent, [:], children: [content])
         services.registry.forward(ForwardedStanza(type: "headline", id: "pep-" + Base64.encode(CryptoRandom.bytes(6)),
-                                                  from: me.bare.description, children: event.serialized()),
-                                  to: friends + [me.user], excluding: nil)
+                                                  from: owner.bare.description, children: event.serialized()),
+                                  to: users, excluding: nil)
+    }
+
+    /// A PEP event from the user's bare JID to the XMPP streams of the user and the user's
+    /// friends.
+    static func announce(_ items: XMLElement, owner: UserID, from jid: JID, services: XMPPServices) async {
+        let friends = (try? await services.social.allFriends(of: owner).map(\.user.id)) ?? []
+        forwardEvent(items, from: jid, to: friends + [owner], services: services)
     }
 
     /// The node's items: the one item with the nickname, or none when there is none.

@@ -45,15 +45,18 @@ struct PresenceHandler: Sendable {
             let children = await Self.withPhotoHash(presence.elements, of: me.user, services: services)
             services.resources.setPresence(me.user, resource: resource, token: context.token, presence: children)
             let first = context.becomeAvailable()
-            if first { await sendInitial(me: me, context: context) }
+            if first {
+                await sendInitial(me: me, context: context)
+                await context.sendLastPublished(me: me, of: nil)
+            }
             Self.broadcast(children, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
-            Self.tellNative(children, from: me, services: services, excluding: context.token)
+            Self.tellNative(children, from: me, friends: context.friendIDs(), services: services, excluding: context.token)
             if first { await context.catchUp(me: me) }
         case "unavailable":
             services.resources.setPresence(me.user, resource: resource, token: context.token, presence: nil)
             context.becomeUnavailable()
             Self.broadcast(nil, from: me, to: context.friendIDs() + [me.user], services: services, excluding: nil)
-            Self.tellNative(nil, from: me, services: services, excluding: context.token)
+            Self.tellNative(nil, from: me, friends: context.friendIDs(), services: services, excluding: context.token)
         default:
             // Probes and errors: a server answers probes itself; an error needs nothing.
             return
@@ -134,18 +137,21 @@ struct PresenceHandler: Sendable {
         return children.filter { $0.namespace != Namespace.vcardUpdate } + [update]
     }
 
-    /// Tells the user's native clients of the resource's presence (children nil:
-    /// unavailable), as `presence.resource`: Parley's own presence is per user, so this is how
-    /// a native client sees its user's Jabber clients come and go.
-    static func tellNative(_ children: [XMLElement]?, from me: XMPPIdentity, services: XMPPServices, excluding: ConnectionToken?) {
+    /// Tells the native clients of the user and of `friends` of the resource's presence
+    /// (children nil: unavailable), as `presence.resource`: Parley's own presence is per user,
+    /// so this is how a native client sees its user's and its contacts' Jabber clients come
+    /// and go.
+    static func tellNative(_ children: [XMLElement]?, from me: XMPPIdentity, friends: [UserID], services: XMPPServices,
+                           excluding: ConnectionToken?) {
         guard let resource = me.full.resource else { return }
-        services.delivery.deliver(.resourcePresence(resourcePresence(resource, children)), to: [me.user], excluding: excluding)
+        services.delivery.deliver(.resourcePresence(resourcePresence(resource, children, of: me.user)), to: friends + [me.user],
+                                  excluding: excluding)
     }
 
-    /// A resource's presence children as the native event's payload.
-    static func resourcePresence(_ resource: String, _ children: [XMLElement]?) -> ResourcePresence {
+    /// A Jabber resource's presence children as the native event's payload.
+    static func resourcePresence(_ resource: String, _ children: [XMLElement]?, of user: UserID) -> ResourcePresence {
         ResourcePresence(resource: resource, available: children != nil, show: children?.first { $0.name == "show" }?.text,
-                         status: children?.first { $0.name == "status" }?.text)
+                         status: children?.first { $0.name == "status" }?.text, userId: user, client: ResourcePresence.xmppClient)
     }
 
     /// A presence stanza from a resource (children nil: no show or status).

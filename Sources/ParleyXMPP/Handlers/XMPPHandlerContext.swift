@@ -43,6 +43,10 @@ protocol XMPPHandlerContext: Actor {
     /// Sends the unread 1:1 messages that waited for the stream's first presence, then lets
     /// live ones through.
     func catchUp(me: XMPPIdentity) async
+    /// Sends the last published item of each PEP node the client asks events of (`+notify`)
+    /// of `owners` (nil: the user and all friends), as events (XEP-0163 §6.1.2); if the
+    /// client's caps are not known yet, once they are.
+    func sendLastPublished(me: XMPPIdentity, of owners: [UserID]?) async
 }
 
 extension XMPPHandlerContext {

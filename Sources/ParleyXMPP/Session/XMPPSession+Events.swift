@@ -106,6 +106,10 @@ extension XMPPSession {
             send(SubscriptionHandler.request(request, to: me.full, directory: services.directory))
         case .server(.friendAdded(let friend)):
             SubscriptionHandler.announce(friend, me: me, context: self)
+            // A new contact's last published PEP items (XEP-0163 §6.1.2), once the address is known.
+            if state.present {
+                Task(executorPreference: loop) { await self.sendLastPublished(me: me, of: [friend.user.id]) }
+            }
         case .server(.friendRemoved(let reference)):
             let jid = address(of: reference.userId)
             pushRoster(XMLElement("item", namespace: Namespace.roster, ["jid": jid.description, "subscription": "remove"]))

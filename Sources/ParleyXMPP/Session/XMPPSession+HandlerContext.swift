@@ -68,7 +68,7 @@ extension XMPPSession: XMPPHandlerContext {
         guard state.present else { return }
         state.present = false
         PresenceHandler.broadcast(nil, from: me, to: friendIDs() + [me.user], services: services, excluding: token)
-        PresenceHandler.tellNative(nil, from: me, services: services, excluding: token)
+        PresenceHandler.tellNative(nil, from: me, friends: friendIDs(), services: services, excluding: token)
     }
 
     func catchUp(me: XMPPIdentity) async {

@@ -11,8 +11,14 @@ extension XMPPSession {
     /// (pins, own actions). In a room a retraction or reaction names the message by its
     /// `<stanza-id>` (the server id), a correction by the id it came with (XEP-0308).
     func messageActionStanza(_ update: MessageUpdate) -> XMLElement? {
-        guard let me, let actor = update.event.sender, actor != me.user, let system = update.event.system else { return nil }
+        guard let me, let actor = update.event.sender, let system = update.event.system else { return nil }
         let conversation = update.event.conversationId
+        // Someone else's message recalled by a moderator is a moderation (XEP-0425) for every
+        // occupant, the moderator's own streams included.
+        if system.type == .messageRecalled, update.message.sender != actor, let joined = state.joined[conversation] {
+            return moderationStanza(update, by: actor, in: joined, to: me.full)
+        }
+        guard actor != me.user else { return nil }
         var original = update.message.clientId ?? update.message.id
         var stanza: XMLElement
         if state.directPeers[conversation] == actor {
@@ -43,5 +49,19 @@ extension XMPPSession {
             return nil
         }
         return stanza
+    }
+
+    /// A moderator's recall of an occupant's message as XEP-0425's retraction from the room:
+    /// `<retract id='stanza-id'>` with `<moderated by='room/moderator'>`, and a fallback body.
+    func moderationStanza(_ update: MessageUpdate, by moderator: UserID, in joined: JoinedRoom, to me: JID) -> XMLElement {
+        let room = joined.jid.bare
+        return XMLElement("message", ["type": "groupchat", "id": update.event.clientId ?? update.event.id,
+                                      "from": room.description, "to": me.description], children: [
+            XMLElement("retract", namespace: Namespace.retraction, ["id": update.message.id], children: [
+                XMLElement("moderated", namespace: Namespace.moderation, ["by": "\(room)/\(nick(of: moderator))"]),
+            ]),
+            XMLElement("fallback", namespace: "urn:xmpp:fallback:0", ["for": Namespace.retraction]),
+            XMLElement("body", [:], text: "This message has been moderated"),
+        ])
     }
 }

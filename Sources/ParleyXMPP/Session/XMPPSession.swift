@@ -131,6 +131,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         /// disco#info queries of caps not known yet, by iq id.
         var capsKey: String?
         var capsQueries: [String: String] = [:]
+        /// The last published PEP items wait for the client's caps to be answered.
+        var lastPublishedWaiting = false
     }
 
     /// When a stream gets the 1:1 messages sent to its user. Until its initial presence it

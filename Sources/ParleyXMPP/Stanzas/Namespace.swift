@@ -44,12 +44,18 @@ public enum Namespace {
     /// Message actions (`MessageActionStanzas`).
     public static let correction = "urn:xmpp:message-correct:0"
     public static let retraction = "urn:xmpp:message-retract:1"
+    /// Moderated message retraction (XEP-0425).
+    public static let moderation = "urn:xmpp:message-moderate:1"
     public static let reactions = "urn:xmpp:reactions:0"
     public static let reply = "urn:xmpp:reply:0"
     public static let references = "urn:xmpp:reference:0"
     /// Publish-subscribe (XEP-0060) as personal eventing (XEP-0163), and its events.
     public static let pubsub = "http://jabber.org/protocol/pubsub"
     public static let pubsubEvent = "http://jabber.org/protocol/pubsub#event"
+    public static let pubsubOwner = "http://jabber.org/protocol/pubsub#owner"
+    public static let pubsubErrors = "http://jabber.org/protocol/pubsub#errors"
+    public static let pubsubPublishOptions = "http://jabber.org/protocol/pubsub#publish-options"
+    public static let pubsubNodeConfig = "http://jabber.org/protocol/pubsub#node_config"
     /// Push notifications (XEP-0357).
     public static let push = "urn:xmpp:push:0"
     /// PEP native bookmarks (XEP-0402).

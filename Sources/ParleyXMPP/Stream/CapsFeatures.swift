@@ -1,3 +1,4 @@
+import Foundation
 import ParleySync
 
 /// Entity capabilities (XEP-0115) of clients: the features a client's caps (`node#ver`)
@@ -27,12 +28,23 @@ final class CapsFeatures: Sendable {
     }
 
     /// The PEP node of a forwarded PEP event (a headline message whose payload is a
-    /// `pubsub#event`), nil for any other stanza.
+    /// `pubsub#event` of `<items>`, `<delete>` or `<purge>`), nil for any other stanza.
     static func eventNode(stanza: String?, type: String?, children: String) -> String? {
-        let start = "<event xmlns='" + Namespace.pubsubEvent + "'><items node='"
+        let start = "<event xmlns='" + Namespace.pubsubEvent + "'><"
         guard stanza == nil, type == "headline", children.hasPrefix(start) else { return nil }
-        let rest = children.dropFirst(start.count)
+        var rest = children.dropFirst(start.count)
+        guard let kind = ["items", "delete", "purge"].first(where: { rest.hasPrefix($0 + " node='") }) else { return nil }
+        rest = rest.dropFirst(kind.count + " node='".count)
         guard let end = rest.firstIndex(of: "'") else { return nil }
-        return String(rest[..<end])
+        return unescaped(String(rest[..<end]))
+    }
+
+    /// An attribute value as the serializer escaped it, read back (node names seldom hold
+    /// any of the five).
+    private static func unescaped(_ value: String) -> String {
+        guard value.contains("&") else { return value }
+        return value.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -179,6 +179,19 @@ public final class NativeResources: Sendable {
         }
     }
 
+    /// Every resource of the user available on this server now, native devices first, as
+    /// `presence.resource` payloads (`user.resources`).
+    public func presences(of user: UserID) -> [ResourcePresence] {
+        resources(of: user).map { Self.presence($0.name, $0, of: user) } + jabberResources(of: user)
+    }
+
+    /// A native resource's state (nil: gone) as the `presence.resource` payload: `away` while
+    /// its app is in the background.
+    static func presence(_ name: String, _ now: Resource?, of user: UserID) -> ResourcePresence {
+        ResourcePresence(resource: name, available: now != nil, show: now.map { $0.active ? nil : "away" } ?? nil, userId: user,
+                         client: ResourcePresence.parleyClient)
+    }
+
     /// A resource's state now, if it exists.
     public func resource(_ name: String, of user: UserID) -> Resource? {
         users.withLock { table in table[user].flatMap { Self.resource(name, in: $0) } }

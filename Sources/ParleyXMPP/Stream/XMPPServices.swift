@@ -19,6 +19,8 @@ public final class XMPPServices: Sendable {
     let caps = CapsFeatures()
     /// Private XML (XEP-0049) and roster names and groups, per user.
     public let privateStorage: PrivateStorageService
+    /// Personal eventing nodes clients publish to (XEP-0163), other than the profile's.
+    public let pep: PEPService
     public let registry: ConnectionRegistry
     /// For the events a gateway itself causes (a profile changed by vCard).
     public let delivery: Delivery
@@ -44,7 +46,7 @@ public final class XMPPServices: Sendable {
 
     public init(accounts: AccountService, social: SocialService, conversations: ConversationService, groups: GroupService,
                 rooms: RoomService, presence: PresenceService, uploads: UploadSlots, privateStorage: PrivateStorageService,
-                registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
+                pep: PEPService, registry: ConnectionRegistry, delivery: Delivery, configuration: XMPPConfiguration, logger: Logger,
                 deletion: AccountDeletionService? = nil, nativeResources: NativeResources = NativeResources(),
                 media: MediaService? = nil,
                 clientStateChanged: @escaping @Sendable (ConnectionToken, _ active: Bool) -> Void = { _, _ in }) {
@@ -61,6 +63,7 @@ public final class XMPPServices: Sendable {
         self.presence = presence
         self.uploads = uploads
         self.privateStorage = privateStorage
+        self.pep = pep
         self.registry = registry
         self.delivery = delivery
         self.configuration = configuration
@@ -71,14 +74,35 @@ public final class XMPPServices: Sendable {
         nativeChanges = continuation
         nativeResources.observe { continuation.yield($0) }
         nativeResources.lookUpJabber { [resources] user in
-            resources.available(user).map { PresenceHandler.resourcePresence($0.resource, $0.presence) }
+            resources.available(user).map { PresenceHandler.resourcePresence($0.resource, $0.presence, of: user) }
         }
         // One consumer, so that a resource's presences go out in the order they changed (a
         // sign-in and a quick sign-out must not arrive the other way round).
-        Task { [social, registry, domain = directory.domain] in
+        Task { [social, registry, delivery, domain = directory.domain] in
             for await change in changes {
-                await Self.announce(change, social: social, registry: registry, domain: domain)
+                await Self.announce(change, social: social, registry: registry, delivery: delivery, domain: domain)
             }
+        }
+        // A profile changed anywhere (native clients, vCard, PEP) is a PEP event of its nick
+        // and avatar nodes to the XMPP streams of the user and the user's friends.
+        accounts.observeProfileChanges { [weak self] change in
+            guard let self else { return }
+            Task { await self.profileChanged(change) }
+        }
+    }
+
+    /// The PEP events of a profile change (XEP-0172 nickname, XEP-0084 avatar metadata), from
+    /// the user's bare JID.
+    func profileChanged(_ change: ProfileChange) async {
+        let profile = change.account.profile
+        let jid = JID(local: XMPPDirectory.localPart(of: profile), domain: directory.domain)
+        if change.nickname {
+            await PEPHandler.announce(PEPHandler.items(profile.nickname, namespace: Namespace.pubsubEvent), owner: profile.id, from: jid,
+                                      services: self)
+        }
+        if change.avatar, let media {
+            await PEPHandler.announce(await PEPHandler.metadataEvent(profile.avatar, media: media, services: self), owner: profile.id,
+                                      from: jid, services: self)
         }
     }
 
@@ -87,13 +111,16 @@ public final class XMPPServices: Sendable {
     }
 
     /// Broadcasts a native resource's presence to the user's friends and to the user's own
-    /// XMPP streams, as an XMPP stream's own presence goes (`PresenceHandler.broadcast`).
+    /// XMPP streams, as an XMPP stream's own presence goes (`PresenceHandler.broadcast`), and
+    /// to their native clients as `presence.resource`.
     private static func announce(_ change: NativeResources.Change, social: SocialService, registry: ConnectionRegistry,
-                                 domain: String) async {
+                                 delivery: Delivery, domain: String) async {
         let friends = (try? await social.allFriends(of: change.user).map(\.user.id)) ?? []
         let from = JID(local: change.local, domain: domain, resource: change.resource)
         registry.forward(ForwardedStanza(stanza: "presence", type: change.now == nil ? "unavailable" : nil, id: nil,
                                          from: from.description, children: NativePresence.children(change.now)),
+                         to: friends + [change.user], excluding: nil)
+        delivery.deliver(.resourcePresence(NativeResources.presence(change.resource, change.now, of: change.user)),
                          to: friends + [change.user], excluding: nil)
     }
 }

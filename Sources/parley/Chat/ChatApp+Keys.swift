@@ -270,7 +270,7 @@ extension ChatApp {
             let text = input.text
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
             if text.hasPrefix("/"), sendFile(text, to: dialogue) || runMessageAction(text, in: dialogue) || searchCommand(text, in: dialogue)
-                || muteCommand(text, in: dialogue)
+                || muteCommand(text, in: dialogue) || whoCommand(text, in: dialogue)
                 || runModeration(text, in: dialogue) {
                 input.clear()
                 return

@@ -13,7 +13,7 @@ import Testing
         let features = info.elements.filter { $0.name == "feature" }.compactMap { $0["var"] }
         #expect(features == fixture.handlers.serverFeatures)
         #expect(features == [Namespace.discoInfo, Namespace.discoItems, Namespace.ping, Namespace.roster, Namespace.vcard, Namespace.lastActivity,
-                             Namespace.pubsub + "#publish", Namespace.pubsub + "#retrieve-items", Namespace.push, Namespace.blocking, Namespace.receipts, Namespace.chatStates, Namespace.chatMarkers, Namespace.carbons, Namespace.mam])
+                             ] + PEPHandler().features + [Namespace.push, Namespace.blocking, Namespace.receipts, Namespace.chatStates, Namespace.chatMarkers, Namespace.carbons, Namespace.mam])
     }
 
     @Test func theServersItemsAreItsServices() async throws {

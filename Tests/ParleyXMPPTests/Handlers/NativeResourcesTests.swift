@@ -87,21 +87,47 @@ import Testing
         #expect(fixture.services.resources.bind(alice.user, requested: "Desk.cccccc", token: ConnectionToken(9)) != "Desk.cccccc")
     }
 
-    @Test func theUsersNativeClientsHearOfItsJabberResources() async throws {
+    @Test func theNativeClientsOfTheUserAndFriendsHearOfItsJabberResources() async throws {
         let fixture = try HandlerFixture()
         let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        _ = try await fixture.befriend(alice.user, bob.user)
         let context = fixture.context()
         _ = fixture.services.resources.bind(alice.user, requested: "r", token: context.token)
         await fixture.stanza(XMLElement("presence", [:], children: [XMLElement("show", [:], text: "dnd")]), me: alice, context: context)
-        #expect(fixture.services.nativeResources.jabberResources(of: alice.user)
-                    == [ResourcePresence(resource: "r", available: true, show: "dnd", status: nil)])
+        let dnd = ResourcePresence(resource: "r", available: true, show: "dnd", status: nil, userId: alice.user, client: ResourcePresence.xmppClient)
+        #expect(fixture.services.nativeResources.jabberResources(of: alice.user) == [dnd])
+        #expect(fixture.services.nativeResources.presences(of: alice.user) == [dnd])
         await fixture.stanza(XMLElement("presence", ["type": "unavailable"]), me: alice, context: context)
         let told = fixture.delivery.events.compactMap { sent -> ResourcePresence? in
-            guard case .resourcePresence(let presence) = sent.event, sent.users == [alice.user], sent.excluding == context.token else { return nil }
+            guard case .resourcePresence(let presence) = sent.event, Set(sent.users) == [alice.user, bob.user],
+                  sent.excluding == context.token else { return nil }
             return presence
         }
-        #expect(told == [ResourcePresence(resource: "r", available: true, show: "dnd"), ResourcePresence(resource: "r", available: false)])
+        #expect(told == [dnd, ResourcePresence(resource: "r", available: false, userId: alice.user, client: ResourcePresence.xmppClient)])
         #expect(fixture.services.nativeResources.jabberResources(of: alice.user).isEmpty)
+    }
+
+    @Test func aNativeDeviceIsAResourceTheUserAndFriendsHearOf() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        _ = try await fixture.befriend(alice.user, bob.user)
+        let native = fixture.services.nativeResources
+        native.signedIn(alice.user, local: "alice", token: ConnectionToken(77), sessionID: "ses123456", deviceName: "Phone")
+        let name = NativeResources.resourceName(deviceName: "Phone", sessionID: "ses123456")
+        #expect(native.presences(of: alice.user)
+                    == [ResourcePresence(resource: name, available: true, userId: alice.user, client: ResourcePresence.parleyClient)])
+        // Told by the gateway's own task: waited for.
+        var told: [ResourcePresence] = []
+        for _ in 0..<200 where told.isEmpty {
+            told = fixture.delivery.events.compactMap { sent -> ResourcePresence? in
+                guard case .resourcePresence(let presence) = sent.event, Set(sent.users) == [alice.user, bob.user] else { return nil }
+                return presence
+            }
+            if told.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(told == [ResourcePresence(resource: name, available: true, userId: alice.user, client: ResourcePresence.parleyClient)])
     }
 
     /// Waits (at most two seconds) for `count` forwarded stanzas: native changes are announced

@@ -34,7 +34,7 @@ import Testing
         #expect(try await fixture.services.accounts.profile(id: alice.user).nickname == "Ally")
         // The native clients hear of it; the friends' and her own streams get the event.
         #expect(fixture.delivery.events.contains { if case .meUpdated(let account) = $0.event { account.profile.nickname == "Ally" } else { false } })
-        let (event, users) = try #require(fixture.registry.forwarded.last)
+        let (event, users) = try await fixture.forwarded { $0.children.contains("Ally") }
         #expect(event.type == "headline" && event.from == "alice@chat.test" && Set(users) == [alice.user, bob.user])
         #expect(event.children.contains("<nick xmlns='http://jabber.org/protocol/nick'>Ally</nick>"))
 
@@ -50,13 +50,31 @@ import Testing
         #expect(try await fixture.services.accounts.profile(id: alice.user).nickname == nil)
     }
 
+    @Test func aNativeNicknameChangeIsTheNickNodesEventAndOtherFieldsAreNone() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        _ = try await fixture.befriend(alice.user, bob.user)
+        // As `me.update` does it: through the core, with no XMPP stream involved.
+        _ = try await fixture.services.accounts.updateProfile(of: alice.user, with: ProfileUpdate(nickname: .set("Allie")))
+        let (event, users) = try await fixture.forwarded { $0.children.contains("Allie") }
+        #expect(event.type == "headline" && event.from == "alice@chat.test" && Set(users) == [alice.user, bob.user])
+        #expect(CapsFeatures.eventNode(stanza: event.stanza, type: event.type, children: event.children) == Namespace.nick)
+        // The signature is no PEP node: nothing more is handed over.
+        let before = fixture.registry.forwarded.count
+        _ = try await fixture.services.accounts.updateProfile(of: alice.user, with: ProfileUpdate(signature: .set("hi")))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fixture.registry.forwarded.count == before)
+    }
+
     @Test func otherNodesAndOthersNodesAreRefused() async throws {
         let fixture = try HandlerFixture()
         let alice = try await fixture.user("alice")
         let bob = try await fixture.user("bob")
         let context = fixture.context()
+        // A node nobody published to does not exist.
         let other = Self.pubsub(XMLElement("items", namespace: Namespace.pubsub, ["node": "urn:xmpp:microblog:0"]))
-        await #expect(throws: StanzaError.self) { _ = try await fixture.answer("get", other, me: alice, context: context) }
+        await #expect(throws: ProtocolError(.notFound, "no node urn:xmpp:microblog:0")) { _ = try await fixture.answer("get", other, me: alice, context: context) }
         // Publishing to someone else's node is not one's own profile.
         await #expect(throws: StanzaError.self) {
             _ = try await fixture.answer("set", Self.publish("x"), to: "bob@chat.test", me: alice, context: context)
@@ -145,13 +163,15 @@ import Testing
         let read = try #require(try await fixture.answer("get", dataQuery, to: "alice@chat.test", me: bob, context: context))
         #expect(read.child("items")?.child("item")?.child("data").flatMap { Base64.decode($0.text) } == Self.png)
 
-        // The metadata publish announces it to friends; an empty one removes the avatar.
+        // The avatar's change is announced to friends as metadata; publishing the metadata
+        // is answered with its id, and an empty one removes the avatar.
+        let (event, users) = try await fixture.forwarded { $0.children.contains(sha1) }
+        #expect(Set(users) == [alice.user, bob.user] && event.children.contains(Namespace.avatarMetadata))
         let announce = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarMetadata], children: [
             XMLElement("item", namespace: Namespace.pubsub, ["id": sha1], children: [Self.metadataElement(sha1)]),
         ]))
-        _ = try await fixture.answer("set", announce, me: alice, context: context)
-        let (event, users) = try #require(fixture.registry.forwarded.last)
-        #expect(Set(users) == [alice.user, bob.user] && event.children.contains(sha1))
+        let answered = try #require(try await fixture.answer("set", announce, me: alice, context: context))
+        #expect(answered.child("publish")?.child("item")?["id"] == sha1)
         let clear = Self.pubsub(XMLElement("publish", namespace: Namespace.pubsub, ["node": Namespace.avatarMetadata], children: [
             XMLElement("item", namespace: Namespace.pubsub, ["id": "none"], children: [XMLElement("metadata", namespace: Namespace.avatarMetadata)]),
         ]))

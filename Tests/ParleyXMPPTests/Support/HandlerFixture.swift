@@ -36,6 +36,7 @@ final class HandlerFixture {
             groups: GroupService(context: context), rooms: rooms, presence: PresenceService(context: context, rooms: rooms),
             uploads: UploadSlots(media: media, secrets: secrets, rules: UploadSlots.Rules(), clock: clock),
             privateStorage: PrivateStorageService(context: context),
+            pep: PEPService(context: context, limits: PEPLimits(maxNodesPerUser: 3, maxItemBytes: 200, maxItemsPerNode: 4)),
             registry: registry, delivery: delivery,
             configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
             logger: Logger(label: "xmpp-test") { _ in }, media: media)
@@ -81,6 +82,16 @@ final class HandlerFixture {
         }
     }
 
+    /// The newest stanza handed to other sessions that `matching` accepts, waited for a while
+    /// (events that follow a change, as a profile's PEP events do, are handed over by a task).
+    func forwarded(_ matching: (ForwardedStanza) -> Bool) async throws -> (ForwardedStanza, [UserID]) {
+        for _ in 0..<200 {
+            if let found = registry.forwarded.last(where: { matching($0.0) }) { return found }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw MissingValue()
+    }
+
     /// Dispatches an iq payload as the session does: through the table to its handler.
     func answer(_ type: String, _ query: XMLElement, to target: String? = nil, me: XMPPIdentity,
                 context: RecordingContext) async throws -> XMLElement? {
@@ -106,6 +117,7 @@ actor RecordingContext: XMPPHandlerContext {
     private(set) var available = false
     private var everAvailable = false
     private(set) var caughtUp = 0
+    private(set) var lastPublishedAsked = 0
 
     init(services: XMPPServices, handlers: XMPPHandlerTable) {
         self.services = services
@@ -136,6 +148,7 @@ actor RecordingContext: XMPPHandlerContext {
         return !everAvailable
     }
     func catchUp(me: XMPPIdentity) async { caughtUp += 1 }
+    func sendLastPublished(me: XMPPIdentity, of owners: [UserID]?) async { lastPublishedAsked += 1 }
     func becomeUnavailable() { available = false }
     func friendIDs() -> [UserID] { Array(peers.keys) }
 

@@ -159,6 +159,9 @@ export function dialogueView() {
       const friend = state.friends.get(conversation.peer?.id);
       // Presence is only known while connected.
       sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : client.lastSeenLabel(friend.user.id) || t('offline')) : '';
+      // Where they are online: each device or Jabber client, with its show.
+      const devices = friend?.online ? client.resourcesOf(friend.user.id) : [];
+      if (devices.length) sub += ` · ${devices.map((r) => (r.show ? `${r.resource} (${t(`resource_show_${r.show}`)})` : r.resource)).join(', ')}`;
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
@@ -172,7 +175,7 @@ export function dialogueView() {
     else if (typists.length > 2) sub = t('typing_many', { name: userName(typists[0]), n: typists.length - 1, all: typists.length });
     subtitle.textContent = sub;
     subtitle.hidden = !sub;
-    subtitle.classList.toggle('is-online', sub === t('online'));
+    subtitle.classList.toggle('is-online', sub === t('online') || sub.startsWith(`${t('online')} · `));
     const isRoomOutside = (conversation == null && (infoData && 'occupantCount' in infoData))
       || (tl.error === 'not_member' && conversation?.kind !== 'user') || (unknown && tl.error === 'not_found');
     outside.hidden = !isRoomOutside;
@@ -886,6 +889,7 @@ export function dialogueView() {
     on('conversations', () => { if (id) paintHeader(); }),
     on('friends', () => { if (id) paintHeader(); }),
     on('lastseen', () => { if (id) paintHeader(); }),
+    on('resources', () => { if (id) paintHeader(); }),
     on('connection', () => { if (id) paintHeader(); }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('pins', (changed) => { if (changed === id) paintPins(); }),

@@ -65,6 +65,15 @@ export function infoView({ tab, detail }) {
     return seen ? kvRow(t('last_seen'), seen) : null;
   }
 
+  /** The devices and Jabber clients a friend is online on, each with its show and status. */
+  function resourcesRow(id, friend) {
+    if (!friend?.online) return null;
+    const devices = client.resourcesOf(id);
+    if (!devices.length) return null;
+    return kvRow(t('online_on'), h('ul', { class: 'resource-list' },
+      ...devices.map((r) => h('li', { class: 'resource-item', text: client.describeResource(r) }))));
+  }
+
   function userPage() {
     const user = state.users.get(userId);
     if (!user) {
@@ -89,7 +98,8 @@ export function infoView({ tab, detail }) {
       kvRow(t('age'), user.age ? String(user.age) : ''),
       kvRow(t('hobbies'), user.hobbies && user.hobbies.length ? hobbyChips(user.hobbies) : ''),
       friend ? kvRow(t('friends'), t('friend_since', { date: ymd(new Date(friend.since)) })) : null,
-      lastSeenRow(user.id, friend));
+      lastSeenRow(user.id, friend),
+      resourcesRow(user.id, friend));
     const actions = h('div', { class: 'action-stack' });
     const action = (label, iconName, cls, handler) => {
       const button = h('button', { type: 'button', class: `btn ${cls} btn-block` }, icon(iconName, { size: 18 }), h('span', { text: label }));
@@ -486,7 +496,7 @@ export function infoView({ tab, detail }) {
     render();
   }
 
-  for (const topic of ['users', 'friends', 'requests', 'conversations', 'group', 'lastseen']) offs.push(on(topic, () => { if (!editing) render(); }));
+  for (const topic of ['users', 'friends', 'requests', 'conversations', 'group', 'lastseen', 'resources']) offs.push(on(topic, () => { if (!editing) render(); }));
   offs.push(on('room-occupancy', (id) => { if (id === conversationId) load(); }));
   // Someone joined or left a group: list its members again.
   let memberTimer = null;
