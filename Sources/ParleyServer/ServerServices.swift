@@ -17,6 +17,10 @@ final class ServerServices: Sendable {
 
     let accounts: AccountService
     let media: MediaService
+    /// Who may fetch uploads, and their signed links.
+    let mediaAccess: MediaAccess
+    /// Thumbnails of large images, made on first request.
+    let thumbnails: Thumbnails
     /// Upload slots (XMPP's HTTP upload), shared by the gateway that grants them and the
     /// HTTP route that takes the bytes.
     let uploads: UploadSlots
@@ -53,6 +57,7 @@ final class ServerServices: Sendable {
 
     init(accounts: AccountService, media: MediaService, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
+         mediaURLs: MediaURLSigner, thumbnails: Thumbnails,
          pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules(),
          nativeResources: NativeResources = NativeResources()) {
         self.nativeResources = nativeResources
@@ -61,6 +66,8 @@ final class ServerServices: Sendable {
         self.registry = registry
         self.accounts = accounts
         self.media = media
+        mediaAccess = MediaAccess(context: messaging, signer: mediaURLs)
+        self.thumbnails = thumbnails
         self.uploads = uploads
         social = SocialService(context: messaging)
         conversations = ConversationService(context: messaging)
@@ -79,7 +86,7 @@ final class ServerServices: Sendable {
         self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
                                       rooms: rooms, delivery: delivery, activity: push.activity, reports: reports,
-                                      native: nativeResources)
+                                      mediaAccess: mediaAccess, native: nativeResources)
         push.activity.observe { [nativeResources] token, active in nativeResources.clientState(token, active: active) }
     }
 }
