@@ -16,12 +16,12 @@ struct MediaAccessKitTests {
         return Data(bytes + [8, 6, 0, 0, 0] + [UInt8](repeating: 0, count: 40))
     }
 
-    private func refusal(_ body: () async throws(ParleyError) -> Void) async -> ErrorCode? {
+    private func refusal(_ body: () async throws -> Void) async -> ErrorCode? {
         do {
             try await body()
             return nil
         } catch {
-            if case .server(let refused) = error { return refused.code }
+            if case .server(let refused)? = error as? ParleyError { return refused.code }
             return nil
         }
     }
