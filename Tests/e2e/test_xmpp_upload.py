@@ -75,7 +75,7 @@ def test_slots_take_one_file_each_and_refuse_everything_else_clearly(server):
         assert stored.json["url"] == path_of(get_url, server) and stored.json["type"] == "image/png"
         fetched = call("", "GET", get_url)
         assert fetched.status == 200 and fetched.body == image and fetched.headers["Content-Type"] == "image/png"
-        assert call("", "GET", path_of(get_url, server)).status == 401
+        assert call(server.url, "GET", path_of(get_url, server)).status == 401
         # Single use.
         again = put(put_url, image)
         assert again.status == 404 and again.error_code == "not_found"
