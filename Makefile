@@ -10,7 +10,7 @@ PYTHON     := $(VENV)/bin/python
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: C libraries Parley links, and the tools the tests drive.
-BUILD_PACKAGES := libhttp-parser-dev liblmdb-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev pkg-config
+BUILD_PACKAGES := libhttp-parser-dev liblmdb-dev libnats-dev libpq-dev libsodium-dev libsqlite3-dev libexpat1-dev libssl-dev libturbojpeg0-dev libpng-dev pkg-config
 TEST_PACKAGES  := curl nats-server postgresql python3 python3-venv tmux profanity chromium chromium-driver nodejs fonts-noto-cjk fonts-noto-color-emoji
 # The reverse proxies of docs/operations.md, run by Tests/e2e/test_reverse_proxy.py on loopback.
 # Installed with RUNLEVEL=1 so that invoke-rc.d does not start their default sites on port 80.

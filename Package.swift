@@ -44,6 +44,18 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // Image thumbnails (docs/protocol.md, "Thumbnails"): JPEG through libjpeg-turbo's
+        // TurboJPEG API, PNG through libpng's simplified API; only ParleyServer imports them.
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
         // A mutex ThreadSanitizer can see (pthread-based; `Synchronization.Mutex` uses raw
         // futexes), shared by every Swift target. Imports nothing of the project.
         .target(
@@ -138,7 +150,8 @@ let package = Package(
         ),
         .target(
             name: "ParleyServer",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleyCluster", "ParleySync", "CSodium"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleyCore", "ParleySQLite", "ParleyPostgres", "ParleyXMPP", "ParleyCluster", "ParleySync", "CSodium",
+                           "CTurboJPEG", "CPNG"],
             swiftSettings: strictSwift
         ),
         // The client SDK. ParleyNet (epoll) exists only on Linux; Apple platforms use

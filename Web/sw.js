@@ -1,7 +1,8 @@
 // Parley's service worker: keeps the app's own files so it opens with no network (the
 // page then shows the sessions list it saved, under the connection banner), and shows push
 // notifications, one per conversation, replaced as its count grows; a click opens it.
-// Nothing under /v1/ (the API, media, the WebSocket) ever goes through the cache.
+// Nothing under /v1/ (the API, media, the WebSocket) ever goes through the cache: a signed
+// media link (?exp=…&sig=…) is never kept here, so none outlives its expiry.
 
 const CACHE = 'parley-shell-v1';
 // Every file of the app (Tests/e2e/test_web_push.py checks the list against Web/).
@@ -11,7 +12,7 @@ const SHELL = [
   'css/auth.css', 'css/base.css', 'css/chat.css', 'css/components.css', 'css/discover.css', 'css/layout.css',
   'css/lists.css', 'css/profile.css',
   'js/api.js', 'js/app.js', 'js/client.js', 'js/connection.js', 'js/dom.js', 'js/emoticons.js', 'js/format.js',
-  'js/i18n.js', 'js/icons.js', 'js/outbox.js', 'js/actionqueue.js', 'js/files.js', 'js/lastseen.js', 'js/resources.js', 'js/push.js', 'js/receipts.js', 'js/router.js',
+  'js/i18n.js', 'js/icons.js', 'js/outbox.js', 'js/actionqueue.js', 'js/files.js', 'js/lastseen.js', 'js/media.js', 'js/resources.js', 'js/push.js', 'js/receipts.js', 'js/router.js',
   'js/store.js', 'js/time.js', 'js/ui.js', 'js/voice.js',
   'js/views/admin.js', 'js/views/authframe.js', 'js/views/contacts.js', 'js/views/dialogue.js', 'js/views/discover.js', 'js/views/info.js', 'js/views/invite.js',
   'js/views/login.js', 'js/views/menu.js', 'js/views/messageactions.js', 'js/views/phone.js', 'js/views/profile.js', 'js/views/register.js',

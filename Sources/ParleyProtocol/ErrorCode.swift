@@ -19,6 +19,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case requestTimeout = "request_timeout"            // a request head or body too slow to arrive
     case misdirectedRequest = "misdirected_request"    // a Host that is not one of the server's names
     case unsupportedMediaType = "unsupported_media_type"
+    case urlExpired = "url_expired"                    // a signed media link's time is up: ask for a new one (`media.url`)
+    case badSignature = "bad_signature"                // a media link whose signature does not match its id and expiry
     // Authentication
     case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
     case invalidCredentials = "invalid_credentials"    // wrong username or password (never says which)
@@ -68,6 +70,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .unauthorized, .invalidCredentials, .invalidCode, .codeExpired: return 401
         case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
         case .suspended, .notAdmin, .banned, .muted, .inviteOnly: return 403
+        case .urlExpired, .badSignature: return 403
         case .inviteExpired, .inviteUsedUp, .inviteRevoked: return 410
         case .tooManyAdmins: return 409
         case .notFound: return 404

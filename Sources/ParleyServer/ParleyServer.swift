@@ -198,6 +198,8 @@ public final class ParleyServer: Sendable {
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
             parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
+        xmppConfiguration.mediaURLs = MediaURLSigner(lifetimeSeconds: configuration.xmppMediaURLSeconds,
+                                                     mac: try ServerSecret.mediaLinkMAC(from: configuration.dataDirectory))
         xmppConfiguration.maxPrivateItems = configuration.xmppMaxPrivateItems
         xmppConfiguration.receiptsKept = configuration.xmppReceiptsKept
         xmppConfiguration.maxPushRegistrations = configuration.xmppMaxPushRegistrations
@@ -322,8 +324,11 @@ public final class ParleyServer: Sendable {
         // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
         let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
                                       blocking: blocking, rules: rules, clock: clock, scram: SCRAMCredentialDeriver())
-        let media = MediaService(store: store, files: try MediaDirectory(path: configuration.dataDirectory + "/media"),
+        let mediaDirectory = try MediaDirectory(path: configuration.dataDirectory + "/media")
+        let media = MediaService(store: store, files: mediaDirectory,
                                  secrets: secrets, blocking: blocking, rules: configuration.mediaRules, clock: clock)
+        let thumbnails = Thumbnails(directory: mediaDirectory, maker: ThumbnailMaker(maxPixels: configuration.maxImagePixels),
+                                    blocking: blocking, maxSourceBytes: max(configuration.maxMediaBytes, configuration.maxFileBytes))
         let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
                                            maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection,
                                            requestsPerSecond: Double(configuration.webSocketRequestsPerSecond),
@@ -364,6 +369,9 @@ public final class ParleyServer: Sendable {
                                          media: media, rules: exportRules, clock: clock, logger: logger)
         let services = ServerServices(accounts: accounts, media: media, pool: pool, uploads: uploads, messaging: messaging, hub: hub,
                                       delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
+                                      mediaURLs: MediaURLSigner(lifetimeSeconds: configuration.mediaURLSeconds,
+                                                                mac: try ServerSecret.mediaLinkMAC(from: configuration.dataDirectory)),
+                                      thumbnails: thumbnails,
                                       pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
                                                                              maxURLBytes: configuration.pushMaxURLBytes,
                                                                              maxKeyBytes: configuration.pushMaxKeyBytes,

@@ -63,6 +63,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxMediaBytes = 5 * 1024 * 1024
     /// Largest file upload (`POST /v1/files`, streamed to disk), in bytes.
     public var maxFileBytes = 100 * 1024 * 1024
+    /// Seconds a signed media link (`media.url`) stays valid, at least.
+    public var mediaURLSeconds = 3_600
+    /// Seconds the signed media links sent to Jabber clients stay valid, at least.
+    public var xmppMediaURLSeconds = 7 * 86_400
+    /// Most pixels (width × height) of an image upload, and of an image a thumbnail is made of.
+    public var maxImagePixels = 50_000_000
     /// Bytes one user may upload in any 24 hours.
     public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.
@@ -386,6 +392,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         var rules = MediaRules()
         rules.maxBytes = maxMediaBytes
         rules.maxFileBytes = maxFileBytes
+        rules.maxImagePixels = maxImagePixels
         rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
         rules.bytesHeld = Int64(mediaQuotaBytes)
         rules.uploadsPerMinute = mediaUploadsPerMinute

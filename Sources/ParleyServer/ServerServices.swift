@@ -19,6 +19,10 @@ final class ServerServices: Sendable {
     let media: MediaService
     /// The blocking pool: downloads read their files' pieces on it, off the event loops.
     let pool: BlockingPool
+    /// Who may fetch uploads, and their signed links.
+    let mediaAccess: MediaAccess
+    /// Thumbnails of large images, made on first request.
+    let thumbnails: Thumbnails
     /// Upload slots (XMPP's HTTP upload), shared by the gateway that grants them and the
     /// HTTP route that takes the bytes.
     let uploads: UploadSlots
@@ -57,6 +61,7 @@ final class ServerServices: Sendable {
 
     init(accounts: AccountService, media: MediaService, pool: BlockingPool, uploads: UploadSlots, messaging: MessagingContext, hub: ConnectionHub,
          delivery: any Delivery, registry: any ConnectionRegistry, limits: Limits, logger: Logger, push: PushDispatcher,
+         mediaURLs: MediaURLSigner, thumbnails: Thumbnails,
          pushRegistration: PushRegistration, exports: AccountExports, moderation: ModerationRules = ModerationRules(),
          nativeResources: NativeResources = NativeResources(), pepLimits: PEPLimits = PEPLimits()) {
         self.nativeResources = nativeResources
@@ -66,6 +71,8 @@ final class ServerServices: Sendable {
         self.accounts = accounts
         self.media = media
         self.pool = pool
+        mediaAccess = MediaAccess(context: messaging, signer: mediaURLs)
+        self.thumbnails = thumbnails
         self.uploads = uploads
         social = SocialService(context: messaging)
         conversations = ConversationService(context: messaging)
@@ -85,7 +92,7 @@ final class ServerServices: Sendable {
         self.pushRegistration = pushRegistration
         operations = Operations.table(accounts: accounts, social: social, conversations: conversations, groups: groups,
                                       rooms: rooms, delivery: delivery, activity: push.activity, reports: reports,
-                                      native: nativeResources)
+                                      mediaAccess: mediaAccess, native: nativeResources)
         push.activity.observe { [nativeResources] token, active in nativeResources.clientState(token, active: active) }
     }
 }

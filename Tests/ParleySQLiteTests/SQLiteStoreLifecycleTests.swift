@@ -28,7 +28,7 @@ import Testing
         let tables = try inspector.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { try $0.string(0) }
         #expect(tables == ["admins", "audit_log", "blocks", "conversation_bans", "conversation_mutes", "conversations", "delivery_markers", "friend_requests",
                           "friendships", "group_invites", "group_join_requests", "group_mutes", "group_policies",
-                          "hidden_messages", "last_seen", "media", "members", "message_id_floor", "message_mentions", "messages", "messages_search",
+                          "hidden_messages", "last_seen", "media", "media_uses", "members", "message_id_floor", "message_mentions", "messages", "messages_search",
                           "messages_search_config", "messages_search_data", "messages_search_docsize", "messages_search_idx",
                           "migration_notes", "notification_settings", "pep_items", "pinned_messages", "privacy_settings", "push_targets",
                           "reports", "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "suspensions", "swipes", "unfindable_users",

@@ -62,5 +62,5 @@ def test_kill_dash_nine_loses_nothing_acknowledged(parley):
         assert login.status == 200
     zero = call(restarted.url, "GET", "/v1/me", token=token).json
     assert zero["nickname"] == "Zero" and zero["hobbies"] == ["a", "b"]
-    fetched = call(restarted.url, "GET", media_url)
+    fetched = call(restarted.url, "GET", media_url, token=token)
     assert fetched.status == 200 and fetched.body == PNG

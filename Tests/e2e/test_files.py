@@ -99,7 +99,7 @@ def test_a_100_mib_file_streams_to_disk_with_bounded_memory_and_comes_back_whole
 
     # The download streams back the same bytes.
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
-    connection.request("GET", info["url"])
+    connection.request("GET", info["url"], headers={"Authorization": f"Bearer {token}"})
     response = connection.getresponse()
     assert response.status == 200
     assert int(response.headers["Content-Length"]) == size
@@ -114,7 +114,7 @@ def test_zero_bytes_and_executable_types_are_attachments_in_a_sandbox(server):
     token = register(server, "ben")
     status, empty, _ = upload(server, token, b"", 0)
     assert status == 201 and empty["size"] == 0
-    got = call(server.url, "GET", empty["url"] + "?name=empty.txt")
+    got = call(server.url, "GET", empty["url"] + "?name=empty.txt", token=token)
     assert got.status == 200 and got.body == b""
     assert got.headers["Content-Disposition"].startswith("attachment;")
 
@@ -123,7 +123,7 @@ def test_zero_bytes_and_executable_types_are_attachments_in_a_sandbox(server):
         # What the client claims does not count: the bytes decide.
         status, info, _ = upload(server, token, content, len(content), headers={"Content-Type": "image/png"})
         assert status == 201 and info["type"] == sniffed
-        got = call(server.url, "GET", info["url"] + "?name=cute.png")
+        got = call(server.url, "GET", info["url"] + "?name=cute.png", token=token)
         assert got.status == 200 and got.body == content
         assert got.headers["Content-Type"] == sniffed
         assert got.headers["Content-Disposition"].startswith("attachment;")
@@ -135,7 +135,7 @@ def test_zero_bytes_and_executable_types_are_attachments_in_a_sandbox(server):
     png = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR" + bytes([0, 0, 0, 8, 0, 0, 0, 4, 8, 6, 0, 0, 0]) + bytes(40)
     status, info, _ = upload(server, token, png, len(png))
     assert status == 201 and info["type"] == "image/png" and (info["width"], info["height"]) == (8, 4)
-    assert call(server.url, "GET", info["url"]).headers["Content-Disposition"].startswith("inline;")
+    assert call(server.url, "GET", info["url"], token=token).headers["Content-Disposition"].startswith("inline;")
 
 
 def test_names_with_slashes_quotes_and_bidi_marks_are_made_safe(server):
@@ -149,7 +149,7 @@ def test_names_with_slashes_quotes_and_bidi_marks_are_made_safe(server):
         "报告.txt": ('filename="__.txt"', "filename*=UTF-8''%E6%8A%A5%E5%91%8A.txt"),
     }
     for name, (ascii_part, exact_part) in cases.items():
-        got = call(server.url, "GET", info["url"] + "?name=" + quote(name, safe=""))
+        got = call(server.url, "GET", info["url"] + "?name=" + quote(name, safe=""), token=token)
         disposition = got.headers["Content-Disposition"]
         assert ascii_part in disposition and exact_part in disposition, (name, disposition)
         assert "\n" not in disposition and "\u202E" not in disposition
@@ -161,30 +161,30 @@ def test_ranges_resume_and_seek(server):
     status, info, _ = upload(server, token, content, len(content))
     assert status == 201
     url = info["url"]
-    whole = call(server.url, "GET", url)
+    whole = call(server.url, "GET", url, token=token)
     assert whole.status == 200 and whole.body == content and whole.headers["Accept-Ranges"] == "bytes"
     etag = whole.headers["ETag"]
 
     # Resume: the first part, then the rest from where it stopped.
-    first = call(server.url, "GET", url, headers={"Range": "bytes=0-99999"})
+    first = call(server.url, "GET", url, token=token, headers={"Range": "bytes=0-99999"})
     assert first.status == 206 and first.body == content[:100000]
     assert first.headers["Content-Range"] == f"bytes 0-99999/{len(content)}"
-    rest = call(server.url, "GET", url, headers={"Range": "bytes=100000-", "If-Range": etag})
+    rest = call(server.url, "GET", url, token=token, headers={"Range": "bytes=100000-", "If-Range": etag})
     assert rest.status == 206 and first.body + rest.body == content
     # Seek: a piece in the middle, and the last bytes.
-    middle = call(server.url, "GET", url, headers={"Range": "bytes=300000-300009"})
+    middle = call(server.url, "GET", url, token=token, headers={"Range": "bytes=300000-300009"})
     assert middle.status == 206 and middle.body == content[300000:300010]
-    tail = call(server.url, "GET", url, headers={"Range": "bytes=-17"})
+    tail = call(server.url, "GET", url, token=token, headers={"Range": "bytes=-17"})
     assert tail.status == 206 and tail.body == content[-17:]
     # Past the end: 416 with the size; several ranges or a stale If-Range: the whole file.
-    beyond = call(server.url, "GET", url, headers={"Range": f"bytes={len(content)}-"})
+    beyond = call(server.url, "GET", url, token=token, headers={"Range": f"bytes={len(content)}-"})
     assert beyond.status == 416 and beyond.error_code == "range_not_satisfiable"
     assert beyond.headers["Content-Range"] == f"bytes */{len(content)}"
-    several = call(server.url, "GET", url, headers={"Range": "bytes=0-1,5-6"})
+    several = call(server.url, "GET", url, token=token, headers={"Range": "bytes=0-1,5-6"})
     assert several.status == 200 and several.body == content
-    stale = call(server.url, "GET", url, headers={"Range": "bytes=0-1", "If-Range": '"other"'})
+    stale = call(server.url, "GET", url, token=token, headers={"Range": "bytes=0-1", "If-Range": '"other"'})
     assert stale.status == 200 and stale.body == content
-    assert call(server.url, "GET", url, headers={"If-None-Match": etag}).status == 304
+    assert call(server.url, "GET", url, token=token, headers={"If-None-Match": etag}).status == 304
 
 
 def test_limits_refuse_early_and_leave_no_temporary_file(parley):
@@ -246,7 +246,7 @@ def test_a_file_message_carries_the_safe_name_the_sniffed_type_and_a_caption(ser
             # The other member sees the same in history; the download saves under the name.
             history = await b.call("message.history", {"conversationId": direct})
             assert history["data"]["messages"][-1]["file"] == message["file"]
-            got = call(server.url, "GET", message["file"]["url"] + "?name=" + quote(message["file"]["name"]))
+            got = call(server.url, "GET", message["file"]["url"] + "?name=" + quote(message["file"]["name"]), token=bob)
             assert got.body == content and got.headers["Content-Disposition"].startswith('attachment; filename="_minutes _final_fdp.exe"')
             # Someone else's upload cannot be sent, and a file message needs its upload.
             stolen = await b.call("message.send", {"conversationId": direct, "clientId": "f2", "kind": "file", "mediaId": info["id"], "name": "x"})

@@ -51,6 +51,8 @@ def test_sending_a_file_with_progress_and_cancelling_another(parley, browsers):
     link = receiver.wait(".msg--other .file-tile .file-download")
     assert "Quarterly report 第三季度.pdf" in receiver.wait(".msg--other .file-name").text
     assert receiver.wait(".msg--other .file-size").text == "3 MB"
+    # The link is a signed one (media.url), which works without a token.
+    receiver.wait_until(lambda: "sig=" in (link.get_attribute("href") or ""), message="a signed download link")
     href = link.get_attribute("href")
     got = call(server.url, "GET", href[len(server.url):])
     assert got.status == 200 and got.body == content

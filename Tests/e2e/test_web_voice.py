@@ -50,7 +50,9 @@ def test_record_play_and_listened_mark(parley, browsers):
     assert 2000 <= voice["durationMs"] <= 6000, voice["durationMs"]
     assert len(voice["waveform"]) == 64 and all(0 <= v <= 31 for v in voice["waveform"])
     assert max(voice["waveform"]) > 0
-    with urllib.request.urlopen(server.url + voice["url"], timeout=10) as response:
+    # A member fetches the recording with the session token (docs/protocol.md, "Media access").
+    fetch = urllib.request.Request(server.url + voice["url"], headers={"Authorization": f"Bearer {ben['token']}"})
+    with urllib.request.urlopen(fetch, timeout=10) as response:
         assert response.headers["Content-Type"] == "audio/webm"
         assert response.read(4) == b"\x1a\x45\xdf\xa3"
     recorder.wait(f".msg--self[data-seq='{note['seq']}'] .bubble--voice .voice-time")

@@ -646,14 +646,17 @@ def test_images_and_avatars_reach_jabber_clients_as_links_they_can_open(server):
                                                "mediaId": media["id"]})
         assert sent["ok"], sent
         message = await mei.next_message()
+        # A message's link is signed (docs/xmpp.md, "Media links"); the avatar's is plain (public).
         link = server.url + media["url"]
-        assert message["body"] == link
-        assert message.xml.find("{jabber:x:oob}x/{jabber:x:oob}url").text == link
-        with urllib.request.urlopen(link, timeout=10) as response:
+        assert message["body"].startswith(link + "?exp=") and "&sig=" in message["body"]
+        assert message.xml.find("{jabber:x:oob}x/{jabber:x:oob}url").text == message["body"]
+        with urllib.request.urlopen(message["body"], timeout=10) as response:
             assert response.read() == PNG
 
         card = await mei.plugin["xep_0054"].get_vcard(jid="bob@localhost", cached=False, timeout=10)
         assert card.xml.find(".//{vcard-temp}PHOTO/{vcard-temp}EXTVAL").text == link
+        with urllib.request.urlopen(link, timeout=10) as response:
+            assert response.read() == PNG
         await mei.stop()
         await bob.close()
     run(scenario())

@@ -24,8 +24,9 @@ def test_voice_messages_reach_jabber_clients_as_out_of_band_links(server):
                                                "mediaId": media["id"], "durationMs": 12_400, "waveform": [7] * 64})
         assert sent["ok"], sent
         message = await mei.next_message()
-        link = server.url + media["url"]
-        assert message["body"] == link
+        # A signed link: the Jabber client fetches it without a token (docs/xmpp.md, "Media links").
+        link = message["body"]
+        assert link.startswith(server.url + media["url"] + "?exp=") and "&sig=" in link
         assert message.xml.find("{jabber:x:oob}x/{jabber:x:oob}url").text == link
         assert message.xml.find("{jabber:x:oob}x/{jabber:x:oob}desc").text == "Voice message 0:12"
         with urllib.request.urlopen(link, timeout=10) as response:

@@ -6,6 +6,7 @@
 import { h, safeURL } from './dom.js';
 import { icon } from './icons.js';
 import { t } from './i18n.js';
+import { bindDownload } from './media.js';
 
 /** A size as file managers show it: 512 B, 3 KB, 1.2 MB (powers of 1024). */
 export function formatSize(bytes) {
@@ -31,13 +32,6 @@ function iconFor(type = '') {
   return 'file';
 }
 
-/** The link that downloads `file` under its name. */
-export function downloadURL(file) {
-  const base = safeURL(file?.url);
-  if (!base) return null;
-  return file.name ? `${base}${base.includes('?') ? '&' : '?'}name=${encodeURIComponent(file.name)}` : base;
-}
-
 /**
  * The tile of a file message. `pending` is the outbox entry of a send not yet stored: its
  * upload shows a progress bar and a cancel button (`onCancel`).
@@ -47,10 +41,13 @@ export function fileTile(file, { pending = null, onCancel = null } = {}) {
   const meta = h('span', { class: 'file-size', text: formatSize(file?.size || 0) });
   const children = [icon(iconFor(file?.type), { size: 28, cls: 'file-icon' }),
     h('span', { class: 'file-meta' }, h('span', { class: 'file-name', text: name, title: name }), meta)];
-  const url = pending ? null : downloadURL(file);
+  const url = pending ? null : safeURL(file?.url);
   if (url) {
-    children.push(h('a', { class: 'file-download', href: url, download: name, rel: 'noopener', 'aria-label': t('file_download', { name }), title: t('file_download', { name }) },
-      icon('download', { size: 20 })));
+    const link = h('a', { class: 'file-download', download: name, rel: 'noopener', 'aria-label': t('file_download', { name }), title: t('file_download', { name }) },
+      icon('download', { size: 20 }));
+    // Through a signed link, renewed on click when stale (media.js).
+    bindDownload(link, url, file?.name);
+    children.push(link);
   }
   const tile = h('div', { class: 'file-tile', dataset: { type: file?.type || '' } }, children);
   if (pending && !pending.mediaId) {

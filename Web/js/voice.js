@@ -18,6 +18,7 @@ import { t } from './i18n.js';
 import { toast } from './ui.js';
 import { voiceLength } from './time.js';
 import { serverLimits } from './store.js';
+import { signedMediaURL } from './media.js';
 
 /** The longest recording the server takes, in ms: a longer one would be refused. */
 const maxVoiceMs = () => serverLimits().maxVoiceSeconds * 1000;
@@ -312,11 +313,21 @@ export function voiceBubble(message, { mine, src, listened, onFirstPlay }) {
     audio.pause();
   }
 
-  playButton.addEventListener('click', (event) => {
+  let renewed = false;
+  playButton.addEventListener('click', async (event) => {
     event.stopPropagation();
     if (!src) return;
     if (!audio) {
-      audio = new Audio(src);
+      // Our uploads through a signed link (media.js); a local preview as it is.
+      let link;
+      try {
+        link = await signedMediaURL(src);
+      } catch {
+        toast(t('voice_unavailable'), 'error');
+        return;
+      }
+      if (audio) return; // a second click while the link was on its way
+      audio = new Audio(link);
       audio.preload = 'auto';
       audio.addEventListener('play', () => { paintButton(true); progress(); });
       audio.addEventListener('pause', () => { paintButton(false); cancelAnimationFrame(frame); progress(); });
@@ -326,7 +337,21 @@ export function voiceBubble(message, { mine, src, listened, onFirstPlay }) {
         time.textContent = voiceLength(durationMs);
         if (playing?.audio === audio) playing = null;
       });
-      audio.addEventListener('error', () => { paintButton(false); toast(t('voice_unavailable'), 'error'); });
+      audio.addEventListener('error', () => {
+        // A link that expired while the chat was open is renewed once, where it stopped.
+        if (!renewed && src.startsWith('/v1/media/')) {
+          renewed = true;
+          const at = audio.currentTime;
+          signedMediaURL(src, { fresh: true }).then((fresh) => {
+            audio.src = fresh;
+            audio.currentTime = at;
+            audio.play().catch(() => {});
+          }, () => { paintButton(false); toast(t('voice_unavailable'), 'error'); });
+          return;
+        }
+        paintButton(false);
+        toast(t('voice_unavailable'), 'error');
+      });
     }
     if (!audio.paused) {
       audio.pause();

@@ -10,8 +10,9 @@ enum MediaReference {
         return id.isEmpty ? nil : id
     }
 
-    /// Marks what `avatar` points at, if anything.
+    /// Marks what `avatar` points at, if anything, as used and public: anyone may fetch an
+    /// avatar (docs/protocol.md, "Media access").
     static func mark(avatar: String?, at time: Int64, writer: StoreWriter) throws {
-        if let id = mediaID(ofAvatar: avatar) { try writer.markMediaReferenced(id: id, at: time) }
+        if let id = mediaID(ofAvatar: avatar) { try writer.markMediaPublic(id: id, at: time) }
     }
 }

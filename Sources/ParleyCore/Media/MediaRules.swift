@@ -8,6 +8,10 @@ public struct MediaRules: Sendable, Equatable {
     public var maxVoiceMillis = 120_000
     /// Largest file upload (`POST /v1/files`, any type), in bytes.
     public var maxFileBytes = 100 * 1024 * 1024
+    /// Most pixels (width × height, by the header) of an image upload: a small file can
+    /// claim a canvas that would take gigabytes to decode, in the server's thumbnail maker
+    /// and in every browser that shows it.
+    public var maxImagePixels = 50_000_000
     /// Bytes one user may upload in any 24 hours.
     public var bytesPerDay: Int64 = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.

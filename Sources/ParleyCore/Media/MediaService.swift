@@ -60,6 +60,10 @@ public final class MediaService: Sendable {
         let mediaID = id ?? secrets.identifier()
         let media: StoredMedia
         if let image = ImageSniffer.sniff(bytes) {
+            guard image.width.multipliedReportingOverflow(by: image.height).partialValue <= rules.maxImagePixels,
+                  image.width <= 1 << 20, image.height <= 1 << 20 else {
+                throw ProtocolError(.payloadTooLarge, "an image may have at most \(rules.maxImagePixels) pixels (width × height)")
+            }
             media = StoredMedia(id: mediaID, ownerID: owner, type: image.type, width: image.width, height: image.height,
                                 size: bytes.count, createdAt: now)
         } else if let audio = AudioSniffer.sniff(bytes) {

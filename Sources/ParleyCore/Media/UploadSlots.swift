@@ -2,11 +2,12 @@ public import ParleyProtocol
 import ParleySync
 
 /// Upload slots (for XMPP's HTTP upload, XEP-0363): a signed-in user asks for one, giving
-/// the size of an image, and gets a single-use, expiring, unguessable token to `PUT` the
-/// bytes with (no session needed) and the link the image will have. The bytes then go
-/// through `MediaService.upload` like any upload: type sniffed from the bytes, the same size
-/// limit, written and synced before the record. Slots live in this server's memory: one
-/// lost in a restart is asked for again.
+/// the size of a file of any type, and gets a single-use, expiring, unguessable token to
+/// `PUT` the bytes with (no session needed) and the link the file will have. The bytes,
+/// streamed to disk as they arrive, then go through `MediaService.uploadFile` like
+/// `POST /v1/files`: type sniffed from the bytes, `--max-file-bytes`, the quotas, moved into
+/// place and synced before the record. Slots live in this server's memory: one lost in a
+/// restart is asked for again.
 public final class UploadSlots: Sendable {
     /// The named limits of slots.
     public struct Rules: Sendable, Equatable {
@@ -42,18 +43,15 @@ public final class UploadSlots: Sendable {
         self.clock = clock
     }
 
-    /// The largest image a slot may be granted for.
-    public var maxBytes: Int { media.maxBytes }
+    /// The largest file a slot may be granted for (`--max-file-bytes`).
+    public var maxBytes: Int { media.maxFileBytes }
 
-    /// Grants `owner` a slot for an image of `size` bytes. A declared content type, if any,
-    /// must be one of the accepted images (the bytes decide in the end).
+    /// Grants `owner` a slot for a file of `size` bytes, of any type: a declared content
+    /// type counts for nothing, the bytes are sniffed when they come.
     public func grant(to owner: UserID, size: Int, contentType: String?) throws(ProtocolError) -> Slot {
         guard size > 0 else { throw ProtocolError(.invalidField, "the size is a positive number of bytes", field: "size") }
-        guard size <= media.maxBytes else {
-            throw ProtocolError(.payloadTooLarge, "an image may have at most \(media.maxBytes) bytes")
-        }
-        if let contentType, !ImageType.allCases.contains(where: { $0.mimeType == contentType.lowercased() }) {
-            throw ProtocolError(.unsupportedMediaType, "only PNG, JPEG, GIF and WebP images are accepted")
+        guard size <= maxBytes else {
+            throw ProtocolError(.payloadTooLarge, "a file may have at most \(maxBytes) bytes")
         }
         let now = clock()
         let slot = Slot(token: secrets.token(), mediaID: secrets.identifier(), owner: owner, size: size, expiresAt: now + rules.lifetime)
@@ -69,21 +67,23 @@ public final class UploadSlots: Sendable {
         return slot
     }
 
-    /// Stores the upload of the slot `token` names; the slot is used up whatever the outcome
-    /// (a failed upload asks for a new one). Unknown or used: `not_found`; expired:
-    /// `forbidden`; not the size granted: `invalid_field`; then `MediaService.upload`'s checks.
-    public func upload(token: String, bytes: [UInt8]) async throws(ProtocolError) -> MediaInfo {
+    /// Keeps the upload of the slot `token` names, whose body arrived in the temporary file
+    /// at `path` (`size` bytes); the slot is used up whatever the outcome (a failed upload
+    /// asks for a new one). Unknown or used: `not_found`; expired: `forbidden`; not the
+    /// size granted: `invalid_field`; then `MediaService.uploadFile`'s checks. On failure
+    /// the caller still owns the temporary file.
+    public func upload(token: String, path: String, size: Int) async throws(ProtocolError) -> MediaInfo {
         let key = secrets.hash(token)
         guard let slot = slots.withLock({ $0.removeValue(forKey: key) }) else {
             throw ProtocolError(.notFound, "no such upload slot (each is used once)")
         }
         guard clock() < slot.expiresAt else { throw ProtocolError(.forbidden, "this upload slot has expired; ask for a new one") }
-        if bytes.count > media.maxBytes {
-            throw ProtocolError(.payloadTooLarge, "an image may have at most \(media.maxBytes) bytes")
+        if size > maxBytes {
+            throw ProtocolError(.payloadTooLarge, "a file may have at most \(maxBytes) bytes")
         }
-        guard bytes.count == slot.size else {
-            throw ProtocolError(.invalidField, "the slot is for \(slot.size) bytes, the upload has \(bytes.count)", field: "size")
+        guard size == slot.size else {
+            throw ProtocolError(.invalidField, "the slot is for \(slot.size) bytes, the upload has \(size)", field: "size")
         }
-        return try await media.upload(bytes, owner: slot.owner, id: slot.mediaID)
+        return try await media.uploadFile(at: path, size: size, owner: slot.owner, id: slot.mediaID)
     }
 }

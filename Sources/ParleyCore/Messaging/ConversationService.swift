@@ -102,8 +102,9 @@ public final class ConversationService: Sendable {
                 guard let media = try writer.media(id: mediaID), media.ownerID == user, case .image = media.type else {
                     throw ProtocolError(.invalidField, "no image of yours with that mediaId", field: "mediaId")
                 }
-                image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height)
-                try writer.markMediaReferenced(id: media.id, at: now)
+                image = ImageAttachment(mediaId: media.id, url: media.info.url, width: media.width, height: media.height,
+                                        thumbnail: ThumbnailRule.path(for: media))
+                try writer.linkMedia(id: media.id, to: conversation, at: now)
             }
             var voice: VoiceAttachment?
             if parameters.kind == .voice, let mediaID = parameters.mediaId {
@@ -111,12 +112,12 @@ public final class ConversationService: Sendable {
                     throw ProtocolError(.invalidField, "no recording of yours with that mediaId", field: "mediaId")
                 }
                 voice = try VoiceCheck.attachment(media, durationMs: parameters.durationMs ?? 0, waveform: parameters.waveform ?? [])
-                try writer.markMediaReferenced(id: media.id, at: now)
+                try writer.linkMedia(id: media.id, to: conversation, at: now)
             }
             var file: FileAttachment?
             if parameters.kind == .file, let mediaID = parameters.mediaId {
                 file = try Self.attachment(mediaID, named: parameters.name, by: user, writer: writer)
-                try writer.markMediaReferenced(id: mediaID, at: now)
+                try writer.linkMedia(id: mediaID, to: conversation, at: now)
             }
             let message: Message
             do {

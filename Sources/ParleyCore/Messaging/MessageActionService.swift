@@ -146,7 +146,7 @@ public final class MessageActionService: Sendable {
                 return (existing, snapshot, false)
             }
             if let mediaID = original.image?.mediaId ?? original.voice?.mediaId ?? original.file?.mediaId {
-                try writer.markMediaReferenced(id: mediaID, at: now)
+                try writer.linkMedia(id: mediaID, to: parameters.to, at: now)
             }
             var forwarded = NewMessage(
                 conversationID: parameters.to, sender: user, clientID: parameters.clientId, kind: original.kind,

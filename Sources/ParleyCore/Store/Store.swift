@@ -19,7 +19,7 @@ public protocol Store: Sendable {
 
 /// Queries. Every method throws only for storage failures; "not found" is nil or empty.
 public protocol StoreReader: MessagingReader, MessageActionReader, PushReader, ReceiptReader, MessageSearchReader, UserSearchReader,
-                             LastSeenReader, GovernanceReader, ModerationReader, PEPReader {
+                             LastSeenReader, GovernanceReader, ModerationReader, PEPReader, MediaAccessReader {
     func user(id: UserID) throws -> StoredUser?
     /// Looks a username up without regard to case.
     func user(username: String) throws -> StoredUser?
@@ -47,7 +47,7 @@ public protocol StoreReader: MessagingReader, MessageActionReader, PushReader, R
 
 /// Changes, inside a transaction.
 public protocol StoreWriter: StoreReader, MessagingWriter, MessageActionWriter, PushWriter, ReceiptWriter, UserSearchWriter,
-                             LastSeenWriter, GovernanceWriter, ModerationWriter, PEPWriter {
+                             LastSeenWriter, GovernanceWriter, ModerationWriter, PEPWriter, MediaAccessWriter {
     /// Inserts a user; throws `StoreError.conflict` if the username (any case) or phone is taken.
     func insertUser(_ user: NewUser) throws -> StoredUser
     /// Replaces the user's profile fields (all but id and createdAt); throws

@@ -32,6 +32,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 18, sql: moderation),
         PostgresMigration(version: 19, sql: voiceMessages),
         PostgresMigration(version: 20, sql: pepItems),
+        PostgresMigration(version: 21, sql: mediaAccess),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -147,12 +147,17 @@ public struct ImageAttachment: Codable, Sendable, Equatable {
     public var url: String
     public var width: Int
     public var height: Int
+    /// A smaller JPEG of a large picture (`/v1/media/<id>/thumbnail`, 320 pixels on the long
+    /// side), for showing it in a chat; nil when the picture is small enough, or is a GIF or
+    /// WebP, or was sent before thumbnails existed: show `url` then.
+    public var thumbnail: String?
 
-    public init(mediaId: String, url: String, width: Int, height: Int) {
+    public init(mediaId: String, url: String, width: Int, height: Int, thumbnail: String? = nil) {
         self.mediaId = mediaId
         self.url = url
         self.width = width
         self.height = height
+        self.thumbnail = thumbnail
     }
 }
 

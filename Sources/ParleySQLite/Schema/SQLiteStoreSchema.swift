@@ -34,6 +34,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 20, sql: voiceMessages),
         SQLiteMigration(version: 21, sql: searchIndexWithoutInsertTrigger),
         SQLiteMigration(version: 22, sql: pepItems),
+        SQLiteMigration(version: 23, sql: mediaAccess),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

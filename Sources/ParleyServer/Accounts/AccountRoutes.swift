@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 import ParleyNet
 import ParleyProtocol
@@ -100,11 +101,21 @@ enum AccountRoutes {
             let session = try await authenticate(request)
             return JSONCoding.response(.created, try await media.upload(request.http.body, owner: session.userID))
         })
-        // An upload slot's bytes (XMPP's HTTP upload, XEP-0363): the slot's token is the
-        // authority, so no session; the image gets the link the slot announced.
+        // An upload slot's bytes (XMPP's HTTP upload, XEP-0363), streamed to a temporary file
+        // like `POST /v1/files`: the slot's token is the authority, so no session; the file
+        // gets the link the slot announced.
         let uploads = services.uploads
-        routes.add(.put, "/v1/uploads/:token", .task { request throws(ProtocolError) in
-            JSONCoding.response(.created, try await uploads.upload(token: request.parameters["token"] ?? "", bytes: request.http.body))
+        routes.add(.put, IncomingUploads.slotsPrefix + ":token", .task { request throws(ProtocolError) in
+            guard let body = request.http.bodyFile, let path = body.claim() else {
+                throw ProtocolError(.badRequest, "the upload's body is missing")
+            }
+            do throws(ProtocolError) {
+                return JSONCoding.response(.created, try await uploads.upload(token: request.parameters["token"] ?? "", path: path,
+                                                                              size: body.size))
+            } catch {
+                unlink(path)
+                throw error
+            }
         })
         FileRoutes.add(to: &routes, services: services)
     }

@@ -33,16 +33,65 @@ enum FileRoutes {
                 throw error
             }
         })
+        let access = services.mediaAccess
         routes.add(.get, "/v1/media/:id", .task { request throws(ProtocolError) in
             let (stored, path) = try await media.locate(id: request.parameters["id"] ?? "")
-            return try download(stored, at: path, request: request, pool: pool)
+            let grant = try await authorize(stored.id, request: request, access: access, accounts: accounts)
+            return try download(stored, at: path, request: request, caching: grant.cacheControl(now: access.now), pool: pool)
         })
+        // The same permission as the original's (a signed link of the upload's id works
+        // for both); an image that needs no thumbnail of its own is served as it is.
+        let thumbnails = services.thumbnails
+        routes.add(.get, "/v1/media/:id/thumbnail", .task { request throws(ProtocolError) in
+            let (stored, path) = try await media.locate(id: request.parameters["id"] ?? "")
+            guard stored.imageType != nil else { throw ProtocolError(.notFound, "only images have thumbnails") }
+            let caching = try await authorize(stored.id, request: request, access: access, accounts: accounts).cacheControl(now: access.now)
+            guard ThumbnailRule.wanted(stored) else { return try download(stored, at: path, request: request, caching: caching, pool: pool) }
+            let (thumbnail, file) = try await thumbnails.thumbnail(of: stored, original: path)
+            return try download(thumbnail, at: file, request: request, caching: caching, pool: pool)
+        })
+    }
+
+    /// Why a download is allowed; it decides how long caches may keep the answer.
+    enum DownloadGrant: Equatable {
+        /// An avatar: anyone, for good (the bytes under an id never change).
+        case everyone
+        /// A signed link, until it expires (seconds since the epoch).
+        case signedUntil(Int64)
+        /// A signed-in member: only this client, asking again each time.
+        case session
+
+        func cacheControl(now: Int64) -> String {
+            switch self {
+            case .everyone: return "public, max-age=31536000, immutable"
+            case .signedUntil(let expires): return "private, max-age=\(max(0, expires - now / 1000))"
+            case .session: return "private, no-cache"
+            }
+        }
+    }
+
+    /// Who may fetch upload `id` (docs/protocol.md, "Media access"): anyone for an avatar;
+    /// else a valid signed link (`exp`, `sig`), or a session token whose user may see it.
+    static func authorize(_ id: String, request: APIRequest, access: MediaAccess,
+                          accounts: AccountService) async throws(ProtocolError) -> DownloadGrant {
+        if try await access.isPublic(id) { return .everyone }
+        let expires = request.queryItem("exp"), signature = request.queryItem("sig")
+        if expires != nil || signature != nil {
+            return .signedUntil(try access.verify(id, expires: expires, signature: signature))
+        }
+        guard request.bearerToken != nil else {
+            throw ProtocolError(.unauthorized, "use a signed link (media.url) or send Authorization: Bearer <token>")
+        }
+        let session = try await AccountRoutes.authenticate(request, with: accounts)
+        try await access.checkReadable(id, by: session.userID)
+        return .session
     }
 
     /// The response for a download: conditional (`If-None-Match`), ranged (`Range`, one
     /// range, honoured only while `If-Range` still names this file), streamed from disk, each
     /// piece read on `pool`.
-    static func download(_ stored: StoredMedia, at path: String, request: APIRequest, pool: BlockingPool) throws(ProtocolError) -> HTTPResponse {
+    static func download(_ stored: StoredMedia, at path: String, request: APIRequest,
+                         caching cacheControl: String, pool: BlockingPool) throws(ProtocolError) -> HTTPResponse {
         let head = request.http.head
         let etag = "\"\(stored.id)\""
         let type = stored.mimeType
@@ -50,7 +99,7 @@ enum FileRoutes {
         let name = request.queryItem("name").map(FileName.sanitized) ?? "\(stored.id).\(stored.fileExtension)"
         var headers: HTTPHeaders = [
             "Content-Type": type, "ETag": etag, "Accept-Ranges": "bytes",
-            "Cache-Control": "public, max-age=31536000, immutable",
+            "Cache-Control": cacheControl,
             "Content-Disposition": FileName.contentDisposition(disposition, name: name),
         ]
         if head.headers[all: "If-None-Match"].contains(where: { $0.contains(etag) || $0.trimmingCharacters(in: .whitespaces) == "*" }) {

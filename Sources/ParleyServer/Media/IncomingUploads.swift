@@ -6,6 +6,8 @@ import ParleyNet
 enum IncomingUploads {
     /// The path of the file upload route.
     static let filesPath = "/v1/files"
+    /// Where upload slots' bodies go (`PUT /v1/uploads/<token>`, XMPP's HTTP upload).
+    static let slotsPrefix = "/v1/uploads/"
 
     /// Makes `<data>/incoming` (beside `<data>/media`, so keeping an upload is a rename)
     /// and empties it: what is there was left by a server that stopped mid-upload.
@@ -19,10 +21,12 @@ enum IncomingUploads {
         return directory
     }
 
-    /// Streams the bodies of `POST /v1/files` into `directory`, up to `maxFileBytes`.
+    /// Streams the bodies of `POST /v1/files` and `PUT /v1/uploads/<token>` into
+    /// `directory`, up to `maxFileBytes`.
     static func streaming(directory: String, maxFileBytes: Int) -> HTTPBodyStreaming {
         HTTPBodyStreaming(directory: directory) { head in
-            head.method == .post && head.path == filesPath ? maxFileBytes : nil
+            let streamed = (head.method == .post && head.path == filesPath) || (head.method == .put && head.path.hasPrefix(slotsPrefix))
+            return streamed ? maxFileBytes : nil
         }
     }
 }

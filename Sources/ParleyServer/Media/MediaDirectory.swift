@@ -86,7 +86,15 @@ struct MediaDirectory: MediaFileStoring {
     }
 
     func delete(id: String) throws {
+        // The thumbnail first: it is only ever made while the original is there.
+        unlink(thumbnailPath(id: id))
         guard unlink(path + "/" + id) == 0 || errno == ENOENT else { throw MediaDirectoryError.io("unlink", errno) }
+    }
+
+    /// Where the thumbnail of upload `id` is kept (`Thumbnails`); ids have no dot, so no
+    /// upload has this name.
+    func thumbnailPath(id: String) -> String {
+        path + "/" + id + ".thumbnail"
     }
 
     func load(id: String) throws -> [UInt8]? {

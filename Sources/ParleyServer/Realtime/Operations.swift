@@ -8,7 +8,7 @@ import ParleyProtocol
 enum Operations {
     static func table(accounts: AccountService, social: SocialService, conversations: ConversationService,
                       groups: GroupService, rooms: RoomService, delivery: any Delivery, activity: ClientActivity,
-                      reports: ReportService,
+                      reports: ReportService, mediaAccess: MediaAccess,
                       native: NativeResources = NativeResources()) -> OperationTable {
         let table = OperationTableBuilder()
 
@@ -127,6 +127,9 @@ enum Operations {
 
         PushOperations.add(to: table, conversations: conversations, activity: activity)
         registerSearch(on: table, search: conversations.search, people: social.people)
+        table.on(Op.MediaURL.self) { context, parameters throws(ProtocolError) in
+            try await mediaAccess.url(for: context.user, parameters)
+        }
 
         return table.build()
     }

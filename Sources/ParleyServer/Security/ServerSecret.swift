@@ -1,4 +1,5 @@
 import Foundation
+import ParleyNet
 
 /// The server's own secret: 32 random bytes made at first start and kept in the data
 /// directory (`server.secret`, readable by the server's user only). What must look the same
@@ -23,5 +24,12 @@ enum ServerSecret {
             throw ConfigurationError.invalidValue(flag: "data", value: directory, expected: "a directory the server can write \(fileName) to")
         }
         return secret
+    }
+
+    /// HMAC-SHA256 under a key derived from the secret in `directory`, for signing media
+    /// links (`MediaURLSigner`): every node with the same secret accepts the others' links.
+    static func mediaLinkMAC(from directory: String) throws -> @Sendable ([UInt8]) -> [UInt8] {
+        let key = CryptoHash.sha256.hmac(key: try load(from: directory), Array("parley media links".utf8))
+        return { CryptoHash.sha256.hmac(key: key, $0) }
     }
 }

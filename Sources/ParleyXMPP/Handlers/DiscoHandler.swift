@@ -12,7 +12,7 @@ struct DiscoHandler: XMPPHandler {
             let domain = request.domain
             return XMLElement("query", namespace: Namespace.discoItems, [:], children: [
                 XMLElement("item", namespace: Namespace.discoItems, ["jid": "conference." + domain, "name": "Groups and rooms"]),
-                XMLElement("item", namespace: Namespace.discoItems, ["jid": "upload." + domain, "name": "Image upload"]),
+                XMLElement("item", namespace: Namespace.discoItems, ["jid": "upload." + domain, "name": "File upload"]),
             ])
         }
         var query = XMLElement("query", namespace: Namespace.discoInfo)

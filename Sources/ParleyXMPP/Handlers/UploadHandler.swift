@@ -14,7 +14,7 @@ struct UploadHandler: XMPPHandler {
         case (Namespace.discoInfo, "query", "get"):
             // Identity `store/file`, the feature, and the largest file.
             return XMLElement("query", namespace: Namespace.discoInfo, [:], children: [
-                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "store", "type": "file", "name": "Image upload"]),
+                XMLElement("identity", namespace: Namespace.discoInfo, ["category": "store", "type": "file", "name": "File upload"]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.httpUpload]),
                 XMLElement("feature", namespace: Namespace.discoInfo, ["var": Namespace.discoInfo]),
                 DataForm(type: "result", fields: [("FORM_TYPE", [Namespace.httpUpload]),
@@ -48,7 +48,15 @@ struct UploadHandler: XMPPHandler {
         }
         return XMLElement("slot", namespace: Namespace.httpUpload, [:], children: [
             XMLElement("put", namespace: Namespace.httpUpload, ["url": services.absoluteURL("/v1/uploads/\(slot.token)")]),
-            XMLElement("get", namespace: Namespace.httpUpload, ["url": services.absoluteURL("/v1/media/\(slot.mediaID)")]),
+            XMLElement("get", namespace: Namespace.httpUpload, ["url": services.mediaLink("/v1/media/\(slot.mediaID)", name: Self.fileName(request))]),
         ])
+    }
+
+    /// The name the client gave the file, made safe, for the download link: clients show
+    /// the link's name, and a message carrying the link keeps it as the file's name.
+    static func fileName(_ request: XMLElement) -> String? {
+        guard let name = request["filename"], name.utf8.count <= FileName.maxInputBytes else { return nil }
+        let safe = FileName.sanitized(name)
+        return safe.isEmpty ? nil : safe
     }
 }

@@ -61,9 +61,9 @@ extension XMPPHandlerContext {
         localPart(of: user) ?? "~\(user.rawValue)"
     }
 
-    /// Sends a message's body as the user, as an image if it links to one of this server's
-    /// (`XMPPServices.sendParameters`). A link to an image that is not the sender's own
-    /// upload is only text: Parley's image messages carry the sender's uploads.
+    /// Sends a message's body as the user, as an image or else a file if it links to an
+    /// upload of this server's (`XMPPServices.sendParameters`). A link to an upload that is
+    /// not the sender's own is only text: Parley's messages carry the sender's uploads.
     /// Its sending resource and `<origin-id>` are noted first (`XMPPResources.sending`), so
     /// that its recipients see it from the full JID, with the origin id kept.
     func sendBody(of message: XMLElement, _ body: String, in conversation: ConversationID,
@@ -85,6 +85,14 @@ extension XMPPHandlerContext {
                 return try await services.conversations.send(from: me.user, parameters, connection: token).message
             }
             guard parameters.kind == .image && error.field == "mediaId" else { throw error }
+        }
+        // Not an image: the sender's upload of another type is a file message.
+        var file = parameters
+        file.kind = .file
+        do throws(ProtocolError) {
+            return try await services.conversations.send(from: me.user, file, connection: token).message
+        } catch {
+            guard error.field == "mediaId" else { throw error }
         }
         return try await services.conversations.send(
             from: me.user, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),

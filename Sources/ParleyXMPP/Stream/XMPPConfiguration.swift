@@ -1,3 +1,4 @@
+public import ParleyCore
 public import ParleyNet
 
 /// Settings of the XMPP listener (each one a `parley serve` option; docs/xmpp.md).
@@ -27,6 +28,10 @@ public struct XMPPConfiguration: Sendable {
     /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
     /// become absolute links with it, since a Jabber client knows no other server.
     public var publicURL: String
+    /// Signs the links to uploads sent to Jabber clients (message bodies, out-of-band URLs,
+    /// upload slots' download links), which fetch them without a Parley sign-in; nil sends
+    /// plain paths (tests without a server secret). Avatars are public and stay unsigned.
+    public var mediaURLs: MediaURLSigner?
     /// A secret of the server (the same on every node of a cluster, kept across restarts):
     /// SCRAM's salt for a username that has no account is derived from it, so the answer for
     /// an unknown name looks like a real account's and stays the same from try to try.

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 import ParleyProtocol
 
@@ -8,6 +9,18 @@ extension XMPPServices {
     /// they are.
     func absoluteURL(_ url: String) -> String {
         url.hasPrefix("/") ? configuration.publicURL + url : url
+    }
+
+    /// A link to an upload (`/v1/media/<id>`) for a Jabber client: absolute, and signed
+    /// with `configuration.mediaURLs` (docs/xmpp.md, "Media links"), since the client
+    /// fetches it without a Parley sign-in; `name` asks for that download name.
+    func mediaLink(_ path: String, name: String? = nil) -> String {
+        var link = path
+        if let signer = configuration.mediaURLs, path.hasPrefix("/v1/media/"), !path.contains("?") {
+            link = signer.url(for: String(path.dropFirst("/v1/media/".count)), now: Int64(Date().timeIntervalSince1970 * 1000)).url
+        }
+        if let name { link += (link.contains("?") ? "&" : "?") + "name=" + Self.queryEncoded(name) }
+        return absoluteURL(link)
     }
 
     /// `text` percent-encoded for a query value: everything but RFC 3986's unreserved bytes.
@@ -30,7 +43,10 @@ extension XMPPServices {
     /// reverse of `absoluteURL`); other links as they are.
     func mediaPath(_ url: String) -> String {
         let base = configuration.publicURL
-        return !base.isEmpty && url.hasPrefix(base + "/v1/media/") ? String(url.dropFirst(base.count)) : url
+        guard !base.isEmpty && url.hasPrefix(base + "/v1/media/") else { return url }
+        // A signed link's query (and a download name) is not part of the upload's path.
+        let path = url.dropFirst(base.count)
+        return String(path.prefix { $0 != "?" && $0 != "#" })
     }
 
     /// The message as a bare chat stanza (body, and an image's, a voice note's or a file's URL), or nil for a system notice.
@@ -43,7 +59,7 @@ extension XMPPServices {
             body = text
         case .image:
             guard let image = message.image else { return nil }
-            body = absoluteURL(image.url)
+            body = mediaLink(image.url)
             extra.append(Self.outOfBand(url: body, description: nil))
         case .voice:
             guard let voice = message.voice else { return nil }
@@ -52,7 +68,7 @@ extension XMPPServices {
             // The body is the link, so a client without out-of-band support still shows
             // something to click, and the name rides along.
             guard let file = message.file else { return nil }
-            body = absoluteURL(file.url) + "?name=" + Self.queryEncoded(file.name)
+            body = mediaLink(file.url, name: file.name)
             extra.append(Self.outOfBand(url: body, description: message.text ?? file.name))
         case .system:
             return nil

@@ -7,7 +7,7 @@ import ParleyProtocol
 extension XMPPServices {
     /// The body and the out-of-band element for `voice`.
     func voiceParts(_ voice: VoiceAttachment) -> (body: String, extra: [XMLElement]) {
-        let link = absoluteURL(voice.url)
+        let link = mediaLink(voice.url)
         let seconds = (voice.durationMs + 500) / 1000
         let description = "Voice message \(seconds / 60):\(String(seconds % 60).leftPadded(to: 2))"
         return (link, [Self.outOfBand(url: link, description: description)])

@@ -20,16 +20,21 @@ import Testing
         #expect(upload.json["width"] as? Int == 64 && upload.json["height"] as? Int == 32)
         #expect(upload.json["size"] as? Int == image.count)
         let url = try #require(upload.json["url"] as? String)
-        let fetched = try await server.request("GET", url)
+        // Not sent anywhere yet: its owner's alone, fetched with the session token.
+        #expect(try await server.request("GET", url).status == 401)
+        let fetched = try await server.request("GET", url, token: token)
         #expect(fetched.status == 200)
         #expect(fetched.body == image)
         #expect(fetched.headers["content-type"] == "image/png")
-        #expect(fetched.headers["cache-control"]?.contains("immutable") == true)
+        #expect(fetched.headers["cache-control"] == "private, no-cache")
         let etag = try #require(fetched.headers["etag"])
-        #expect(try await server.request("GET", url, headers: ["If-None-Match": etag]).status == 304)
-        // The avatar may point at the upload.
+        #expect(try await server.request("GET", url, token: token, headers: ["If-None-Match": etag]).status == 304)
+        // The avatar may point at the upload, which makes it public and cacheable for good.
         let avatar = try await server.request("PATCH", "/v1/me", token: token, json: ["avatar": url])
         #expect(avatar.json["avatar"] as? String == url)
+        let anyone = try await server.request("GET", url)
+        #expect(anyone.status == 200 && anyone.body == image)
+        #expect(anyone.headers["cache-control"]?.contains("immutable") == true)
     }
 
     @Test func refusals() async throws {

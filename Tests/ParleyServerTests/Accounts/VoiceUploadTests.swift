@@ -16,7 +16,7 @@ import Testing
             #expect(reply.status == 201 && reply.json["type"] as? String == type)
             #expect(reply.json["width"] as? Int == 0 && reply.json["size"] as? Int == bytes.count)
             let url = try #require(reply.json["url"] as? String)
-            let fetched = try await server.request("GET", url)
+            let fetched = try await server.request("GET", url, token: token)
             #expect(fetched.status == 200 && fetched.headers["content-type"] == type && fetched.body == Data(bytes))
         }
     }

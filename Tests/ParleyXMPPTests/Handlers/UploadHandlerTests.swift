@@ -21,7 +21,7 @@ import Testing
         // size (an unknown token would be not found).
         let token = String(put.dropFirst("https://chat.test/v1/uploads/".count))
         do {
-            _ = try await fixture.services.uploads.upload(token: token, bytes: [0])
+            _ = try await fixture.services.uploads.upload(token: token, path: "/nonexistent", size: 1)
             Issue.record("a one-byte upload filled a 1000-byte slot")
         } catch {
             #expect(error.code == .invalidField)

@@ -20,7 +20,8 @@ final class HandlerFixture {
     let handlers = XMPPHandlerTable.standard(domain: HandlerFixture.domain)
     static let domain = "chat.test"
 
-    init() throws {
+    /// `configure` adjusts the gateway's configuration (a media link signer, say).
+    init(configure: (inout XMPPConfiguration) -> Void = { _ in }) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/xmpp.sqlite")
         let secrets = CountingSecrets()
@@ -29,6 +30,8 @@ final class HandlerFixture {
                                        rules: MessagingRules(), clock: clock)
         let rooms = RoomService(context: context)
         let media = MediaService(store: store, files: MemoryFiles(), secrets: secrets, blocking: InlineBlocking(), clock: clock)
+        var configuration = XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test")
+        configure(&configuration)
         services = XMPPServices(
             accounts: AccountService(store: store, passwords: PlainPasswords(), secrets: secrets, sms: NoSMS(),
                                      blocking: InlineBlocking(), clock: clock),
@@ -38,7 +41,7 @@ final class HandlerFixture {
             privateStorage: PrivateStorageService(context: context),
             pep: PEPService(context: context, limits: PEPLimits(maxNodesPerUser: 3, maxItemBytes: 200, maxItemsPerNode: 4)),
             registry: registry, delivery: delivery,
-            configuration: XMPPConfiguration(domain: Self.domain, publicURL: "https://chat.test"),
+            configuration: configuration,
             logger: Logger(label: "xmpp-test") { _ in }, media: media)
     }
 

@@ -16,6 +16,7 @@ import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { fileTile } from '../files.js';
+import { bindMedia, signedMediaURL } from '../media.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
 import { userName } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
@@ -249,19 +250,35 @@ export function dialogueView() {
       const img = h('img', { alt: t('image'), width: box.width, height: box.height, loading: 'lazy', decoding: 'async', draggable: 'false' });
       img.style.width = `${box.width}px`;
       img.style.height = `${box.height}px`;
-      const src = message.preview || safeURL(message.image?.url);
-      if (src) img.src = src;
-      img.addEventListener('error', () => {
+      const broken = () => {
         // A picture that cannot be decoded (an upload the server refused, say) must not
         // leave an empty bubble.
+        if (img.classList.contains('is-broken')) return;
         img.classList.add('is-broken');
         const stand = h('span', { class: 'image-unavailable' }, icon('image', { size: 28 }), h('span', { text: t('image_unavailable') }));
         stand.style.width = `${box.width}px`;
         stand.style.height = `${box.height}px`;
         img.replaceWith(stand);
-      }, { once: true });
+      };
+      if (message.preview) {
+        img.src = message.preview;
+        img.addEventListener('error', broken, { once: true });
+      } else {
+        // The server's thumbnail of a large picture (the box above keeps its place while it
+        // loads), through a signed link renewed if it expired while the chat was open (media.js).
+        const thumbnail = safeURL(message.image?.thumbnail);
+        const full = safeURL(message.image?.url);
+        const fallback = thumbnail ? () => bindMedia(img, 'src', full, { onFail: broken }) : broken;
+        bindMedia(img, 'src', thumbnail || full, { onFail: fallback });
+      }
       const open = h('button', { type: 'button', class: 'bubble-image', 'aria-label': t('open_image') }, img);
-      open.addEventListener('click', () => openLightbox(img.currentSrc || img.src, t('image')));
+      // The whole picture opens on click; a thumbnail stands in while it loads.
+      open.addEventListener('click', async () => {
+        const full = message.preview || safeURL(message.image?.url);
+        let src = img.currentSrc || img.src;
+        if (!message.preview && full) src = await signedMediaURL(full).catch(() => src);
+        openLightbox(src, t('image'));
+      });
       bubble.classList.add('bubble--image');
       bubble.appendChild(open);
     } else if (message.kind === 'voice') {
