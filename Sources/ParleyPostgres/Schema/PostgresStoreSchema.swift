@@ -31,6 +31,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 17, sql: fileMessages),
         PostgresMigration(version: 18, sql: moderation),
         PostgresMigration(version: 19, sql: voiceMessages),
+        PostgresMigration(version: 20, sql: auditActor),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -32,6 +32,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 18, sql: fileMessages),
         SQLiteMigration(version: 19, sql: moderation),
         SQLiteMigration(version: 20, sql: voiceMessages),
+        SQLiteMigration(version: 21, sql: auditActor),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push
