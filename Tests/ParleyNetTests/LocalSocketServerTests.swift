@@ -6,6 +6,14 @@ import Testing
 /// with the peer's uid, a stale socket replaced and a live one left alone, the line limit,
 /// and the file gone after `stop()`.
 @Suite struct LocalSocketServerTests {
+    /// Runs blocking client calls on a thread of their own: on the cooperative pool (two
+    /// threads on a two-core machine) they could starve the server's handler tasks.
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     private func directory() throws -> String {
         let path = NSTemporaryDirectory() + "parley-sock-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -18,36 +26,41 @@ import Testing
         }
     }
 
-    @Test func answersEachLineWithThePeersUidAndIsOwnerOnly() throws {
+    @Test func answersEachLineWithThePeersUidAndIsOwnerOnly() async throws {
         let path = try directory() + "/admin.sock"
         let server = try echo(path)
         defer { server.stop() }
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let client = try LocalSocketClient(path: path, timeout: .seconds(5))
-        #expect(try client.exchange("hello") == "\(getuid()):HELLO")
-        // Several lines on one connection, each answered in turn.
-        #expect(try client.exchange("again") == "\(getuid()):AGAIN")
+        let answers = try await offPool {
+            let client = try LocalSocketClient(path: path, timeout: .seconds(5))
+            // Several lines on one connection, each answered in turn.
+            return [try client.exchange("hello"), try client.exchange("again")]
+        }
+        #expect(answers == ["\(getuid()):HELLO", "\(getuid()):AGAIN"])
         #expect(LocalSocketClient.isListening(path))
     }
 
-    @Test func aLineOverTheLimitIsAnsweredAndTheConnectionClosed() throws {
+    @Test func aLineOverTheLimitIsAnsweredAndTheConnectionClosed() async throws {
         let path = try directory() + "/admin.sock"
         let server = try echo(path)
         defer { server.stop() }
-        let client = try LocalSocketClient(path: path, timeout: .seconds(5))
-        #expect(try client.exchange(String(repeating: "x", count: 200)) == "too long")
-        #expect(throws: LocalSocketError.self) { try client.exchange("after") }
-        // The server goes on for the next connection.
-        #expect(try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next") == "\(getuid()):NEXT")
+        let (first, closed, next) = try await offPool {
+            let client = try LocalSocketClient(path: path, timeout: .seconds(5))
+            let first = try client.exchange(String(repeating: "x", count: 10_000))
+            let closed = (try? client.exchange("after")) == nil
+            // The server goes on for the next connection.
+            return (first, closed, try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next"))
+        }
+        #expect(first == "too long" && closed && next == "\(getuid()):NEXT")
     }
 
-    @Test func aStaleSocketIsReplacedALiveOneRefusedAndStopRemovesTheFile() throws {
+    @Test func aStaleSocketIsReplacedALiveOneRefusedAndStopRemovesTheFile() async throws {
         let path = try directory() + "/admin.sock"
         let first = try echo(path)
         // A second server on the same path while the first answers: refused, first untouched.
         #expect(throws: LocalSocketError.inUse(path)) { _ = try echo(path) }
-        #expect(try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("a") == "\(getuid()):A")
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("a") } == "\(getuid()):A")
         first.stop()
         #expect(!FileManager.default.fileExists(atPath: path))
 
@@ -66,7 +79,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path) && !LocalSocketClient.isListening(path))
         let second = try echo(path)
         defer { second.stop() }
-        #expect(try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("b") == "\(getuid()):B")
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("b") } == "\(getuid()):B")
 
         // Anything else at the path is never removed.
         let file = try directory() + "/not-a-socket"

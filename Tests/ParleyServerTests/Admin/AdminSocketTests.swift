@@ -7,12 +7,25 @@ import Testing
 /// out by the server (a suspension closes the user's connections at once), audit-logged as
 /// `local admin (uid N)`, and clear refusals for what is not a command.
 @Suite struct AdminSocketTests {
-    /// Sends one request line and decodes the answer.
-    private func send(_ request: [String: Any], to server: TestServer) throws -> [String: Any] {
+    /// Sends request lines on one connection, from a thread of their own (a blocking client
+    /// on the cooperative pool could starve the server's handler tasks), and decodes the answers.
+    private func exchange(_ lines: [String], on server: TestServer) async throws -> [[String: Any]] {
         let path = try unwrap(server.server.adminSocketPath)
-        let client = try LocalSocketClient(path: path, timeout: .seconds(10))
+        let answers: [String] = try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let client = try LocalSocketClient(path: path, timeout: .seconds(10))
+                    return try lines.map { try client.exchange($0) }
+                })
+            }.start()
+        }
+        return try answers.map { try unwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    /// Sends one request and decodes the answer.
+    private func send(_ request: [String: Any], to server: TestServer) async throws -> [String: Any] {
         let line = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-        return try unwrap(try JSONSerialization.jsonObject(with: Data(try client.exchange(line).utf8)) as? [String: Any])
+        return try await exchange([line], on: server)[0]
     }
 
     private func output(_ answer: [String: Any]) throws -> [String: Any] {
@@ -40,11 +53,11 @@ import Testing
         defer { server.stop() }
         let bob = try await Chatter("bobsock", on: server)
         let otherDevice = try await bob.anotherDevice()
-        let stats = try output(try send(["command": ["stats"]], to: server))
+        let stats = try output(try await send(["command": ["stats"]], to: server))
         #expect(stats["users"] as? Int == 1 && (stats["connections"] as? Int ?? 0) >= 2)
 
         let started = Date()
-        let answer = try send(["id": "s1", "command": ["suspend", bob.id, "--reason", "raiding"]], to: server)
+        let answer = try await send(["id": "s1", "command": ["suspend", bob.id, "--reason", "raiding"]], to: server)
         #expect(answer["id"] as? String == "s1")
         let user = try output(answer)
         #expect((user["suspension"] as? [String: Any])?["reason"] as? String == "raiding")
@@ -54,9 +67,9 @@ import Testing
         let refused = try await server.request("GET", "/v1/me", token: bob.token)
         #expect(refused.status == 403 && refused.errorCode == "suspended")
 
-        let revoked = try output(try send(["command": ["revoke-sessions", bob.id]], to: server))
+        let revoked = try output(try await send(["command": ["revoke-sessions", bob.id]], to: server))
         #expect(revoked["revoked"] as? Int == 1)
-        let audit = try output(try send(["command": ["audit"]], to: server))
+        let audit = try output(try await send(["command": ["audit"]], to: server))
         let entries = try unwrap(audit["entries"] as? [[String: Any]])
         #expect(entries.map { $0["action"] as? String } == ["user.revoke_sessions", "user.suspend"])
         #expect(entries.allSatisfy { $0["actor"] as? String == "local admin (uid \(getuid()))" && $0["adminId"] == nil })
@@ -65,16 +78,14 @@ import Testing
     @Test func whatIsNotACommandIsRefusedClearly() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let path = try unwrap(server.server.adminSocketPath)
-        let client = try LocalSocketClient(path: path, timeout: .seconds(10))
-        let garbled = try unwrap(try JSONSerialization.jsonObject(with: Data(try client.exchange("not json").utf8)) as? [String: Any])
+        let garbled = try await exchange(["not json"], on: server)[0]
         #expect(garbled["ok"] as? Bool == false && (garbled["error"] as? [String: Any])?["code"] as? String == "bad_request")
-        let unknown = try send(["command": ["launch", "rockets"]], to: server)
+        let unknown = try await send(["command": ["launch", "rockets"]], to: server)
         #expect((unknown["error"] as? [String: Any])?["code"] as? String == "bad_request")
-        let missing = try send(["command": ["suspend", "999999", "--reason", "x"]], to: server)
+        let missing = try await send(["command": ["suspend", "999999", "--reason", "x"]], to: server)
         #expect((missing["error"] as? [String: Any])?["code"] as? String == "not_found")
-        // Through the same connection after refusals: still answered.
-        let fine = try unwrap(try JSONSerialization.jsonObject(with: Data(try client.exchange(#"{"command":["stats"]}"#).utf8)) as? [String: Any])
-        #expect(fine["ok"] as? Bool == true)
+        // One connection, a refusal and then a command: both answered, in order.
+        let both = try await exchange(["not json", #"{"command":["stats"]}"#], on: server)
+        #expect(both[0]["ok"] as? Bool == false && both[1]["ok"] as? Bool == true)
     }
 }
