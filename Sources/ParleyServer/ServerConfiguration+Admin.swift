@@ -10,7 +10,7 @@ extension ServerConfiguration {
             number("admin-page-size", \.adminPageSize, 1...1_000, "rows in one page of the admin API (reports, users, audit log)", exceeded: "the page ends and gives a `next` cursor"),
             text("admin-socket", \.adminSocket, "path of the local admin socket (`parley admin` talks to a running server through it); empty: `<data>/admin.sock`; `off`: none"),
             number("admin-socket-timeout", \.adminSocketTimeoutSeconds, 1...3_600, "seconds an admin socket connection may stay silent", exceeded: "the connection is closed"),
-            number("max-admin-socket-line-bytes", \.maxAdminSocketLineBytes, 1_024...16_777_216, "bytes of one admin socket request line", exceeded: "answered `request_too_large` and closed"),
+            number("max-admin-socket-line-bytes", \.maxAdminSocketLineBytes, 1_024...16_777_216, "bytes of one admin socket request line", exceeded: "answered `payload_too_large` and closed"),
         ]
     }
 
