@@ -34,6 +34,8 @@ public final class ParleyServer: Sendable {
     let startedAt: UInt64
     /// Removes uploads nobody used, in the background.
     private let mediaSweeper: MediaSweeper
+    /// The local admin socket (`--admin-socket`), unless it is off.
+    let adminSocket: LocalSocketServer?
     /// Most connections held at once.
     public let connectionLimit: Int
     /// Every part above that runs, in the order it started: the store, the blocking pool, the
@@ -151,6 +153,11 @@ public final class ParleyServer: Sendable {
             return (listeners, http, xmpp, direct)
         }, stop: { started, timeout in started.0.shutdown(timeout: timeout) })
         (http, xmpp, xmppDirectTLS) = (listening.1, listening.2, listening.3)
+        let socketServices = services
+        adminSocket = try lifecycle.start("admin socket", {
+            try AdminSocket.start(configuration: configuration, services: socketServices, pool: pool,
+                                  connections: { group.metrics.openWebSockets }, logger: logger)
+        }, stop: { socket, _ in socket?.stop() })
         let media = services.media
         mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, logger: logger) },
                                            stop: { sweeper, _ in sweeper.stop() })
@@ -162,6 +169,9 @@ public final class ParleyServer: Sendable {
                                   "node": .string(cluster?.nodeID ?? "single"),
                                   "version": .string(ParleyVersion.current)])
     }
+
+    /// The local admin socket's path, or nil when `--admin-socket off`.
+    public var adminSocketPath: String? { adminSocket?.path }
 
     /// The port actually bound.
     public var port: Int { http.localAddress.port }

@@ -8,7 +8,19 @@ extension ServerConfiguration {
             number("max-report-note-bytes", \.maxReportNoteBytes, 0...100_000, "bytes of a report's note", exceeded: "answered `invalid_field` (`note`)"),
             number("max-admin-reason-bytes", \.maxAdminReasonBytes, 1...100_000, "bytes of a reason an administrator gives", exceeded: "answered `invalid_field` (`reason`)"),
             number("admin-page-size", \.adminPageSize, 1...1_000, "rows in one page of the admin API (reports, users, audit log)", exceeded: "the page ends and gives a `next` cursor"),
+            text("admin-socket", \.adminSocket, "path of the local admin socket (`parley admin` talks to a running server through it); empty: `<data>/admin.sock`; `off`: none"),
+            number("admin-socket-timeout", \.adminSocketTimeoutSeconds, 1...3_600, "seconds an admin socket connection may stay silent", exceeded: "the connection is closed"),
+            number("max-admin-socket-line-bytes", \.maxAdminSocketLineBytes, 1_024...16_777_216, "bytes of one admin socket request line", exceeded: "answered `payload_too_large` and closed"),
         ]
+    }
+
+    /// Where the local admin socket is, or nil when `--admin-socket off`.
+    public var adminSocketPath: String? {
+        switch adminSocket {
+        case "off": return nil
+        case "": return dataDirectory + "/admin.sock"
+        default: return adminSocket
+        }
     }
 
     /// The core's moderation rules from these settings.

@@ -192,6 +192,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxAdminReasonBytes = 500
     /// Rows in one page of the admin API.
     public var adminPageSize = 50
+    /// The local admin socket's path: empty for `<data>/admin.sock`, `off` for none.
+    public var adminSocket = ""
+    /// Seconds an admin socket connection may stay silent.
+    public var adminSocketTimeoutSeconds = 30
+    /// Bytes of one admin socket request line.
+    public var maxAdminSocketLineBytes = 65_536
     /// Hits in one `message.search` page.
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.

@@ -21,11 +21,35 @@ let authPage = null;
 let authPageName = null;
 let pendingNotice = null;
 
+// An invite link opened while signed out waits here (this tab only) through sign-in or
+// registration, and is opened, once, right after.
+const PENDING_INVITE = 'parley.pendingInvite';
+
+function keepInvite(token) {
+  try { sessionStorage.setItem(PENDING_INVITE, token); } catch { /* storage off: the link is simply lost */ }
+}
+
+function takeInvite() {
+  try {
+    const token = sessionStorage.getItem(PENDING_INVITE);
+    sessionStorage.removeItem(PENDING_INVITE);
+    return token;
+  } catch {
+    return null;
+  }
+}
+
 function signedIn(result) {
   client.begin(result.token, result.user);
+  const invite = takeInvite();
   if (result.created && !result.user.username) {
     go('#/me', { replace: true });
-    requestAnimationFrame(() => shell?.profile.startEditing());
+    requestAnimationFrame(() => {
+      shell?.profile.startEditing();
+      if (invite) openInvite(invite);
+    });
+  } else if (invite) {
+    go(`#/invite/${encodeURIComponent(invite)}`, { replace: true });
   } else {
     go('#/chats', { replace: true });
   }
@@ -60,7 +84,9 @@ function showApp(route) {
   }
   shell.route(route);
   if (route.invite) {
-    // Shown once: the address becomes the chats list under the preview.
+    // Shown once: the address becomes the chats list under the preview; a token kept from
+    // before a sign-in is used up by this too.
+    takeInvite();
     history.replaceState(null, '', '#/chats');
     openInvite(route.invite);
   }
@@ -69,6 +95,10 @@ function showApp(route) {
 function render() {
   const route = parse();
   if (!client.signedIn()) {
+    if (route.invite) {
+      keepInvite(route.invite);
+      pendingNotice = t('invite_sign_in_first');
+    }
     if (route.page === 'app') {
       history.replaceState(null, '', '#/login');
       showAuth('login');

@@ -54,6 +54,14 @@ static inline int parley_errno(void) { return errno; }
    differ from the ones Swift's Glibc module sees. They live in CParleySystem.c. */
 void parley_set_thread_name(const char *name);
 int parley_accept(int fd);
+/* The local admin socket (Unix domain, blocking): listen and connect by path, accept
+   without O_NONBLOCK, the peer's uid (SO_PEERCRED), and send/receive timeouts. */
+int parley_unix_listen(const char *path, int backlog);
+int parley_unix_connect(const char *path);
+int parley_accept_blocking(int fd);
+int parley_peer_uid(int fd, unsigned int *uid);
+int parley_set_timeouts(int fd, int seconds);
+long parley_send_nosignal(int fd, const void *buffer, unsigned long length);
 
 /* Socket calls with sockaddr pointers, callable alike whatever the feature macros. */
 static inline int parley_getsockname(int fd, struct sockaddr_storage *out) {

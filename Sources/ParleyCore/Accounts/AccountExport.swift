@@ -54,7 +54,10 @@ public struct AccountExport: Sendable {
         var budget = maxMessages
         for (index, conversation) in inbox.enumerated() {
             var messages: [Message] = []
-            var after: Int64 = 0
+            // A group that hid its earlier history when the user joined: from their joining on.
+            var after = try await gateway.read { reader in
+                try ConversationAccess.historyStart(of: conversation.id, for: userID, reader: reader)
+            }
             while budget > 0 {
                 let limit = min(pageSize, budget)
                 let page = try await gateway.read { [after] reader in try reader.messages(in: conversation.id, after: after, limit: limit) }

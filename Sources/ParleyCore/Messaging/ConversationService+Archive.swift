@@ -69,6 +69,8 @@ extension ConversationService {
         return try await context.gateway.read { reader in
             let conversations: [ConversationID]
             var start = query.start
+            // The sequence a newcomer to a group that hides earlier history sees from.
+            var from: Int64 = 0
             switch query.scope {
             case .direct:
                 conversations = try reader.conversationIDs(of: user, kind: .user)
@@ -79,6 +81,7 @@ extension ConversationService {
                 // before their joining here either.
                 if conversation.kind == .group, let member = try reader.member(of: id, user: user), member.historyFrom > 0 {
                     start = max(start ?? member.joinedAt, member.joinedAt)
+                    from = member.historyFrom
                 }
             }
             // A marker must be a message of this archive, or the page would be about
@@ -86,14 +89,16 @@ extension ConversationService {
             func position(_ marker: String?) throws -> ArchivePosition? {
                 guard let marker else { return nil }
                 guard let id = Int64(marker), let message = try reader.message(id: id), message.kind != .system,
-                      conversations.contains(message.conversationId) else {
+                      conversations.contains(message.conversationId), message.seq > from else {
                     throw ProtocolError(.notFound, "no message '\(marker)' in this archive")
                 }
                 return ArchivePosition(message)
             }
             let range = ArchiveRange(start: start, end: query.end, after: try position(query.after),
                                      before: try position(query.before), newest: query.fromEnd)
-            let fetched = try reader.archivedMessages(in: conversations, range, limit: limit + 1)
+            // The time bound leaves out what came before the join; a message stored in the same
+            // millisecond as the join but before it in the sequence is left out here.
+            let fetched = try reader.archivedMessages(in: conversations, range, limit: limit + 1).filter { $0.seq > from }
             let page = query.fromEnd ? Array(fetched.suffix(limit)) : Array(fetched.prefix(limit))
             var used = 0
             let fitting = query.fromEnd ? Array(Self.newestFitting(page, budget: rules.maxAnswerBytes, used: &used))

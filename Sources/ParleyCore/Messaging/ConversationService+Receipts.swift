@@ -135,8 +135,9 @@ extension ConversationService {
         let batch = context.rules.maxMemberPage
         return try await context.gateway.read { reader in
             let id = parameters.conversationId
-            _ = try ConversationAccess.group(id, member: user, reader: reader)
-            guard let message = try reader.message(in: id, seq: parameters.seq) else {
+            let (_, member) = try ConversationAccess.group(id, member: user, reader: reader)
+            // What came before a newcomer's join is not theirs to ask about.
+            guard parameters.seq > member.historyFrom, let message = try reader.message(in: id, seq: parameters.seq) else {
                 throw ProtocolError(.notFound, "no message with this seq", field: "seq")
             }
             var readers: [UserID] = []

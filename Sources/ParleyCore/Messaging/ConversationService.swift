@@ -39,10 +39,11 @@ public final class ConversationService: Sendable {
     }
 
     /// What `send` stored: the message, the members read while storing it, and whether it
-    /// is new (false for a retry, which is answered but not delivered again).
-    /// A send's outcome: the message, the members read in its write, whether it is new, and
-    /// the 1:1 recipient's delivered marker when the write moved it.
-    private typealias Stored = (message: Message, snapshot: MembershipCache.Snapshot, isNew: Bool, delivered: ReceiptState?)
+    /// is new (false for a retry, which is answered but not delivered again); `unquoted`, the
+    /// members who may not see the message it replies to (they get it with the preview gone);
+    /// `delivered`, the 1:1 recipient's delivered marker when the write moved it.
+    private typealias Stored = (message: Message, snapshot: MembershipCache.Snapshot, isNew: Bool, unquoted: [UserID],
+                                delivered: ReceiptState?)
 
     /// Refuses parameters no conversation would take, before anything is queued.
     private func check(_ parameters: SendParameters) throws(ProtocolError) {
@@ -83,6 +84,7 @@ public final class ConversationService: Sendable {
         let cache = context.membership
         let excerptLimit = context.rules.replyExcerptCharacters
         let delivery = context.delivery
+        let memberPage = context.rules.maxMemberPage
         return { writer in
             let snapshot = try ConversationAccess.postable(parameters.conversationId, by: user, writer: writer,
                                                           rooms: rooms, cache: cache, now: now)
@@ -95,7 +97,7 @@ public final class ConversationService: Sendable {
                 guard existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, false, nil)
+                return (existing, snapshot, false, [], nil)
             }
             var image: ImageAttachment?
             if parameters.kind == .image, let mediaID = parameters.mediaId {
@@ -143,7 +145,13 @@ public final class ConversationService: Sendable {
                       existing.conversationId == parameters.conversationId else {
                     throw ProtocolError(.invalidField, "this client id was used for another conversation", field: "clientId")
                 }
-                return (existing, snapshot, false, nil)
+                return (existing, snapshot, false, [], nil)
+            }
+            // Only a reply in a group can quote what a newcomer may not see.
+            var unquoted: [UserID] = []
+            if let quoted = extras.reply?.seq, snapshot.shape.kind == .group {
+                unquoted = try ConversationAccess.partialViewers(in: conversation, kind: .group, seq: message.seq, quoted: quoted,
+                                                                 reader: writer, batch: memberPage).quote
             }
             // A 1:1 message to a recipient with a connection is handed to it right after this
             // commit (`announce`), so their delivered marker moves in this same write: one
@@ -153,7 +161,7 @@ public final class ConversationService: Sendable {
                 let marker = try writer.markDelivered(conversation: conversation, user: peer, upTo: message.seq)
                 delivered = ReceiptState(conversationId: conversation, userId: peer, deliveredSeq: marker)
             }
-            return (message, snapshot, true, delivered)
+            return (message, snapshot, true, unquoted, delivered)
         }
     }
 
@@ -164,7 +172,7 @@ public final class ConversationService: Sendable {
         -> (reply: ReplyPreview?, mentions: [UserID]?, all: Bool) {
         var reply: ReplyPreview?
         if let quoted = parameters.replyTo {
-            let message = try ConversationAccess.target(quoted, in: parameters.conversationId, reader: writer)
+            let message = try ConversationAccess.target(quoted, in: parameters.conversationId, seenBy: user, reader: writer)
             reply = ReplyPreviews.preview(of: message, id: message.id, excerptLimit: excerptLimit)
         }
         let all = parameters.mentionsAll == true
@@ -190,8 +198,15 @@ public final class ConversationService: Sendable {
     private func announce(_ stored: Stored, connection: ConnectionToken?) -> SentMessage {
         context.membership.store(stored.snapshot)
         guard stored.isNew else { return SentMessage(message: stored.message, encodedJSON: nil) }
-        let encoded = context.announce([stored.message], to: stored.snapshot.members.ids, kind: stored.snapshot.shape.kind,
-                                       excluding: connection)
+        var members = stored.snapshot.members.ids
+        if !stored.unquoted.isEmpty, let reply = stored.message.replyTo {
+            let unquoted = Set(stored.unquoted)
+            members.removeAll { unquoted.contains($0) }
+            var blind = stored.message
+            blind.replyTo = ReplyPreview(messageId: reply.messageId)
+            _ = context.announce([blind], to: stored.unquoted, kind: stored.snapshot.shape.kind, excluding: connection)
+        }
+        let encoded = context.announce([stored.message], to: members, kind: stored.snapshot.shape.kind, excluding: connection)
         if let delivered = stored.delivered, let sender = stored.message.sender { tellDelivered(delivered, to: sender) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }
@@ -213,17 +228,17 @@ public final class ConversationService: Sendable {
             let conversation = try ConversationAccess.readable(parameters.conversationId, by: user, reader: reader, rooms: rooms)
             var used = 0
             var pinned: [PinnedMessage]?
-            if parameters.before == nil {
-                pinned = try MessageActionService.pinned(in: parameters.conversationId, reader: reader, excerptLimit: excerptLimit)
-                used += pinned?.reduce(0) { $0 + EncodedSizeBound.message($1.message) } ?? 0
-            }
             // A group member who joined with earlier history hidden sees from their joining on.
             let from = try Self.historyStart(of: conversation, for: user, reader: reader)
+            if parameters.before == nil {
+                pinned = try MessageActionService.pinned(in: parameters.conversationId, reader: reader, excerptLimit: excerptLimit, from: from)
+                used += pinned?.reduce(0) { $0 + EncodedSizeBound.message($1.message) } ?? 0
+            }
             let page = try reader.messages(in: parameters.conversationId, before: parameters.before, limit: limit).filter { $0.seq > from }
             // Action events are stored in the sequence but shown as the state they made,
             // unless asked for; messages the user hid are left out for them alone.
             let shown = try Self.visible(page, to: user, events: parameters.events == true, in: parameters.conversationId,
-                                         reader: reader, excerptLimit: excerptLimit)
+                                         reader: reader, excerptLimit: excerptLimit, from: from)
             let messages = Array(Self.newestFitting(shown, budget: budget, used: &used))
             let first = messages.count == shown.count ? page.first?.seq : messages.first?.seq
             let (peerRead, peerDelivered) = try Self.peerMarkers(in: conversation, of: user, reader: reader)
@@ -241,17 +256,18 @@ public final class ConversationService: Sendable {
     /// that hides earlier history from newcomers, else 0.
     static func historyStart(of conversation: StoredConversation, for user: UserID, reader: StoreReader) throws -> Int64 {
         guard conversation.kind == .group else { return 0 }
-        return try reader.member(of: conversation.id, user: user)?.historyFrom ?? 0
+        return try ConversationAccess.historyStart(of: conversation.id, for: user, reader: reader)
     }
 
     /// `messages` as `user` sees them: without action events unless `events`, with reply
     /// previews, and those they hid reduced to their place in the sequence (`hidden`, no
-    /// content), so that clients that page by `seq` see no gap.
+    /// content), so that clients that page by `seq` see no gap. `from` is the user's
+    /// `historyStart`: replies to what came before it are previewed as gone.
     static func visible(_ messages: [Message], to user: UserID, events: Bool, in conversation: ConversationID,
-                        reader: StoreReader, excerptLimit: Int) throws -> [Message] {
+                        reader: StoreReader, excerptLimit: Int, from: Int64) throws -> [Message] {
         let kept = events ? messages : messages.filter { $0.system?.type.isMessageAction != true }
         let hidden = try reader.hiddenMessageIDs(of: user, in: conversation, among: kept.compactMap { Int64($0.id) })
-        let shown = try ReplyPreviews.filled(kept, reader: reader, excerptLimit: excerptLimit)
+        let shown = try ReplyPreviews.filled(kept, reader: reader, excerptLimit: excerptLimit, from: from)
         guard !hidden.isEmpty else { return shown }
         return shown.map { message in
             guard let id = Int64(message.id), hidden.contains(id) else { return message }
@@ -397,11 +413,13 @@ public final class ConversationService: Sendable {
                     ? try reader.messages(in: summary.id, before: nil, limit: limit)
                     : try reader.messages(in: summary.id, after: known, limit: limit)).filter { $0.seq > from }
                 // Action events stay (they carry the sequence); hidden messages do not.
-                let missed = try Self.visible(raw, to: user, events: true, in: summary.id, reader: reader, excerptLimit: excerptLimit)
+                let missed = try Self.visible(raw, to: user, events: true, in: summary.id, reader: reader, excerptLimit: excerptLimit,
+                                              from: from)
                 let fitting = Self.newestFitting(missed, budget: budget, used: &used)
                 if fitting.count < missed.count || summary.lastSeq - known > Int64(limit) { truncated.append(summary.id) }
                 messages += fitting
-                updated += try Self.targets(of: fitting, reader: reader, excerptLimit: excerptLimit, budget: budget, used: &used)
+                updated += try Self.targets(of: fitting, reader: reader, excerptLimit: excerptLimit, budget: budget, used: &used,
+                                            from: from)
             }
             // What is left of the budget, and at least a quarter of it, for friend requests:
             // other people choose how many there are.
@@ -419,9 +437,10 @@ public final class ConversationService: Sendable {
 
     /// The current state of the messages that action events among `messages` changed, each
     /// once, as far as they fit in what is left of `budget` (a client missing one pages
-    /// history, which shows the state).
+    /// history, which shows the state). Targets at or before `from` (the user's
+    /// `historyStart`: an old member reacting to what a newcomer never saw) are left out.
     static func targets(of messages: ArraySlice<Message>, reader: StoreReader, excerptLimit: Int, budget: Int,
-                        used: inout Int) throws -> [Message] {
+                        used: inout Int, from: Int64) throws -> [Message] {
         var ids: [Int64] = []
         for message in messages {
             guard let system = message.system, system.type.isMessageAction, let id = system.messageId.flatMap(Int64.init),
@@ -430,13 +449,13 @@ public final class ConversationService: Sendable {
         }
         var found: [Message] = []
         for id in ids {
-            guard let message = try reader.message(id: id) else { continue }
+            guard let message = try reader.message(id: id), message.seq > from else { continue }
             let size = EncodedSizeBound.message(message) + 2 * excerptLimit
             guard used + size <= budget else { break }
             used += size
             found.append(message)
         }
-        return try ReplyPreviews.filled(found, reader: reader, excerptLimit: excerptLimit)
+        return try ReplyPreviews.filled(found, reader: reader, excerptLimit: excerptLimit, from: from)
     }
 
     /// The newest of `messages` (oldest first) whose encoded size fits in what is left of

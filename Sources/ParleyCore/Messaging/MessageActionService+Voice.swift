@@ -25,16 +25,18 @@ extension MessageActionService {
                       existing.system?.messageId == parameters.messageId else {
                     throw ProtocolError(.invalidField, "this client id was used for another message", field: "clientId")
                 }
-                let target = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, reader: writer)
-                return (ListenResult(message: try Self.shown(target, reader: writer, rules: rules), event: existing), nil)
+                let target = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, seenBy: user, reader: writer)
+                let from = try ConversationAccess.historyStart(of: parameters.conversationId, for: user, reader: writer)
+                return (ListenResult(message: try Self.shown(target, reader: writer, rules: rules, from: from), event: existing), nil)
             }
-            var target = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, reader: writer)
+            var target = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, seenBy: user, reader: writer)
             guard target.kind == .voice, target.recalled == nil else {
                 throw ProtocolError(.invalidField, "only voice messages are listened to", field: "messageId")
             }
             guard let sender = target.sender, sender != user, !(target.listenedBy ?? []).contains(user),
                   try Self.sharesListens(user, with: sender, in: conversation, reader: writer) else {
-                return (ListenResult(message: try Self.shown(target, reader: writer, rules: rules)), nil)
+                let from = try ConversationAccess.historyStart(of: parameters.conversationId, for: user, reader: writer)
+                return (ListenResult(message: try Self.shown(target, reader: writer, rules: rules, from: from)), nil)
             }
             target.listenedBy = (target.listenedBy ?? []) + [user]
             try writer.replaceMessage(target)
@@ -47,10 +49,11 @@ extension MessageActionService {
             } catch StoreError.conflict("client_id") {
                 throw ProtocolError(.invalidField, "this client id was used already; send the action again", field: "clientId")
             }
-            let shown = try Self.shown(target, reader: writer, rules: rules)
             let recipients = conversation.kind == .room ? [] : try writer.memberIDs(of: conversation.id)
-            return (ListenResult(message: shown, event: event),
-                    (MessageUpdate(event: event, message: shown), recipients, conversation.kind, true))
+            let acted = try Self.acted(event: event, target: target, by: user, recipients: recipients, kind: conversation.kind,
+                                       reader: writer, rules: rules)
+            let own = acted.partial.first { $0.users.contains(user) }?.update ?? acted.update
+            return (ListenResult(message: own.message, event: event), acted)
         }
         if let acted = outcome.1 { _ = announce(acted, connection: connection) }
         return outcome.0

@@ -117,7 +117,8 @@ public final class MessageActionService: Sendable {
         let now = context.clock()
         try await context.gateway.write { writer in
             _ = try ConversationAccess.readable(reference.conversationId, by: user, reader: writer, rooms: rooms)
-            let message = try ConversationAccess.target(reference.messageId, in: reference.conversationId, reader: writer, notices: true)
+            let message = try ConversationAccess.target(reference.messageId, in: reference.conversationId, seenBy: user, reader: writer,
+                                                        notices: true)
             guard let raw = Int64(message.id) else { return }
             try writer.hideMessage(raw, in: reference.conversationId, for: user, at: now)
         }
@@ -134,7 +135,7 @@ public final class MessageActionService: Sendable {
         let now = context.clock()
         let (message, snapshot, isNew) = try await context.gateway.write { writer in
             _ = try ConversationAccess.readable(parameters.conversationId, by: user, reader: writer, rooms: rooms)
-            let original = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, reader: writer)
+            let original = try ConversationAccess.target(parameters.messageId, in: parameters.conversationId, seenBy: user, reader: writer)
             guard original.recalled == nil else {
                 throw ProtocolError(.invalidField, "this message was recalled", field: "messageId")
             }
@@ -169,20 +170,24 @@ public final class MessageActionService: Sendable {
         let rooms = context.rooms
         return try await context.gateway.read { reader in
             _ = try ConversationAccess.readable(conversation, by: user, reader: reader, rooms: rooms)
+            let from = try ConversationAccess.historyStart(of: conversation, for: user, reader: reader)
             for sender in senders {
                 if let found = try reader.message(sender: sender, clientID: reference), found.conversationId == conversation,
-                   found.kind != .system {
+                   found.kind != .system, found.seq > from {
                     return found
                 }
             }
-            return try? ConversationAccess.target(reference, in: conversation, reader: reader)
+            return try? ConversationAccess.target(reference, in: conversation, seenBy: user, reader: reader)
         }
     }
 
     // MARK: - One action, written and announced
 
-    /// What an action's write returns: the update, who hears of it, and whether it is new.
-    typealias Acted = (update: MessageUpdate, recipients: [UserID], kind: ConversationKind, isNew: Bool)
+    /// What an action's write returns: the update, who hears of it, and whether it is new;
+    /// `partial`, the versions of the update for members who may not see all of the message
+    /// (`ConversationAccess.partialViewers`), each with who gets it instead of `update`.
+    typealias Acted = (update: MessageUpdate, recipients: [UserID], kind: ConversationKind, isNew: Bool,
+                       partial: [(update: MessageUpdate, users: [UserID])])
 
     /// The change `change` makes to a message, applied in one write with its event: the
     /// permission (posting, or reading for `mustPost: false`), a retry answered from the
@@ -205,7 +210,8 @@ public final class MessageActionService: Sendable {
         let excerpt = context.rules.replyExcerptCharacters
         let (acted, pinned) = try await context.gateway.write { writer in
             let acted = try acting(writer)
-            return (acted, try Self.pinned(in: parameters.conversationId, reader: writer, excerptLimit: excerpt))
+            let from = try ConversationAccess.historyStart(of: parameters.conversationId, for: user, reader: writer)
+            return (acted, try Self.pinned(in: parameters.conversationId, reader: writer, excerptLimit: excerpt, from: from))
         }
         return PinResult(update: announce(acted, connection: connection), pinned: pinned)
     }
@@ -230,11 +236,12 @@ public final class MessageActionService: Sendable {
                       existing.system?.messageId == messageID else {
                     throw ProtocolError(.invalidField, "this client id was used for another message", field: "clientId")
                 }
-                let target = try ConversationAccess.target(messageID, in: conversationID, reader: writer)
-                return (MessageUpdate(event: existing, message: try Self.shown(target, reader: writer, rules: rules)),
-                        recipients, conversation.kind, false)
+                let target = try ConversationAccess.target(messageID, in: conversationID, seenBy: user, reader: writer)
+                let from = try ConversationAccess.historyStart(of: conversationID, for: user, reader: writer)
+                return (MessageUpdate(event: existing, message: try Self.shown(target, reader: writer, rules: rules, from: from)),
+                        recipients, conversation.kind, false, [])
             }
-            var target = try ConversationAccess.target(messageID, in: conversationID, reader: writer)
+            var target = try ConversationAccess.target(messageID, in: conversationID, seenBy: user, reader: writer)
             try change(&target, conversation, writer, now)
             try writer.replaceMessage(target)
             let event: Message
@@ -247,30 +254,62 @@ public final class MessageActionService: Sendable {
                 // Another server sharing the database stored the same action first.
                 throw ProtocolError(.invalidField, "this client id was used already; send the action again", field: "clientId")
             }
-            return (MessageUpdate(event: event, message: try Self.shown(target, reader: writer, rules: rules)),
-                    recipients, conversation.kind, true)
+            return try Self.acted(event: event, target: target, by: user, recipients: recipients, kind: conversation.kind,
+                                  reader: writer, rules: rules)
         }
     }
 
-    /// After the commit: `message.updated` to everyone in the conversation, once.
+    /// A new action's `Acted`: the update as members who see everything get it, and the
+    /// versions for those who joined after the message (a placeholder) or after the one it
+    /// quotes (its reply preview gone). The actor sees the message (`target(seenBy:)`).
+    static func acted(event: Message, target: Message, by user: UserID, recipients: [UserID], kind: ConversationKind,
+                      reader: StoreReader, rules: MessagingRules) throws -> Acted {
+        let quoted = try target.replyTo.flatMap { Int64($0.messageId) }.flatMap { try reader.message(id: $0) }
+        let partial = try ConversationAccess.partialViewers(in: target.conversationId, kind: kind, seq: target.seq,
+                                                            quoted: quoted?.seq, reader: reader, batch: rules.maxMemberPage)
+        let full = MessageUpdate(event: event, message: try shown(target, reader: reader, rules: rules))
+        var versions: [(update: MessageUpdate, users: [UserID])] = []
+        if !partial.message.isEmpty {
+            versions.append((MessageUpdate(event: event, message: ConversationAccess.placeholder(of: target)), partial.message))
+        }
+        if !partial.quote.isEmpty, let quoted {
+            let unquoted = MessageUpdate(event: event, message: try shown(target, reader: reader, rules: rules, from: quoted.seq))
+            versions.append((unquoted, partial.quote))
+        }
+        return (full, recipients, kind, true, versions)
+    }
+
+    /// After the commit: `message.updated` to everyone in the conversation, once (in the
+    /// version each may see).
     func announce(_ acted: Acted, connection: ConnectionToken?) -> MessageUpdate {
         if acted.isNew {
-            let recipients = acted.kind == .room ? context.rooms.occupants(of: acted.update.event.conversationId) : acted.recipients
+            var recipients = acted.kind == .room ? context.rooms.occupants(of: acted.update.event.conversationId) : acted.recipients
+            if !acted.partial.isEmpty {
+                let partial = Set(acted.partial.flatMap(\.users))
+                recipients.removeAll { partial.contains($0) }
+                for version in acted.partial {
+                    context.delivery.deliver(.messageUpdated(version.update), to: version.users, excluding: connection)
+                }
+            }
             context.delivery.deliver(.messageUpdated(acted.update), to: recipients, excluding: connection)
         }
-        return acted.update
+        // The actor's own answer, in their version (they may not see what the message quotes).
+        let actor = acted.update.event.sender
+        return acted.partial.first { version in actor.map { version.users.contains($0) } == true }?.update ?? acted.update
     }
 
-    /// A message as clients see it (its reply preview filled in).
-    static func shown(_ message: Message, reader: StoreReader, rules: MessagingRules) throws -> Message {
-        try ReplyPreviews.filled([message], reader: reader, excerptLimit: rules.replyExcerptCharacters)[0]
+    /// A message as clients see it (its reply preview filled in);
+    /// `from`: the viewer's `historyStart`, for the preview of what the message quotes.
+    static func shown(_ message: Message, reader: StoreReader, rules: MessagingRules, from: Int64 = 0) throws -> Message {
+        try ReplyPreviews.filled([message], reader: reader, excerptLimit: rules.replyExcerptCharacters, from: from)[0]
     }
 
     /// The pinned messages of a conversation, newest pin first, as clients see them.
-    static func pinned(in conversation: ConversationID, reader: StoreReader, excerptLimit: Int) throws -> [PinnedMessage] {
+    /// Pins of messages at or before `from` (the reader's `historyStart`) are left out.
+    static func pinned(in conversation: ConversationID, reader: StoreReader, excerptLimit: Int, from: Int64) throws -> [PinnedMessage] {
         let pins = try reader.pins(in: conversation)
-        let messages = try pins.map { try reader.message(id: $0.messageID) }
-        let shown = try ReplyPreviews.filled(messages.compactMap { $0 }, reader: reader, excerptLimit: excerptLimit)
+        let messages = try pins.map { try reader.message(id: $0.messageID) }.compactMap { $0 }.filter { $0.seq > from }
+        let shown = try ReplyPreviews.filled(messages, reader: reader, excerptLimit: excerptLimit, from: from)
         let byID = Dictionary(shown.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return pins.compactMap { pin in
             byID[String(pin.messageID)].map { PinnedMessage(message: $0, pinnedBy: pin.pinnedBy, pinnedAt: pin.pinnedAt) }

@@ -48,9 +48,15 @@ public final class MessageSearchService: Sendable {
             }
             // Members who joined a group that hides earlier history find nothing from before.
             var starts: [ConversationID: Int64] = [:]
+            // A room's admin has a `members` row (their role) but reads the room only while in it.
+            let everywhere = parameters.conversationId == nil
             return try reader.searchMessages(store).filter { message in
                 if starts[message.conversationId] == nil {
-                    starts[message.conversationId] = try reader.member(of: message.conversationId, user: user)?.historyFrom ?? 0
+                    if try everywhere && reader.conversation(id: message.conversationId)?.kind == .room {
+                        starts[message.conversationId] = Int64.max
+                    } else {
+                        starts[message.conversationId] = try reader.member(of: message.conversationId, user: user)?.historyFrom ?? 0
+                    }
                 }
                 return message.seq > starts[message.conversationId, default: 0]
             }

@@ -16,15 +16,17 @@ enum ReplyPreviews {
         return preview
     }
 
-    /// `messages` with each reply's preview filled in; each quoted message is read once.
-    static func filled(_ messages: [Message], reader: StoreReader, excerptLimit: Int) throws -> [Message] {
+    /// `messages` with each reply's preview filled in; each quoted message is read once. A
+    /// quoted message at or before `from` (the reader's `historyStart`) is previewed as gone:
+    /// a reply must not show a newcomer the history hidden from them.
+    static func filled(_ messages: [Message], reader: StoreReader, excerptLimit: Int, from: Int64 = 0) throws -> [Message] {
         guard messages.contains(where: { $0.replyTo != nil }) else { return messages }
         var quoted: [String: Message?] = [:]
         return try messages.map { message in
             guard let id = message.replyTo?.messageId else { return message }
             if quoted[id] == nil {
                 let found = try Int64(id).flatMap { try reader.message(id: $0) }
-                quoted[id] = .some(found?.conversationId == message.conversationId ? found : nil)
+                quoted[id] = .some(found.flatMap { $0.conversationId == message.conversationId && $0.seq > from ? $0 : nil })
             }
             var message = message
             message.replyTo = preview(of: quoted[id] ?? nil, id: id, excerptLimit: excerptLimit)

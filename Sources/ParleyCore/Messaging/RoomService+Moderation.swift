@@ -1,7 +1,8 @@
 public import ParleyProtocol
 
-// Kicks and bans in rooms (docs/protocol.md, "Group governance"): the room's creator
-// moderates; rooms stay open to anyone not banned.
+// Kicks and bans in rooms (docs/protocol.md, "Group governance"): the room's creator and
+// the admins they appoint (`RoomService+Admins`) moderate; an admin acts on anyone but the
+// creator and the other admins. Rooms stay open to anyone not banned.
 extension RoomService {
     /// Puts an occupant out (they may come back unless banned).
     public func kick(by user: UserID, _ parameters: BanParameters) async throws(ProtocolError) {
@@ -32,7 +33,7 @@ extension RoomService {
         }
     }
 
-    /// Whether `user` may moderate the room: they created it.
+    /// Whether `user` may moderate the room: they created it or are its admin.
     public func mayModerate(_ room: ConversationID, user: UserID) async -> Bool {
         (try? await context.gateway.read { reader in try Self.moderated(room, by: user, reader: reader) }) != nil
     }
@@ -45,9 +46,19 @@ extension RoomService {
         let reason = try GroupService(context: context).validReason(parameters.reason)
         let now = context.clock()
         let message = try await context.gateway.write { writer -> Message? in
-            _ = try Self.moderated(room, by: user, reader: writer)
+            let (found, rank) = try Self.moderated(room, by: user, reader: writer)
+            var targetRank = StoredMember.Role.owner.rank
+            if found.ownerID != target {
+                targetRank = try writer.member(of: room, user: target)?.role.rank ?? StoredMember.Role.member.rank
+            }
+            guard rank > targetRank else {
+                throw ProtocolError(found.ownerID == target ? .notOwner : .notAdmin,
+                                    "only the room's creator may do this to an admin", field: "userId")
+            }
             if banning {
                 guard try writer.user(id: target) != nil else { throw ProtocolError(.notFound, "no such user", field: "userId") }
+                // A banned admin is an admin no more.
+                if targetRank == StoredMember.Role.admin.rank { try writer.deleteMember(of: room, user: target) }
                 try writer.saveBan(StoredBan(conversationID: room, userID: target, bannedBy: user, reason: reason, createdAt: now))
             } else if !rooms.contains(room, target) {
                 throw ProtocolError(.notMember, "that user is not in the room", field: "userId")
@@ -68,10 +79,13 @@ extension RoomService {
         }
     }
 
-    /// The room, if `user` may moderate it.
-    static func moderated(_ id: ConversationID, by user: UserID, reader: StoreReader) throws -> StoredConversation {
+    /// The room and the rank `user` moderates it with (the creator's or an admin's), if they may.
+    static func moderated(_ id: ConversationID, by user: UserID, reader: StoreReader) throws -> (StoredConversation, Int) {
         guard let room = try reader.conversation(id: id), room.kind == .room else { throw ProtocolError(.notFound, "no such room") }
-        guard room.ownerID == user else { throw ProtocolError(.notAdmin, "only the room's creator may do this") }
-        return room
+        if room.ownerID == user { return (room, StoredMember.Role.owner.rank) }
+        guard try reader.member(of: id, user: user)?.role == .admin else {
+            throw ProtocolError(.notAdmin, "only the room's creator or an admin may do this")
+        }
+        return (room, StoredMember.Role.admin.rank)
     }
 }

@@ -13,15 +13,31 @@ public final class AdminService: Sendable {
     /// Closes a suspended or deleted user's connections; nil when no server runs (the
     /// command line on the data directory).
     let registry: (any ConnectionRegistry)?
+    /// Who acts when no administrator's account does (`admin` nil), as the audit log names
+    /// them: `local admin (uid N)` for the server's machine.
+    let localActor: String?
 
     public init(accounts: AccountService, context: MessagingContext, groups: GroupService, deletion: AccountDeletionService,
-                rules: ModerationRules, registry: (any ConnectionRegistry)?) {
+                rules: ModerationRules, registry: (any ConnectionRegistry)?, localActor: String? = nil) {
         self.accounts = accounts
         self.context = context
         self.groups = groups
         self.deletion = deletion
         self.rules = rules
         self.registry = registry
+        self.localActor = localActor
+    }
+
+    /// The same service, whose actions without an administrator's account are written to
+    /// the audit log as `actor`'s (the local admin socket names the peer's uid so).
+    public func acting(as actor: String) -> AdminService {
+        AdminService(accounts: accounts, context: context, groups: groups, deletion: deletion, rules: rules, registry: registry,
+                     localActor: actor)
+    }
+
+    /// The audit row's actor: the local one when no administrator's account acts.
+    private func auditActor(_ admin: UserID?) -> String? {
+        admin == nil ? localActor : nil
     }
 
     // MARK: The role
@@ -45,7 +61,7 @@ public final class AdminService: Sendable {
                 throw ProtocolError(.notFound, "no user named '\(username)'")
             }
             try writer.setAdmin(user.id, admin, at: now)
-            _ = try writer.appendAudit(adminID: nil, action: admin ? "admin.grant" : "admin.revoke", target: "user:\(user.id)",
+            _ = try writer.appendAudit(adminID: nil, actor: self.localActor, action: admin ? "admin.grant" : "admin.revoke", target: "user:\(user.id)",
                                        reason: nil, at: now)
             return user.id
         }
@@ -84,7 +100,7 @@ public final class AdminService: Sendable {
         let sessions = try await context.gateway.write { writer in
             guard let found = try writer.user(id: user), found.deletedAt == nil else { throw ProtocolError(.notFound, "no user with id \(user)") }
             try writer.saveSuspension(Suspension(reason: reason, until: request.until, since: now, by: admin), of: user)
-            _ = try writer.appendAudit(adminID: admin, action: "user.suspend", target: "user:\(user)", reason: reason, at: now)
+            _ = try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: "user.suspend", target: "user:\(user)", reason: reason, at: now)
             return try writer.sessions(of: user).map(\.id)
         }
         closeConnections(of: user, sessions: sessions)
@@ -96,7 +112,7 @@ public final class AdminService: Sendable {
         let now = context.clock()
         try await context.gateway.write { writer in
             guard try writer.deleteSuspension(of: user) else { throw ProtocolError(.notFound, "that user is not suspended") }
-            _ = try writer.appendAudit(adminID: admin, action: "user.unsuspend", target: "user:\(user)", reason: reason, at: now)
+            _ = try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: "user.unsuspend", target: "user:\(user)", reason: reason, at: now)
         }
         return try await self.user(user)
     }
@@ -107,7 +123,7 @@ public final class AdminService: Sendable {
         let now = context.clock()
         let ended = try await context.gateway.write { writer in
             let ended = try writer.deleteSessions(of: user, keeping: nil)
-            _ = try writer.appendAudit(adminID: admin, action: "user.revoke_sessions", target: "user:\(user)", reason: reason, at: now)
+            _ = try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: "user.revoke_sessions", target: "user:\(user)", reason: reason, at: now)
             return ended
         }
         closeConnections(of: user, sessions: ended)
@@ -193,7 +209,7 @@ public final class AdminService: Sendable {
             let event = try writer.appendMessage(NewMessage(conversationID: conversationID, sender: nil, clientID: nil, kind: .system,
                                                             system: SystemNotice(type: .messageRecalled, actor: admin, messageId: messageID),
                                                             createdAt: now))
-            _ = try writer.appendAudit(adminID: admin, action: "message.remove", target: "message:\(conversationID)/\(messageID)",
+            _ = try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: "message.remove", target: "message:\(conversationID)/\(messageID)",
                                        reason: reason, at: now)
             let recipients = conversation.kind == .room ? [] : try writer.memberIDs(of: conversationID)
             return (MessageUpdate(event: event, message: try MessageActionService.shown(message, reader: writer, rules: rules)),
@@ -252,7 +268,7 @@ public final class AdminService: Sendable {
             guard var report = try writer.report(id: raw) else { throw ProtocolError(.notFound, "no report with id \(id)") }
             try change(&report, writer)
             try writer.updateReport(report)
-            _ = try writer.appendAudit(adminID: admin, action: action, target: "report:\(id)", reason: reason, at: now)
+            _ = try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: action, target: "report:\(id)", reason: reason, at: now)
             return report
         }
     }
@@ -281,7 +297,7 @@ public final class AdminService: Sendable {
     private func audit(_ admin: UserID?, _ action: String, _ target: String, _ reason: String?) async throws(ProtocolError) {
         let now = context.clock()
         _ = try await context.gateway.write { writer in
-            try writer.appendAudit(adminID: admin, action: action, target: target, reason: reason, at: now)
+            try writer.appendAudit(adminID: admin, actor: self.auditActor(admin), action: action, target: target, reason: reason, at: now)
         }
     }
 

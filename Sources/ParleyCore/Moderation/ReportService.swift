@@ -40,7 +40,7 @@ public final class ReportService: Sendable {
             case .message:
                 guard let conversation = parameters.conversationId, let messageID = parameters.messageId else { throw ProtocolError(.badRequest, "") }
                 _ = try ConversationAccess.readable(conversation, by: user, reader: writer, rooms: rooms)
-                let message = try ConversationAccess.target(messageID, in: conversation, reader: writer)
+                let message = try ConversationAccess.target(messageID, in: conversation, seenBy: user, reader: writer)
                 reported = message.sender
                 snapshot = message
             case .conversation:

@@ -94,6 +94,14 @@ public protocol ModerationWriter: ModerationReader {
     func insertReport(_ report: NewReport) throws -> Report
     /// Writes a report's handling (status, assignee, outcome, resolution).
     func updateReport(_ report: Report) throws
-    /// Appends one row to the audit log.
-    func appendAudit(adminID: UserID?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry
+    /// Appends one row to the audit log. `actor` names who acted when no administrator's
+    /// account did (`local admin (uid N)` on the server's machine).
+    func appendAudit(adminID: UserID?, actor: String?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry
+}
+
+extension ModerationWriter {
+    /// Appends one row to the audit log for an administrator's account (or nobody named).
+    public func appendAudit(adminID: UserID?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
+        try appendAudit(adminID: adminID, actor: nil, action: action, target: target, reason: reason, at: time)
+    }
 }

@@ -47,11 +47,12 @@ extension PostgresStoreWriter {
             report.resolvedAt, id)
     }
 
-    func appendAudit(adminID: UserID?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
+    func appendAudit(adminID: UserID?, actor: String?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
         let id = try queryFirst("appendAudit", """
-            INSERT INTO audit_log (admin_id, action, target, reason, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
-            """, adminID?.rawValue, action, target, reason, time) { try $0.int64(0) }
+            INSERT INTO audit_log (admin_id, actor, action, target, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+            """, adminID?.rawValue, actor, action, target, reason, time) { try $0.int64(0) }
         guard let id else { throw StoreError.failure("appendAudit returned no id") }
-        return AuditEntry(id: String(id), adminId: adminID, action: action, target: target, reason: reason, createdAt: time)
+        return AuditEntry(id: String(id), adminId: adminID, action: action, target: target, reason: reason, createdAt: time,
+                          actor: actor)
     }
 }

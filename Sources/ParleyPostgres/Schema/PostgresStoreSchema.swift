@@ -33,6 +33,7 @@ enum PostgresStoreSchema {
         PostgresMigration(version: 19, sql: voiceMessages),
         PostgresMigration(version: 20, sql: pepItems),
         PostgresMigration(version: 21, sql: mediaAccess),
+        PostgresMigration(version: 22, sql: auditActor),
     ])
 
     /// Version 10: push notifications (SQLite's version 11): push targets owned by the sign-in

@@ -142,13 +142,18 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var target: String
     public var reason: String?
     public var createdAt: Int64
-    public init(id: String, adminId: UserID?, action: String, target: String, reason: String?, createdAt: Int64) {
+    /// Who acted when no administrator's account did, e.g. `local admin (uid 1000)` for the
+    /// server's local admin socket; absent for the admin API's rows.
+    public var actor: String?
+    public init(id: String, adminId: UserID?, action: String, target: String, reason: String?, createdAt: Int64,
+                actor: String? = nil) {
         self.id = id
         self.adminId = adminId
         self.action = action
         self.target = target
         self.reason = reason
         self.createdAt = createdAt
+        self.actor = actor
     }
 }
 

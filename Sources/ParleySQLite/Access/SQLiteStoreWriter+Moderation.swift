@@ -58,13 +58,14 @@ extension SQLiteStoreWriter {
         }
     }
 
-    func appendAudit(adminID: UserID?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
+    func appendAudit(adminID: UserID?, actor: String?, action: String, target: String, reason: String?, at time: Int64) throws -> AuditEntry {
         try StoreError.mapping("appendAudit") {
             let id = try connection.queryFirst("""
-                INSERT INTO audit_log (admin_id, action, target, reason, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
-                """, adminID?.rawValue, action, target, reason, time) { try $0.int64(0) }
+                INSERT INTO audit_log (admin_id, actor, action, target, reason, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                """, adminID?.rawValue, actor, action, target, reason, time) { try $0.int64(0) }
             guard let id else { throw StoreError.failure("appendAudit returned no id") }
-            return AuditEntry(id: String(id), adminId: adminID, action: action, target: target, reason: reason, createdAt: time)
+            return AuditEntry(id: String(id), adminId: adminID, action: action, target: target, reason: reason, createdAt: time,
+                              actor: actor)
         }
     }
 }

@@ -35,6 +35,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 21, sql: searchIndexWithoutInsertTrigger),
         SQLiteMigration(version: 22, sql: pepItems),
         SQLiteMigration(version: 23, sql: mediaAccess),
+        SQLiteMigration(version: 24, sql: auditActor),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

@@ -65,5 +65,14 @@ extension Operations {
             return EmptyPayload()
         }
         table.on(Op.RoomBans.self) { context, reference throws(ProtocolError) in try await rooms.bans(for: context.user, reference) }
+        table.on(Op.RoomAdminAdd.self) { context, member throws(ProtocolError) in
+            try await rooms.addAdmin(by: context.user, member)
+            return EmptyPayload()
+        }
+        table.on(Op.RoomAdminRemove.self) { context, member throws(ProtocolError) in
+            try await rooms.removeAdmin(by: context.user, member)
+            return EmptyPayload()
+        }
+        table.on(Op.RoomAdmins.self) { context, reference throws(ProtocolError) in try await rooms.admins(for: context.user, reference) }
     }
 }

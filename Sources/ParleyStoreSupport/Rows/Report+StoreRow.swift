@@ -55,11 +55,12 @@ extension Report {
 
 extension AuditEntry {
     /// The `audit_log` columns that `init(row:)` reads, in its order.
-    package static let selectColumns = "id, admin_id, action, target, reason, created_at"
+    package static let selectColumns = "id, admin_id, action, target, reason, created_at, actor"
 
     package init<Row: StoreRow>(row: Row) throws {
         self.init(id: String(try row.int64(0)), adminId: try row.optionalInt64(1).map { UserID($0) }, action: try row.string(2),
-                  target: try row.string(3), reason: try row.optionalString(4), createdAt: try row.int64(5))
+                  target: try row.string(3), reason: try row.optionalString(4), createdAt: try row.int64(5),
+                  actor: try row.optionalString(6))
     }
 }
 

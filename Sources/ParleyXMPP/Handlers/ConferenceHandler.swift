@@ -266,9 +266,9 @@ struct ConferenceHandler: XMPPHandler {
         throw StanzaError.badRequest("an item names a member by nick or jid")
     }
 
-    /// muc#admin of a Parley room (XEP-0045 §9, §8.2): everyone in it is a participant; its
-    /// creator kicks (role `none`), bans (`outcast`) and lifts bans (`none`); the outcast list
-    /// is its bans.
+    /// muc#admin of a Parley room (XEP-0045 §9, §8.2), the groups' mapping: its creator is
+    /// `owner`, its admins `admin` (appointed and taken away by the creator), bans `outcast`;
+    /// the creator and admins kick (role `none`), ban (`outcast`) and lift bans (`none`).
     private func moderateRoom(type: String, _ query: XMLElement, room: ConversationID, me: UserID,
                               context: isolated some XMPPHandlerContext) async throws -> XMLElement? {
         let items = query.elements.filter { $0.name == "item" }
@@ -288,7 +288,15 @@ struct ConferenceHandler: XMPPHandler {
                     for ban in try await rooms.bans(for: me, ConversationReference(conversationId: room)).bans {
                         answer.append(Self.item(ban.user, affiliation: "outcast", role: "none", reason: ban.reason, context: context))
                     }
-                case ("owner", _), ("admin", _), ("member", _), (_, "moderator"), (_, "visitor"):
+                case ("owner", _):
+                    if let creator = try await rooms.standing(for: me, ConversationReference(conversationId: room)).creator {
+                        answer.append(Self.item(creator, affiliation: "owner", role: "moderator", context: context))
+                    }
+                case ("admin", _):
+                    for admin in try await rooms.standing(for: me, ConversationReference(conversationId: room)).admins {
+                        answer.append(Self.item(admin, affiliation: "admin", role: "moderator", context: context))
+                    }
+                case ("member", _), (_, "moderator"), (_, "visitor"):
                     continue
                 default:
                     throw StanzaError.badRequest("ask for an affiliation (owner, admin, member, outcast) or a role")
@@ -299,12 +307,22 @@ struct ConferenceHandler: XMPPHandler {
         for item in items {
             let user = try await Self.itemUser(item, context: context)
             let parameters = BanParameters(conversationId: room, userId: user, reason: item.child("reason")?.text)
+            let member = MemberReference(conversationId: room, userId: user)
             switch (item["affiliation"], item["role"]) {
             case ("outcast", _): try await rooms.ban(by: me, parameters)
-            case ("none", _): try await rooms.unban(by: me, MemberReference(conversationId: room, userId: user))
+            case ("admin", _): try await rooms.addAdmin(by: me, member)
+            case ("member", _): try await rooms.removeAdmin(by: me, member)
+            case ("none", _):
+                // An admin (never banned: a ban ends the role) loses the role, as in a group;
+                // anyone else has their ban lifted.
+                if await rooms.isAdmin(room, user: user) {
+                    try await rooms.removeAdmin(by: me, member)
+                } else {
+                    try await rooms.unban(by: me, member)
+                }
             case (_, "none"): try await rooms.kick(by: me, parameters)
             default:
-                throw StanzaError(type: "cancel", condition: "not-allowed", "a Parley room's creator kicks and bans; there are no other roles")
+                throw StanzaError(type: "cancel", condition: "not-allowed", "in a Parley room the creator appoints admins; they kick and ban")
             }
         }
         return nil

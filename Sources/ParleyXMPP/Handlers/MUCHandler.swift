@@ -53,7 +53,7 @@ struct MUCHandler: Sendable {
             }
             let requested = room.resource ?? nick
             // The join that created a room (XEP-0045 §10.1.1): 201, and its creator shown as
-            // its owner. Parley's rooms have no owner afterwards: everyone in one is equal.
+            // its owner (as on every later entry: the creator and admins moderate).
             if entry.created { mine = .owner }
             context.send(XMLElement("presence", ["from": "\(roomJID)/\(nick)", "to": me.full.description], children: [
                 Self.mucUser(mine, statuses: (requested == nick ? [110] : [110, 210]) + (entry.created ? [201] : [])),
@@ -116,8 +116,14 @@ struct MUCHandler: Sendable {
             let page = try await rooms.occupants(for: me, OccupantsParameters(conversationId: entry.room.id, cursor: cursor))
             return (page.users, page.nextCursor)
         }
+        // Its creator and the admins they appointed show as `owner` and `admin`, as in a group.
+        let standing = try await rooms.standing(for: me, ConversationReference(conversationId: entry.room.id))
+        let admins = Set(standing.admins.map(\.id))
+        let affiliation = { (profile: UserProfile) -> Affiliation in
+            profile.id == standing.creator?.id ? .owner : admins.contains(profile.id) ? .admin : .none
+        }
         return Entry(conversation: entry.room.id, kind: .room, subject: Self.subject(name: entry.room.name, description: entry.room.description),
-                     occupants: occupants.map { ($0, .none) }, history: entry.messages, created: created)
+                     occupants: occupants.map { ($0, affiliation($0)) }, history: entry.messages, created: created)
     }
 
     // MARK: Messages

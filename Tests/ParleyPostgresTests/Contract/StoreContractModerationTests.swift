@@ -75,10 +75,15 @@ import Testing
             let ann = try await insertUsers(store, ["ann"])[0].id
             let entries = try await store.write { writer in
                 [try writer.appendAudit(adminID: ann, action: "user.suspend", target: "user:2", reason: "spam", at: 5),
-                 try writer.appendAudit(adminID: nil, action: "admin.grant", target: "user:1", reason: nil, at: 6)]
+                 try writer.appendAudit(adminID: nil, action: "admin.grant", target: "user:1", reason: nil, at: 6),
+                 try writer.appendAudit(adminID: nil, actor: "local admin (uid 1000)", action: "user.unsuspend", target: "user:2",
+                                        reason: nil, at: 7)]
             }
+            // The local actor is kept for the row that named one, and only for it.
+            #expect(entries.map(\.actor) == [nil, nil, "local admin (uid 1000)"])
             #expect(try await store.read { try $0.auditEntries(before: nil, limit: 10) } == entries.reversed())
             #expect(try await store.read { try $0.auditEntries(before: Int64(entries[1].id), limit: 10) } == [entries[0]])
+            #expect(try await store.read { try $0.auditEntries(before: nil, limit: 1) }.first?.actor == "local admin (uid 1000)")
             // Not even SQL run through the store may change or remove a row.
             await #expect(throws: (any Error).self) {
                 try await store.write { writer in try tamper(writer, "UPDATE audit_log SET reason = 'none'") }
@@ -86,7 +91,7 @@ import Testing
             await #expect(throws: (any Error).self) {
                 try await store.write { writer in try tamper(writer, "DELETE FROM audit_log") }
             }
-            #expect(try await store.read { try $0.auditEntries(before: nil, limit: 10) }.count == 2)
+            #expect(try await store.read { try $0.auditEntries(before: nil, limit: 10) }.count == 3)
         }
     }
 

@@ -209,7 +209,7 @@ export function openAdmin() {
       h('thead', {}, h('tr', {}, ['admin_audit_time', 'admin_audit_admin', 'admin_audit_action', 'admin_audit_target', 'admin_reason']
         .map((key) => h('th', { text: t(key) })))),
       h('tbody', {}, page.entries.map((e) => h('tr', { dataset: { action: e.action } },
-        h('td', { text: when(e.createdAt) }), h('td', { text: e.adminId ? `ID ${e.adminId}` : t('admin_console') }),
+        h('td', { text: when(e.createdAt) }), h('td', { text: e.adminId ? `ID ${e.adminId}` : (e.actor || t('admin_console')) }),
         h('td', { text: e.action }), h('td', { text: e.target }), h('td', { text: e.reason ?? '' }))))));
   }
 

@@ -1,0 +1,197 @@
+import CParleySystem
+import Glibc
+import ParleySync
+import Synchronization
+
+/// A Unix domain socket that answers line-delimited requests, for the server's local admin
+/// socket. Only the account the server runs as (and root) may use it: the socket file is
+/// mode 0600 and every connection's peer is checked with `SO_PEERCRED` besides.
+///
+/// Requests are rare and short (an operator's commands), so one thread of its own accepts
+/// and serves one connection at a time, blocking, away from the event loops. A connection may
+/// send several lines; each gets one line back. A peer that sends nothing for `timeout`
+/// or more than `maxLineBytes` without a newline is answered (the latter) and disconnected.
+public final class LocalSocketServer: Sendable {
+    /// Who connected, from the kernel (`SO_PEERCRED`), not from anything the peer said.
+    public struct Peer: Sendable, Equatable {
+        /// The peer process's user id.
+        public let uid: UInt32
+    }
+
+    /// Turns one request line (without its newline) into one response line.
+    public typealias Handler = @Sendable (_ line: String, _ peer: Peer) async -> String
+
+    /// The socket's path.
+    public let path: String
+    private let descriptor: Int32
+    private let stopping = Atomic<Bool>(false)
+    private let thread = PThreadMutex<pthread_t?>(nil)
+    private let maxLineBytes: Int
+    private let timeoutSeconds: Int32
+    private let tooLong: String
+    private let handler: Handler
+
+    /// Binds `path` (replacing a stale socket left by a crash, never a live one or any other
+    /// kind of file) and starts serving.
+    ///
+    /// - Parameters:
+    ///   - maxLineBytes: most bytes of one request line.
+    ///   - timeout: how long a connection may stay silent, and a response may take to send.
+    ///   - tooLong: the response to a request longer than `maxLineBytes`.
+    /// - Throws: `LocalSocketError` if another process listens on `path`, a file other than
+    ///   a socket is there, or the socket cannot be made.
+    public init(path: String, maxLineBytes: Int, timeout: Duration, tooLong: String,
+                handler: @escaping Handler) throws {
+        self.path = path
+        try Self.removeStale(path)
+        let fd = parley_unix_listen(path, 16)
+        guard fd >= 0 else { throw LocalSocketError.system(SystemError(call: "bind \(path)", errno: parley_errno())) }
+        // The directory is private already; the mode says so of the socket itself too.
+        guard chmod(path, 0o600) == 0 else {
+            let code = parley_errno()
+            closeDescriptor(fd)
+            unlink(path)
+            throw LocalSocketError.system(SystemError(call: "chmod \(path)", errno: code))
+        }
+        descriptor = fd
+        self.maxLineBytes = maxLineBytes
+        timeoutSeconds = Int32(clamping: max(1, timeout.components.seconds))
+        self.tooLong = tooLong
+        self.handler = handler
+        let start = LocalSocketThreadStart(server: self)
+        let box = Unmanaged.passRetained(start)
+        var handle = pthread_t()
+        let rc = pthread_create(&handle, nil, { raw in
+            guard let raw else { return nil }
+            let start = Unmanaged<LocalSocketThreadStart>.fromOpaque(raw).takeRetainedValue()
+            "parley-admin-sock".withCString { parley_set_thread_name($0) }
+            start.server.acceptLoop()
+            return nil
+        }, box.toOpaque())
+        guard rc == 0 else {
+            box.release()
+            closeDescriptor(fd)
+            unlink(path)
+            throw LocalSocketError.system(SystemError(call: "pthread_create", errno: rc))
+        }
+        thread.withLock { $0 = handle }
+    }
+
+    /// Stops accepting, lets the connection being served finish (bounded by the timeout),
+    /// closes the socket and removes its file. Later calls do nothing.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
+        closeDescriptor(descriptor)
+        unlink(path)
+    }
+
+    /// A socket file at `path` that nobody answers on is what a crash leaves: remove it. A
+    /// live one means another server uses this data directory.
+    private static func removeStale(_ path: String) throws {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & 0o170000 == 0o140000 else { throw LocalSocketError.notASocket(path) }
+        let probe = parley_unix_connect(path)
+        if probe >= 0 {
+            closeDescriptor(probe)
+            throw LocalSocketError.inUse(path)
+        }
+        unlink(path)
+    }
+
+    private func acceptLoop() {
+        while !stopping.load(ordering: .acquiring) {
+            // A short poll, so that `stop()` is noticed without a wake-up descriptor.
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 200) > 0 else { continue }
+            let connection = parley_accept_blocking(descriptor)
+            guard connection >= 0 else { continue }
+            serve(connection)
+            closeDescriptor(connection)
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var uid: UInt32 = 0
+        // Only the server's own account and root: the file mode says the same, but a socket
+        // passed on or a directory opened up must not widen who may administer the server.
+        guard parley_peer_uid(connection, &uid) == 0, uid == geteuid() || uid == 0 else { return }
+        guard parley_set_timeouts(connection, timeoutSeconds) == 0 else { return }
+        let peer = Peer(uid: uid)
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                guard Self.writeLine(Self.answer(line, peer, handler), to: connection) else { return }
+            }
+            if pending.count > maxLineBytes {
+                _ = Self.writeLine(tooLong, to: connection)
+                return
+            }
+            let count = chunk.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
+            if count < 0 && parley_errno() == EINTR { continue }
+            // End of input, the silence timeout (EAGAIN) or an error: the conversation is over.
+            guard count > 0 else { return }
+            pending.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Runs the async handler from this plain thread and waits for its answer.
+    private static func answer(_ line: String, _ peer: Peer, _ handler: @escaping Handler) -> String {
+        let result = PThreadMutex("")
+        let done = Semaphore()
+        Task {
+            let text = await handler(line, peer)
+            result.withLock { $0 = text }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+
+    static func writeLine(_ text: String, to connection: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return parley_send_nosignal(connection, base + written, UInt(raw.count - written))
+            }
+            if count < 0 && parley_errno() == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+}
+
+/// The server, handed to its accept thread through `pthread_create`'s pointer.
+private final class LocalSocketThreadStart: Sendable {
+    let server: LocalSocketServer
+    init(server: LocalSocketServer) { self.server = server }
+}
+
+/// Why a local socket could not be opened or used.
+public enum LocalSocketError: Error, CustomStringConvertible, Equatable {
+    /// Another process answers on the path (another server on the same data directory).
+    case inUse(String)
+    /// Something other than a socket is at the path; it is never removed.
+    case notASocket(String)
+    /// A system call failed.
+    case system(SystemError)
+    /// The peer closed the connection or sent no answer in time.
+    case noAnswer(String)
+
+    public var description: String {
+        switch self {
+        case .inUse(let path): return "a server is already listening on \(path)"
+        case .notASocket(let path): return "\(path) exists and is not a socket; move it away or choose another --admin-socket"
+        case .system(let error): return error.description
+        case .noAnswer(let path): return "no answer from \(path)"
+        }
+    }
+}
