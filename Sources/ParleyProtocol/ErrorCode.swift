@@ -19,6 +19,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case requestTimeout = "request_timeout"            // a request head or body too slow to arrive
     case misdirectedRequest = "misdirected_request"    // a Host that is not one of the server's names
     case unsupportedMediaType = "unsupported_media_type"
+    case uploadOffsetMismatch = "upload_offset_mismatch" // a resumable upload's piece does not start where the upload stands (or another piece is arriving)
     // Authentication
     case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
     case invalidCredentials = "invalid_credentials"    // wrong username or password (never says which)
@@ -69,7 +70,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .forbidden, .notMember, .notOwner, .notFriends, .blocked, .notSender, .windowClosed: return 403
         case .suspended, .notAdmin, .banned, .muted, .inviteOnly: return 403
         case .inviteExpired, .inviteUsedUp, .inviteRevoked: return 410
-        case .tooManyAdmins: return 409
+        case .tooManyAdmins, .uploadOffsetMismatch: return 409
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409

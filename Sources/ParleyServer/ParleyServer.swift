@@ -34,6 +34,8 @@ public final class ParleyServer: Sendable {
     let startedAt: UInt64
     /// Removes uploads nobody used, in the background.
     private let mediaSweeper: MediaSweeper
+    /// Uploads that arrive in pieces (`/v1/file-uploads`).
+    let resumableUploads: ResumableUploads
     /// Most connections held at once.
     public let connectionLimit: Int
     /// Every part above that runs, in the order it started: the store, the blocking pool, the
@@ -98,6 +100,12 @@ public final class ParleyServer: Sendable {
             return HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
         })
         AccountRoutes.add(to: &routes, services: services)
+        let resumable = try ResumableUploads(directory: configuration.dataDirectory + "/resumable", media: services.media,
+                                             blocking: PoolExecutor(pool: pool), expirySeconds: configuration.uploadExpirySeconds,
+                                             maxPerUser: configuration.maxOpenUploadsPerUser,
+                                             clock: { Int64(Date().timeIntervalSince1970 * 1000) })
+        resumableUploads = resumable
+        ResumableUploadRoutes.add(to: &routes, accounts: services.accounts, uploads: resumable)
         PushRoutes.add(to: &routes, services: services)
         AdminRoutes.add(to: &routes, services: services) { group.metrics.openWebSockets }
         let services = self.services
@@ -124,7 +132,8 @@ public final class ParleyServer: Sendable {
         httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
         httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
         httpConfiguration.bodyStreaming = IncomingUploads.streaming(
-            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes)
+            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes,
+            accounts: services.accounts, media: services.media, resumable: resumable)
         var httpTCP = httpConfiguration.tcp
         httpTCP.tls = certificates.http
         var mainConfiguration = httpConfiguration
@@ -150,7 +159,7 @@ public final class ParleyServer: Sendable {
         }, stop: { started, timeout in started.0.shutdown(timeout: timeout) })
         (http, xmpp, xmppDirectTLS) = (listening.1, listening.2, listening.3)
         let media = services.media
-        mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, logger: logger) },
+        mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, uploads: resumable, logger: logger) },
                                            stop: { sweeper, _ in sweeper.stop() })
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),

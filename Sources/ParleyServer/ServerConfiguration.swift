@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxMediaBytes = 5 * 1024 * 1024
     /// Largest file upload (`POST /v1/files`, streamed to disk), in bytes.
     public var maxFileBytes = 100 * 1024 * 1024
+    /// Seconds a resumable upload (`/v1/file-uploads`) is kept with no piece arriving.
+    public var uploadExpirySeconds = 86_400
+    /// Unfinished resumable uploads one user may hold at once.
+    public var maxOpenUploadsPerUser = 5
     /// Bytes one user may upload in any 24 hours.
     public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.
