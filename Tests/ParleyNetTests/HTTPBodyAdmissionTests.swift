@@ -80,7 +80,7 @@ import Testing
     @Test func aRefusalComesFromTheHeadWhileTheClientWaitsWithItsBody() throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
-        defer { server.shutdown(timeout: .seconds(2)); group.shutdown() }
+        defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
         let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
         try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
         // No byte of the body was sent: the answer comes anyway, and no 100 before it.
@@ -94,7 +94,7 @@ import Testing
     @Test func anAdmittedClientHears100ContinueThenSendsItsBody() throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
-        defer { server.shutdown(timeout: .seconds(2)); group.shutdown() }
+        defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
         let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
         try client.send("GET /before HTTP/1.1\r\nHost: x\r\n\r\n"
                         + "POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
@@ -113,7 +113,7 @@ import Testing
     @Test func anAdmittedBodySentAtOnceWithItsHeadArrivesWhole() throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
-        defer { server.shutdown(timeout: .seconds(2)); group.shutdown() }
+        defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
         let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
         try client.send(Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
         let reply = String(decoding: try client.receiveUntilClose(), as: UTF8.self)

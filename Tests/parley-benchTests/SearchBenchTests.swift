@@ -51,8 +51,13 @@ import Testing
 
     @Test func aSmallRunFillsSearchesAndMeasures() throws {
         var lines: [String] = []
-        let report = try SearchBenchCommand.measure(messages: 1000, conversations: 20, searches: 5, compare: 500, batch: 300, seed: 1,
-                                                    parent: NSTemporaryDirectory()) { lines.append($0) }
+        let directory = NSTemporaryDirectory() + "parley-search-bench-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = try SearchBenchCommand.measure(
+            main: .sqlite(path: directory + "/search.sqlite"),
+            comparisons: (.sqlite(path: directory + "/indexed.sqlite"), .sqlite(path: directory + "/plain.sqlite")),
+            messages: 1000, conversations: 20, searches: 5, compare: 500, batch: 300, seed: 1) { lines.append($0) }
         #expect(report.messages == 1000)
         #expect(report.timings.count == SearchCorpus.QueryKind.allCases.count * SearchBench.Scope.allCases.count)
         #expect(report.timings.allSatisfy { $0.latencies.count == 5 && $0.latencies.allSatisfy { $0 > 0 } })
@@ -62,5 +67,9 @@ import Testing
         #expect(report.indexBytes > 0 && report.messagesBytes > 0)
         #expect((report.insertWithIndex ?? 0) > 0 && (report.insertWithoutIndex ?? 0) > 0)
         #expect(lines.contains { $0.hasPrefix("  filled") })
+        // The plain copy really lost its index's upkeep: its messages are not in the index.
+        let plain = SearchBenchStore.sqlite(path: directory + "/plain.sqlite")
+        let indexed = SearchBenchStore.sqlite(path: directory + "/indexed.sqlite")
+        #expect(try plain.sizes().index < indexed.sizes().index)
     }
 }

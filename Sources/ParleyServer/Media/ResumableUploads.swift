@@ -135,7 +135,7 @@ final class ResumableUploads: Sendable {
     /// Whether a piece of `length` bytes (nil: unknown) starting at `offset` may come, from
     /// the request's head alone.
     func checkPiece(id: String, owner: UserID, offset: Int, length: Int?) throws(ProtocolError) {
-        let record = try record(id: id, owner: owner)
+        let record = try self.record(id: id, owner: owner)
         guard offset == record.offset else {
             throw ProtocolError(.uploadOffsetMismatch, "the upload stands at \(record.offset)")
         }
@@ -155,7 +155,7 @@ final class ResumableUploads: Sendable {
         }
         guard claimed else { throw ProtocolError(.uploadOffsetMismatch, "another piece of this upload is arriving") }
         defer { state.withLock { _ = $0.busy.remove(id) } }
-        var record = try record(id: id, owner: owner)
+        var record = try self.record(id: id, owner: owner)
         try checkPiece(id: id, owner: owner, offset: offset, length: count)
         if count > 0 {
             record.offset = offset + count
@@ -182,7 +182,7 @@ final class ResumableUploads: Sendable {
 
     /// Drops the upload `id` of `owner` and its bytes.
     func cancel(id: String, owner: UserID) async throws(ProtocolError) {
-        _ = try record(id: id, owner: owner)
+        _ = try self.record(id: id, owner: owner)
         let removed = state.withLock { state -> Bool in
             guard !state.busy.contains(id) else { return false }
             return state.records.removeValue(forKey: id) != nil

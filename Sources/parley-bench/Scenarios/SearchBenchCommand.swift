@@ -2,8 +2,10 @@ import Foundation
 import Glibc
 import ParleyCore
 import ParleySQLite
+import Dispatch
 
-/// `search-bench`: full-text search over a large SQLite store. Fills a fresh store with N
+/// `search-bench`: full-text search over a large store (SQLite, or PostgreSQL with
+/// `--postgres`). Fills a fresh store with N
 /// messages (English, Chinese and mixed, over many conversations) through the store API in
 /// big writes, then times K searches of each kind, in one conversation and across all;
 /// reports the search index's size per message against the messages table's, and the
@@ -23,10 +25,16 @@ enum SearchBenchCommand: BenchCommand {
         --seed S            the corpus's seed (default 1)
         --dir D             where the stores go, in a fresh subdirectory removed afterwards
                             (default: the system's temporary directory)
+        --postgres URI      measure PostgreSQL instead: URI names a fresh database on a
+                            loopback server (scripts/search-bench-postgres.py starts one)
+        --postgres-compare URI,URI   two more fresh databases for the insert CPU comparison
+                            (with the index, and with it dropped)
+        --postgres-pid PID  the postmaster: its processes' CPU counts as the store's
         --results FILE      append the headline numbers to FILE (see the report command)
         --markdown          print the tables as Markdown
         """
-    static let valueOptions: Set<String> = ["messages", "conversations", "searches", "compare", "batch", "seed", "dir", "results"]
+    static let valueOptions: Set<String> = ["messages", "conversations", "searches", "compare", "batch", "seed", "dir", "results",
+                                            "postgres", "postgres-compare", "postgres-pid"]
     static let switchOptions: Set<String> = ["markdown"]
 
     /// The figures of one run, also for tests.
@@ -50,15 +58,37 @@ enum SearchBenchCommand: BenchCommand {
         let batch = try options.int("batch", default: 5000, in: 1...1_000_000)
         let seed = try options.int("seed", default: 1, in: 0...Int.max)
         let parent = try options.string("dir", default: NSTemporaryDirectory())
-        Console.line("search-bench: \(Format.count(messages)) messages over \(Format.count(conversations)) conversations, "
+        let directory = parent + "/parley-search-bench-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let main: SearchBenchStore
+        var comparisons: (indexed: SearchBenchStore, plain: SearchBenchStore)?
+        if let uri = options.optionalString("postgres") {
+            guard uri.contains("127.0.0.1") || uri.contains("localhost") || uri.contains("host=/") else {
+                throw BenchError.usage("--postgres must name a server on loopback")
+            }
+            let pid = options.optionalString("postgres-pid").flatMap { Int32($0) }
+            main = .postgres(uri: uri, serverPID: pid)
+            if let pair = options.optionalString("postgres-compare") {
+                let uris = pair.split(separator: ",").map(String.init)
+                guard uris.count == 2 else { throw BenchError.usage("--postgres-compare takes two URIs, comma-separated") }
+                comparisons = (.postgres(uri: uris[0], serverPID: pid), .postgres(uri: uris[1], serverPID: pid))
+            }
+        } else {
+            main = .sqlite(path: directory + "/search.sqlite")
+            comparisons = (.sqlite(path: directory + "/compare-indexed.sqlite"), .sqlite(path: directory + "/compare-plain.sqlite"))
+        }
+        Console.line("search-bench \(main.name): \(Format.count(messages)) messages over \(Format.count(conversations)) conversations, "
             + "\(searches) searches per kind and scope, load average \(LogAppendCommand.loadAverage())")
-        let report = try measure(messages: messages, conversations: conversations, searches: searches, compare: compare, batch: batch,
-                                 seed: UInt64(seed), parent: parent) { line in Console.line(line) }
+        let report = try measure(main: main, comparisons: compare > 0 ? comparisons : nil, messages: messages,
+                                 conversations: conversations, searches: searches, compare: compare, batch: batch,
+                                 seed: UInt64(seed)) { line in Console.line(line) }
         print(report, markdown: options.flag("markdown"))
+        Console.line("load average after: \(LogAppendCommand.loadAverage())")
         if let path = options.optionalString("results") {
             let log = ResultLog(path: path)
             for timing in report.timings {
-                let scenario = "search-bench sqlite → \(timing.kind.rawValue), \(timing.scope.rawValue)"
+                let scenario = "search-bench \(main.name) → \(timing.kind.rawValue), \(timing.scope.rawValue)"
                 try log.append(scenario: scenario, metric: "p50", value: Format.latency(nanoseconds: SearchBench.percentile(timing.latencies, 0.5)))
                 try log.append(scenario: scenario, metric: "p99", value: Format.latency(nanoseconds: SearchBench.percentile(timing.latencies, 0.99)))
             }
@@ -66,21 +96,20 @@ enum SearchBenchCommand: BenchCommand {
         return 0
     }
 
-    /// Fills, searches and compares in a fresh directory under `parent`.
-    static func measure(messages: Int, conversations: Int, searches: Int, compare: Int, batch: Int, seed: UInt64, parent: String,
+    /// Fills and searches `main`, then fills the two comparison stores (the plain one with
+    /// its index's upkeep dropped first) for the insert CPU with and without the index.
+    static func measure(main: SearchBenchStore, comparisons: (indexed: SearchBenchStore, plain: SearchBenchStore)?, messages: Int,
+                        conversations: Int, searches: Int, compare: Int, batch: Int, seed: UInt64,
                         say: (String) -> Void) throws -> Report {
-        let directory = parent + "/parley-search-bench-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let bench = SearchBench(corpus: SearchCorpus())
         var random = SearchCorpus.Random(seed: seed)
 
-        let path = directory + "/search.sqlite"
-        let store = try SQLiteStore(path: path)
+        let (store, close) = try main.open()
         let population = try bench.populate(store, conversations: conversations)
         let started = DispatchTime.now().uptimeNanoseconds
         var reported = 0
-        let cpu = try bench.fill(store, population, count: messages, batch: batch, random: &random) { done in
+        let cpu = try bench.fill(store, population, count: messages, batch: batch, random: &random,
+                                 serverCPU: main.serverCPUSeconds) { done in
             if done - reported >= 100_000 || done == messages {
                 reported = done
                 say("  filled \(Format.count(done))")
@@ -88,23 +117,24 @@ enum SearchBenchCommand: BenchCommand {
         }
         let fillSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let timings = try bench.search(store, population, count: searches, random: &random)
-        store.close()
-        let sizes = try SearchBench.sqliteSizes(path: path)
+        close()
+        let sizes = try main.sizes()
         var report = Report(messages: messages, fillSeconds: fillSeconds, fillCPUMicrosPerMessage: cpu * 1e6 / Double(messages),
                             messagesBytes: sizes.messages, indexBytes: sizes.index, timings: timings)
-        try? FileManager.default.removeItem(atPath: path)
 
-        if compare > 0 {
-            for indexed in [true, false] {
-                let comparePath = directory + "/compare-\(indexed ? "indexed" : "plain").sqlite"
+        if let comparisons, compare > 0 {
+            for (indexed, target) in [(true, comparisons.indexed), (false, comparisons.plain)] {
                 // The schema first, then (for the plain one) the index's upkeep dropped in this copy.
-                try SQLiteStore(path: comparePath).close()
-                if !indexed { try SearchBench.dropSQLiteIndexUpkeep(path: comparePath) }
-                let compareStore = try SQLiteStore(path: comparePath)
+                let (schemaOnly, closeSchema) = try target.open()
+                _ = schemaOnly
+                closeSchema()
+                if !indexed { try target.dropIndexUpkeep() }
+                let (compareStore, closeCompare) = try target.open()
                 let comparePopulation = try bench.populate(compareStore, conversations: conversations)
                 var compareRandom = SearchCorpus.Random(seed: seed &+ 1)
-                let used = try bench.fill(compareStore, comparePopulation, count: compare, batch: batch, random: &compareRandom)
-                compareStore.close()
+                let used = try bench.fill(compareStore, comparePopulation, count: compare, batch: batch, random: &compareRandom,
+                                          serverCPU: target.serverCPUSeconds)
+                closeCompare()
                 let micros = used * 1e6 / Double(compare)
                 if indexed { report.insertWithIndex = micros } else { report.insertWithoutIndex = micros }
                 say("  insert CPU \(indexed ? "with" : "without") the index: \(Format.significant(micros)) µs/message")

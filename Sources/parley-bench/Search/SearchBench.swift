@@ -84,9 +84,10 @@ struct SearchBench {
 
     /// Appends `count` messages spread over the population's conversations, `batch` to a
     /// write (the store's own `appendMessage`, its search index kept in the same write).
-    /// Returns the process CPU seconds the writes took (texts are made outside the clock).
+    /// Returns the CPU seconds the writes took, this process's and `serverCPU`'s (a database
+    /// server's processes); the texts are made outside the clock.
     func fill(_ store: any Store, _ population: Population, count: Int, batch: Int, random: inout SearchCorpus.Random,
-              progress: (Int) -> Void = { _ in }) throws -> Double {
+              serverCPU: () -> Double = { 0 }, progress: (Int) -> Void = { _ in }) throws -> Double {
         var cpu = 0.0
         var done = 0
         while done < count {
@@ -97,13 +98,13 @@ struct SearchBench {
                                   clientID: "s\(done + offset)", kind: .text, text: corpus.message(&random),
                                   createdAt: Int64(done + offset))
             }
-            let before = Self.processCPUSeconds()
+            let before = Self.processCPUSeconds() + serverCPU()
             try Self.wait {
                 try await store.write { writer in
                     for message in messages { _ = try writer.appendMessage(message) }
                 }
             }
-            cpu += Self.processCPUSeconds() - before
+            cpu += Self.processCPUSeconds() + serverCPU() - before
             done += size
             progress(done)
         }
