@@ -70,6 +70,10 @@ final class HTTPServerConnection: ConnectionHandler {
         }
         admission = (pending.head, true)
         let head = pending.head
+        guard hostIsAllowed(head) else {
+            admissionSettled(responder.errorResponse(status: .misdirectedRequest, reason: "this server does not answer for that host name"))
+            return
+        }
         let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
                                          clientAddress: clientAddress(of: head), owner: self, sequence: -1)
         Task {

@@ -156,11 +156,11 @@ import Testing
         let port = server.port
         let incoming = server.dataDirectory + "/incoming"
         let cases: [(String, String, String)] = [
-            ("POST /v1/files HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n", "401", "unauthorized"),
-            ("POST /v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nonsense\r\nContent-Length: 5000\r\n\r\n", "401", "unauthorized"),
-            ("POST /v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nExpect: 100-continue\r\nContent-Length: \((1 << 20) + 1)\r\n\r\n", "413", "payload_too_large"),
-            ("POST /v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nExpect: 100-continue\r\nContent-Length: 200000\r\n\r\n", "429", "quota_exceeded"),
-            ("PATCH /v1/file-uploads/nosuchupload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nUpload-Offset: 0\r\nContent-Length: 10\r\n\r\n", "404", "not_found"),
+            ("POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n", "401", "unauthorized"),
+            ("POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer nonsense\r\nContent-Length: 5000\r\n\r\n", "401", "unauthorized"),
+            ("POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nExpect: 100-continue\r\nContent-Length: \((1 << 20) + 1)\r\n\r\n", "413", "payload_too_large"),
+            ("POST /v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nExpect: 100-continue\r\nContent-Length: 200000\r\n\r\n", "429", "quota_exceeded"),
+            ("PATCH /v1/file-uploads/nosuchupload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nUpload-Offset: 0\r\nContent-Length: 10\r\n\r\n", "404", "not_found"),
         ]
         for (head, status, code) in cases {
             let reply = try await Task.detached { try Self.headOnly(port: port, head) }.value
