@@ -76,7 +76,7 @@ final class ResumableUploads: Sendable {
     }
 
     /// The id of the upload a path names (`/v1/file-uploads/<id>`), if it is one.
-    static func id(inPath path: String) -> String? {
+    static func id(inPath path: some StringProtocol) -> String? {
         let prefix = Self.path + "/"
         guard path.hasPrefix(prefix) else { return nil }
         let id = String(path.dropFirst(prefix.count))
