@@ -4,7 +4,16 @@ import Testing
 
 /// Streamed bodies admitted or refused from the request's head alone
 /// (`HTTPBodyStreaming.admission`), before any byte of the body is read or written.
-@Suite struct HTTPBodyAdmissionTests {
+@Suite(.serialized) struct HTTPBodyAdmissionTests {
+    /// Runs the blocking client `body` on a thread of its own: the server's admission runs as
+    /// a task, which a test blocking a thread of the shared pool in `recv` could starve.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
+        }
+    }
+
     private let body: [UInt8] = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 13) }
 
     /// Admits a request whose `X-Key` is `open`; refuses others with 401.
@@ -77,48 +86,67 @@ import Testing
         return (group, server)
     }
 
-    @Test func aRefusalComesFromTheHeadWhileTheClientWaitsWithItsBody() throws {
+    @Test func aRefusalComesFromTheHeadWhileTheClientWaitsWithItsBody() async throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
         defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
-        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
-        try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
-        // No byte of the body was sent: the answer comes anyway, and no 100 before it.
-        let reply = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
-        #expect(reply.hasPrefix("HTTP/1.1 401"))
-        #expect(!reply.contains("100 Continue"))
-        #expect(reply.contains("no key"))
-        #expect(scratch.files.isEmpty)
+        let port = server.localAddress.port
+        let body = self.body
+        let directory = scratch.path
+        try await Self.onThread {
+            let client = try BlockingSocket(port: port, timeoutSeconds: 5)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
+            // No byte of the body was sent: the answer comes anyway, and no 100 before it.
+            let reply = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
+            #expect(reply.hasPrefix("HTTP/1.1 401"))
+            #expect(!reply.contains("100 Continue"))
+            #expect(reply.contains("no key"))
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).isEmpty)
+        }
     }
 
-    @Test func anAdmittedClientHears100ContinueThenSendsItsBody() throws {
+    @Test func anAdmittedClientHears100ContinueThenSendsItsBody() async throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
         defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
-        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
-        try client.send("GET /before HTTP/1.1\r\nHost: x\r\n\r\n"
-                        + "POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
-        // The earlier request's answer first, then the interim answer.
-        let interim = try client.receive(until: "100 Continue\r\n\r\n")
-        #expect(interim.hasPrefix("HTTP/1.1 200"))
-        #expect(interim.contains("plain"))
-        #expect(scratch.files.isEmpty)
-        try client.send(body)
-        try client.send("GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let rest = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
-        #expect(rest.contains("stored \(body.count)"))
-        #expect(rest.hasSuffix("plain"))
+        let port = server.localAddress.port
+        let body = self.body
+        let directory = scratch.path
+        try await Self.onThread {
+            let client = try BlockingSocket(port: port, timeoutSeconds: 5)
+            try client.send("GET /before HTTP/1.1\r\nHost: x\r\n\r\n"
+                            + "POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n")
+            // The earlier request's answer first, then the interim answer.
+            let interim = try client.receive(until: "100 Continue\r\n\r\n")
+            #expect(interim.hasPrefix("HTTP/1.1 200"))
+            #expect(interim.contains("plain"))
+            // Admitted: the body's file exists now, still empty (no byte was sent).
+            let made = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            #expect(made.count == 1 && made.allSatisfy {
+                ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + $0)[.size]) as? NSNumber)?.intValue == 0
+            })
+            try client.send(body)
+            try client.send("GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let rest = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
+            #expect(rest.contains("stored \(body.count)"))
+            #expect(rest.hasSuffix("plain"))
+        }
     }
 
-    @Test func anAdmittedBodySentAtOnceWithItsHeadArrivesWhole() throws {
+    @Test func anAdmittedBodySentAtOnceWithItsHeadArrivesWhole() async throws {
         let scratch = try HTTPBodyStreamingTests.Scratch()
         let (group, server) = try server(scratch)
         defer { _ = server.shutdown(timeout: .seconds(2)); group.shutdown() }
-        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 5)
-        try client.send(Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-        let reply = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
-        #expect(reply.hasPrefix("HTTP/1.1 200"))
-        #expect(reply.contains("stored \(body.count)"))
-        #expect(!reply.contains("100 Continue"))
+        let port = server.localAddress.port
+        let body = self.body
+        let directory = scratch.path
+        try await Self.onThread {
+            let client = try BlockingSocket(port: port, timeoutSeconds: 5)
+            try client.send(Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Key: open\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            let reply = String(decoding: try client.receiveUntilClose(), as: UTF8.self)
+            #expect(reply.hasPrefix("HTTP/1.1 200"))
+            #expect(reply.contains("stored \(body.count)"))
+            #expect(!reply.contains("100 Continue"))
+        }
     }
 }
