@@ -173,7 +173,7 @@ let package = Package(
         // log prototypes beside the real store's insert path.
         .executableTarget(
             name: "parley-bench",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync", "ParleyLog", "ParleySQLite", "ParleyCore"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync", "ParleyLog", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyPostgres"],
             swiftSettings: strictSwift
         ),
         // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs

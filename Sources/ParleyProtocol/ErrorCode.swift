@@ -21,6 +21,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unsupportedMediaType = "unsupported_media_type"
     case urlExpired = "url_expired"                    // a signed media link's time is up: ask for a new one (`media.url`)
     case badSignature = "bad_signature"                // a media link whose signature does not match its id and expiry
+    case uploadOffsetMismatch = "upload_offset_mismatch" // a resumable upload's piece does not start where the upload stands (or another piece is arriving)
     // Authentication
     case unauthorized = "unauthorized"                 // no token, unknown token, or signed out
     case invalidCredentials = "invalid_credentials"    // wrong username or password (never says which)
@@ -72,7 +73,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
         case .suspended, .notAdmin, .banned, .muted, .inviteOnly: return 403
         case .urlExpired, .badSignature: return 403
         case .inviteExpired, .inviteUsedUp, .inviteRevoked: return 410
-        case .tooManyAdmins: return 409
+        case .tooManyAdmins, .uploadOffsetMismatch: return 409
         case .notFound: return 404
         case .methodNotAllowed: return 405
         case .usernameTaken, .usernameAlreadySet, .alreadyFriends, .nameTaken, .phoneTaken, .passwordNotSet: return 409

@@ -36,6 +36,8 @@ public final class ParleyServer: Sendable {
     private let mediaSweeper: MediaSweeper
     /// The local admin socket (`--admin-socket`), unless it is off.
     let adminSocket: LocalSocketServer?
+    /// Uploads that arrive in pieces (`/v1/file-uploads`).
+    let resumableUploads: ResumableUploads
     /// Most connections held at once.
     public let connectionLimit: Int
     /// Every part above that runs, in the order it started: the store, the blocking pool, the
@@ -102,6 +104,12 @@ public final class ParleyServer: Sendable {
             return HTTPResponse(status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: text)
         })
         AccountRoutes.add(to: &routes, services: services)
+        let resumable = try ResumableUploads(directory: configuration.dataDirectory + "/resumable", media: services.media,
+                                             blocking: PoolExecutor(pool: pool), expirySeconds: configuration.uploadExpirySeconds,
+                                             maxPerUser: configuration.maxOpenUploadsPerUser,
+                                             clock: { Int64(Date().timeIntervalSince1970 * 1000) })
+        resumableUploads = resumable
+        ResumableUploadRoutes.add(to: &routes, accounts: services.accounts, uploads: resumable)
         PushRoutes.add(to: &routes, services: services)
         AdminRoutes.add(to: &routes, services: services) { group.metrics.openWebSockets }
         let services = self.services
@@ -128,7 +136,8 @@ public final class ParleyServer: Sendable {
         httpConfiguration.headerTimeout = .seconds(configuration.headerTimeoutSeconds)
         httpConfiguration.minimumBodyBytesPerSecond = configuration.minimumBodyBytesPerSecond
         httpConfiguration.bodyStreaming = IncomingUploads.streaming(
-            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes)
+            directory: try IncomingUploads.prepare(dataDirectory: configuration.dataDirectory), maxFileBytes: configuration.maxFileBytes,
+            accounts: services.accounts, media: services.media, resumable: resumable)
         var httpTCP = httpConfiguration.tcp
         httpTCP.tls = certificates.http
         var mainConfiguration = httpConfiguration
@@ -159,7 +168,7 @@ public final class ParleyServer: Sendable {
                                   connections: { group.metrics.openWebSockets }, logger: logger)
         }, stop: { socket, _ in socket?.stop() })
         let media = services.media
-        mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, logger: logger) },
+        mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, uploads: resumable, logger: logger) },
                                            stop: { sweeper, _ in sweeper.stop() })
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
                                   "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),

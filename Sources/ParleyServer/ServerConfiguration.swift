@@ -69,6 +69,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var xmppMediaURLSeconds = 7 * 86_400
     /// Most pixels (width × height) of an image upload, and of an image a thumbnail is made of.
     public var maxImagePixels = 50_000_000
+    /// Seconds a resumable upload (`/v1/file-uploads`) is kept with no piece arriving.
+    public var uploadExpirySeconds = 86_400
+    /// Unfinished resumable uploads one user may hold at once.
+    public var maxOpenUploadsPerUser = 5
     /// Bytes one user may upload in any 24 hours.
     public var mediaQuotaBytesPerDay = 200 * 1024 * 1024
     /// Bytes of uploads one user may hold at once.

@@ -21,6 +21,7 @@ let commands: [any BenchCommand.Type] = [
     LogAppendCommand.self,
     LogCrashCommand.self,
     LogCrashChildCommand.self,
+    SearchBenchCommand.self,
 ]
 
 @MainActor

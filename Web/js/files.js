@@ -74,6 +74,7 @@ export function fileTile(file, { pending = null, onCancel = null } = {}) {
  * progress; the browser streams the file from disk, so memory stays flat here too.
  */
 export function uploadFile(blob, token, onProgress) {
+  if (blob.size > RESUMABLE_ABOVE) return uploadInPieces(blob, token, onProgress);
   const xhr = new XMLHttpRequest();
   const promise = new Promise((resolve, reject) => {
     xhr.open('POST', '/v1/files');
@@ -102,4 +103,106 @@ export function uploadFile(blob, token, onProgress) {
     xhr.send(blob);
   });
   return { promise, abort: () => xhr.abort() };
+}
+
+/** Files larger than this go through a resumable upload, in pieces of `PIECE_BYTES`. */
+export const RESUMABLE_ABOVE = 8 * 1024 * 1024;
+export const PIECE_BYTES = 8 * 1024 * 1024;
+/** Failures in a row (a dropped connection, a server restarting) before giving up. */
+const MAX_FAILURES = 8;
+
+/** One XMLHttpRequest as a promise of {status, body, offset}; `onSent` gets bytes sent so far. */
+function exchange(method, url, token, { body = null, headers = {}, onSent = null, keep } = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    keep?.(xhr);
+    xhr.open(method, url);
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    if (onSent) xhr.upload.addEventListener('progress', (event) => onSent(event.loaded));
+    xhr.addEventListener('load', () => {
+      let parsed = null;
+      try {
+        parsed = JSON.parse(xhr.responseText || 'null');
+      } catch {
+        parsed = null;
+      }
+      resolve({ status: xhr.status, body: parsed, offset: Number(xhr.getResponseHeader('Upload-Offset')),
+        retryAfterSeconds: Number(xhr.getResponseHeader('Retry-After')) || undefined });
+    });
+    xhr.addEventListener('error', () => reject({ code: 'network', message: 'the upload failed' }));
+    xhr.addEventListener('abort', () => reject({ code: 'cancelled', message: 'the upload was cancelled' }));
+    xhr.send(body);
+  });
+}
+
+/**
+ * A resumable upload (docs/protocol.md, "Resumable uploads"): the file goes in pieces, each
+ * a slice the browser reads from disk; after a dropped connection or a server restart the
+ * upload asks where the server stands and goes on from there, so only the piece in flight
+ * is sent again. Same {promise, abort} as `uploadFile`.
+ */
+function uploadInPieces(blob, token, onProgress) {
+  let current = null;
+  let cancelled = false;
+  let uploadId = null;
+  const refusal = (reply) => ({
+    code: reply.body?.error?.code || (reply.status === 413 ? 'payload_too_large' : 'unknown'),
+    message: reply.body?.error?.message || `HTTP ${reply.status}`, retryAfterSeconds: reply.retryAfterSeconds,
+  });
+  const keep = (xhr) => { current = xhr; };
+  const promise = (async () => {
+    const created = await exchange('POST', '/v1/file-uploads', token, {
+      body: JSON.stringify({ size: blob.size, name: blob.name || undefined }), headers: { 'Content-Type': 'application/json' }, keep,
+    });
+    if (created.status !== 201 || !created.body) throw refusal(created);
+    uploadId = created.body.id;
+    const path = `/v1/file-uploads/${encodeURIComponent(uploadId)}`;
+    let offset = created.body.offset || 0;
+    let failures = 0;
+    onProgress?.(offset / blob.size);
+    for (;;) {
+      if (cancelled) throw { code: 'cancelled', message: 'the upload was cancelled' };
+      const end = Math.min(blob.size, offset + PIECE_BYTES);
+      let reply;
+      try {
+        const start = offset;
+        reply = await exchange('PATCH', path, token, {
+          body: blob.slice(start, end), headers: { 'Upload-Offset': String(start), 'Content-Type': 'application/octet-stream' },
+          onSent: (sent) => onProgress?.(Math.min(end, start + sent) / blob.size), keep,
+        });
+      } catch (error) {
+        if (error.code === 'cancelled' || ++failures >= MAX_FAILURES) throw error;
+        reply = null;
+      }
+      if (reply && reply.status === 201 && reply.body?.media) {
+        onProgress?.(1);
+        return reply.body.media;
+      }
+      if (reply && reply.status === 200 && reply.body) {
+        offset = reply.body.offset;
+        failures = 0;
+        continue;
+      }
+      if (reply && reply.status !== 409 && reply.status < 500) throw refusal(reply);
+      if (reply && ++failures >= MAX_FAILURES) throw refusal(reply);
+      // Lost or out of step: wait a little, then ask where the upload stands.
+      await new Promise((resume) => setTimeout(resume, Math.min(4000, 250 * 2 ** failures)));
+      try {
+        const status = await exchange('GET', path, token, { keep });
+        if (status.status === 200 && status.body) offset = status.body.offset;
+        else if (status.status < 500) throw refusal(status);
+      } catch (error) {
+        if (error.code !== 'network') throw error;
+        if (++failures >= MAX_FAILURES) throw error;
+      }
+    }
+  })();
+  const abort = () => {
+    cancelled = true;
+    current?.abort();
+    // The server would drop it after its expiry anyway; say so now.
+    if (uploadId) exchange('DELETE', `/v1/file-uploads/${encodeURIComponent(uploadId)}`, token).catch(() => {});
+  };
+  return { promise, abort };
 }

@@ -485,6 +485,7 @@ const STRINGS = {
     session_ended: 'Your session has ended. Please log in again.',
     // Errors
     err_network: 'Can’t reach the server. Check your connection and try again.',
+    err_upload_offset_mismatch: 'The upload got out of step with the server. Send the file again.',
     err_timeout: 'The server took too long to answer. Try again.',
     err_invalid_credentials: 'Wrong username or password. Check both and try again.',
     err_username_taken: 'That username is taken — try another one.',
@@ -1044,6 +1045,7 @@ const STRINGS = {
     retry_now: '立即重试',
     session_ended: '登录已失效，请重新登录。',
     err_network: '无法连接服务器，请检查网络后重试。',
+    err_upload_offset_mismatch: '上传与服务器不同步，请重新发送文件。',
     err_timeout: '服务器响应超时，请重试。',
     err_invalid_credentials: '用户名或密码错误，请检查后重试。',
     err_username_taken: '该用户名已被占用，请换一个。',

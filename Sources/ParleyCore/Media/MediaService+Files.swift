@@ -29,6 +29,23 @@ extension MediaService {
         return media.info
     }
 
+    /// Refuses, before any byte of it is read, an upload of `size` bytes (0 when unknown) by
+    /// `owner` that could not be kept: over `maxFileBytes` or over the owner's quotas.
+    /// `uploadFile` checks again when the bytes are there; this only spares the transfer.
+    public func checkUpload(size: Int, owner: UserID) async throws(ProtocolError) {
+        guard size <= maxFileBytes else {
+            throw ProtocolError(.payloadTooLarge, "a file may have at most \(maxFileBytes) bytes")
+        }
+        let now = clock()
+        let rules = self.rules
+        do {
+            let usage = try await store.read { reader in try reader.mediaUsage(of: owner, since: now - Self.day) }
+            try Self.checkQuota(usage, adding: size, now: now, rules: rules)
+        } catch {
+            throw StoreGateway.translate(error)
+        }
+    }
+
     /// Where the bytes of `id` are on disk with their record, for streaming a download;
     /// `not_found` as `download` says.
     public func locate(id: String) async throws(ProtocolError) -> (StoredMedia, String) {

@@ -42,7 +42,8 @@ struct HTTPClient: Sendable {
 
     /// Sends a request and returns the body of a 2xx answer; a refusal becomes
     /// `ParleyError.server` with the protocol's error object.
-    func exchange(_ method: String, _ path: String, body: Data?, contentType: String?, token: String?) async throws(ParleyError) -> Data {
+    func exchange(_ method: String, _ path: String, body: Data?, contentType: String?, token: String?,
+                  headers: [String: String] = [:]) async throws(ParleyError) -> Data {
         guard let url = URL(string: path, relativeTo: base) else { throw ParleyError.transport("bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -50,6 +51,7 @@ struct HTTPClient: Sendable {
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let data: Data
         let status: Int
         #if canImport(ParleyNet)

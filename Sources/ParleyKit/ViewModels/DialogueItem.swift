@@ -24,6 +24,9 @@ public enum DialogueItem: Identifiable, Equatable, Sendable {
         public var text: String
         /// The picture of an image message.
         public var image: ImageAttachment?
+        /// The file of a file message: its name, size and sniffed type (`FileSizeText` reads
+        /// the size), and the link to download it.
+        public var file: FileAttachment?
         /// The recording of a voice message: its link, length (`durationMs`) and waveform.
         public var voice: VoiceAttachment?
         /// How many recipients played this voice note (shown to its sender: "Listened" in a

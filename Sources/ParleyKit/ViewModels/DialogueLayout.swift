@@ -54,6 +54,7 @@ public struct DialogueLayout: Sendable {
             id: message.id, seq: message.seq, sender: message.sender, senderName: senderName, isSelf: isSelf,
             text: MessagePreview.text(for: message, me: me, language: language, name: name), image: message.image,
             timeLabel: time, createdAt: message.createdAt)
+        bubble.file = message.file
         bubble.isEdited = message.editedAt != nil
         bubble.isForwarded = message.forwarded == true
         bubble.reactions = message.reactions ?? []

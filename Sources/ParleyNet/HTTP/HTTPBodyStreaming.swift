@@ -13,10 +13,18 @@ public struct HTTPBodyStreaming: Sendable {
     /// the body into memory under the ordinary limit. Called on the event loop, once per
     /// request: keep it to a look at the method and path.
     public var limit: @Sendable (HTTPRequestHead) -> Int?
+    /// Decides from the head alone whether a streamed body is taken at all: nil admits it,
+    /// a response refuses it (sent at once; the connection is then closed). While it runs
+    /// the connection reads nothing more, so a refused upload (no sign-in, over a quota)
+    /// costs neither bandwidth nor disk, and `Expect: 100-continue` is answered only after
+    /// it admitted the body. Nil: every streamed body is taken without asking.
+    public var admission: (@Sendable (HTTPRequestHead, HTTPRequestContext) async -> HTTPResponse?)?
 
     /// Creates the policy.
-    public init(directory: String, limit: @escaping @Sendable (HTTPRequestHead) -> Int?) {
+    public init(directory: String, limit: @escaping @Sendable (HTTPRequestHead) -> Int?,
+                admission: (@Sendable (HTTPRequestHead, HTTPRequestContext) async -> HTTPResponse?)? = nil) {
         self.directory = directory
         self.limit = limit
+        self.admission = admission
     }
 }

@@ -14,10 +14,14 @@ public struct HTTPDecoderOutput: Sendable, Equatable {
     public var requests: [HTTPRequest]
     /// Set when the stream ended here; the decoder then ignores further input.
     public var terminal: Terminal?
+    /// Set when a streamed body waits for `HTTPBodyStreaming.admission`: the decoder takes
+    /// no more input until `admit()` or `refuseAdmission()`.
+    public var awaitingAdmission: HTTPRequestHead?
 
     /// Creates an output.
-    public init(requests: [HTTPRequest] = [], terminal: Terminal? = nil) {
+    public init(requests: [HTTPRequest] = [], terminal: Terminal? = nil, awaitingAdmission: HTTPRequestHead? = nil) {
         self.requests = requests
         self.terminal = terminal
+        self.awaitingAdmission = awaitingAdmission
     }
 }

@@ -17,6 +17,8 @@ public final class HTTPRequestDecoder {
         case head
         /// Headers done; reading the body (possibly empty) of this request.
         case body(HTTPRequestHead)
+        /// Headers of a streamed body done; waiting for the admission before reading it.
+        case admitting(HTTPRequestHead, limit: Int)
         /// A request did not keep the connection alive; later bytes are ignored (RFC 9112
         /// §9.6: the server processes nothing after it).
         case closed
@@ -44,6 +46,9 @@ public final class HTTPRequestDecoder {
     public let streaming: HTTPBodyStreaming?
     /// The file the current request's body is going to, when it is streamed.
     var bodyFile: HTTPBodyFileWriter?
+    /// What arrived after a head that waits for admission: at most one read's worth, since
+    /// the connection stops reading meanwhile. Parsed once the body is admitted.
+    private var heldBytes: [UInt8] = []
 
     private let parser: UnsafeMutablePointer<http_parser>
     var state = State.idle
@@ -95,7 +100,7 @@ public final class HTTPRequestDecoder {
     public var isFinished: Bool {
         switch state {
         case .closed, .upgraded, .failed: true
-        case .idle, .head, .body: false
+        case .idle, .head, .body, .admitting: false
         }
     }
 
@@ -114,6 +119,7 @@ public final class HTTPRequestDecoder {
         switch state {
         case .head: .head
         case .body: .body(bytes: bodyFile?.size ?? body.count)
+        case .admitting: .body(bytes: 0)
         case .idle, .closed, .upgraded, .failed: .betweenRequests
         }
     }
@@ -126,6 +132,9 @@ public final class HTTPRequestDecoder {
     public func feed(_ bytes: UnsafeRawBufferPointer) -> HTTPDecoderOutput {
         switch state {
         case .closed, .upgraded, .failed: return HTTPDecoderOutput()
+        case .admitting:
+            heldBytes.append(contentsOf: bytes)
+            return HTTPDecoderOutput()
         case .idle, .head, .body: break
         }
         // An empty buffer would tell http_parser the connection ended: never pass one.
@@ -133,6 +142,7 @@ public final class HTTPRequestDecoder {
         let chars = base.assumingMemoryBound(to: CChar.self)
         var offset = 0
         var terminal: HTTPDecoderOutput.Terminal?
+        var awaiting: HTTPRequestHead?
 
         feeding: while offset < bytes.count {
             executeBase = chars + offset
@@ -162,6 +172,12 @@ public final class HTTPRequestDecoder {
                         terminal = fail(error)
                         break feeding
                     }
+                    if case .admitting(let head, _) = state {
+                        // Nothing after the head is parsed (or written) before the admission.
+                        heldBytes = Array(bytes[offset...])
+                        awaiting = head
+                        break feeding
+                    }
                 case .messageCompleteKeptAlive:
                     // http_parser has already moved to its dead state, in which any further
                     // byte is an error; a fresh parser is exactly a parser between messages.
@@ -186,9 +202,30 @@ public final class HTTPRequestDecoder {
         if terminal == nil, case .head = state, position - headStart > limits.maxHeaderBytes {
             terminal = fail(.headerTooLarge)
         }
-        let output = HTTPDecoderOutput(requests: completed, terminal: terminal)
+        let output = HTTPDecoderOutput(requests: completed, terminal: terminal, awaitingAdmission: awaiting)
         completed = []
         return output
+    }
+
+    /// The streamed body waiting for admission may come: its file is made and what arrived
+    /// after its head is parsed now.
+    public func admit() -> HTTPDecoderOutput {
+        guard case .admitting(let head, let limit) = state, let streaming else { return HTTPDecoderOutput() }
+        guard let writer = HTTPBodyFileWriter(directory: streaming.directory, limit: limit) else {
+            return HTTPDecoderOutput(terminal: fail(.bodyNotStored))
+        }
+        bodyFile = writer
+        state = .body(head)
+        let held = heldBytes
+        heldBytes = []
+        return feed(held)
+    }
+
+    /// The streamed body waiting for admission was refused: nothing more is parsed.
+    public func refuseAdmission() {
+        guard case .admitting = state else { return }
+        heldBytes = []
+        state = .failed
     }
 
     /// Convenience for tests and callers holding an array.
@@ -201,6 +238,7 @@ public final class HTTPRequestDecoder {
         // Drop what the broken request collected; the decoder will not be used again.
         uri = []
         body = []
+        heldBytes = []
         bodyFile?.abort()
         bodyFile = nil
         fields = HTTPHeaderAccumulator(maxCount: limits.maxHeaderCount)
@@ -243,6 +281,11 @@ public final class HTTPRequestDecoder {
             // Reserve a little, not all: a client that declares a large body and then
             // stalls should not make the server hold that much memory.
             if streamLimit == nil { body.reserveCapacity(min(Int(declared), 64 * 1024)) }
+        }
+        if let streamLimit, streaming?.admission != nil {
+            uri = []
+            state = .admitting(head, limit: streamLimit)
+            return nil
         }
         if let streamLimit, let streaming {
             guard let writer = HTTPBodyFileWriter(directory: streaming.directory, limit: streamLimit) else {

@@ -44,6 +44,15 @@ public final class HTTPRequestContext: @unchecked Sendable {
         self.sequence = sequence
     }
 
+    /// Hands the answer of `HTTPBodyStreaming.admission` to the connection. Safe from any thread.
+    func settleAdmission(_ refusal: HTTPResponse?) {
+        if loop.inEventLoop {
+            owner?.admissionSettled(refusal)
+        } else {
+            loop.execute { self.owner?.admissionSettled(refusal) }
+        }
+    }
+
     /// Sends the response (once; later calls are ignored). Safe from any thread.
     public func respond(_ response: HTTPResponse) {
         if loop.inEventLoop {

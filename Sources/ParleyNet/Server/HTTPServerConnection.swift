@@ -24,6 +24,10 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     /// The deadline on the request being read, and what it watches.
     private var deadline: ScheduledTimer?
     private var watched = Watched.nothing
+    /// A streamed body's head waiting for `HTTPBodyStreaming.admission`, and whether the
+    /// check runs yet (it starts once every earlier request is answered, so that a
+    /// `100 Continue` or a refusal comes after their responses).
+    private var admission: (head: HTTPRequestHead, running: Bool)?
 
     /// What the deadline is for: a head, or a body that started at a time with a count.
     private enum Watched: Equatable {
@@ -43,16 +47,63 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
-        let output = decoder.feed(bytes)
+        take(decoder.feed(bytes))
+    }
+
+    private func take(_ output: HTTPDecoderOutput) {
         watchProgress()
         waiting.append(contentsOf: output.requests)
         if let end = output.terminal {
             terminal = end
             connection.pauseReading()
+        } else if let head = output.awaitingAdmission {
+            admission = (head, false)
+            connection.pauseReading()
         } else if waiting.count > Self.maxWaitingRequests {
             connection.pauseReading()
         }
         processNext()
+    }
+
+    /// Asks `HTTPBodyStreaming.admission` about the waiting body, off the loop.
+    private func startAdmission() {
+        guard let pending = admission, !pending.running else { return }
+        guard let check = configuration.bodyStreaming?.admission else {
+            admission = nil
+            take(decoder.admit())
+            return
+        }
+        admission = (pending.head, true)
+        let head = pending.head
+        guard hostIsAllowed(head) else {
+            admissionSettled(responder.errorResponse(status: .misdirectedRequest, reason: "this server does not answer for that host name"))
+            return
+        }
+        let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
+                                         clientAddress: clientAddress(of: head), owner: self, sequence: -1)
+        Task {
+            let refusal = await check(head, context)
+            context.settleAdmission(refusal)
+        }
+    }
+
+    /// The admission's answer, on the loop: refuse and close, or (after `100 Continue` when
+    /// the client waits for it) read the body.
+    func admissionSettled(_ refusal: HTTPResponse?) {
+        guard let pending = admission, pending.running, connection.isActive else { return }
+        admission = nil
+        if let refusal {
+            decoder.refuseAdmission()
+            stopWatching()
+            write(refusal, for: pending.head, keepAlive: false)
+            connection.close()
+            return
+        }
+        if pending.head.version == .http1_1, pending.head.headers.containsToken("100-continue", in: "Expect") {
+            connection.write(ByteChunk(string: "HTTP/1.1 100 Continue\r\n\r\n"))
+        }
+        connection.resumeReading()
+        take(decoder.admit())
     }
 
     /// Puts a deadline on the request being read (its head, or the rate of its body), and
@@ -84,7 +135,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
 
     /// While the server itself holds the connection back (a response in progress, a backlog
     /// of requests), the peer is not the slow one.
-    private var serverIsBusy: Bool { inFlight != nil || sendingFile != nil || !waiting.isEmpty }
+    private var serverIsBusy: Bool { inFlight != nil || sendingFile != nil || !waiting.isEmpty || admission != nil }
 
     private func headDeadlinePassed() {
         deadline = nil
@@ -127,11 +178,15 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     private func processNext() {
         guard inFlight == nil, sendingFile == nil, connection.isActive else { return }
         guard !waiting.isEmpty else {
+            if admission != nil {
+                startAdmission()
+                return
+            }
             handleTerminal()
             return
         }
         let request = waiting.removeFirst()
-        if terminal == nil && waiting.count <= Self.maxWaitingRequests / 2 { connection.resumeReading() }
+        if terminal == nil && admission == nil && waiting.count <= Self.maxWaitingRequests / 2 { connection.resumeReading() }
         nextSequence += 1
         inFlight = (nextSequence, request)
         let context = HTTPRequestContext(loop: connection.loop, remoteAddress: connection.remoteAddress,
@@ -307,5 +362,6 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
         sendingFile = nil
         waiting.removeAll()
         inFlight = nil
+        admission = nil
     }
 }

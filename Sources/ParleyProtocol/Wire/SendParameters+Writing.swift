@@ -18,6 +18,11 @@ extension SendParameters {
             JSONWriter.appendLiteral(#","mediaId":"#, to: &out)
             JSONWriter.appendString(mediaId, to: &out)
         }
+        // A file message's name: without it the server names every file from ParleyKit "file".
+        if let name {
+            JSONWriter.appendLiteral(#","name":"#, to: &out)
+            JSONWriter.appendString(name, to: &out)
+        }
         if let replyTo {
             JSONWriter.appendLiteral(#","replyTo":"#, to: &out)
             JSONWriter.appendString(replyTo, to: &out)

@@ -23,8 +23,12 @@ struct APIRequest: Sendable {
     }
 
     /// The token of `Authorization: Bearer <token>`, if present.
-    var bearerToken: String? {
-        guard let value = http.head.headers[first: "Authorization"] else { return nil }
+    var bearerToken: String? { Self.bearerToken(in: http.head.headers) }
+
+    /// The token of `Authorization: Bearer <token>` in `headers`, if present (also for
+    /// checks made on a request's head before its body, `IncomingUploads.admit`).
+    static func bearerToken(in headers: HTTPHeaders) -> String? {
+        guard let value = headers[first: "Authorization"] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return String(parts[1].trimmingCharacters(in: .whitespaces))

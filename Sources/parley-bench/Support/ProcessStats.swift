@@ -62,6 +62,30 @@ struct ProcessStats: Sendable {
         return byName
     }
 
+    /// CPU ticks of `parent` and its children: the live ones' own, and those that ended and
+    /// were reaped (`cutime`, `cstime` of `parent`). For a server that forks a process per
+    /// connection (PostgreSQL), all it spent.
+    static func familyTicks(parent: Int32) -> Int {
+        var total = 0
+        if let stat = try? ProcFile.read("/proc/\(parent)/stat"), let close = stat.lastIndex(of: ")") {
+            let rest = stat[stat.index(after: close)...].split(separator: " ")
+            // utime, stime, cutime, cstime: fields 14–17, offsets 11–14 after ")".
+            if rest.count > 14 { total += (11...14).compactMap { Int(rest[$0]) }.reduce(0, +) }
+        }
+        guard let directory = opendir("/proc") else { return total }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != parent, let stat = try? ProcFile.read("/proc/\(pid)/stat"),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let rest = stat[stat.index(after: close)...].split(separator: " ")
+            // ppid is field 4 (offset 1 after ")").
+            guard rest.count > 12, Int32(rest[1]) == parent, let user = Int(rest[11]), let system = Int(rest[12]) else { continue }
+            total += user + system
+        }
+        return total
+    }
+
     private static func cpuTicks(statPath: String) throws(BenchError) -> Int {
         let pid = statPath
         let stat = try ProcFile.read(statPath)

@@ -3,7 +3,7 @@ import ParleyKit
 import ParleyProtocol
 
 // What the web client also offers: editing one's profile (p), the Discover deck (d), and
-// sending an image from a file ("/image PATH" in a dialogue).
+// sending an image or any file from disk ("/image PATH", "/send-file PATH" in a dialogue).
 extension ChatApp {
     // MARK: Profile
 
@@ -131,9 +131,12 @@ extension ChatApp {
     // MARK: Images
 
     /// "/image PATH" (or "/file PATH"): uploads the file and sends it as an image; the
-    /// server says which kinds it takes.
+    /// server says which kinds it takes. "/send-file PATH": any file, see `sendAnyFile`.
     func sendFile(_ command: String, to dialogue: DialogueViewModel) -> Bool {
         let parts = command.split(separator: " ", maxSplits: 1)
+        if parts.first == "/send-file" {
+            return sendAnyFile(parts.count == 2 ? String(parts[1]) : nil, to: dialogue)
+        }
         guard let verb = parts.first, verb == "/image" || verb == "/file" else { return false }
         guard parts.count == 2 else {
             showFlash(language.pick("Usage: /image PATH", "用法：/image 文件路径"), isError: true)
@@ -151,6 +154,46 @@ extension ChatApp {
                 let media = try await client.uploadImage(bytes)
                 _ = try await client.send(imageMediaId: media.id, to: conversation)
                 showFlash(language.pick("Image sent", "图片已发送"))
+            } catch {
+                showFlash(describe(error), isError: true)
+            }
+            post.yield(.changed)
+        }
+        return true
+    }
+
+    /// "/send-file PATH": any file, streamed from disk through a resumable upload with a
+    /// progress line; a picture goes out as an image, the rest as `[file name size]`.
+    func sendAnyFile(_ argument: String?, to dialogue: DialogueViewModel) -> Bool {
+        guard let argument, !argument.allSatisfy(\.isWhitespace) else {
+            showFlash(language.pick("Usage: /send-file PATH", "用法：/send-file 文件路径"), isError: true)
+            return true
+        }
+        let path = (argument.trimmingCharacters(in: .whitespaces) as NSString).expandingTildeInPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              FileManager.default.isReadableFile(atPath: path) else {
+            showFlash(language.pick("Cannot read \(path)", "无法读取 \(path)"), isError: true)
+            return true
+        }
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let conversation = dialogue.conversationId
+        let language = self.language
+        let post = self.post
+        showFlash(language.pick("Uploading \(name)…", "正在上传 \(name)…"), seconds: 600)
+        Task {
+            do throws(ParleyError) {
+                try await client.sendFile(at: url, to: conversation) { sent, total in
+                    let percent = total > 0 ? sent * 100 / total : 100
+                    let line = language.pick("Uploading \(name) \(percent)% (\(FileSizeText.text(sent)) of \(FileSizeText.text(total)))",
+                                             "正在上传 \(name) \(percent)%（\(FileSizeText.text(sent)) / \(FileSizeText.text(total))）")
+                    Task { @MainActor in
+                        self.showFlash(line, seconds: 600)
+                        post.yield(.changed)
+                    }
+                }
+                showFlash(language.pick("Sent \(name)", "已发送 \(name)"))
             } catch {
                 showFlash(describe(error), isError: true)
             }

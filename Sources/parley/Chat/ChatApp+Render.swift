@@ -171,8 +171,8 @@ extension ChatApp {
                         language.pick(" ↑↓ Enter open · m more · / new search · Esc back · ^C quit",
                                       " ↑↓ Enter 打开 · m 更多 · / 搜索 · Esc 返回 · ^C 退出")]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
-                        " Enter send · /image PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
+            variants = [" Enter send · /image PATH · /send-file PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                        " Enter send · /send-file PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
                         " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
         } else if tab == .contacts {
