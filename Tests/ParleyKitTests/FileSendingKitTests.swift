@@ -34,13 +34,6 @@ struct FileSendingKitTests {
         return url
     }
 
-    private func download(_ server: TestServer, _ path: String) async throws -> Data {
-        let url = try #require(URL(string: path, relativeTo: server.url))
-        let (data, response) = try await URLSession.shared.data(from: url)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        return data
-    }
-
     private func bubbles(_ dialogue: DialogueViewModel) -> [DialogueItem.Bubble] {
         dialogue.items.compactMap { if case .message(let bubble) = $0 { bubble } else { nil } }
     }
@@ -64,7 +57,7 @@ struct FileSendingKitTests {
         #expect(sent.kind == .file && sent.text == "the numbers")
         let attachment = try #require(sent.file)
         #expect(attachment.name == "report 2026.pdf" && attachment.size == 20 << 20 && attachment.type == "application/octet-stream")
-        #expect(try await download(server, attachment.url) == (try Data(contentsOf: file)))
+        #expect(try await alice.downloadMedia(attachment.url) == (try Data(contentsOf: file)))
 
         let dialogue = DialogueViewModel(client: bob, conversation: conversation, language: .english)
         await dialogue.open()
@@ -103,7 +96,7 @@ struct FileSendingKitTests {
         // No piece was counted twice: the server kept the first one across the restart.
         #expect(progress.withLock { $0 } == [0, 1 << 20, 2 << 20, 3 << 20])
         #expect(media.size == 3 << 20)
-        #expect(try await download(server, media.url) == (try Data(contentsOf: file)))
+        #expect(try await alice.downloadMedia(media.url) == (try Data(contentsOf: file)))
         await alice.stop()
     }
 

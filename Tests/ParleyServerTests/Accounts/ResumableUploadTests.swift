@@ -55,7 +55,7 @@ import Testing
         let media = try #require(last.json["media"] as? [String: Any])
         #expect(media["size"] as? Int == file.count)
         let url = try #require(media["url"] as? String)
-        let download = try await server.request("GET", url)
+        let download = try await server.request("GET", url, token: token)
         #expect(download.status == 200 && download.body == file)
         // Finished: the upload is gone, its bytes now the media's.
         #expect(try await server.request("HEAD", "/v1/file-uploads/\(id)", token: token).status == 404)
@@ -77,7 +77,7 @@ import Testing
         let last = try await patch(second, token: token, id: id, offset: 80_000, file[80_000...])
         #expect(last.status == 201)
         let url = try #require((last.json["media"] as? [String: Any])?["url"] as? String)
-        #expect(try await second.request("GET", url).body == file)
+        #expect(try await second.request("GET", url, token: token).body == file)
     }
 
     @Test func anotherUsersUploadIsNotFound() async throws {
