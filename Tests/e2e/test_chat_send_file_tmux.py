@@ -10,10 +10,10 @@ import urllib.request
 
 import pytest
 
-from api import call
-from client import Session
+from api import call, sign_up
+from client import Session, befriend_as
 from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
+from tmux import Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -24,8 +24,8 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 ])
 def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage):
     server = parley()
-    alice = register(server.url, "alice")
-    register(server.url, "bob")
+    alice = sign_up(server.url, "alice")
+    sign_up(server.url, "bob")
     bob_token = call(server.url, "POST", "/v1/auth/login", {"username": "bob", "password": "password123"}).json["token"]
     home = tempfile.mkdtemp(prefix="parley-chat-file-")
     # 12 MiB: more than one 8 MiB piece, so the upload takes two PATCHes.
@@ -39,7 +39,7 @@ def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage):
 
     async def scenario():
         bob = await Session.open(server.port, bob_token)
-        conversation = await befriend(server.port, alice, bob)
+        conversation = await befriend_as(server.port, alice["token"], bob, "bob")
         await tmux.sign_in("alice")
         await tmux.wait_for("bob")
         tmux.keys("Enter")

@@ -4,23 +4,24 @@ import asyncio
 import os
 import tempfile
 
-from client import Session
+from api import sign_up
+from client import Session, befriend_as
 from conftest import binary
-from test_chat_tmux import Tmux, befriend, register
+from tmux import Tmux
 from xmpp import Bot
 
 
 def test_who_lists_a_friends_devices_and_jabber_clients(parley):
     server = parley("--password-cost", "minimum", xmpp=True)
-    alice = register(server.url, "alice")
-    bob_account = register(server.url, "bob")
+    alice = sign_up(server.url, "alice")
+    bob_account = sign_up(server.url, "bob")
     home = tempfile.mkdtemp(prefix="parley-chat-who-")
     env = {"PARLEY_CHAT_LOG": os.path.join(home, "chat.log"), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
     tmux = Tmux([binary("parley", "PARLEY_BIN"), "chat", "--server", server.url, "--data", home], 140, 30, env)
 
     async def scenario():
         bob = await Session.open(server.port, bob_account["token"])
-        await befriend(server.port, alice, bob)
+        await befriend_as(server.port, alice["token"], bob, "bob")
         gajim = Bot("bob@localhost/gajim")
         assert await gajim.sign_in(server.xmpp_port)
         gajim.send_presence(pshow="dnd", pstatus="busy")

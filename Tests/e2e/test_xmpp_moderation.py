@@ -6,7 +6,7 @@ from slixmpp import JID
 from slixmpp.exceptions import IqError
 
 from client import Session
-from test_xmpp_muc import join, make_group
+from xmpp import join, make_group
 from xmpp import Bot, error_condition, register, run, server, wait_event  # noqa: F401  (server is a fixture)
 
 RETRACT = "{urn:xmpp:message-retract:1}"
