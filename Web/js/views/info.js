@@ -154,8 +154,9 @@ export function infoView({ tab, detail }) {
     const c = conversation();
     const info = state.groupInfo.get(conversationId) || {};
     if (k === 'user' && c?.peer) {
+      // Its profile is fetched once, by `load`: fetching on every render made each answer a
+      // render and each render a request.
       userId = c.peer.id;
-      client.fetchUser(userId).catch(() => {});
       userPage();
       return;
     }
@@ -479,7 +480,10 @@ export function infoView({ tab, detail }) {
         await client.fetchUser(userId);
       } else {
         const k = kind();
-        if (k === 'group') {
+        const peer = k === 'user' ? conversation()?.peer : null;
+        if (peer) {
+          await client.fetchUser(peer.id);
+        } else if (k === 'group') {
           await client.groupInfo(conversationId);
           members = await client.groupMembers(conversationId);
           await loadModeration().catch(() => { moderation = null; });
