@@ -23,7 +23,7 @@ ICON_PACKAGES := librsvg2-bin
 # Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.
 BENCH_XMPP_PACKAGES := tsung ejabberd prosody python3
 
-.PHONY: icons cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak soak-log
+.PHONY: apt-install icons cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak soak-log
 
 all: build
 
@@ -48,6 +48,18 @@ define apt_install
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive $(2) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+# As apt_install, but no system service of the packages is started, under sysvinit or systemd:
+# for the install only, a policy-rc.d that refuses every start (invoke-rc.d and
+# deb-systemd-invoke ask it), unless the machine has a policy of its own already.
+POLICY_RC_D := /usr/sbin/policy-rc.d
+define apt_install_no_start
+	@own=""; if [ ! -e $(POLICY_RC_D) ]; then own=yes; \
+		printf '#!/bin/sh\n# refuses every service start while make installs packages\nexit 101\n' | $(SUDO) tee $(POLICY_RC_D) >/dev/null; \
+		$(SUDO) chmod 755 $(POLICY_RC_D); fi; \
+	status=0; $(MAKE) --no-print-directory apt-install PACKAGES="$(1)" || status=$$?; \
+	if [ -n "$$own" ]; then $(SUDO) rm -f $(POLICY_RC_D); fi; exit $$status
 endef
 
 deps:
@@ -106,6 +118,10 @@ test-e2e:
 	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley PARLEY_FUZZ_BIN=$$($(SWIFT) build --show-bin-path)/parley-fuzz \
 		$(PYTHON) -m pytest -q Tests/e2e
 
+# One apt_install of PACKAGES, for apt_install_no_start.
+apt-install:
+	$(call apt_install,$(PACKAGES))
+
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
@@ -117,7 +133,7 @@ bench-deps: deps
 XMPP_BENCH_RATES   ?= 500 1000 2000 4000 8000
 XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
 bench-xmpp: deps
-	$(call apt_install,$(BENCH_XMPP_PACKAGES))
+	$(call apt_install_no_start,$(BENCH_XMPP_PACKAGES))
 	$(SWIFT) build -c release --product parley
 	@rm -f $(XMPP_BENCH_RESULTS)
 	RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley $(XMPP_BENCH_RESULTS)
