@@ -136,8 +136,9 @@ bench-xmpp: deps
 	$(call apt_install_no_start,$(BENCH_XMPP_PACKAGES))
 	$(SWIFT) build -c release --product parley
 	@rm -f $(XMPP_BENCH_RESULTS)
-	RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley $(XMPP_BENCH_RESULTS)
-	python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS)
+	@# the report also when a run was invalid (it says which); the status is run.sh's
+	status=0; RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley \
+		$(XMPP_BENCH_RESULTS) || status=$$?; python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS); exit $$status
 
 # Short versions of the measurements in docs/benchmarks.md (about ten minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets

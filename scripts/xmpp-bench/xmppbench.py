@@ -11,6 +11,7 @@ Subcommands (all print one JSON object on the last line of stdout):
   register-ibr   users through in-band registration (XEP-0077; ejabberd, Prosody)
   befriend       makes every pair of users friends (Parley: 1:1 chat needs a friendship)
   probe          two clients; one sends timestamped messages at a fixed low rate to the other
+                 (until SIGTERM), each send and arrival noted with its time
   idle           holds signed-in idle sessions, reports the server's RSS per session
 """
 import argparse
@@ -19,6 +20,7 @@ import base64
 import json
 import os
 import re
+import signal
 import sys
 import time
 import urllib.error
@@ -221,11 +223,22 @@ def percentile(sorted_values, fraction):
 
 
 def cmd_probe(args):
-    """Sender and receiver sign in; the sender sends `--rate` messages a second for
-    `--duration` seconds, each body carrying its send time; the receiver records the delay."""
+    """Sender and receiver sign in; the sender sends `--rate` messages a second, each body
+    carrying its number and send time, until `--duration` seconds have passed or the probe is
+    sent SIGTERM; `--grace` seconds later it prints the totals. With `--samples`, every send and
+    every arrival is also a line of that file ("sent N EPOCH_S", "received N EPOCH_S
+    LATENCY_MS"), so that a run can keep only the messages of its measured window
+    (measure.py): when the load generator's traffic starts is not known in advance."""
     body_pattern = re.compile(r"<body>probe (\d+) (\d+)</body>")
+    samples = open(args.samples, "w", buffering=1) if args.samples else None
+
+    def note(line):
+        if samples:
+            samples.write(line + "\n")
 
     async def main():
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         sender = Client(args.host, args.port, args.domain)
         receiver = Client(args.host, args.port, args.domain)
         await sender.open()
@@ -251,6 +264,7 @@ def cmd_probe(args):
                     if number not in seen:
                         seen.add(number)
                         latencies.append((now - sent) / 1e6)
+                        note(f"received {number} {time.time():.3f} {(now - sent) / 1e6:.3f}")
                 cut = receiver.buffer.rfind("<")
                 receiver.buffer = receiver.buffer[cut:] if cut >= 0 else ""
 
@@ -264,16 +278,24 @@ def cmd_probe(args):
 
         reading = asyncio.create_task(receive())
         draining = asyncio.create_task(drain_sender())
-        await asyncio.sleep(args.delay)
-        total = int(args.rate * args.duration)
+        try:
+            await asyncio.wait_for(stop.wait(), args.delay)
+        except asyncio.TimeoutError:
+            pass
+        total = 0
         start = time.monotonic()
-        for number in range(total):
-            target = start + number / args.rate
-            pause = target - time.monotonic()
+        while not stop.is_set() and total < args.rate * args.duration:
+            pause = start + total / args.rate - time.monotonic()
             if pause > 0:
-                await asyncio.sleep(pause)
-            sender.send(f"<message type='chat' to='{args.receiver}@{args.domain}' id='p{number}'>"
-                        f"<body>probe {number} {time.monotonic_ns()}</body></message>")
+                try:
+                    await asyncio.wait_for(stop.wait(), pause)
+                    break
+                except asyncio.TimeoutError:
+                    pass
+            note(f"sent {total} {time.time():.3f}")
+            sender.send(f"<message type='chat' to='{args.receiver}@{args.domain}' id='p{total}'>"
+                        f"<body>probe {total} {time.monotonic_ns()}</body></message>")
+            total += 1
         await asyncio.sleep(args.grace)
         reading.cancel()
         draining.cancel()
@@ -389,6 +411,7 @@ def main():
     p.add_argument("--sender", required=True); p.add_argument("--receiver", required=True)
     p.add_argument("--rate", type=float, default=20); p.add_argument("--duration", type=float, default=30)
     p.add_argument("--delay", type=float, default=0); p.add_argument("--grace", type=float, default=3)
+    p.add_argument("--samples", help="file for one line per message sent and received")
     p = sub.add_parser("idle"); common(p)
     p.add_argument("--server-pid", type=int, required=True)
     p.add_argument("--processes", type=int, default=1); p.add_argument("--settle", type=float, default=5)
