@@ -23,6 +23,8 @@ Prints one JSON line (kind "chat")."""
 import json
 import sys
 
+from xmppbench import percentile
+
 DELIVERED_SHARE = 0.9
 # The offered rate counts as reached when tsung sent at least this share of it.
 OFFERED_SHARE = 0.9
@@ -48,10 +50,6 @@ def interpolate(samples, at):
         return None
     (t0, v0), (t1, v1) = before[-1], after[0]
     return v0 if t1 == t0 else v0 + (v1 - v0) * (at - t0) / (t1 - t0)
-
-
-def percentile(values, fraction):
-    return values[min(len(values) - 1, int(fraction * len(values)))] if values else None
 
 
 def main(server, rate, tsung_log, cpu_file, probe_file, hz, stored=None):
