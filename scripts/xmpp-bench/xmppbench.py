@@ -105,9 +105,11 @@ def cmd_befriend(args):
             c.buffer = ""
             c.send("<iq type='get' id='roster1'><query xmlns='jabber:iq:roster'/></iq>")
             head = await c.wait_for(re.compile(r"id=.roster1.[^>]*>.*?</iq>", re.S), timeout=120)
-            items = head[head.rfind("id='roster1'") if "id='roster1'" in head else head.rfind('id="roster1"'):].count("<item")
+            roster = head[head.rfind("id='roster1'") if "id='roster1'" in head else head.rfind('id="roster1"'):]
+            # a friend is an item with subscription 'both'; a request still pending is an item too
+            items = len(re.findall(r"<item\b[^>]*subscription=.both.", roster))
             if items < len(users) - 1:
-                raise XMPPError(f"{name} has {items} friends, expected {len(users) - 1}")
+                raise XMPPError(f"{name} has {items} friends, expected {len(users) - 1}: {roster[:300]}")
         # Each user signs in once with presence: Parley then hands over (and marks read) the
         # "now friends" notes of every new conversation, so later sign-ins start clean, as a
         # user's would on a server in use.
