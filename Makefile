@@ -125,11 +125,13 @@ apt-install:
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
-# The Jabber comparison in docs/benchmarks-history.md ("Jabber: Parley vs ejabberd vs Prosody"): each
-# server on loopback on free ports with its own temporary config and data, the same users, the
-# same tsung 1:1 chat load at each rate of XMPP_BENCH_RATES with a latency probe beside it,
-# then idle signed-in sessions; results as JSON lines in XMPP_BENCH_RESULTS. The settings of
-# scripts/xmpp-bench/run.sh (USERS, RATES, WINDOW, IDLE, SERVERS...) pass through.
+# The Jabber comparison of docs/benchmarks.md, section (n): Parley, ejabberd and Prosody in one
+# run, each server on loopback on free ports with its own temporary config and data (never
+# their system services), the same users, the same tsung 1:1 chat load at each rate of
+# XMPP_BENCH_RATES with a latency probe beside it, then idle signed-in sessions; results as
+# JSON lines in XMPP_BENCH_RESULTS, then report.py's tables. Fails (after the report) when a
+# rate's messages were not delivered. The settings of scripts/xmpp-bench/run.sh (USERS,
+# WINDOW, IDLE, SERVERS...) pass through.
 XMPP_BENCH_RATES   ?= 500 1000 2000 4000 8000
 XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
 bench-xmpp: deps

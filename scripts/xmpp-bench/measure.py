@@ -12,7 +12,9 @@ messages sent in the window.
 
 The run is invalid, and no figure is given for it, when
   - the message phase had no steady dump (raise WINDOW), or
-  - far fewer messages were delivered than sent: tsung's bytes received are under
+  - far fewer messages were delivered than sent by the end of the run (2 s after tsung's last
+    message: lost, or still queued in a server that fell behind; either way the server did not
+    do the work the window counts): tsung's bytes received are under
     DELIVERED_SHARE of its bytes sent (each delivered chat stanza is larger than the one sent,
     so a server that passes on every message gives tsung more bytes than it sent), or, for a
     server that counts them (Parley: the messages stored), its count is under DELIVERED_SHARE
@@ -109,12 +111,14 @@ def main(server, rate, tsung_log, cpu_file, probe_file, hz, stored=None):
                         "cpu_us_per_msg": round(cpu * 1e6 / (messages + len(in_window)), 1)})
 
     if bytes_received < DELIVERED_SHARE * bytes_sent:
-        problems.append(f"tsung received {bytes_received} bytes for {bytes_sent} sent: messages were not delivered")
+        problems.append(f"tsung received {bytes_received} bytes for {bytes_sent} sent: messages were not delivered "
+                        "by the end of the run (lost, or the server fell behind)")
     if stored is not None:
         offered = total_sent + len(probe_sent)
         row["server_stored"] = int(stored)
         if int(stored) < DELIVERED_SHARE * offered:
-            problems.append(f"the server stored {stored} messages of {offered} sent")
+            problems.append(f"the server stored {stored} messages of {offered} sent by the end of the run "
+                            "(lost, or the server fell behind)")
     if problems:
         row["invalid"] = "; ".join(problems)
         row.pop("cpu_us_per_msg", None)

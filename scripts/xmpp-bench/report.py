@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Turns the JSON lines of scripts/xmpp-bench/run.sh into the Markdown tables of
-docs/benchmarks-history.md ("Jabber: Parley vs ejabberd vs Prosody").
+docs/benchmarks.md, section (n) ("Jabber: Parley, ejabberd and Prosody in one run"), and of
+the older runs in docs/benchmarks-history.md.
 
 A rate counts as held when tsung sent at least 90 % of the offered rate in the measured window
 without errors and every probe message of the window arrived, with p99 under one second. A run
