@@ -23,7 +23,7 @@ ICON_PACKAGES := librsvg2-bin
 # Only for `make bench-xmpp` (the Jabber comparison), never for `make test`.
 BENCH_XMPP_PACKAGES := tsung ejabberd prosody python3
 
-.PHONY: icons cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak soak-log
+.PHONY: apt-install icons cluster-demo all build release run test test-swift test-e2e deps test-deps apt-test-packages bench bench-deps bench-xmpp fuzz fuzz-build clean help docs test-sanitize soak soak-log
 
 all: build
 
@@ -48,6 +48,18 @@ define apt_install
 		$(SUDO) apt-get update -qq && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive $(2) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+# As apt_install, but no system service of the packages is started, under sysvinit or systemd:
+# for the install only, a policy-rc.d that refuses every start (invoke-rc.d and
+# deb-systemd-invoke ask it), unless the machine has a policy of its own already.
+POLICY_RC_D := /usr/sbin/policy-rc.d
+define apt_install_no_start
+	@own=""; if [ ! -e $(POLICY_RC_D) ]; then own=yes; \
+		printf '#!/bin/sh\n# refuses every service start while make installs packages\nexit 101\n' | $(SUDO) tee $(POLICY_RC_D) >/dev/null; \
+		$(SUDO) chmod 755 $(POLICY_RC_D); fi; \
+	status=0; $(MAKE) --no-print-directory apt-install PACKAGES="$(1)" || status=$$?; \
+	if [ -n "$$own" ]; then $(SUDO) rm -f $(POLICY_RC_D); fi; exit $$status
 endef
 
 deps:
@@ -106,22 +118,29 @@ test-e2e:
 	PARLEY_BIN=$$($(SWIFT) build --show-bin-path)/parley PARLEY_FUZZ_BIN=$$($(SWIFT) build --show-bin-path)/parley-fuzz \
 		$(PYTHON) -m pytest -q Tests/e2e
 
+# One apt_install of PACKAGES, for apt_install_no_start.
+apt-install:
+	$(call apt_install,$(PACKAGES))
+
 bench-deps: deps
 	$(call apt_install,$(BENCH_PACKAGES))
 
-# The Jabber comparison in docs/benchmarks-history.md ("Jabber: Parley vs ejabberd vs Prosody"): each
-# server on loopback on free ports with its own temporary config and data, the same users, the
-# same tsung 1:1 chat load at each rate of XMPP_BENCH_RATES with a latency probe beside it,
-# then idle signed-in sessions; results as JSON lines in XMPP_BENCH_RESULTS. The settings of
-# scripts/xmpp-bench/run.sh (USERS, RATES, WINDOW, IDLE, SERVERS...) pass through.
+# The Jabber comparison of docs/benchmarks.md, section (n): Parley, ejabberd and Prosody in one
+# run, each server on loopback on free ports with its own temporary config and data (never
+# their system services), the same users, the same tsung 1:1 chat load at each rate of
+# XMPP_BENCH_RATES with a latency probe beside it, then idle signed-in sessions; results as
+# JSON lines in XMPP_BENCH_RESULTS, then report.py's tables. Fails (after the report) when a
+# rate's messages were not delivered. The settings of scripts/xmpp-bench/run.sh (USERS,
+# WINDOW, IDLE, SERVERS...) pass through.
 XMPP_BENCH_RATES   ?= 500 1000 2000 4000 8000
 XMPP_BENCH_RESULTS ?= xmpp-bench-results.jsonl
 bench-xmpp: deps
-	$(call apt_install,$(BENCH_XMPP_PACKAGES))
+	$(call apt_install_no_start,$(BENCH_XMPP_PACKAGES))
 	$(SWIFT) build -c release --product parley
 	@rm -f $(XMPP_BENCH_RESULTS)
-	RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley $(XMPP_BENCH_RESULTS)
-	python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS)
+	@# the report also when a run was invalid (it says which); the status is run.sh's
+	status=0; RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley \
+		$(XMPP_BENCH_RESULTS) || status=$$?; python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS); exit $$status
 
 # Short versions of the measurements in docs/benchmarks.md (about ten minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets

@@ -5,14 +5,18 @@
 # For each server: start it on loopback on free ports with its own temporary config and data
 # directory (plaintext SASL PLAIN allowed, offline storage on), register the same users,
 # then for each rate in RATES run the same tsung 1:1 chat scenario while a small probe
-# measures latency and /proc/<pid>/stat gives the server's CPU per message; last, hold IDLE
-# idle signed-in sessions and take the server's RSS per session. Every server is stopped at
-# the end, also on failure.
+# measures latency and /proc/<pid>/stat gives the server's CPU per message (measure.py takes
+# the window and the message count from tsung's own log); last, hold IDLE idle signed-in
+# sessions and take the server's RSS per session. Every server is stopped at the end, also
+# on failure. A rate whose messages were not delivered (tsung got fewer bytes back than it
+# sent, or Parley stored fewer messages than were sent) is recorded as invalid, without a
+# figure, and the script then exits with status 1.
 #
 # Usage: scripts/xmpp-bench/run.sh PARLEY_BINARY [RESULTS_FILE]
 # Settings (environment): SERVERS ("parley ejabberd prosody"), USERS (100 chat users),
-# RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (15 s measured per rate),
-# PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1).
+# RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (at least 20 s measured per
+# rate), PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1),
+# TSUNG_TIMEOUT (600 s: longest one tsung run may take).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +25,8 @@ results=${2:-/dev/null}
 SERVERS=${SERVERS:-"parley ejabberd prosody"}
 USERS=${USERS:-100}
 RATES=${RATES:-"500 1000 2000 4000 8000"}
-WINDOW=${WINDOW:-15}
+WINDOW=${WINDOW:-20}
+TSUNG_TIMEOUT=${TSUNG_TIMEOUT:-600}
 PROBE_RATE=${PROBE_RATE:-20}
 IDLE=${IDLE:-2000}
 IDLE_PROCESSES=${IDLE_PROCESSES:-1}
@@ -37,6 +42,7 @@ work=$(mktemp -d -t xmpp-bench.XXXXXX)
 chmod 755 "$work"
 server_pid=""
 stop_server=""
+invalid=0
 cleanup() {
     if [ -n "$stop_server" ]; then $stop_server || true; fi
     if [ -z "$epmd_before" ] && command -v epmd >/dev/null; then
@@ -74,6 +80,7 @@ start_parley() {   # [users to register: USERS, befriended]
     local count=${1:-$USERS} dir http
     parley_runs=$(( ${parley_runs:-0} + 1 ))
     dir=$work/parley-$parley_runs
+    parley_dir=$dir
     mkdir -p "$dir"
     http=$(free_port); port=$(free_port)
     "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
@@ -99,6 +106,12 @@ clear_parley() {   # [users]
         $stop_server; start_parley "${1:-$USERS}"
     fi
     parley_used=yes
+}
+# The chat messages the server stored (its own count of what reached its message path).
+stored_parley() {
+    python3 -c 'import sqlite3, sys
+print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+      .execute("SELECT count(*) FROM messages WHERE kind = '"'text'"'").fetchone()[0])' "$parley_dir/parley.sqlite"
 }
 version_parley() { echo "Parley $(git -C "$here" rev-parse --short HEAD) (release build)"; }
 
@@ -142,6 +155,7 @@ EOC
     $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
     $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
 }
+stored_ejabberd() { :; }   # no count of its own: tsung's bytes are the check
 clear_ejabberd() {   # [ignored]
     ejabberd_ctl delete_old_messages 0 >/dev/null; }
 version_ejabberd() { echo "ejabberd $(dpkg-query -W -f='${Version}' ejabberd) (Debian, Mnesia)"; }
@@ -160,64 +174,52 @@ start_prosody() {
     $tool register-ibr --port "$port" --prefix $PREFIX --count "$IDLE_USERS" --password $PASSWORD >&2
     $tool register-ibr --port "$port" --prefix probe --count 2 --password $PROBE_PASSWORD >&2
 }
+stored_prosody() { :; }
 clear_prosody() {   # [ignored]
     rm -rf "$work/prosody/data/$DOMAIN/offline"; }
 version_prosody() { echo "Prosody $(dpkg-query -W -f='${Version}' prosody) (Debian, internal storage, $(lua5.4 -v 2>/dev/null | cut -d' ' -f1-2 || echo Lua))"; }
 
 # ---------------------------------------------------------------- the runs
 run_rate() {   # server rate
-    local server=$1 rate=$2 think loops arrival settle start tdir before after start_ts
+    local server=$1 rate=$2 think loops arrival settle tdir sampler stored row
     clear_$server   # before anything uses $port: Parley restarts on a new one
     think=$(python3 -c "print(round($USERS / $rate, 6))")
     # users arrive 50 a second; each waits `settle` seconds after signing in, so the last
-    # has signed in before the first message; the full rate runs from `start` seconds on
+    # has signed in before the first message. The messages go on for WINDOW + 20 s: the
+    # measured window is tsung's 10 s dumps of that phase less the first and the last.
     arrival=$(( USERS / 50 + 1 ))
     settle=$(( arrival + 2 ))
-    start=$(( arrival + settle + 3 ))
-    loops=$(python3 -c "import math; print(math.ceil(($WINDOW + $arrival + 5) * $rate / $USERS))")
+    loops=$(python3 -c "import math; print(math.ceil(($WINDOW + 20) * $rate / $USERS))")
     tdir=$work/tsung-$server-$rate
     mkdir -p "$tdir"
     sed -e "s/@PORT@/$port/g" -e "s/@DOMAIN@/$DOMAIN/g" -e "s/@USERS@/$USERS/g" \
         -e "s/@ARRIVAL@/$(( arrival + 5 ))/g" -e "s/@PREFIX@/$PREFIX/g" \
         -e "s/@PASSWORD@/$PASSWORD/g" -e "s/@THINK@/$think/g" -e "s/@LOOPS@/$loops/g" \
         -e "s/@SETTLE@/$settle/g" "$here/tsung.xml.in" > "$tdir/tsung.xml"
-    tsung -f "$tdir/tsung.xml" -l "$tdir/log" start > "$tdir/tsung.out" 2>&1 &
-    local tsung_pid=$!
-    # the probe starts with the messages and runs through the measured window
+    # the server's CPU time and the load average, every half second, for measure.py
+    (while kill -0 "$server_pid" 2>/dev/null; do
+        echo "$(date +%s.%N) $(cpu_ticks "$server_pid") $(cut -d' ' -f1 /proc/loadavg)"; sleep 0.5
+     done) > "$tdir/cpu.txt" 2>/dev/null &
+    sampler=$!
+    # the probe sends from now until tsung is done; measure.py keeps its messages of the window
     $tool probe --port "$port" --sender probe1 --receiver probe2 --password $PROBE_PASSWORD \
-        --rate "$PROBE_RATE" --delay "$start" --duration "$WINDOW" --grace 3 \
+        --rate "$PROBE_RATE" --duration "$TSUNG_TIMEOUT" --grace 3 --samples "$tdir/probe.txt" \
         > "$tdir/probe.json" 2> "$tdir/probe.err" &
     local probe_pid=$!
-    sleep "$start"
-    before=$(cpu_ticks "$server_pid"); start_ts=$(date +%s.%N)
-    sleep "$WINDOW"
-    after=$(cpu_ticks "$server_pid"); local end_ts; end_ts=$(date +%s.%N)
-    local load; load=$(cut -d' ' -f1 /proc/loadavg)
-    wait "$probe_pid" || true
-    wait "$tsung_pid" || true
-    local tlog chats errors
-    tlog=$(find "$tdir/log" -name tsung.log | head -1)
-    # tsung's last "tr_msg" line has the run's total of chat messages sent
-    chats=$(awk '$1=="stats:" && $2=="tr_msg" {n=$NF} END {print n+0}' "$tlog" 2>/dev/null || echo 0)
-    users=$(awk '$1=="stats:" && $2=="users_count" {n=$NF} END {print n+0}' "$tlog" 2>/dev/null || echo 0)
-    errors=$(grep -h "^stats: error" "$tlog" 2>/dev/null | awk '{s[$2]+=$3} END {for (k in s) printf "%s=%d ", k, s[k]}' || true)
-    local ticks=$(( after - before )) hz; hz=$(getconf CLK_TCK)
-    python3 - "$server" "$rate" "$ticks" "$hz" "$start_ts" "$end_ts" "$tdir/probe.json" "$load" "$errors" "$chats" "$users" <<'EOF' | tee -a "$results"
-import json, sys
-server, rate, ticks, hz, t0, t1, probe_file, load, errors, chats, users = sys.argv[1:]
-seconds = float(t1) - float(t0)
-cpu = int(ticks) / int(hz)
-messages = int(rate) * seconds
-try:
-    probe = json.load(open(probe_file))
-except Exception as error:
-    probe = {"error": str(error)}
-print(json.dumps({"kind": "chat", "server": server, "rate": int(rate), "window_s": round(seconds, 1),
-                  "server_cpu_s": round(cpu, 2), "server_cores": round(cpu / seconds, 2),
-                  "cpu_us_per_msg": round(cpu * 1e6 / messages, 1), "load1": float(load),
-                  "probe": probe, "tsung_users": int(users), "tsung_messages": int(chats),
-                  "tsung_errors": errors.strip()}))
-EOF
+    timeout "$TSUNG_TIMEOUT" tsung -f "$tdir/tsung.xml" -l "$tdir/log" start > "$tdir/tsung.out" 2>&1 \
+        || log "$server: tsung ended with status $? (see $tdir/tsung.out)"
+    sleep 2   # what is still on its way arrives; then the probe stops sending
+    kill -TERM "$probe_pid" 2>/dev/null || true
+    wait "$probe_pid" || log "$server: the probe failed: $(tail -c 300 "$tdir/probe.err")"
+    kill "$sampler" 2>/dev/null || true
+    stored=$(stored_$server)
+    row=$(python3 "$here/measure.py" "$server" "$rate" "$(find "$tdir/log" -name tsung.log | head -1)" \
+        "$tdir/cpu.txt" "$tdir/probe.txt" "$(getconf CLK_TCK)" $stored)
+    record "$row"
+    if [[ $row == *'"invalid"'* ]]; then
+        invalid=$(( invalid + 1 ))
+        log "INVALID RUN: $server at $rate messages/s: $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["invalid"])' "$row")"
+    fi
 }
 
 run_idle() {   # server
@@ -244,3 +246,7 @@ for server in $SERVERS; do
     stop_server=""
 done
 log "done"
+if [ "$invalid" -gt 0 ]; then
+    log "FAILED: $invalid of the runs above did not deliver their messages; their figures are left out"
+    exit 1
+fi

@@ -2,121 +2,29 @@
 """Helpers for scripts/xmpp-bench/run.sh: user setup, a latency probe and idle sessions for
 any XMPP server, with nothing but the Python standard library.
 
-The XMPP client here is deliberately tiny: it signs in with SASL PLAIN over an unencrypted
-loopback stream, binds a resource and then reads raw text, looking for the few things it
-waits for. It is a measuring tool, not a general client.
+The XMPP client is xmppclient.py's, deliberately tiny.
 
 Subcommands (all print one JSON object on the last line of stdout):
   register-http  users through Parley's POST /v1/auth/register
   register-ibr   users through in-band registration (XEP-0077; ejabberd, Prosody)
   befriend       makes every pair of users friends (Parley: 1:1 chat needs a friendship)
   probe          two clients; one sends timestamped messages at a fixed low rate to the other
+                 (until SIGTERM), each send and arrival noted with its time
   idle           holds signed-in idle sessions, reports the server's RSS per session
 """
 import argparse
 import asyncio
-import base64
 import json
 import os
 import re
+import signal
 import sys
 import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-STREAM_HEADER = ("<?xml version='1.0'?><stream:stream to='{domain}' xmlns='jabber:client' "
-                 "xmlns:stream='http://etherx.jabber.org/streams' version='1.0'>")
-
-
-class XMPPError(Exception):
-    pass
-
-
-class Client:
-    """One XMPP connection: `buffer` accumulates everything read; `wait_for` scans it."""
-
-    def __init__(self, host, port, domain):
-        self.host, self.port, self.domain = host, port, domain
-        self.buffer = ""
-        self.reader = self.writer = None
-
-    async def open(self):
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        await self.restart()
-
-    async def restart(self):
-        self.buffer = ""
-        self.send(STREAM_HEADER.format(domain=self.domain))
-        await self.wait_for("</stream:features>")
-
-    def send(self, text):
-        self.writer.write(text.encode())
-
-    async def read_some(self, timeout):
-        data = await asyncio.wait_for(self.reader.read(65536), timeout)
-        if not data:
-            raise XMPPError("stream closed by the server: " + self.buffer[-300:])
-        self.buffer += data.decode(errors="replace")
-
-    async def wait_for(self, marker, timeout=60.0):
-        """Waits until `marker` (a string or compiled regex) is in the buffer; returns the
-        buffer up to and including it and keeps the rest."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if isinstance(marker, str):
-                at = self.buffer.find(marker)
-                end = at + len(marker) if at >= 0 else -1
-            else:
-                match = marker.search(self.buffer)
-                end = match.end() if match else -1
-            if end >= 0:
-                head, self.buffer = self.buffer[:end], self.buffer[end:]
-                return head
-            if "<stream:error" in self.buffer or "</stream:stream>" in self.buffer:
-                raise XMPPError("stream error: " + self.buffer[-300:])
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise XMPPError(f"timed out waiting for {marker!r}: {self.buffer[-300:]}")
-            await self.read_some(left)
-
-    async def sign_in(self, user, password, resource):
-        token = base64.b64encode(f"\0{user}\0{password}".encode()).decode()
-        self.send(f"<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>{token}</auth>")
-        head = await self.wait_for(re.compile(r"<success[^>]*/>|</success>|</failure>"))
-        if "failure" in head[-10:]:
-            raise XMPPError(f"sign-in of {user} failed: {head[-200:]}")
-        await self.restart()
-        self.send(f"<iq type='set' id='bind1'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'>"
-                  f"<resource>{resource}</resource></bind></iq>")
-        await self.wait_for("</iq>")
-        self.send("<iq type='set' id='sess1'><session xmlns='urn:ietf:params:xml:ns:xmpp-session'/></iq>")
-        await self.wait_for(re.compile(r"id=.sess1.[^>]*(/>|>.*?</iq>)", re.S))
-
-    async def register(self, user, password):
-        """In-band registration (XEP-0077) before signing in."""
-        self.send(f"<iq type='set' id='reg1'><query xmlns='jabber:iq:register'><username>{user}</username>"
-                  f"<password>{password}</password></query></iq>")
-        head = await self.wait_for(re.compile(r"id=.reg1.[^>]*(/>|>.*?</iq>)", re.S))
-        reply = head[head.rfind("<iq"):]
-        if "type='result'" not in reply and 'type="result"' not in reply and "conflict" not in reply:
-            raise XMPPError(f"registration of {user} failed: {reply[:300]}")
-
-    async def ping(self, ident):
-        """A round trip: the server handles one connection's stanzas in order, so the answer
-        means everything sent before it was handled."""
-        self.send(f"<iq type='get' id='{ident}' to='{self.domain}'><ping xmlns='urn:xmpp:ping'/></iq>")
-        await self.wait_for(f"{ident}", timeout=300)
-        await self.wait_for(re.compile(r"/>|</iq>"), timeout=300)
-
-    def close(self):
-        if self.writer:
-            try:
-                self.writer.write(b"</stream:stream>")
-                self.writer.close()
-            except Exception:
-                pass
-
+from xmppclient import Client, XMPPError
 
 def names(args):
     return [f"{args.prefix}{i}" for i in range(args.first, args.first + args.count)]
@@ -197,9 +105,11 @@ def cmd_befriend(args):
             c.buffer = ""
             c.send("<iq type='get' id='roster1'><query xmlns='jabber:iq:roster'/></iq>")
             head = await c.wait_for(re.compile(r"id=.roster1.[^>]*>.*?</iq>", re.S), timeout=120)
-            items = head[head.rfind("id='roster1'") if "id='roster1'" in head else head.rfind('id="roster1"'):].count("<item")
+            roster = head[head.rfind("id='roster1'") if "id='roster1'" in head else head.rfind('id="roster1"'):]
+            # a friend is an item with subscription 'both'; a request still pending is an item too
+            items = len(re.findall(r"<item\b[^>]*subscription=.both.", roster))
             if items < len(users) - 1:
-                raise XMPPError(f"{name} has {items} friends, expected {len(users) - 1}")
+                raise XMPPError(f"{name} has {items} friends, expected {len(users) - 1}: {roster[:300]}")
         # Each user signs in once with presence: Parley then hands over (and marks read) the
         # "now friends" notes of every new conversation, so later sign-ins start clean, as a
         # user's would on a server in use.
@@ -221,11 +131,22 @@ def percentile(sorted_values, fraction):
 
 
 def cmd_probe(args):
-    """Sender and receiver sign in; the sender sends `--rate` messages a second for
-    `--duration` seconds, each body carrying its send time; the receiver records the delay."""
+    """Sender and receiver sign in; the sender sends `--rate` messages a second, each body
+    carrying its number and send time, until `--duration` seconds have passed or the probe is
+    sent SIGTERM; `--grace` seconds later it prints the totals. With `--samples`, every send and
+    every arrival is also a line of that file ("sent N EPOCH_S", "received N EPOCH_S
+    LATENCY_MS"), so that a run can keep only the messages of its measured window
+    (measure.py): when the load generator's traffic starts is not known in advance."""
     body_pattern = re.compile(r"<body>probe (\d+) (\d+)</body>")
+    samples = open(args.samples, "w", buffering=1) if args.samples else None
+
+    def note(line):
+        if samples:
+            samples.write(line + "\n")
 
     async def main():
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         sender = Client(args.host, args.port, args.domain)
         receiver = Client(args.host, args.port, args.domain)
         await sender.open()
@@ -251,6 +172,7 @@ def cmd_probe(args):
                     if number not in seen:
                         seen.add(number)
                         latencies.append((now - sent) / 1e6)
+                        note(f"received {number} {time.time():.3f} {(now - sent) / 1e6:.3f}")
                 cut = receiver.buffer.rfind("<")
                 receiver.buffer = receiver.buffer[cut:] if cut >= 0 else ""
 
@@ -264,16 +186,24 @@ def cmd_probe(args):
 
         reading = asyncio.create_task(receive())
         draining = asyncio.create_task(drain_sender())
-        await asyncio.sleep(args.delay)
-        total = int(args.rate * args.duration)
+        try:
+            await asyncio.wait_for(stop.wait(), args.delay)
+        except asyncio.TimeoutError:
+            pass
+        total = 0
         start = time.monotonic()
-        for number in range(total):
-            target = start + number / args.rate
-            pause = target - time.monotonic()
+        while not stop.is_set() and total < args.rate * args.duration:
+            pause = start + total / args.rate - time.monotonic()
             if pause > 0:
-                await asyncio.sleep(pause)
-            sender.send(f"<message type='chat' to='{args.receiver}@{args.domain}' id='p{number}'>"
-                        f"<body>probe {number} {time.monotonic_ns()}</body></message>")
+                try:
+                    await asyncio.wait_for(stop.wait(), pause)
+                    break
+                except asyncio.TimeoutError:
+                    pass
+            note(f"sent {total} {time.time():.3f}")
+            sender.send(f"<message type='chat' to='{args.receiver}@{args.domain}' id='p{total}'>"
+                        f"<body>probe {total} {time.monotonic_ns()}</body></message>")
+            total += 1
         await asyncio.sleep(args.grace)
         reading.cancel()
         draining.cancel()
@@ -389,6 +319,7 @@ def main():
     p.add_argument("--sender", required=True); p.add_argument("--receiver", required=True)
     p.add_argument("--rate", type=float, default=20); p.add_argument("--duration", type=float, default=30)
     p.add_argument("--delay", type=float, default=0); p.add_argument("--grace", type=float, default=3)
+    p.add_argument("--samples", help="file for one line per message sent and received")
     p = sub.add_parser("idle"); common(p)
     p.add_argument("--server-pid", type=int, required=True)
     p.add_argument("--processes", type=int, default=1); p.add_argument("--settle", type=float, default=5)
