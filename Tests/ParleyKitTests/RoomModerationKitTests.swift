@@ -41,18 +41,18 @@ struct RoomModerationKitTests {
         _ = try await guest.enterRoom(name: roomName)
 
         // Only the creator appoints; anyone in the room reads the admins.
-        #expect(await code { try await admin.makeRoomAdmin(ids[2], in: room.id) } == .notOwner)
+        #expect(await code { () throws(ParleyError) in try await admin.makeRoomAdmin(ids[2], in: room.id) } == .notOwner)
         try await creator.makeRoomAdmin(ids[1], in: room.id)
         #expect(try await guest.roomAdmins(room.id).map(\.id) == [ids[1]])
-        #expect(await code { try await guest.kick(ids[1], from: room.id) } == .notAdmin)
-        #expect(await code { try await guest.roomBans(room.id) } == .notAdmin)
+        #expect(await code { () throws(ParleyError) in try await guest.kick(ids[1], from: room.id) } == .notAdmin)
+        #expect(await code { () throws(ParleyError) in _ = try await guest.roomBans(room.id) } == .notAdmin)
 
         // The admin kicks the guest: out, told so, and the room leaves the guest's cache.
         try await admin.kick(ids[2], from: room.id)
         try await KitHarness.eventually("the guest hears the kick") {
             guestEvents.all.contains { if case .roomKicked(let kick) = $0 { return !kick.banned && kick.actor == ids[1] } else { return false } }
         }
-        try await KitHarness.eventually("the room to leave the guest's cache") { try guest.cachedRooms().isEmpty }
+        try await KitHarness.eventually("the room to leave the guest's cache") { try await guest.cachedRooms().isEmpty }
         #expect(try await creator.roomOccupants(room.id).map(\.id).sorted() == [ids[0], ids[1]].sorted())
 
         // A kick is no ban: the guest comes back; then the admin bans, with a reason.
@@ -61,23 +61,23 @@ struct RoomModerationKitTests {
         try await KitHarness.eventually("the guest hears the ban") {
             guestEvents.all.contains { if case .roomKicked(let kick) = $0 { return kick.banned && kick.reason == "spam" } else { return false } }
         }
-        #expect(await code { _ = try await guest.enterRoom(name: roomName) } == .banned)
+        #expect(await code { () throws(ParleyError) in _ = try await guest.enterRoom(name: roomName) } == .banned)
         let bans = try await admin.roomBans(room.id)
         #expect(bans.map(\.user.id) == [ids[2]] && bans.first?.bannedBy == ids[1] && bans.first?.reason == "spam")
         // A banned user cannot be made an admin either.
-        #expect(await code { try await creator.makeRoomAdmin(ids[2], in: room.id) } == .banned)
+        #expect(await code { () throws(ParleyError) in try await creator.makeRoomAdmin(ids[2], in: room.id) } == .banned)
 
         // Unbanned, the guest enters again.
         try await admin.unbanFromRoom(ids[2], room: room.id)
         #expect(try await creator.roomBans(room.id).isEmpty)
-        #expect(await code { try await admin.unbanFromRoom(ids[2], room: room.id) } == .notFound)
+        #expect(await code { () throws(ParleyError) in try await admin.unbanFromRoom(ids[2], room: room.id) } == .notFound)
         _ = try await guest.enterRoom(name: roomName)
 
         // The role taken away, the power goes with it.
         try await creator.removeRoomAdmin(ids[1], in: room.id)
         #expect(try await creator.roomAdmins(room.id).isEmpty)
-        #expect(await code { try await creator.removeRoomAdmin(ids[1], in: room.id) } == .notFound)
-        #expect(await code { try await admin.kick(ids[2], from: room.id) } == .notAdmin)
+        #expect(await code { () throws(ParleyError) in try await creator.removeRoomAdmin(ids[1], in: room.id) } == .notFound)
+        #expect(await code { () throws(ParleyError) in try await admin.kick(ids[2], from: room.id) } == .notAdmin)
         for client in clients { await client.stop() }
     }
 }

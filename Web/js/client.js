@@ -850,14 +850,18 @@ function onMessage(m) {
     } else if (type === 'info_changed' && conversation.kind === 'group') {
       if (m.system.name) conversation.name = m.system.name;
       groupInfo(m.conversationId).catch(() => {});
+    } else if (conversation.kind === 'room') {
+      // Who is in the room or who moderates it changed: an open details page reads it again.
+      // One put out of it hears `room.kicked` next, which takes the room off the list.
+      if (['room_entered', 'room_left', 'member_removed', 'member_banned', 'admin_added', 'admin_removed'].includes(type)) {
+        emit('room-occupancy', m.conversationId);
+      }
     } else if (type === 'member_removed' && m.system.target === state.me?.id) {
       // Removed from the group: it leaves the list (the server stops sending its messages).
       state.conversations.delete(m.conversationId);
       state.groupInfo.delete(m.conversationId);
     } else if (['member_joined', 'member_left', 'member_removed', 'owner_changed'].includes(type)) {
       if (state.groupInfo.has(m.conversationId)) groupInfo(m.conversationId).catch(() => {});
-    } else if (type === 'room_entered' || type === 'room_left') {
-      emit('room-occupancy', m.conversationId);
     }
   }
   emit('conversations');

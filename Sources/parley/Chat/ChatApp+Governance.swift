@@ -98,7 +98,7 @@ extension ChatApp {
         var admins: [String] = []
         if isRoom {
             admins = try await client.roomAdmins(conversation).map(\.displayName)
-            let creator = try? client.cachedRooms().first { $0.id == conversation }?.ownerId
+            let creator = try? await client.cachedRooms().first { $0.id == conversation }?.ownerId
             if let creator { owner = await client.profile(of: creator)?.displayName ?? "ID: \(creator)" }
         } else {
             var cursor: String?
