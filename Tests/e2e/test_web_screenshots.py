@@ -151,6 +151,10 @@ def test_screenshots_of_every_page(parley, browsers):
     browser.wait_gone(".lightbox")
 
     browser.click(".view--dialogue .topbar-action")
+    browser.wait(".view--info .hero-name", text="Li Wei")
+    # Idle, the page stays as it is (it once fetched the profile on every render, and each
+    # answer rendered it again).
+    assert browser.mutations(".view--info") < 10
     browser.shoot_both("12-contact-info", lambda b, size: (
         b.wait(".view--info .hero-name", text="Li Wei"),
         b.wait(".view--info .btn-primary", text="Send message"),

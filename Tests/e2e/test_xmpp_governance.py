@@ -4,12 +4,8 @@ the join mode in the configuration form; mediated invitations that follow the in
 a room's creator kicking and banning."""
 import xml.etree.ElementTree as ET
 
-from xmpp import (ADMIN, DATA, MUC_USER, OWNER, befriend, error_condition, iq, jabber_clients, join, make_group, native_sessions,
+from xmpp import (ADMIN, DATA, items, MUC_USER, OWNER, befriend, error_condition, iq, jabber_clients, join, make_group, native_sessions,
                   register, run, server, sign_out)  # noqa: F401  (server is a fixture)
-
-
-def items(answer) -> list[tuple[str, str, str]]:
-    return sorted((item.get("nick"), item.get("affiliation"), item.get("role")) for item in answer.xml.iter(f"{{{ADMIN}}}item"))
 
 
 def test_affiliations_and_roles_are_the_groups_roles_bans_and_mutes(server):

@@ -2,8 +2,7 @@
 an occupant `admin`, who then kicks like the creator but may not act on the creator; the
 `owner` and `admin` lists show them; `member` takes the role away again."""
 from xmpp import Bot, error_condition, register, run, server  # noqa: F401  (the fixture)
-from xmpp import ADMIN, iq, join
-from test_xmpp_governance import items
+from xmpp import ADMIN, iq, items, join
 
 
 def test_a_rooms_creator_appoints_admins_who_kick(server):

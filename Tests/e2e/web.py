@@ -161,6 +161,14 @@ class Browser:
     def js(self, script: str, *args):
         return self.driver.execute_script(script, *args)
 
+    def mutations(self, css: str, seconds: float = 2) -> int:
+        """How many DOM changes happen under the element `css` in `seconds` of doing nothing:
+        a page that renders itself again and again shows hundreds."""
+        self.js("window.__parleyMutations = 0; new MutationObserver((records) => { window.__parleyMutations += records.length; })"
+                ".observe(document.querySelector(arguments[0]), { childList: true, subtree: true, characterData: true });", css)
+        time.sleep(seconds)
+        return self.js("return window.__parleyMutations")
+
     # ---- The chat ----
 
     def send_message(self, text: str):

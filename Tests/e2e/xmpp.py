@@ -28,6 +28,11 @@ def server(parley):
     return parley("--password-cost", "minimum", xmpp=True)
 
 
+def items(answer) -> list[tuple[str, str, str]]:
+    """The (nick, affiliation, role) of each item of a muc#admin answer, sorted."""
+    return sorted((item.get("nick"), item.get("affiliation"), item.get("role")) for item in answer.xml.iter(f"{{{ADMIN}}}item"))
+
+
 def error_condition(stanza) -> str | None:
     """The defined condition of an error stanza (slixmpp's), e.g. `forbidden`; None if it is none."""
     error = stanza.xml.find("{jabber:client}error")

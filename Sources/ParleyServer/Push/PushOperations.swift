@@ -11,9 +11,8 @@ enum PushOperations {
         table.on(Op.ConversationMute.self) { context, parameters throws(ProtocolError) in
             try await conversations.mute(for: context.user, parameters, connection: context.connection.token)
         }
-        table.on(Op.ConversationUnmute.self) { context, reference throws(ProtocolError) in
+        table.onCommand(Op.ConversationUnmute.self) { context, reference throws(ProtocolError) in
             try await conversations.unmute(for: context.user, reference, connection: context.connection.token)
-            return EmptyPayload()
         }
     }
 }

@@ -60,6 +60,17 @@ final class OperationTableBuilder {
         onEncoded(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in .value(try await body(context, parameters)) }
     }
 
+    /// Registers the handler of an operation that answers with success alone (an empty
+    /// `data`): the handler only acts, or throws.
+    func onCommand<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
+                                    _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> Void)
+        where O.Result == EmptyPayload {
+        on(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in
+            try await body(context, parameters)
+            return EmptyPayload()
+        }
+    }
+
     /// Registers a handler that may answer with its result's JSON already encoded.
     func onEncoded<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
                                     _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> OperationReply<O.Result>) {

@@ -5,10 +5,7 @@ extension Operations {
     /// The handlers of typing and read receipts (docs/protocol.md, "Receipts and typing").
     static func registerReceipts(on table: OperationTableBuilder, conversations: ConversationService) {
         let typing = conversations.typing
-        table.on(Op.TypingStart.self) { context, reference throws(ProtocolError) in
-            try await typing.start(by: context.user, reference)
-            return EmptyPayload()
-        }
+        table.onCommand(Op.TypingStart.self) { context, reference throws(ProtocolError) in try await typing.start(by: context.user, reference) }
         table.on(Op.TypingStop.self) { context, reference throws(ProtocolError) in
             try typing.stop(by: context.user, reference)
             return EmptyPayload()

@@ -35,25 +35,19 @@ enum Operations {
         table.on(Op.FriendAccept.self) { context, reference throws(ProtocolError) in
             try await social.accept(reference.requestId, by: context.user)
         }
-        table.on(Op.FriendDecline.self) { context, reference throws(ProtocolError) in
+        table.onCommand(Op.FriendDecline.self) { context, reference throws(ProtocolError) in
             try await social.decline(reference.requestId, by: context.user)
-            return EmptyPayload()
         }
         table.on(Op.FriendList.self) { context, page throws(ProtocolError) in try await social.friends(of: context.user, page) }
         table.on(Op.FriendRequests.self) { context, parameters throws(ProtocolError) in
             try await social.requests(of: context.user, parameters)
         }
-        table.on(Op.FriendRemove.self) { context, reference throws(ProtocolError) in
+        table.onCommand(Op.FriendRemove.self) { context, reference throws(ProtocolError) in
             try await social.removeFriend(reference.userId, by: context.user)
-            return EmptyPayload()
         }
-        table.on(Op.BlockAdd.self) { context, reference throws(ProtocolError) in
-            try await social.block(reference.userId, by: context.user)
-            return EmptyPayload()
-        }
-        table.on(Op.BlockRemove.self) { context, reference throws(ProtocolError) in
+        table.onCommand(Op.BlockAdd.self) { context, reference throws(ProtocolError) in try await social.block(reference.userId, by: context.user) }
+        table.onCommand(Op.BlockRemove.self) { context, reference throws(ProtocolError) in
             try await social.unblock(reference.userId, by: context.user)
-            return EmptyPayload()
         }
         table.on(Op.BlockList.self) { context, page throws(ProtocolError) in try await social.blocked(by: context.user, page) }
 
@@ -62,37 +56,27 @@ enum Operations {
         table.on(Op.DiscoverLike.self) { context, reference throws(ProtocolError) in
             try await social.like(reference.userId, by: context.user)
         }
-        table.on(Op.DiscoverPass.self) { context, reference throws(ProtocolError) in
+        table.onCommand(Op.DiscoverPass.self) { context, reference throws(ProtocolError) in
             try await social.pass(reference.userId, by: context.user)
-            return EmptyPayload()
         }
         table.on(Op.DiscoverUndo.self) { context, _ throws(ProtocolError) in try await social.undo(by: context.user) }
 
         // Groups
         table.on(Op.GroupCreate.self) { context, parameters throws(ProtocolError) in try await groups.create(by: context.user, parameters) }
         table.on(Op.GroupJoin.self) { context, reference throws(ProtocolError) in try await groups.join(by: context.user, reference) }
-        table.on(Op.GroupLeave.self) { context, reference throws(ProtocolError) in
-            try await groups.leave(by: context.user, reference)
-            return EmptyPayload()
-        }
+        table.onCommand(Op.GroupLeave.self) { context, reference throws(ProtocolError) in try await groups.leave(by: context.user, reference) }
         table.on(Op.GroupGet.self) { context, reference throws(ProtocolError) in try await groups.info(for: context.user, reference) }
         table.on(Op.GroupMembers.self) { context, parameters throws(ProtocolError) in
             try await groups.members(for: context.user, parameters)
         }
         table.on(Op.GroupUpdate.self) { context, update throws(ProtocolError) in try await groups.update(by: context.user, update) }
-        table.on(Op.GroupRemove.self) { context, member throws(ProtocolError) in
-            try await groups.remove(by: context.user, member)
-            return EmptyPayload()
-        }
+        table.onCommand(Op.GroupRemove.self) { context, member throws(ProtocolError) in try await groups.remove(by: context.user, member) }
         table.on(Op.GroupTransfer.self) { context, member throws(ProtocolError) in try await groups.transfer(by: context.user, member) }
 
         // Rooms
         table.on(Op.RoomCreate.self) { context, parameters throws(ProtocolError) in try await rooms.create(by: context.user, parameters) }
         table.on(Op.RoomEnter.self) { context, reference throws(ProtocolError) in try await rooms.enter(by: context.user, reference) }
-        table.on(Op.RoomLeave.self) { context, reference throws(ProtocolError) in
-            try await rooms.leave(by: context.user, reference)
-            return EmptyPayload()
-        }
+        table.onCommand(Op.RoomLeave.self) { context, reference throws(ProtocolError) in try await rooms.leave(by: context.user, reference) }
         table.on(Op.RoomUpdate.self) { context, update throws(ProtocolError) in try await rooms.update(by: context.user, update) }
         table.on(Op.RoomOccupants.self) { context, parameters throws(ProtocolError) in
             try await rooms.occupants(for: context.user, parameters)

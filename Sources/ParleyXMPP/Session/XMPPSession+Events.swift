@@ -22,7 +22,7 @@ extension XMPPSession {
 
     /// Renders the event now, or holds it (and everything after it) while the address of a
     /// user it names is looked up: a group's or room's member this session has not met yet.
-    private func accept(_ event: GatewayEvent) {
+    func accept(_ event: GatewayEvent) {
         if resolving || chatDelivery == .catchingUp {
             heldEvents.append(event)
             return
@@ -49,10 +49,7 @@ extension XMPPSession {
             // Gone: shown by id from now on.
             state.localParts[user] = "~\(user.rawValue)"
         }
-        resolving = false
-        let held = heldEvents
-        heldEvents = []
-        for event in held { accept(event) }
+        releaseHeldEvents()
     }
 
     /// A user whose address a group chat event needs and this session does not know.

@@ -74,8 +74,8 @@ extension XMPPSession {
         _ = services.registry.add(self, for: user)
         guard let handover = await old.handOver(acknowledged: acknowledged) else {
             if services.registry.remove(self, for: user) { await services.presence.wentOffline(user) }
-            releaseHeldEvents()
             send(XMLElement("failed", namespace: sm, [:], children: [XMLElement("item-not-found", namespace: Namespace.stanzaErrors)]))
+            releaseHeldEvents()
             return
         }
         _ = services.registry.remove(old, for: user)
@@ -108,11 +108,14 @@ extension XMPPSession {
         releaseHeldEvents()
     }
 
-    /// Renders the events held while resuming, in order.
+    /// Renders the events held (while resuming, catching up or looking up an address) now,
+    /// in order, before any event the loop has queued meanwhile: queuing them again would let
+    /// a newer event that came during the hold overtake them. One that needs a look-up holds
+    /// itself and the rest again.
     func releaseHeldEvents() {
         resolving = false
         let held = heldEvents
         heldEvents = []
-        for event in held { renderLater(event) }
+        for event in held { accept(event) }
     }
 }

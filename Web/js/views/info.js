@@ -155,8 +155,9 @@ export function infoView({ tab, detail }) {
     const c = conversation();
     const info = state.groupInfo.get(conversationId) || {};
     if (k === 'user' && c?.peer) {
+      // Its profile is fetched once, by `load`: fetching on every render made each answer a
+      // render and each render a request.
       userId = c.peer.id;
-      client.fetchUser(userId).catch(() => {});
       userPage();
       return;
     }
@@ -364,6 +365,8 @@ export function infoView({ tab, detail }) {
         await client.fetchUser(userId);
       } else {
         const k = kind();
+        const peer = k === 'user' ? conversation()?.peer : null;
+        if (peer) await client.fetchUser(peer.id);
         if (k === 'group') await client.groupInfo(conversationId);
         if (k === 'group' || k === 'room') {
           members = await loadPeople(k, conversationId);

@@ -1,0 +1,171 @@
+import Foundation
+import ParleyCluster
+import ParleyCore
+import ParleyNet
+import ParleyPostgres
+import ParleyProtocol
+import ParleySQLite
+import ParleySync
+import ParleyXMPP
+
+// Assembling a server: the store it opens, the services behind its listeners, and the
+// cluster it joins.
+extension ParleyServer {
+    /// Opens the store `--store` names and migrates its schema: the SQLite file under the data
+    /// directory by default, or the PostgreSQL database of the URI.
+    /// What the schema's migrations changed in stored data (such as text cut to today's
+    /// limits) is logged once, when the migration runs.
+    static func openStore(_ configuration: ServerConfiguration, logger: Logger) throws -> OpenedStore {
+        let opened: OpenedStore
+        let notes: [String]
+        if configuration.store.isEmpty {
+            let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
+                                        batchLimit: configuration.databaseBatchLimit)
+            opened = OpenedStore(store: store, close: { store.close() })
+            notes = store.migrationNotes
+        } else {
+            let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
+                                          writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
+            opened = OpenedStore(store: store, close: { store.close() })
+            notes = store.migrationNotes
+        }
+        for note in notes { logger.warning("stored data changed by a schema migration", ["change": .string(note)]) }
+        return opened
+    }
+
+    static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool, group: EventLoopGroup,
+                                     logger: Logger) throws -> (ServerServices, ClusterDelivery?) {
+        let blocking = PoolExecutor(pool: pool)
+        let secrets = SodiumSecrets()
+        let hasher = configuration.passwordCost == "minimum"
+            ? try PasswordHasher(opsLimit: PasswordHasher.minimumOpsLimit, memoryLimit: PasswordHasher.minimumMemoryLimit)
+            : PasswordHasher()
+        let sms: SMSSending
+        if configuration.smsSender == "webhook" {
+            guard let url = URL(string: configuration.smsWebhookURL), ["http", "https"].contains(url.scheme ?? "") else {
+                throw ConfigurationError.invalidValue(flag: "sms-webhook-url", value: configuration.smsWebhookURL,
+                                                      expected: "an http(s) URL when --sms-sender is webhook")
+            }
+            sms = WebhookSender(url: url, timeout: 10)
+        } else {
+            sms = FileOutboxSender(path: configuration.dataDirectory + "/sms-outbox.jsonl", blocking: blocking)
+        }
+        var rules = AccountRules()
+        rules.smsCodeLength = configuration.smsCodeLength
+        rules.loginFailuresPerAccount = configuration.loginFailuresPerAccount
+        rules.loginFailuresPerAddress = configuration.loginFailuresPerAddress
+        rules.registrationsPerAddressPerHour = configuration.registrationsPerAddress
+        rules.smsMaxPerPhonePerDay = configuration.smsPerPhonePerDay
+        rules.smsMaxPerAddressPerHour = configuration.smsPerAddressPerHour
+        rules.deviceNameLength = configuration.maxDeviceNameLength
+        rules.smsResendIntervalSeconds = configuration.smsResendIntervalSeconds
+        rules.usernameQuarantineDays = configuration.usernameQuarantineDays
+        rules.eraseMessagesOnDelete = configuration.eraseMessagesOnDelete == "yes"
+        rules.text = configuration.textLimits
+        let clock: WallClock = { Int64(Date().timeIntervalSince1970 * 1000) }
+        // SCRAM credentials are kept whether or not XMPP is on, so turning it on later works.
+        let accounts = AccountService(store: store, passwords: SodiumPasswords(hasher: hasher), secrets: secrets, sms: sms,
+                                      blocking: blocking, rules: rules, clock: clock, scram: SCRAMCredentialDeriver())
+        let mediaDirectory = try MediaDirectory(path: configuration.dataDirectory + "/media")
+        let media = MediaService(store: store, files: mediaDirectory,
+                                 secrets: secrets, blocking: blocking, rules: configuration.mediaRules, clock: clock)
+        let thumbnails = Thumbnails(directory: mediaDirectory, maker: ThumbnailMaker(maxPixels: configuration.maxImagePixels),
+                                    blocking: blocking, maxSourceBytes: max(configuration.maxMediaBytes, configuration.maxFileBytes))
+        let limits = ServerServices.Limits(webSocketAuthTimeout: .seconds(configuration.webSocketAuthTimeoutSeconds),
+                                           maxQueuedRequestsPerConnection: configuration.maxQueuedRequestsPerConnection,
+                                           requestsPerSecond: Double(configuration.webSocketRequestsPerSecond),
+                                           requestBurst: Double(configuration.webSocketRequestBurst))
+        let hub = ConnectionHub(fanOutWindow: .milliseconds(configuration.fanOutWindowMilliseconds))
+        var messagingRules = MessagingRules()
+        messagingRules.text = configuration.textLimits
+        messagingRules.maxHistoryPage = configuration.maxHistoryPage
+        messagingRules.maxArchivePage = configuration.maxArchivePage
+        // One answer must never reach the queue bound that cuts a connection off; half of it
+        // leaves room for the events queued beside it.
+        messagingRules.maxAnswerBytes = configuration.maxQueuedBytesPerConnection / 2
+        messagingRules.defaultHistoryPage = min(messagingRules.defaultHistoryPage, configuration.maxHistoryPage)
+        messagingRules.syncMessagesPerConversation = configuration.syncMessagesPerConversation
+        configuration.applyMessageActionRules(to: &messagingRules)
+        configuration.applyGovernanceRules(to: &messagingRules)
+        configuration.applyReceiptRules(to: &messagingRules)
+        configuration.applySearchRules(to: &messagingRules)
+        // Member lists may be kept in memory only while this server is the one writer: on a
+        // shared PostgreSQL another server can change membership behind its back.
+        messagingRules.membershipCacheConversations = configuration.store.isEmpty ? configuration.membershipCacheConversations : 0
+        let cluster = try joinCluster(configuration, hub: hub, logger: logger)
+        let delivery: any Delivery = cluster ?? hub
+        let registry: any ConnectionRegistry = cluster ?? hub
+        let push = try makePush(configuration: configuration, store: store, pool: pool, group: group, hub: hub, delivery: delivery,
+                                logger: logger, clock: clock)
+        let messaging = MessagingContext(store: store, blocking: blocking, delivery: delivery, secrets: secrets,
+                                         rules: messagingRules, clock: clock, notifications: push)
+        var uploadRules = UploadSlots.Rules()
+        uploadRules.lifetime = Int64(configuration.uploadSlotLifetimeSeconds) * 1000
+        uploadRules.perUser = configuration.uploadSlotsPerUser
+        let uploads = UploadSlots(media: media, secrets: secrets, rules: uploadRules, clock: clock)
+        var exportRules = AccountExports.Rules()
+        exportRules.lifetime = Int64(configuration.exportHours) * 3_600_000
+        exportRules.maxBytes = configuration.maxExportBytes
+        exportRules.maxMessages = configuration.maxExportMessages
+        let exports = try AccountExports(directory: configuration.dataDirectory + "/exports", store: store, blocking: blocking,
+                                         media: media, rules: exportRules, clock: clock, logger: logger)
+        let services = ServerServices(accounts: accounts, media: media, pool: pool, uploads: uploads, messaging: messaging, hub: hub,
+                                      delivery: delivery, registry: registry, limits: limits, logger: logger, push: push,
+                                      mediaURLs: MediaURLSigner(lifetimeSeconds: configuration.mediaURLSeconds,
+                                                                mac: try ServerSecret.mediaLinkMAC(from: configuration.dataDirectory)),
+                                      thumbnails: thumbnails,
+                                      pushRegistration: PushRegistration(store: store, limits: PushRegistration.Limits(
+                                                                             maxURLBytes: configuration.pushMaxURLBytes,
+                                                                             maxKeyBytes: configuration.pushMaxKeyBytes,
+                                                                             targetsPerUser: configuration.pushTargetsPerUser),
+                                                                         allowLoopback: configuration.pushAllowLoopback == "yes",
+                                                                         absent: push.absent,
+                                                                         defaultGatewayURL: configuration.pushGatewayURL,
+                                                                         clock: clock),
+                                      exports: exports, moderation: configuration.moderationRules,
+                                      nativeResources: NativeResources(originsKept: configuration.xmppReceiptsKept),
+                                      pepLimits: configuration.pepLimits)
+        if let cluster {
+            let presence = services.presence
+            let rooms = services.rooms
+            hub.observe { user, _ in cluster.localChange(user) }
+            cluster.start(ClusterDelivery.Handlers(
+                changed: { user in presence.heard(user, online: cluster.isOnline(user)) },
+                expired: { users in Task { for user in users { await presence.expired(user) } } },
+                lost: { node, acts in Task { await rooms.serverLost(node, acts: acts) } },
+                acting: { Task { await rooms.sweep() } },
+                rejoined: { users in Task { for user in users { await presence.reannounce(user) } } }),
+                rooms: messaging.rooms)
+        }
+        return (services, cluster)
+    }
+
+    /// Joins the cluster of `--nats`, or returns nil for a single server. A cluster needs the
+    /// shared PostgreSQL store: SQLite's file belongs to one server.
+    private static func joinCluster(_ configuration: ServerConfiguration, hub: ConnectionHub,
+                                    logger: Logger) throws -> ClusterDelivery? {
+        guard !configuration.nats.isEmpty else { return nil }
+        guard !configuration.store.isEmpty else {
+            throw ConfigurationError.invalidValue(flag: "nats", value: configuration.nats,
+                                                  expected: "empty unless --store names a PostgreSQL database the nodes share")
+        }
+        let nodeID = configuration.nodeID.isEmpty ? String(UInt64.random(in: 0...UInt64.max), radix: 36) : configuration.nodeID
+        guard nodeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }), nodeID.count <= 64 else {
+            throw ConfigurationError.invalidValue(flag: "node-id", value: nodeID, expected: "up to 64 letters, digits, - and _")
+        }
+        let cluster = try ClusterDelivery(
+            url: configuration.nats, nodeID: nodeID, local: hub,
+            timing: ClusterDelivery.Timing(heartbeat: .seconds(configuration.clusterHeartbeatSeconds),
+                                           missedHeartbeats: configuration.clusterMissedHeartbeats,
+                                           fullBeat: .seconds(configuration.clusterFullBeatSeconds)),
+            log: { message, fields in logger.warning(message, fields.mapValues { .string($0) }) })
+        logger.info("cluster joined", ["node": .string(nodeID), "nats": .string(configuration.nats)])
+        return cluster
+    }
+}
+
+/// An open store and how to close it: its threads stop once queued work is done.
+struct OpenedStore: Sendable {
+    let store: any Store
+    let close: @Sendable () -> Void
+}
