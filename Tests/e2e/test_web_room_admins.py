@@ -127,5 +127,15 @@ def test_room_creator_appoints_an_admin_who_kicks_and_bans(parley, browsers):
     creator.wait(".governance .empty-text", text="No admins yet", timeout=20)
     [admins] = ws(server.port, ann["token"], ("room.admins", {"conversationId": room}))
     assert admins["users"] == []
+
+    # In Chinese: the creator's tag and the card's words.
+    creator.route("#/me")
+    creator.click(".segment[data-lang=zh]")
+    creator.route(info)
+    creator.wait(".people .person-cell[data-role=owner] .person-tag", text="创建者")
+    creator.wait(".governance[data-kind=room] .card-title", text="聊天室管理")
+    creator.shoot_both("room-moderation-zh")
+    creator.route("#/me")
+    creator.click(".segment[data-lang=en]")
     for browser in (creator, admin, guest):
         assert browser.console_errors() == []
