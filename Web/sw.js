@@ -14,7 +14,7 @@ const SHELL = [
   'js/api.js', 'js/app.js', 'js/client.js', 'js/connection.js', 'js/dom.js', 'js/emoticons.js', 'js/format.js',
   'js/i18n.js', 'js/icons.js', 'js/outbox.js', 'js/actionqueue.js', 'js/files.js', 'js/lastseen.js', 'js/media.js', 'js/resources.js', 'js/push.js', 'js/receipts.js', 'js/router.js',
   'js/store.js', 'js/time.js', 'js/ui.js', 'js/voice.js',
-  'js/views/admin.js', 'js/views/authframe.js', 'js/views/contacts.js', 'js/views/dialogue.js', 'js/views/discover.js', 'js/views/info.js', 'js/views/invite.js',
+  'js/views/admin.js', 'js/views/authframe.js', 'js/views/contacts.js', 'js/views/dialogue.js', 'js/views/discover.js', 'js/views/governance.js', 'js/views/info.js', 'js/views/invite.js',
   'js/views/login.js', 'js/views/menu.js', 'js/views/messageactions.js', 'js/views/phone.js', 'js/views/profile.js', 'js/views/register.js',
   'js/views/report.js', 'js/views/search.js', 'js/views/security.js', 'js/views/sessions.js', 'js/views/shell.js',
 ];

@@ -1,3 +1,4 @@
+import CParleySystem
 import Foundation
 import ParleyNet
 import Testing
@@ -53,6 +54,64 @@ import Testing
             return (first, closed, try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next"))
         }
         #expect(first == "too long" && closed && next == "\(getuid()):NEXT")
+    }
+
+    /// Connects without `LocalSocketClient` (which always ends a line), sends `bytes` as they
+    /// are and returns everything the server sends until it closes (nil if it never does).
+    private func raw(_ path: String, _ bytes: [UInt8]) -> [UInt8]? {
+        let fd = parley_unix_connect(path)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        _ = parley_set_timeouts(fd, 5)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return parley_send_nosignal(fd, base + sent, UInt(buffer.count - sent))
+            }
+            // The server may close once it has seen too much; what it answered is still there to read.
+            guard count > 0 else { break }
+            sent += count
+        }
+        // The end of the input, so that a server waiting for more ends the conversation.
+        shutdown(fd, Int32(SHUT_WR))
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while received.count < 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            // A server that closed with input unread resets the connection after its answer.
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return received }
+            guard count > 0 else { return nil }
+            received += chunk[..<count]
+        }
+        return nil
+    }
+
+    @Test func anOverLongLineIsRefusedAsItArrivesWithOrWithoutItsNewline() async throws {
+        let path = try directory() + "/admin.sock"
+        let server = try echo(path)
+        defer { server.stop() }
+        let limit = 64
+        let answers = try await offPool { [self] in
+            [
+                // Exactly the limit: answered; then the connection ends with the input.
+                raw(path, Array(String(repeating: "a", count: limit).utf8) + [10]),
+                // One byte over, with its newline in the same write (once answered as a request).
+                raw(path, Array(String(repeating: "b", count: limit + 1).utf8) + [10]),
+                // A good line first, then an over-long one, in one write.
+                raw(path, Array("ok\n".utf8) + Array(String(repeating: "c", count: 1_000).utf8) + [10]),
+                // No newline at all, and more than the socket buffers: refused without waiting for the silence timeout.
+                raw(path, [UInt8](repeating: UInt8(ascii: "d"), count: 4 << 20)),
+            ]
+        }
+        let text = answers.map { $0.map { String(decoding: $0, as: UTF8.self) } }
+        let uid = getuid()
+        #expect(text[0] == "\(uid):\(String(repeating: "A", count: limit))\n")
+        #expect(text[1] == "too long\n")
+        #expect(text[2] == "\(uid):OK\ntoo long\n")
+        #expect(text[3] == "too long\n")
+        // The server serves the next connection as before.
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next") } == "\(uid):NEXT")
     }
 
     @Test func aStaleSocketIsReplacedALiveOneRefusedAndStopRemovesTheFile() async throws {

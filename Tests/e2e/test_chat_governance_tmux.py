@@ -1,6 +1,7 @@
 """Moderation in `parley chat` (tmux against a live server): the owner mutes and bans by
 username from the group's dialogue, the notices show in the reader's language, the other side
 is refused with the matching codes, and /invite makes a link that /joinlink uses."""
+import asyncio
 import re
 
 from api import sign_up
@@ -63,3 +64,75 @@ def test_owner_moderates_from_the_terminal(parley):
         tmux.quit_chat()
 
     play(tmux, scenario(), timeout=120)
+
+
+def test_room_creator_moderates_from_the_terminal(parley):
+    """A room's creator appoints an admin and lists the admins, kicks, bans (the banned user is
+    refused at the door), lists the bans, unbans and takes the role away, all by slash command."""
+    server = parley("--password-cost", "minimum")
+    alice = sign_up(server.url, "alice")
+    people = {name: sign_up(server.url, name) for name in ("bob", "cyd")}
+    tmux = chat(server.url, "--lang", "en", width=140, height=34, prefix="parley-chat-room-admins-")
+
+    async def scenario():
+        bob = await Session.open(server.port, people["bob"]["token"])
+        cyd = await Session.open(server.port, people["cyd"]["token"])
+        await tmux.sign_in("alice")
+        await tmux.wait_for("Chats")
+        tmux.keys("R")
+        await tmux.wait_for("New room (name):")
+        tmux.text("Tea Room")
+        tmux.keys("Enter")
+        await tmux.wait_for("created the room")
+        room = (await bob.call("room.enter", {"name": "Tea Room"}))["data"]["room"]
+        assert room["ownerId"] == alice["user"]["id"], room
+        assert (await cyd.call("room.enter", {"name": "Tea Room"}))["ok"]
+        await tmux.wait_for("bob entered the room", "cyd entered the room")
+
+        # The creator makes bob an admin and lists the admins.
+        tmux.text("/admin bob")
+        tmux.keys("Enter")
+        await tmux.wait_for("You made bob an admin")
+        tmux.text("/admins")
+        tmux.keys("Enter")
+        await tmux.wait_for("Creator: alice · Admins: bob")
+
+        # A kick puts cyd out (they may come back); a ban bars them, with the reason kept.
+        tmux.text("/kick cyd")
+        tmux.keys("Enter")
+        await tmux.wait_for("You removed cyd from the")
+        assert (await cyd.call("room.enter", {"name": "Tea Room"}))["ok"]
+        tmux.text("/ban cyd flooding")
+        tmux.keys("Enter")
+        await tmux.wait_for("You banned cyd")
+        refused = await cyd.call("room.enter", {"name": "Tea Room"})
+        assert refused["error"]["code"] == "banned", refused
+        tmux.text("/bans")
+        tmux.keys("Enter")
+        await tmux.wait_for("Banned: cyd (flooding)")
+
+        # Unbanned, cyd enters again; the role taken away, bob may not kick.
+        # (A room's unban writes no notice: the door opening is the sign.)
+        tmux.text("/unban cyd")
+        tmux.keys("Enter")
+        for _ in range(100):
+            entered = await cyd.call("room.enter", {"name": "Tea Room"})
+            if entered["ok"]:
+                break
+            assert entered["error"]["code"] == "banned", entered
+            await asyncio.sleep(0.1)
+        assert entered["ok"], entered
+        tmux.text("/unadmin bob")
+        tmux.keys("Enter")
+        await tmux.wait_for("You removed bob as admin")
+        tmux.text("/admins")
+        tmux.keys("Enter")
+        await tmux.wait_for("Creator: alice · Admins: none")
+        kicked = await bob.call("room.kick", {"conversationId": room["id"], "userId": people["cyd"]["user"]["id"]})
+        assert kicked["error"]["code"] == "not_admin", kicked
+
+        for session in (bob, cyd):
+            await session.close()
+        tmux.quit_chat()
+
+    play(tmux, scenario(), timeout=150)

@@ -3,7 +3,7 @@
 import { h } from './dom.js';
 import { t, errorText, applyDocumentLanguage, onLanguageChange } from './i18n.js';
 import { setToken } from './api.js';
-import { state, on } from './store.js';
+import { state, on, displayName } from './store.js';
 import * as client from './client.js';
 import { parse, go } from './router.js';
 import { messageTime, dayHeader } from './time.js';
@@ -142,6 +142,12 @@ on('notice', (notice) => {
   if (notice.kind === 'friend-request') {
     const from = notice.request.from;
     toast(`${from.nickname || from.username || `ID: ${from.id}`} · ${t('wants_friend')}`);
+  }
+  // Put out of a room by its creator or an admin (and barred, with `banned`).
+  if (notice.kind === 'room-kicked') {
+    const actor = state.users.get(notice.kick.actor);
+    const by = actor ? displayName(actor, actor.id) : `ID: ${notice.kick.actor}`;
+    toast(t(notice.kick.banned ? 'room_banned_toast' : 'room_kicked_toast', { name: notice.name, actor: by }), notice.kick.banned ? 'error' : undefined);
   }
   // An action done offline that the server refused once it could send it.
   if (notice.kind === 'action-refused') toast(errorText(notice.error), 'error');

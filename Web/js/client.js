@@ -385,7 +385,8 @@ async function reenterRooms() {
     try {
       applyRoomEntry(await call('room.enter', { name }));
     } catch (error) {
-      if (error.code === 'not_found') {
+      // Gone, or barred from it while away: it leaves the list instead of failing the sign-in.
+      if (error.code === 'not_found' || error.code === 'banned') {
         state.roomNames.delete(name);
         saveRooms();
       } else {
@@ -443,12 +444,20 @@ export async function enterRoom(name) {
 }
 
 export async function leaveRoom(id) {
-  const conversation = state.conversations.get(id);
   await call('room.leave', { conversationId: id });
-  if (conversation) state.roomNames.delete(conversation.name);
+  forgetRoom(id);
+}
+
+/** Out of a room (left, or put out): it leaves the list and is not entered again on reconnect.
+ *  Its info stays, so an open dialogue says "not in this room" and can enter again; one put
+ *  out keeps what it read (`keepHistory`), the notice of their removal last. */
+function forgetRoom(id, keepHistory = false) {
+  const conversation = state.conversations.get(id);
+  const name = conversation?.name || state.groupInfo.get(id)?.name;
+  if (name) state.roomNames.delete(name);
   saveRooms();
   state.conversations.delete(id);
-  state.timelines.delete(id);
+  if (!keepHistory) state.timelines.delete(id);
   emit('conversations');
   emit('timeline', id);
 }
@@ -540,15 +549,23 @@ export async function transferGroup(id, userId) {
 
 // ---- Group governance (docs/protocol.md, "Group governance") ----
 
-/** Owner and admins: the change is a notice in the group; the members list is read again by the page. */
+/** A group's owner and admins, a room's creator and admins: the change is a notice in the
+ *  conversation; the page reads its people again. A group's info (its counts) is read again too. */
 export async function moderate(op, data) {
   await call(op, data);
-  if (data.conversationId) await groupInfo(data.conversationId).catch(() => {});
+  if (data.conversationId && op.startsWith('group.')) await groupInfo(data.conversationId).catch(() => {});
 }
 
 export const joinRequests = async (id) => (await call('group.requests', { conversationId: id })).requests;
 export const groupInvites = async (id) => (await call('group.invites', { conversationId: id })).invites;
 export const groupBans = async (id) => (await call('group.bans', { conversationId: id })).bans;
+export const roomBans = async (id) => (await call('room.bans', { conversationId: id })).bans;
+/** A room's admins (its creator, RoomInfo's `ownerId`, is not among them); anyone inside may read them. */
+export const roomAdmins = async (id) => {
+  const { users } = await call('room.admins', { conversationId: id });
+  for (const u of users) rememberUser(u);
+  return users;
+};
 export const createInvite = (id, options = {}) => call('group.invite.create', { conversationId: id, ...options });
 export const revokeInvite = (token) => call('group.invite.revoke', { token });
 export const previewInvite = (token) => call('group.invite.preview', { token });
@@ -833,14 +850,18 @@ function onMessage(m) {
     } else if (type === 'info_changed' && conversation.kind === 'group') {
       if (m.system.name) conversation.name = m.system.name;
       groupInfo(m.conversationId).catch(() => {});
+    } else if (conversation.kind === 'room') {
+      // Who is in the room or who moderates it changed: an open details page reads it again.
+      // One put out of it hears `room.kicked` next, which takes the room off the list.
+      if (['room_entered', 'room_left', 'member_removed', 'member_banned', 'admin_added', 'admin_removed'].includes(type)) {
+        emit('room-occupancy', m.conversationId);
+      }
     } else if (type === 'member_removed' && m.system.target === state.me?.id) {
       // Removed from the group: it leaves the list (the server stops sending its messages).
       state.conversations.delete(m.conversationId);
       state.groupInfo.delete(m.conversationId);
     } else if (['member_joined', 'member_left', 'member_removed', 'owner_changed'].includes(type)) {
       if (state.groupInfo.has(m.conversationId)) groupInfo(m.conversationId).catch(() => {});
-    } else if (type === 'room_entered' || type === 'room_left') {
-      emit('room-occupancy', m.conversationId);
     }
   }
   emit('conversations');
@@ -1132,6 +1153,10 @@ function onEvent(name, data) {
       state.timelines.delete(data.conversationId);
       state.groupInfo.delete(data.conversationId);
       emit('conversations');
+      break;
+    case 'room.kicked':
+      forgetRoom(data.conversationId, true);
+      emit('notice', { kind: 'room-kicked', kick: data, name: state.groupInfo.get(data.conversationId)?.name || '' });
       break;
     case 'typing':
       receipts.onTyping(data);

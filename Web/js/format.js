@@ -20,8 +20,9 @@ function spaced(name) {
   return `${latin.test(name[0]) ? ' ' : ''}${name}${latin.test(name[name.length - 1]) ? ' ' : ''}`;
 }
 
-function who(id) {
-  return spaced(state.me && id === state.me.id ? t('you') : userName(id));
+// The reader is "You" as the one who acted and "you" as the one acted on.
+function who(id, key = 'you') {
+  return spaced(state.me && id === state.me.id ? t(key) : userName(id));
 }
 
 function fieldList(fields) {
@@ -35,10 +36,17 @@ export function systemText(message) {
   return sentence(message).trim().replace(/\s{2,}/g, ' ');
 }
 
+/** The kind of the message's conversation; a room one was put out of is known by its info. */
+function kindOf(message) {
+  const conversation = state.conversations.get(message.conversationId);
+  if (conversation) return conversation.kind;
+  return state.groupInfo.get(message.conversationId)?.occupantCount != null ? 'room' : null;
+}
+
 function sentence(message) {
   const s = message.system || {};
   const actor = s.actor ? who(s.actor) : spaced(t('someone'));
-  const target = s.target ? who(s.target) : spaced(t('someone'));
+  const target = s.target ? who(s.target, 'you_object') : spaced(t('someone'));
   const name = s.name || '';
   switch (s.type) {
     case 'friend_added':
@@ -48,7 +56,9 @@ function sentence(message) {
     case 'member_joined': return t('sys_member_joined', { actor });
     case 'member_left': return t('sys_member_left', { actor });
     case 'group_disbanded': return t('sys_group_disbanded', { actor });
-    case 'member_removed': return t('sys_member_removed', { actor, target });
+    case 'member_removed':
+      // In a room the creator or an admin put someone out of it, not out of a group.
+      return t(kindOf(message) === 'room' ? 'sys_room_member_removed' : 'sys_member_removed', { actor, target });
     case 'owner_changed': return t('sys_owner_changed', { actor, target });
     case 'info_changed': {
       if ((s.fields || []).length && (s.fields || []).every((f) => f === 'joinMode' || f === 'showHistory')) {
@@ -56,7 +66,7 @@ function sentence(message) {
       }
       const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
       const others = fields.filter((f) => f !== 'name');
-      const room = state.conversations.get(message.conversationId)?.kind === 'room' ? 'room_' : '';
+      const room = kindOf(message) === 'room' ? 'room_' : '';
       if (fields.includes('name') && name) {
         return others.length ? t(`sys_${room}renamed_and`, { actor, name, fields: fieldList(others) }) : t(`sys_${room}renamed`, { actor, name });
       }

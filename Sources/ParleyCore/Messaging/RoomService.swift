@@ -59,8 +59,7 @@ public final class RoomService: Sendable {
         return try await context.gateway.read { reader in
             guard let room = try reader.conversation(id: id), let name = room.name else { throw ProtocolError(.notFound, "no such room") }
             var used = 0
-            return RoomEntry(room: RoomInfo(id: id, name: name, avatar: room.avatar, description: room.description,
-                                            occupantCount: rooms.count(of: id), createdAt: room.createdAt),
+            return RoomEntry(room: Self.info(room, name: name, occupants: rooms.count(of: id)),
                              messages: Array(ConversationService.newestFitting(try reader.messages(in: id, before: nil, limit: recent),
                                                                                budget: budget, used: &used)))
         }
@@ -150,8 +149,7 @@ public final class RoomService: Sendable {
             return (room, message)
         }
         if let message { context.announce([message], to: [], kind: .room, excluding: nil) }
-        return RoomInfo(id: room.id, name: room.name ?? "", avatar: room.avatar, description: room.description,
-                        occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+        return Self.info(room, name: room.name ?? "", occupants: rooms.count(of: room.id))
     }
 
     /// The room's information, for occupants.
@@ -173,8 +171,7 @@ public final class RoomService: Sendable {
         return try await context.gateway.read { reader in
             let found = try name.map { try reader.conversation(kind: .room, name: $0) } ?? lookup.conversationId.flatMap { try reader.conversation(id: $0) }
             guard let room = found, room.kind == .room, let roomName = room.name else { throw ProtocolError(.notFound, "no such room") }
-            return RoomInfo(id: room.id, name: roomName, avatar: room.avatar, description: room.description,
-                            occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+            return Self.info(room, name: roomName, occupants: rooms.count(of: room.id))
         }
     }
 
@@ -187,8 +184,7 @@ public final class RoomService: Sendable {
             guard let room = try reader.conversation(id: parameters.conversationId), room.kind == .room, let name = room.name else {
                 throw ProtocolError(.notFound, "no such room")
             }
-            return RoomInfo(id: room.id, name: name, avatar: room.avatar, description: room.description,
-                            occupantCount: rooms.count(of: room.id), createdAt: room.createdAt)
+            return Self.info(room, name: name, occupants: rooms.count(of: room.id))
         }
     }
 
@@ -204,5 +200,12 @@ public final class RoomService: Sendable {
         return try await context.gateway.read { reader in
             try MessagingContext.userPage(ids, after: after, limit: limit, budget: budget, reader: reader)
         }
+    }
+
+    /// What every room operation shows of a room: the stored record, the name it goes by and
+    /// how many are in it now.
+    static func info(_ room: StoredConversation, name: String, occupants: Int) -> RoomInfo {
+        RoomInfo(id: room.id, name: name, avatar: room.avatar, description: room.description,
+                 occupantCount: occupants, createdAt: room.createdAt, ownerId: room.ownerID)
     }
 }

@@ -11,7 +11,7 @@ public struct StoredConversation: Sendable, Equatable {
     public var name: String?
     public var avatar: String?
     public var description: String?
-    /// The group's owner.
+    /// The group's owner, or the room's creator.
     public var ownerID: UserID?
     /// The two people of a 1:1 conversation, smaller id first.
     public var userA: UserID?

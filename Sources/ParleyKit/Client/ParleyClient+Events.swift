@@ -41,7 +41,9 @@ extension ParleyClient {
         case .groupInvited(let invitation):
             emit(.groupInvited(invitation))
         case .roomKicked(let kick):
-            scheduleConversationRefresh()
+            // Put out of the room: it leaves the cache, so a reconnect does not enter it again.
+            try? store.removeRoom(kick.conversationId)
+            emit(.conversationsChanged)
             emit(.roomKicked(kick))
         case .groupDisbanded(let reference):
             // The group is gone for everyone: it leaves the cache like a group one left.

@@ -85,7 +85,9 @@ extension ParleyClient {
         let _: EmptyPayload = try await call(Op.GroupUnmute.self, MemberReference(conversationId: conversation, userId: userId))
     }
 
-    /// `room.kick` (or with `ban`, `room.ban`): the room's creator puts someone out. Errors: `not_admin`, `not_member`.
+    /// `room.kick` (or with `ban`, `room.ban`): the room's creator or an admin puts someone out
+    /// (a ban also bars them by id, in the room or not). Errors: `not_admin`, `not_owner` (on the
+    /// creator), `not_member` (a kick of someone not in the room), `not_found`.
     public func kick(_ userId: UserID, from room: ConversationID, ban: Bool = false, reason: String? = nil) async throws(ParleyError) {
         let parameters = BanParameters(conversationId: room, userId: userId, reason: reason)
         let _: EmptyPayload = ban ? try await call(Op.RoomBan.self, parameters) : try await call(Op.RoomKick.self, parameters)
@@ -94,5 +96,27 @@ extension ParleyClient {
     /// `room.unban`. Errors: `not_admin`, `not_found`.
     public func unbanFromRoom(_ userId: UserID, room: ConversationID) async throws(ParleyError) {
         let _: EmptyPayload = try await call(Op.RoomUnban.self, MemberReference(conversationId: room, userId: userId))
+    }
+
+    /// `room.bans`: the room's bans, oldest first (its creator and admins). Error: `not_admin`.
+    public func roomBans(_ room: ConversationID) async throws(ParleyError) -> [ConversationBan] {
+        try await call(Op.RoomBans.self, ConversationReference(conversationId: room)).bans
+    }
+
+    /// `room.admin.add`: the room's creator makes a user (in the room or not) its admin.
+    /// Errors: `not_owner`, `not_found`, `banned`, `too_many_admins`, `invalid_field` (yourself).
+    public func makeRoomAdmin(_ userId: UserID, in room: ConversationID) async throws(ParleyError) {
+        let _: EmptyPayload = try await call(Op.RoomAdminAdd.self, MemberReference(conversationId: room, userId: userId))
+    }
+
+    /// `room.admin.remove`: the room's creator takes the role away. Errors: `not_owner`, `not_found` (not an admin).
+    public func removeRoomAdmin(_ userId: UserID, in room: ConversationID) async throws(ParleyError) {
+        let _: EmptyPayload = try await call(Op.RoomAdminRemove.self, MemberReference(conversationId: room, userId: userId))
+    }
+
+    /// `room.admins`: the room's admins (its creator, `RoomInfo.ownerId`, is not listed), for
+    /// anyone in the room and for its creator and admins. Errors: `not_member`, `not_found`.
+    public func roomAdmins(_ room: ConversationID) async throws(ParleyError) -> [UserProfile] {
+        try await call(Op.RoomAdmins.self, ConversationReference(conversationId: room)).users
     }
 }

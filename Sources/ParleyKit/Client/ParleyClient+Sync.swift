@@ -75,7 +75,8 @@ extension ParleyClient {
             case .success(let entry):
                 try? store.setRoom(entry.room, lastMessage: entry.messages.last)
                 ingest(entry.messages)
-            case .failure(.server(let error)) where error.code == .notFound:
+            // Gone, or barred from it meanwhile: the room leaves the list, and sync goes on.
+            case .failure(.server(let error)) where error.code == .notFound || error.code == .banned:
                 try? store.removeRoom(room.id)
             case .failure(let error):
                 return error

@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// Requests are rare and short (an operator's commands), so one thread of its own accepts
 /// and serves one connection at a time, blocking, away from the event loops. A connection may
-/// send several lines; each gets one line back. A peer that sends nothing for `timeout`
-/// or more than `maxLineBytes` without a newline is answered (the latter) and disconnected.
+/// send several lines; each gets one line back. A peer that sends nothing for `timeout` is
+/// disconnected; one whose line passes `maxLineBytes` is answered `tooLong` and disconnected
+/// as soon as the byte past the limit arrives (`LineFramer`), newline or not.
 public final class LocalSocketServer: Sendable {
     /// Who connected, from the kernel (`SO_PEERCRED`), not from anything the peer said.
     public struct Peer: Sendable, Equatable {
@@ -35,7 +36,7 @@ public final class LocalSocketServer: Sendable {
     /// kind of file) and starts serving.
     ///
     /// - Parameters:
-    ///   - maxLineBytes: most bytes of one request line.
+    ///   - maxLineBytes: most bytes of one request line (its newline not counted).
     ///   - timeout: how long a connection may stay silent, and a response may take to send.
     ///   - tooLong: the response to a request longer than `maxLineBytes`.
     /// - Throws: `LocalSocketError` if another process listens on `path`, a file other than
@@ -119,23 +120,23 @@ public final class LocalSocketServer: Sendable {
         guard parley_peer_uid(connection, &uid) == 0, uid == geteuid() || uid == 0 else { return }
         guard parley_set_timeouts(connection, timeoutSeconds) == 0 else { return }
         let peer = Peer(uid: uid)
-        var pending: [UInt8] = []
+        var framer = LineFramer(maxLineBytes: maxLineBytes)
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                guard Self.writeLine(Self.answer(line, peer, handler), to: connection) else { return }
-            }
-            if pending.count > maxLineBytes {
-                _ = Self.writeLine(tooLong, to: connection)
-                return
-            }
-            let count = chunk.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
+            let budget = framer.readBudget(chunk: chunk.count)
+            let count = chunk.withUnsafeMutableBytes { read(connection, $0.baseAddress, budget) }
             if count < 0 && parley_errno() == EINTR { continue }
             // End of input, the silence timeout (EAGAIN) or an error: the conversation is over.
             guard count > 0 else { return }
-            pending.append(contentsOf: chunk[..<count])
+            for piece in framer.feed(chunk[..<count]) {
+                switch piece {
+                case .line(let line):
+                    guard Self.writeLine(Self.answer(line, peer, handler), to: connection) else { return }
+                case .tooLong:
+                    _ = Self.writeLine(tooLong, to: connection)
+                    return
+                }
+            }
         }
     }
 

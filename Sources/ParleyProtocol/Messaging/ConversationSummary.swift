@@ -84,14 +84,18 @@ public struct RoomInfo: Codable, Sendable, Equatable {
     /// People in the room now.
     public var occupantCount: Int
     public var createdAt: Int64
+    /// Who created the room (and appoints its admins); absent once that account is gone.
+    public var ownerId: UserID?
 
-    public init(id: ConversationID, name: String, avatar: String?, description: String?, occupantCount: Int, createdAt: Int64) {
+    public init(id: ConversationID, name: String, avatar: String?, description: String?, occupantCount: Int, createdAt: Int64,
+                ownerId: UserID? = nil) {
         self.id = id
         self.name = name
         self.avatar = avatar
         self.description = description
         self.occupantCount = occupantCount
         self.createdAt = createdAt
+        self.ownerId = ownerId
     }
 }
 

@@ -210,7 +210,8 @@ extension ChatApp {
             Task {
                 let opened = await contacts.perform(action)
                 if let error = contacts.lastError {
-                    showFlash(describe(error), isError: true)
+                    // `banned` at a room's or group's door, worded in the reader's language.
+                    showFlash(describeModeration(error), isError: true)
                 } else {
                     showFlash(contacts.lastResult ?? language.pick("Done", "完成"))
                     if let opened { open(opened) }

@@ -7,7 +7,7 @@ import { h, rafThrottle, syncChildren, safeURL, prefersReducedMotion, isDesktop,
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, timeline, conversationTitle, minSeq } from '../store.js';
-import { userAvatar, userNameText, live, connectionBanner, iconButton, openLightbox, toast, spinner } from '../ui.js';
+import { userAvatar, userNameText, live, connectionBanner, iconButton, openLightbox, toast, spinner, setBusy } from '../ui.js';
 import { systemText } from '../format.js';
 import { splitEmoticons, splitEmoji, PALETTE } from '../emoticons.js';
 import { messageTime, fullTime, dayKey, dayHeader } from '../time.js';
@@ -209,10 +209,13 @@ export function dialogueView() {
       openActionForm('enter_room');
       return;
     }
+    setBusy(enterAgain, true);
     try {
       await client.enterRoom(name);
     } catch (error) {
-      toast(errorText(error), 'error');
+      toast(error.code === 'banned' ? t('err_room_banned') : errorText(error), 'error');
+    } finally {
+      setBusy(enterAgain, false);
     }
   });
 

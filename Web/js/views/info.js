@@ -1,19 +1,20 @@
 // Contact info: a user's profile (read-only, with add / remove friend and block), or a
 // group's or room's details. Any member may edit a group (anyone inside, a room); everyone in it then sees a
-// system notice. Members (groups) and occupants (rooms) are listed, with their roles; the
-// owner and admins get a menu per member and the group's rules: who may join, what newcomers
-// see, invite links, join requests and bans.
+// system notice. Members (groups) and occupants (rooms) are listed, with their roles; those who
+// moderate (a group's owner and admins, a room's creator and admins) get a menu per person and
+// a card of rules and lists (views/governance.js).
 import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, on, displayName } from '../store.js';
-import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner, emojiText, modal } from '../ui.js';
+import { avatar, field, setBusy, connectionBanner, iconButton, toast, confirmDialog, spinner, emojiText } from '../ui.js';
 import { ymd } from '../time.js';
 import * as client from '../client.js';
 import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { hobbyChips, kvRow } from './profile.js';
 import { reportDialog } from './report.js';
+import { loadPeople, loadModeration, memberMenu, governanceCard, rank, roleTag } from './governance.js';
 
 export function infoView({ tab, detail }) {
   const conversationId = detail.type === 'info' ? detail.id : null;
@@ -21,7 +22,7 @@ export function infoView({ tab, detail }) {
   let editing = false;
   let members = null;
   let loadError = null;
-  // For the owner and admins: join requests, invite links, bans.
+  // For those who moderate: a group's join requests, invite links and bans; a room's admins and bans.
   let moderation = null;
   const offs = [];
 
@@ -195,7 +196,7 @@ export function infoView({ tab, detail }) {
         info.createdAt ? kvRow(t('created_at'), ymd(new Date(info.createdAt))) : null));
     }
     parts.push(peopleCard(k, info));
-    if (k === 'group' && moderation) parts.push(governanceCard(info));
+    if ((k === 'group' || k === 'room') && moderation) parts.push(governanceCard({ kind: k, conversationId, info, moderation, reload }));
     // Rooms notify nobody (only those inside hear them), so only groups can be muted.
     if (k === 'group' && c) parts.push(muteButton(conversationId));
     const leave = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block' }, icon('logout', { size: 18 }), h('span', { text: t(k === 'group' ? 'leave_group' : 'leave_room') }));
@@ -254,19 +255,17 @@ export function infoView({ tab, detail }) {
   function peopleCard(k, info) {
     const heading = h('h3', { class: 'card-title', text: k === 'group' ? t('members') : t('occupants') });
     if (!members) return h('section', { class: 'card people' }, heading, h('div', { class: 'loading-block' }, spinner()));
-    const isOwner = (m) => (info.ownerId ? info.ownerId === m.user.id : m.role === 'owner');
-    const rank = (m) => (isOwner(m) ? 2 : m.role === 'admin' ? 1 : 0);
-    // The owner and admins manage those below them (an admin the members, the owner everyone).
+    // Those who moderate manage those below them (an admin the others, the owner or creator everyone).
     const mine = state.me && members.find((m) => m.user.id === state.me.id);
-    const myRank = k === 'group' && mine ? rank(mine) : 0;
+    const myRank = moderation ? rank(mine) : 0;
     const grid = h('ul', { class: 'people-grid', role: 'list' }, members.map((m) => {
       const user = state.users.get(m.user.id) || m.user;
       const name = displayName(user, user.id);
       const manage = myRank > 0 && user.id !== state.me.id && myRank > rank(m)
-        ? iconButton('more', t('manage_member', { name }), () => manageMember(user.id, name, m, myRank === 2), 'person-manage')
+        ? iconButton('more', t('manage_member', { name }), () => memberMenu({ kind: k, conversationId, member: m, name, owner: myRank === 2, reload }), 'person-manage')
         : null;
-      const tag = isOwner(m) ? t('owner') : m.role === 'admin' ? t('admin') : null;
-      return h('li', { class: 'person-cell', dataset: { role: isOwner(m) ? 'owner' : (m.role || 'member') } },
+      const tag = roleTag(k, m);
+      return h('li', { class: 'person-cell', dataset: { role: m.role || 'member' } },
         h('a', { class: 'person', href: `#/${tab}/u/${encodeURIComponent(user.id)}`, title: name },
           avatar({ src: user.avatar, name, seed: user.id, size: 'lg' }),
           h('span', { class: 'person-name', text: name }),
@@ -342,127 +341,13 @@ export function infoView({ tab, detail }) {
     return form;
   }
 
-  /** The owner's or an admin's choices for one member; the lasting ones confirmed first. */
-  function manageMember(memberId, name, member, owner) {
-    const refresh = async (done) => {
-      members = await client.groupMembers(conversationId);
-      await loadModeration();
-      toast(done);
-      if (!editing) render();
-    };
-    const run = async (question, confirmText, work, done) => {
-      dialog.close();
-      if (question && !(await confirmDialog(question, { danger: true, confirmText }))) return;
-      try {
-        await work();
-        await refresh(done);
-      } catch (error) {
-        toast(errorText(error), 'error');
-      }
-    };
-    const button = (key, iconName, cls, onclick) => {
-      // The older names of the owner's two choices stay, for scripts and tests that use them.
-      const manage = { make_owner: 'transfer', remove_member: 'remove' }[key] || key;
-      const b = h('button', { type: 'button', class: `btn ${cls} btn-block`, dataset: { manage } }, icon(iconName, { size: 18 }), h('span', { text: t(key) }));
-      b.addEventListener('click', onclick);
-      return b;
-    };
-    const target = { conversationId, userId: memberId };
-    const choices = [];
-    if (owner) {
-      choices.push(member.role === 'admin'
-        ? button('remove_admin', 'spark', 'btn-secondary', () => run(null, null, () => client.moderate('group.admin.remove', target), t('done_toast')))
-        : button('make_admin', 'spark', 'btn-secondary', () => run(null, null, () => client.moderate('group.admin.add', target), t('done_toast'))));
-      choices.push(button('make_owner', 'spark', 'btn-secondary', () => run(t('confirm_make_owner', { name }), t('make_owner'),
-        () => client.transferGroup(conversationId, memberId), t('owner_changed_toast', { name }))));
-    }
-    choices.push(member.mutedUntil
-      ? button('unmute_member', 'bell', 'btn-secondary', () => run(null, null, () => client.moderate('group.unmute', target), t('done_toast')))
-      : button('mute_member', 'bellOff', 'btn-secondary', () => run(null, null,
-        () => client.moderate('group.mute', { ...target, until: Date.now() + 3_600_000 }), t('done_toast'))));
-    choices.push(button('remove_member', 'trash', 'btn-danger-outline', () => run(t('confirm_remove_member', { name }), t('remove_member'),
-      () => client.removeMember(conversationId, memberId), t('member_removed_toast', { name }))));
-    choices.push(button('ban_member', 'trash', 'btn-danger-outline', () => run(t('confirm_ban_member', { name }), t('ban_member'),
-      () => client.moderate('group.ban', target), t('done_toast'))));
-    const dialog = modal({ title: name, content: [h('div', { class: 'action-stack' }, choices)], cls: 'modal--small' });
-    dialog.el.dataset.action = 'manage-member';
-  }
-
-  /** The group's rules for its owner and admins: join mode, history, links, requests, bans. */
-  function governanceCard(info) {
-    // Buttons show a spinner; a select or checkbox is only held still meanwhile.
-    const hold = (control, busy) => (control.tagName === 'BUTTON' ? setBusy(control, busy) : (control.disabled = busy));
-    const act = async (control, work, done = t('done_toast')) => {
-      hold(control, true);
-      try {
-        await work();
-        await loadModeration();
-        members = await client.groupMembers(conversationId);
-        toast(done);
-      } catch (error) {
-        toast(errorText(error), 'error');
-      } finally {
-        hold(control, false);
-        if (!editing) render();
-      }
-    };
-    const mode = h('select', { class: 'input', name: 'joinMode', 'aria-label': t('join_mode') },
-      ['open', 'approval', 'invite'].map((value) => h('option', { value, text: t(`join_${value}`), selected: (info.joinMode || 'open') === value })));
-    mode.addEventListener('change', () => act(mode, () => client.updateGroup(conversationId, { joinMode: mode.value })));
-    const history = h('input', { type: 'checkbox', name: 'showHistory', checked: !!info.showHistory });
-    history.addEventListener('change', () => act(history, () => client.updateGroup(conversationId, { showHistory: history.checked })));
-    const linkRow = (invite) => {
-      const url = `${location.origin}${location.pathname}#/invite/${encodeURIComponent(invite.token)}`;
-      const copy = h('button', { type: 'button', class: 'btn btn-secondary btn-small', dataset: { invite: 'copy' }, text: t('copy_link') });
-      copy.addEventListener('click', async () => {
-        try { await navigator.clipboard.writeText(url); } catch { /* shown below anyway */ }
-        toast(t('link_copied'));
-      });
-      const revoke = h('button', { type: 'button', class: 'btn btn-danger-outline btn-small', dataset: { invite: 'revoke' }, text: t('revoke_link') });
-      revoke.addEventListener('click', () => act(revoke, () => client.revokeInvite(invite.token)));
-      return h('li', { class: 'invite-row', dataset: { token: invite.token } },
-        h('code', { class: 'invite-url', text: url }), h('span', { class: 'invite-uses', text: t('link_uses', { uses: invite.uses }) }), copy, revoke);
-    };
-    const create = h('button', { type: 'button', class: 'btn btn-secondary', dataset: { invite: 'create' }, text: t('create_invite') });
-    create.addEventListener('click', () => act(create, () => client.createInvite(conversationId)));
-    const requestRow = (request) => {
-      const name = displayName(request.user, request.user.id);
-      const accept = h('button', { type: 'button', class: 'btn btn-primary btn-small', dataset: { request: 'accept' }, text: t('accept') });
-      accept.addEventListener('click', () => act(accept, () => client.moderate('group.request.accept', { conversationId, userId: request.user.id })));
-      const decline = h('button', { type: 'button', class: 'btn btn-secondary btn-small', dataset: { request: 'decline' }, text: t('decline') });
-      decline.addEventListener('click', () => act(decline, () => client.moderate('group.request.decline', { conversationId, userId: request.user.id })));
-      return h('li', { class: 'request-row', dataset: { user: request.user.id } },
-        avatar({ src: request.user.avatar, name, seed: request.user.id, size: 'sm' }), h('span', { class: 'request-name', text: name }), accept, decline);
-    };
-    const banRow = (ban) => {
-      const name = displayName(ban.user, ban.user.id);
-      const lift = h('button', { type: 'button', class: 'btn btn-secondary btn-small', dataset: { ban: 'lift' }, text: t('unban') });
-      lift.addEventListener('click', () => act(lift, () => client.moderate('group.unban', { conversationId, userId: ban.user.id })));
-      return h('li', { class: 'ban-row' }, h('span', { text: ban.reason ? `${name} · ${ban.reason}` : name }), lift);
-    };
-    return h('section', { class: 'card governance', 'aria-label': t('governance') },
-      h('h3', { class: 'card-title', text: t('governance') }),
-      h('label', { class: 'field' }, h('span', { class: 'field-label', text: t('join_mode') }), mode),
-      h('label', { class: 'toggle-row' }, history, h('span', { text: t('show_history') })),
-      h('h4', { class: 'card-subtitle', text: t('invite_links') }),
-      moderation.invites.length ? h('ul', { class: 'invite-list', role: 'list' }, moderation.invites.map(linkRow)) : h('p', { class: 'empty-text', text: t('no_invites') }),
-      create,
-      h('h4', { class: 'card-subtitle', text: t('join_requests') }),
-      moderation.requests.length ? h('ul', { class: 'request-list', role: 'list' }, moderation.requests.map(requestRow)) : h('p', { class: 'empty-text', text: t('no_requests') }),
-      moderation.bans.length ? h('h4', { class: 'card-subtitle', text: t('banned_list') }) : null,
-      moderation.bans.length ? h('ul', { class: 'ban-list', role: 'list' }, moderation.bans.map(banRow)) : null);
-  }
-
-  /** Reads requests, links and bans when the viewer moderates the group. */
-  async function loadModeration() {
-    const info = state.groupInfo.get(conversationId);
-    if (!info || (info.role !== 'owner' && info.role !== 'admin')) {
-      moderation = null;
-      return;
-    }
-    const [requests, invites, bans] = await Promise.all([
-      client.joinRequests(conversationId), client.groupInvites(conversationId), client.groupBans(conversationId)]);
-    moderation = { requests, invites, bans };
+  /** Reads the people and what the viewer moderates again, then shows the page (and `done`). */
+  async function reload(done) {
+    const k = kind();
+    members = await loadPeople(k, conversationId);
+    moderation = await loadModeration(k, conversationId, members).catch(() => null);
+    if (done) toast(done);
+    if (!editing) render();
   }
 
   function render() {
@@ -481,15 +366,11 @@ export function infoView({ tab, detail }) {
       } else {
         const k = kind();
         const peer = k === 'user' ? conversation()?.peer : null;
-        if (peer) {
-          await client.fetchUser(peer.id);
-        } else if (k === 'group') {
-          await client.groupInfo(conversationId);
-          members = await client.groupMembers(conversationId);
-          await loadModeration().catch(() => { moderation = null; });
-        } else if (k === 'room') {
-          const users = await client.roomOccupants(conversationId);
-          members = users.map((user) => ({ user }));
+        if (peer) await client.fetchUser(peer.id);
+        if (k === 'group') await client.groupInfo(conversationId);
+        if (k === 'group' || k === 'room') {
+          members = await loadPeople(k, conversationId);
+          moderation = await loadModeration(k, conversationId, members).catch(() => null);
         }
       }
       loadError = null;
@@ -511,7 +392,7 @@ export function infoView({ tab, detail }) {
     clearTimeout(memberTimer);
     memberTimer = setTimeout(async () => {
       try {
-        members = await client.groupMembers(conversationId);
+        members = await loadPeople('group', conversationId);
         if (!editing) render();
       } catch { /* shown on the next visit */ }
     }, 200);

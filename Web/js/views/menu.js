@@ -136,6 +136,7 @@ export function openActionForm(action) {
       dialog.setIdle();
       let text = errorText(error);
       if (action === 'add_friend' && error.code === 'not_found') text = t('err_user_not_found');
+      if (action === 'enter_room' && error.code === 'banned') text = t('err_room_banned');
       if (action === 'add_friend' && error.code === 'invalid_field' && error.field !== 'greeting') text = t('err_self');
       const onName = ['not_found', 'name_taken', 'invalid_name', 'already_friends', 'blocked', 'invalid_username'].includes(error.code)
         || (error.code === 'invalid_field' && error.field !== 'greeting' && error.field !== 'description');
