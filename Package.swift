@@ -124,8 +124,9 @@ let package = Package(
         ),
         .target(
             name: "ParleySQLite",
-            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`).
-            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleyStoreSupport", "ParleySync"],
+            // ParleyProtocol for the ids in ParleyCore's stored types (`UserID`); ParleyLog for
+            // the segment log that can be the durability point of message inserts.
+            dependencies: ["ParleyCore", "ParleyProtocol", "ParleySQL", "ParleyStoreSupport", "ParleySync", "ParleyLog"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -252,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleySQLiteTests",
-            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "TestSupport"],
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "ParleyLog", "TestSupport"],
             swiftSettings: strictSwift
         ),
         // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests

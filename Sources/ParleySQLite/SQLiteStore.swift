@@ -1,4 +1,5 @@
 public import ParleyCore
+import ParleyLog
 import ParleySQL
 import ParleyStoreSupport
 
@@ -45,6 +46,10 @@ public final class SQLiteStore: Store {
     /// The database file.
     public let path: String
     private let engine: ThreadedStore<SQLiteBackend>
+    /// The message log and its lock, with `messageLog` settings.
+    private let messageLog: (log: SegmentLog, lock: DirectoryLock)?
+    /// Message rows the open replayed from the message log (see `MessageLogReplay`).
+    public let replayedFromMessageLog: Int
     /// The schema versions applied by this open (empty when the file was up to date).
     let appliedMigrations: [Int]
     /// What the migrations applied by this open changed in stored data, one line each (for
@@ -62,12 +67,19 @@ public final class SQLiteStore: Store {
     ///   - readers: how many reader threads and connections; at least one.
     ///   - synchronous: how hard commits are synced to disk; see `Synchronous`.
     ///   - batchLimit: most writes committed in one transaction.
+    ///   - messageLog: the segment log as the durability point of message inserts (nil:
+    ///     none, every commit synced by SQLite). With it, the log is opened and replayed
+    ///     before anything is served, and `synchronous` is `NORMAL` for commits the log
+    ///     covers (`MessageLogJournal`).
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
     public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
-                batchLimit: Int = 256) throws {
+                batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
+        var journal: MessageLogJournal?
+        var opened: (log: SegmentLog, lock: DirectoryLock)?
+        var replayed = 0
         do {
             writerConnection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
             writerConnection.busyTimeout = Self.busyTimeout
@@ -81,6 +93,14 @@ public final class SQLiteStore: Store {
             appliedMigrations = try SQLiteStoreSchema.migrator.migrate(writerConnection)
             migrationNotes = appliedMigrations.contains(7)
                 ? try writerConnection.query("SELECT note FROM migration_notes WHERE version = 7") { try $0.string(0) } : []
+            if let settings {
+                let (log, lock, count) = try MessageLogReplay.open(settings, connection: writerConnection)
+                opened = (log, lock)
+                replayed = count
+                // From now on the log is the durability point of message inserts.
+                try writerConnection.setSynchronousMode(.normal)
+                journal = MessageLogJournal(log: log, settings: settings, databasePath: path)
+            }
             // Read-only opens: a read can never write, whatever its closure tries.
             for _ in 0..<max(1, readers) {
                 let connection = try SQLiteConnection(path: path, flags: [.readOnly])
@@ -92,7 +112,9 @@ public final class SQLiteStore: Store {
         }
 
         self.path = path
-        engine = try ThreadedStore(backend: SQLiteBackend(), writers: [SQLiteWriteSession(connection: writerConnection)],
+        messageLog = opened
+        replayedFromMessageLog = replayed
+        engine = try ThreadedStore(backend: SQLiteBackend(), writers: [SQLiteWriteSession(connection: writerConnection, journal: journal)],
                                    readers: readerConnections, batchLimit: batchLimit)
     }
 
@@ -128,6 +150,16 @@ public final class SQLiteStore: Store {
     /// calls (and concurrent ones) return at once; reads and writes after it fail.
     public func close() {
         engine.close()
+        if let messageLog {
+            // After the writer: no commit can append any more.
+            messageLog.log.close()
+            messageLog.lock.release()
+        }
+    }
+
+    deinit {
+        // The log's lock goes only after the writer thread stopped.
+        if messageLog != nil { close() }
     }
 
     // MARK: For tests

@@ -19,11 +19,22 @@ extension ParleyServer {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
+            let messageLog = configuration.messageLog == "segment"
+                ? MessageLogSettings(directory: configuration.dataDirectory + "/message-log",
+                                     segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes)
+                : nil
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
-                                        batchLimit: configuration.databaseBatchLimit)
+                                        batchLimit: configuration.databaseBatchLimit, messageLog: messageLog)
             opened = OpenedStore(store: store, close: { store.close() })
             notes = store.migrationNotes
+            if messageLog != nil {
+                logger.info("message log open", ["replayed": .int(store.replayedFromMessageLog)])
+            }
         } else {
+            guard configuration.messageLog == "off" else {
+                throw ConfigurationError.invalidValue(flag: "message-log", value: configuration.messageLog,
+                                                      expected: "off with --store postgres (the log is for the SQLite store)")
+            }
             let store = try PostgresStore(connectionString: configuration.store, readers: configuration.databaseReaders,
                                           writers: configuration.databaseWriters, batchLimit: configuration.databaseBatchLimit)
             opened = OpenedStore(store: store, close: { store.close() })

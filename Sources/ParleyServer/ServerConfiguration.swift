@@ -116,6 +116,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var databaseWriters = 1
     /// Most writes committed together in one transaction (group commit).
     public var databaseBatchLimit = 256
+    /// `segment`: message inserts are made durable by the segment log in
+    /// `<data>/message-log/` (synced before SQLite's commit, which then needs no sync of its
+    /// own); `off`: SQLite syncs every commit. SQLite store only.
+    public var messageLog = "off"
+    /// Bytes per segment file of the message log (only whole segments are deleted).
+    public var messageLogSegmentBytes = 16 << 20
+    /// Bytes in the message log's segments above which retention waits for readers to
+    /// checkpoint SQLite's WAL so that old segments can go.
+    public var messageLogMaxBytes = 256 << 20
     /// Requests a second one WebSocket may make on average (floods get `rate_limited`).
     public var webSocketRequestsPerSecond = 100
     /// Requests one WebSocket may make in a burst above that rate.
@@ -354,6 +363,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("db-readers", \.databaseReaders, 1...64, "threads answering database reads (PostgreSQL: one connection each)"),
         number("db-writers", \.databaseWriters, 1...64, "PostgreSQL writer threads, one connection each (SQLite has one writer)"),
         number("db-batch-limit", \.databaseBatchLimit, 1...10_000, "most writes committed together in one transaction", exceeded: "further writes wait for the next transaction (nothing is refused)"),
+        choice("message-log", \.messageLog, ["off", "segment"], "segment: message inserts are made durable by an append-only log in <data>/message-log/, synced before SQLite's commit, which then skips its own sync (SQLite store only; docs/architecture.md, \"The message log\"); off: SQLite syncs every commit"),
+        number("message-log-segment-bytes", \.messageLogSegmentBytes, 1 << 20...1 << 30, "bytes per segment file of the message log; only whole segments are deleted, once SQLite's checkpoint holds their messages", exceeded: "a new segment file starts"),
+        number("message-log-max-bytes", \.messageLogMaxBytes, 2 << 20...1 << 40, "bytes of message-log segments above which every commit is followed by a checkpoint that waits for readers, until the old segments can be deleted (a soft bound: a reader holding its snapshot past the busy timeout delays it)", exceeded: "checkpoints wait for readers until the log is below it"),
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("fanout-window-ms", \.fanOutWindowMilliseconds, 0...100, "milliseconds an event to three or more users (group, room, presence) may wait on a connection so that the events of that time share one write; anything else written to the connection sends it sooner; 0 = each event is written in its loop turn", exceeded: "the window ends and the connection's waiting events are written together"),

@@ -52,10 +52,17 @@ public struct MessageLogOptions: Sendable {
     public var segmentBytes: Int = 64 * 1024 * 1024
     /// LMDB: the most the database file may grow to (its memory map), in bytes.
     public var mapBytes: Int = 4 * 1024 * 1024 * 1024
+    /// Segment log: whether a conversation the log holds nothing of may start at any seq,
+    /// not only at 1. A log whose old segments are dropped once another store holds their
+    /// records (`SegmentLog.dropCompleteSegments()`) needs it: after a restart it knows
+    /// nothing of a conversation whose records were all dropped.
+    public var startsAnywhere = false
 
-    public init(maxPayloadBytes: Int = 64 * 1024, segmentBytes: Int = 64 * 1024 * 1024, mapBytes: Int = 4 * 1024 * 1024 * 1024) {
+    public init(maxPayloadBytes: Int = 64 * 1024, segmentBytes: Int = 64 * 1024 * 1024, mapBytes: Int = 4 * 1024 * 1024 * 1024,
+                startsAnywhere: Bool = false) {
         self.maxPayloadBytes = maxPayloadBytes
         self.segmentBytes = segmentBytes
         self.mapBytes = mapBytes
+        self.startsAnywhere = startsAnywhere
     }
 }

@@ -16,14 +16,15 @@ struct SegmentIndex: Sendable, Equatable {
     static func offset(of position: UInt64) -> Int { Int(position & (1 << 40 - 1)) }
 
     /// Notes `seq` of `conversation` at `position`; false if it does not continue the
-    /// conversation (recovery treats that as damage).
-    mutating func add(conversation: UInt64, seq: UInt64, position: UInt64) -> Bool {
+    /// conversation (recovery treats that as damage). With `startsAnywhere`, the first
+    /// record of a conversation may have any seq (see `MessageLogOptions.startsAnywhere`).
+    mutating func add(conversation: UInt64, seq: UInt64, position: UInt64, startsAnywhere: Bool = false) -> Bool {
         if var entry = entries[conversation] {
             guard seq == entry.lastSeq + 1 else { return false }
             entry.positions.append(position)
             entries[conversation] = entry
         } else {
-            guard seq == 1 else { return false }
+            guard seq == 1 || (startsAnywhere && seq > 0) else { return false }
             entries[conversation] = Entry(firstSeq: seq, positions: [position])
         }
         return true
@@ -32,6 +33,20 @@ struct SegmentIndex: Sendable, Equatable {
     /// Puts a whole entry back (loading a checkpoint).
     mutating func restore(conversation: UInt64, entry: Entry) {
         entries[conversation] = entry
+    }
+
+    /// Forgets every position in a segment numbered below `segment` (those segments are
+    /// being deleted); a conversation left without records is forgotten whole.
+    mutating func drop(before segment: UInt64) {
+        for (conversation, entry) in entries {
+            let kept = entry.positions.drop { Self.segment(of: $0) < segment }
+            if kept.count == entry.positions.count { continue }
+            if kept.isEmpty {
+                entries[conversation] = nil
+            } else {
+                entries[conversation] = Entry(firstSeq: entry.firstSeq + UInt64(entry.positions.count - kept.count), positions: Array(kept))
+            }
+        }
     }
 
     func lastSeq(of conversation: UInt64) -> UInt64 { entries[conversation]?.lastSeq ?? 0 }

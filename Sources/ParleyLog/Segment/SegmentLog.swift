@@ -93,6 +93,39 @@ public final class SegmentLog: MessageLog, @unchecked Sendable {
         }
     }
 
+    /// Segment files, the one being written included.
+    public var segmentCount: Int { shelf.withLock { $0.segments.count } }
+
+    /// Bytes in the segment files (headers and whole records).
+    public var byteCount: Int { shelf.withLock { $0.segments.values.reduce(0) { $0 + $1.size } } }
+
+    /// Deletes every segment before the one being written, for a caller whose own store now
+    /// holds their records durably (retention), and returns how many went. A checkpoint of
+    /// what is left is written first, so a crash in between leaves a log that opens: the
+    /// scan starts at the checkpoint and never reads the older segments, which the next call
+    /// deletes. Records of deleted segments are no longer returned by `records`; their seqs
+    /// still count for the gap check until the log is closed; after a reopen the log knows
+    /// nothing of them, so a log that drops segments is opened with `startsAnywhere`.
+    @discardableResult
+    public func dropCompleteSegments() throws(LogError) -> Int {
+        try commit.exclusively { () throws(LogError) -> Int in
+            let current = writer.current.number
+            let doomed = shelf.withLock { shelf -> [SegmentFile] in
+                shelf.index.drop(before: current)
+                return shelf.segments.values.filter { $0.number < current }
+            }
+            guard !doomed.isEmpty else { return 0 }
+            let (index, offset) = shelf.withLock { ($0.index, writer.current.size) }
+            try SegmentCheckpoint(index: index, segment: current, offset: offset).write(to: directory)
+            for file in doomed {
+                guard unlink(file.path) == 0 || errno == ENOENT else { throw .system(operation: "unlink \(file.path)", errno: errno) }
+            }
+            shelf.withLock { shelf in for file in doomed { shelf.segments[file.number] = nil } }
+            try SegmentFile.syncDirectory(directory)
+            return doomed.count
+        }
+    }
+
     public func close() {
         commit.close()
     }
@@ -141,7 +174,8 @@ final class SegmentWriter: LogSink, @unchecked Sendable {
             for (record, offset) in zip(records, offsets) {
                 // GroupCommit checked the seqs, so this continues every conversation.
                 _ = shelf.index.add(conversation: record.conversation, seq: record.seq,
-                                    position: SegmentIndex.position(segment: segment.number, offset: base + offset))
+                                    position: SegmentIndex.position(segment: segment.number, offset: base + offset),
+                                    startsAnywhere: options.startsAnywhere)
             }
         }
     }

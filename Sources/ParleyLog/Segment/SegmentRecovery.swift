@@ -58,7 +58,8 @@ public struct SegmentRecovery: Sendable, Equatable {
                         break
                     }
                     guard shelf.index.add(conversation: record.conversation, seq: record.seq,
-                                          position: SegmentIndex.position(segment: number, offset: offset)) else {
+                                          position: SegmentIndex.position(segment: number, offset: offset),
+                                          startsAnywhere: options.startsAnywhere) else {
                         damage = "\(file.path) at \(offset): conversation \(record.conversation) seq \(record.seq) does not continue it"
                         return
                     }

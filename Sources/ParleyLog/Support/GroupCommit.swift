@@ -72,7 +72,7 @@ final class GroupCommit<Sink: LogSink>: @unchecked Sendable {
             guard record.payload.count <= options.maxPayloadBytes else {
                 throw .payloadTooLarge(bytes: record.payload.count, limit: options.maxPayloadBytes)
             }
-            let next = expected[record.conversation] ?? nextSeq[record.conversation] ?? 1
+            let next = expected[record.conversation] ?? nextSeq[record.conversation] ?? (options.startsAnywhere ? record.seq : 1)
             guard record.seq == next else {
                 throw .sequenceGap(conversation: record.conversation, expected: next, got: record.seq)
             }

@@ -72,11 +72,13 @@ extension SQLiteStoreWriter {
     func markRead(conversation: ConversationID, user: UserID, upTo seq: Int64) throws -> Int64 {
         // UPDATE then SELECT rather than `RETURNING` (see `appendMessage`).
         try StoreError.mapping("markRead") {
-            try connection.run("""
-                UPDATE members
-                SET read_seq = max(read_seq, min(?1, (SELECT last_seq FROM conversations WHERE id = ?2)))
-                WHERE conversation_id = ?2 AND user_id = ?3
-                """, seq, conversation.rawValue, user.rawValue)
+            try tolerated {
+                try connection.run("""
+                    UPDATE members
+                    SET read_seq = max(read_seq, min(?1, (SELECT last_seq FROM conversations WHERE id = ?2)))
+                    WHERE conversation_id = ?2 AND user_id = ?3
+                    """, seq, conversation.rawValue, user.rawValue)
+            }
             return try connection.queryFirst("SELECT read_seq FROM members WHERE conversation_id = ? AND user_id = ?",
                                              conversation.rawValue, user.rawValue) { try $0.int64(0) } ?? 0
         }

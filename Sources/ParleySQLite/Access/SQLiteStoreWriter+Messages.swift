@@ -25,9 +25,20 @@ extension SQLiteStoreWriter {
     /// The conversation's last activity never moves back, so a clock stepping back cannot
     /// sink a conversation with a new message below older ones in the inbox.
     func appendMessage(_ message: NewMessage, markingReadBySender: Bool) throws -> Message {
-        let body = try MessageBodyCoding.encode(message)
-        let sender = message.sender?.rawValue
-        let conversation = message.conversationID.rawValue
+        let row = LoggedMessage(conversation: message.conversationID.rawValue, seq: 0, id: 0, sender: message.sender?.rawValue,
+                                clientID: message.clientID, kind: message.kind.rawValue, text: message.text,
+                                body: try MessageBodyCoding.encode(message), createdAt: message.createdAt,
+                                markedReadBySender: markingReadBySender && message.sender != nil)
+        let inserted = try insertMessageRow(row, replaying: false)
+        return message.stored(id: inserted.id, seq: inserted.seq)
+    }
+
+    /// The statements of `appendMessage` for one row. A new message (`replaying` false) gets
+    /// the next seq and id, and is told to the message log, if there is one. A row replayed
+    /// from the log keeps its own id and seq, which must be the conversation's next.
+    func insertMessageRow(_ row: LoggedMessage, replaying: Bool) throws -> (id: Int64, seq: Int64) {
+        let changesBefore = connection.totalChanges
+        let conversation = row.conversation
         let statements = try StoreError.mapping("appendMessage") { try sending.statements() }
         let seq = try StoreError.mapping("appendMessage") {
             try Self.runToEnd(statements.lastSeq) { lastSeq in
@@ -36,29 +47,32 @@ extension SQLiteStoreWriter {
             }
         }
         guard let seq else {
-            throw StoreError.failure("appendMessage: conversation \(message.conversationID) does not exist")
+            throw StoreError.failure("appendMessage: conversation \(conversation) does not exist")
+        }
+        if replaying && seq != row.seq {
+            throw StoreError.failure("message log replay: conversation \(conversation) expects seq \(seq), the log has \(row.seq)")
         }
         let insert = { (id: Int64) throws in
             try Self.runToEnd(statements.insert) { statement in
                 try statement.bind(integer: conversation, at: 1)
                 try statement.bind(integer: seq, at: 2)
-                try statement.bind(integer: sender, at: 3)
-                try statement.bind(text: message.clientID, at: 4)
-                try statement.bind(text: message.kind.rawValue, at: 5)
-                try statement.bind(text: message.text, at: 6)
-                try statement.bind(text: body, at: 7)
-                try statement.bind(integer: message.createdAt, at: 8)
+                try statement.bind(integer: row.sender, at: 3)
+                try statement.bind(text: row.clientID, at: 4)
+                try statement.bind(text: row.kind, at: 5)
+                try statement.bind(text: row.text, at: 6)
+                try statement.bind(text: row.body, at: 7)
+                try statement.bind(integer: row.createdAt, at: 8)
                 try statement.bind(integer: id, at: 9)
             }
             sending.inserted(id)
         }
         let id: Int64
         do {
-            let counted = try sending.messageID()
+            let counted = replaying ? row.id : try sending.messageID()
             do {
                 try insert(counted)
                 id = counted
-            } catch let error as SQLiteError where error.isPrimaryKeyViolation {
+            } catch let error as SQLiteError where error.isPrimaryKeyViolation && !replaying {
                 // Something besides this connection added messages (a tool): count on from
                 // the table, once.
                 sending.forgetMessageID()
@@ -67,7 +81,7 @@ extension SQLiteStoreWriter {
                 id = reread
             }
         } catch let error as SQLiteError where error.isUniqueViolation {
-            if let sender, let clientID = message.clientID,
+            if let sender = row.sender, let clientID = row.clientID,
                try exists("SELECT 1 FROM messages WHERE sender_id = ? AND client_id = ?", sender, clientID) {
                 throw StoreError.conflict("client_id")
             }
@@ -76,7 +90,7 @@ extension SQLiteStoreWriter {
             throw StoreError.translating(error, during: "appendMessage")
         }
         try StoreError.mapping("appendMessage") {
-            if message.kind != .system, let text = message.text {
+            if row.kind != MessageKind.system.rawValue, let text = row.text {
                 try Self.runToEnd(statements.index) { index in
                     try index.bind(integer: id, at: 1)
                     try index.bind(text: text, at: 2)
@@ -84,10 +98,10 @@ extension SQLiteStoreWriter {
             }
             try Self.runToEnd(statements.advance) { advance in
                 try advance.bind(integer: seq, at: 1)
-                try advance.bind(integer: message.createdAt, at: 2)
+                try advance.bind(integer: row.createdAt, at: 2)
                 try advance.bind(integer: conversation, at: 3)
             }
-            if markingReadBySender, let sender {
+            if row.markedReadBySender, let sender = row.sender {
                 try Self.runToEnd(statements.markRead) { markRead in
                     try markRead.bind(integer: seq, at: 1)
                     try markRead.bind(integer: conversation, at: 2)
@@ -95,7 +109,13 @@ extension SQLiteStoreWriter {
                 }
             }
         }
-        return message.stored(id: id, seq: seq)
+        if let journal, !replaying {
+            var logged = row
+            logged.seq = seq
+            logged.id = id
+            journal.logged(logged, changes: connection.totalChanges - changesBefore)
+        }
+        return (id, seq)
     }
 
     /// Resets `statement`, binds it and reads what it needs with `body` (stepping it), runs it

@@ -14,18 +14,20 @@ extension SQLiteStoreWriter {
         // index's pending rows of the transaction — once per message, when every 1:1 send
         // moves its recipient's marker (schema version 21's note).
         try StoreError.mapping("markDelivered") {
-            try connection.run("""
+            try tolerated {
+                try connection.run("""
                 UPDATE delivery_markers
                 SET delivered_seq = max(delivered_seq, min(?3, (SELECT last_seq FROM conversations WHERE id = ?1)))
                 WHERE conversation_id = ?1 AND user_id = ?2
                 """, conversation.rawValue, user.rawValue, seq)
-            if connection.changes == 0 {
-                try connection.run("""
-                    INSERT INTO delivery_markers (conversation_id, user_id, delivered_seq)
-                    SELECT m.conversation_id, m.user_id, max(0, min(?3, c.last_seq))
-                    FROM members m JOIN conversations c ON c.id = m.conversation_id
-                    WHERE m.conversation_id = ?1 AND m.user_id = ?2
-                    """, conversation.rawValue, user.rawValue, seq)
+                if connection.changes == 0 {
+                    try connection.run("""
+                        INSERT INTO delivery_markers (conversation_id, user_id, delivered_seq)
+                        SELECT m.conversation_id, m.user_id, max(0, min(?3, c.last_seq))
+                        FROM members m JOIN conversations c ON c.id = m.conversation_id
+                        WHERE m.conversation_id = ?1 AND m.user_id = ?2
+                        """, conversation.rawValue, user.rawValue, seq)
+                }
             }
             return try connection.queryFirst("SELECT delivered_seq FROM delivery_markers WHERE conversation_id = ? AND user_id = ?",
                                              conversation.rawValue, user.rawValue) { try $0.int64(0) } ?? 0

@@ -15,6 +15,9 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     let sending: SendStatements
     /// Asked to scrub the WAL after a commit that erased a recalled message.
     let scrubber: WALScrubber
+    /// The message log, when it is the durability point of message inserts: told of every
+    /// message row inserted and of the changes of marker moves (`MessageLogJournal`).
+    let journal: MessageLogJournal?
 
     func insertUser(_ user: NewUser) throws -> StoredUser {
         let usernameKey = user.username.map(StoredUser.key(for:))
@@ -150,5 +153,13 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
         } catch {
             throw StoreError.translating(error, during: operation)
         }
+    }
+
+    /// Runs `body`, a marker move, whose changes the message log may leave to the next
+    /// sync (see `MessageLogJournal`); without the log, just runs it.
+    @discardableResult
+    func tolerated<T>(_ body: () throws -> T) rethrows -> T {
+        guard let journal else { return try body() }
+        return try journal.tolerate(connection, body)
     }
 }

@@ -8,6 +8,8 @@ final class SQLiteWriteSession: StoreWriteSession {
     private let connection: SQLiteConnection
     let writer: any StoreWriter
     private let scrubber: WALScrubber
+    /// The message log, when it is the durability point of message inserts.
+    private let journal: MessageLogJournal?
 
     // The savepoint of an isolated write. Closures' own savepoints (`SQLiteConnection.savepoint`)
     // have names of their own, so they nest inside it.
@@ -15,40 +17,58 @@ final class SQLiteWriteSession: StoreWriteSession {
     private static let releaseSavepoint = "RELEASE parley_write"
     private static let rollBackToSavepoint = "ROLLBACK TO parley_write"
 
-    init(connection: SQLiteConnection) {
+    /// `journal`: the message log, when it is the durability point of message inserts (the
+    /// connection is then at `synchronous = NORMAL`; see `MessageLogJournal`).
+    init(connection: SQLiteConnection, journal: MessageLogJournal? = nil) {
         self.connection = connection
+        self.journal = journal
         let scrubber = WALScrubber()
         self.scrubber = scrubber
-        writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber)
+        writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
+                                   journal: journal)
     }
 
     func begin() throws {
         // IMMEDIATE takes the write lock at once: a batch never fails halfway for want of it.
         try connection.runPrepared("BEGIN IMMEDIATE")
+        journal?.begin(changes: connection.totalChanges)
     }
 
     func commit() throws {
+        guard let journal else {
+            try connection.runPrepared("COMMIT")
+            scrubber.scrubIfRequested(connection)
+            return
+        }
+        // The log first: once it is synced the rows survive whatever happens to this commit.
+        let mustSync = try journal.prepareCommit(changes: connection.totalChanges)
         try connection.runPrepared("COMMIT")
+        if mustSync { try journal.syncWAL() }
         scrubber.scrubIfRequested(connection)
+        journal.retain(connection)
     }
 
     func rollBack() {
         scrubber.requested = false
+        journal?.rollBack()
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
     }
 
     func beginWrite() throws {
         try connection.runPrepared(Self.openSavepoint)
+        journal?.beginWrite()
     }
 
     func keepWrite() throws {
         try connection.runPrepared(Self.releaseSavepoint)
+        journal?.keepWrite()
     }
 
     func undoWrite() throws {
         // ROLLBACK TO undoes the changes but leaves the savepoint open; RELEASE closes it.
         try connection.runPrepared(Self.rollBackToSavepoint)
         try connection.runPrepared(Self.releaseSavepoint)
+        journal?.undoWrite()
     }
 
     /// Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction,

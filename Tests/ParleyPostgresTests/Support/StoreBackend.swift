@@ -9,6 +9,9 @@ import Testing
 /// The stores the contract tests run against: each contract test runs once per backend.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    /// The SQLite store with the segment message log as the durability point of message
+    /// inserts (`parley serve --message-log segment`).
+    case sqliteMessageLog = "sqlite-message-log"
     case postgres
 
     var testDescription: String { rawValue }
@@ -18,7 +21,7 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     static let available: [StoreBackend] = {
         guard PostgresTestServer.isAvailable else {
             FileHandle.standardError.write(Data("note: PostgreSQL store tests skipped: \(PostgresTestServer.unavailableReason)\n".utf8))
-            return [.sqlite]
+            return [.sqlite, .sqliteMessageLog]
         }
         return allCases
     }()
@@ -46,11 +49,12 @@ extension PostgresStore: InspectableStore {}
 func withStore(_ backend: StoreBackend, readers: Int = 2,
                _ body: (any InspectableStore) async throws -> Void) async throws {
     switch backend {
-    case .sqlite:
+    case .sqlite, .sqliteMessageLog:
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-contract-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteStore(path: directory + "/parley.sqlite", readers: readers)
+        let log = backend == .sqliteMessageLog ? MessageLogSettings(directory: directory + "/message-log") : nil
+        let store = try SQLiteStore(path: directory + "/parley.sqlite", readers: readers, messageLog: log)
         defer { store.close() }
         try await body(store)
     case .postgres:

@@ -1,0 +1,139 @@
+import Glibc
+import ParleyCore
+import ParleyLog
+import ParleySQL
+
+/// The writer thread's side of the message log (`--message-log segment`): the message rows
+/// a transaction inserted, appended to the log and synced *before* its `COMMIT`, which then
+/// runs without a sync of its own (the connection is at `synchronous = NORMAL`).
+///
+/// **Which transactions need no sync of SQLite's own.** Those whose changes are all message
+/// inserts (with what the insert statements move: the conversation's counter, the search
+/// index, the sender's read marker) and delivered/read marker moves. The first are in the
+/// log and replayed after a crash; a marker move lost to a power cut (a kill -9 loses
+/// nothing: the commit is in the WAL file, in the page cache) leaves a marker lower than it
+/// was, which the next move puts right, since markers only move forward. Every other
+/// transaction has its WAL file synced after the commit (`fdatasync`), as
+/// `synchronous = FULL` would, and only then does anyone hear back.
+///
+/// Changes are told apart by SQLite's change counter: the statements of inserts and marker
+/// moves report theirs here (`tolerate`, `logged`), and a transaction that changed more
+/// than that changed something else.
+///
+/// **Retention.** After a commit, once a segment is complete, a checkpoint copies the WAL
+/// into the database file and syncs it; when it got everything, every record of the
+/// complete segments is durable in SQLite and those segments are deleted.
+///
+/// Owned by the writer thread, like its connection; never used by two threads.
+final class MessageLogJournal {
+    let log: SegmentLog
+    private let settings: MessageLogSettings
+    private let walPath: String
+    private var pending: [LogRecord] = []
+    /// Where each open savepoint of an isolated write began in `pending`.
+    private var marks: [Int] = []
+    private var changesAtBegin = 0
+    private var toleratedChanges = 0
+    /// When retention last tried a checkpoint (monotonic seconds).
+    private var lastRetention: Double = 0
+
+    /// A passive checkpoint for retention is tried at most this often (seconds), so a reader
+    /// holding its snapshot does not make every commit try again.
+    private static let retentionInterval = 1.0
+
+    init(log: SegmentLog, settings: MessageLogSettings, databasePath: String) {
+        self.log = log
+        self.settings = settings
+        walPath = databasePath + "-wal"
+    }
+
+    /// A transaction begins.
+    func begin(changes: Int) {
+        pending.removeAll(keepingCapacity: true)
+        marks.removeAll(keepingCapacity: true)
+        changesAtBegin = changes
+        toleratedChanges = 0
+    }
+
+    /// An isolated write's savepoint opens, is kept, or is undone with its rows.
+    func beginWrite() { marks.append(pending.count) }
+    func keepWrite() { _ = marks.popLast() }
+    func undoWrite() {
+        if let mark = marks.popLast() { pending.removeSubrange(mark...) }
+    }
+
+    /// The transaction was rolled back: none of its rows are kept.
+    func rollBack() {
+        pending.removeAll(keepingCapacity: true)
+        marks.removeAll(keepingCapacity: true)
+    }
+
+    /// `message` was inserted; its statements changed `changes` rows.
+    func logged(_ message: LoggedMessage, changes: Int) {
+        pending.append(message.record)
+        toleratedChanges += changes
+    }
+
+    /// Runs `body` (a marker move) and counts its changes as ones the log may skip.
+    @discardableResult
+    func tolerate<T>(_ connection: SQLiteConnection, _ body: () throws -> T) rethrows -> T {
+        let before = connection.totalChanges
+        defer { toleratedChanges += connection.totalChanges - before }
+        return try body()
+    }
+
+    /// Before `COMMIT`: appends the transaction's rows to the log (synced) and says whether
+    /// the commit must be followed by a sync of the WAL (it changed something else).
+    func prepareCommit(changes: Int) throws -> Bool {
+        if !pending.isEmpty {
+            do {
+                try log.append(pending)
+            } catch {
+                throw StoreError.failure("message log: \(error)")
+            }
+        }
+        return changes - changesAtBegin != toleratedChanges
+    }
+
+    /// After a `COMMIT` that must be durable by itself: `fdatasync` of the WAL file, which
+    /// is what `synchronous = FULL` does at commit.
+    func syncWAL() throws {
+        let fd = open(walPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw StoreError.failure("message log: open \(walPath): errno \(errno)")
+        }
+        defer { close(fd) }
+        while fdatasync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw StoreError.failure("message log: fdatasync \(walPath): errno \(errno)")
+        }
+    }
+
+    /// After a commit: deletes the complete segments once a checkpoint put everything in the
+    /// database file (see above). Best effort: what fails now is tried after a later commit.
+    func retain(_ connection: SQLiteConnection) {
+        guard log.segmentCount > 1 else { return }
+        let over = log.byteCount > settings.maxBytes
+        let now = Self.monotonicSeconds()
+        guard over || now - lastRetention >= Self.retentionInterval else { return }
+        lastRetention = now
+        guard Self.checkpoint(connection, waitingForReaders: over) else { return }
+        _ = try? log.dropCompleteSegments()
+    }
+
+    /// A WAL checkpoint; true when it copied every frame into the database file and synced
+    /// it (SQLite syncs the WAL before and the database after, also at `NORMAL`).
+    static func checkpoint(_ connection: SQLiteConnection, waitingForReaders: Bool) -> Bool {
+        let sql = waitingForReaders ? "PRAGMA wal_checkpoint(FULL)" : "PRAGMA wal_checkpoint(PASSIVE)"
+        guard let row = try? connection.queryFirst(sql, row: { row in (try row.int64(0), try row.int64(1), try row.int64(2)) })
+        else { return false }
+        return row.0 == 0 && row.1 == row.2
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
