@@ -92,12 +92,7 @@ struct SearchBench {
         var done = 0
         while done < count {
             let size = min(batch, count - done)
-            let messages: [NewMessage] = (0..<size).map { offset in
-                let slot = random.below(population.conversations.count)
-                return NewMessage(conversationID: population.conversations[slot], sender: population.senders[slot],
-                                  clientID: "s\(done + offset)", kind: .text, text: corpus.message(&random),
-                                  createdAt: Int64(done + offset))
-            }
+            let messages = self.messages(population, from: done, count: size, random: &random)
             let before = Self.processCPUSeconds() + serverCPU()
             try Self.wait {
                 try await store.write { writer in
@@ -109,6 +104,17 @@ struct SearchBench {
             progress(done)
         }
         return cpu
+    }
+
+    /// Messages `first..<first + count` of a fill: each to a conversation drawn at random,
+    /// from its sender, with a text of the corpus.
+    func messages(_ population: Population, from first: Int, count: Int, random: inout SearchCorpus.Random) -> [NewMessage] {
+        (0..<count).map { offset in
+            let slot = random.below(population.conversations.count)
+            return NewMessage(conversationID: population.conversations[slot], sender: population.senders[slot],
+                              clientID: "s\(first + offset)", kind: .text, text: corpus.message(&random),
+                              createdAt: Int64(first + offset))
+        }
     }
 
     /// `count` searches of each kind in each scope, timed one by one.
