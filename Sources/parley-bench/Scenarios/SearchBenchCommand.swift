@@ -19,6 +19,8 @@ enum SearchBenchCommand: BenchCommand {
         --conversations C   group conversations they are spread over (default 2,000); one
                             reader is in all of them, each has one sender besides
         --searches K        searches of each query kind in each scope (default 200)
+        --search-seconds T  wall seconds one query kind in one scope may take: its
+                            searches stop there, after at least one (default 60)
         --compare M         messages in each of the two stores that compare insert CPU
                             with and without the index (default 200,000; 0 skips)
         --batch B           messages per store write (default 5,000)
@@ -37,7 +39,7 @@ enum SearchBenchCommand: BenchCommand {
         --results FILE      append the headline numbers to FILE (see the report command)
         --markdown          print the tables as Markdown
         """
-    static let valueOptions: Set<String> = ["messages", "conversations", "searches", "compare", "batch", "seed", "dir", "results",
+    static let valueOptions: Set<String> = ["messages", "conversations", "searches", "search-seconds", "compare", "batch", "seed", "dir", "results",
                                             "postgres", "postgres-compare", "postgres-pid"]
     static let switchOptions: Set<String> = ["markdown", "bulk"]
 
@@ -60,6 +62,7 @@ enum SearchBenchCommand: BenchCommand {
         let messages = try options.int("messages", default: 1_000_000, in: 1...50_000_000)
         let conversations = try options.int("conversations", default: 2000, in: 1...1_000_000)
         let searches = try options.int("searches", default: 200, in: 1...100_000)
+        let searchSeconds = try options.double("search-seconds", default: 60, in: 0.001...86_400)
         let compare = try options.int("compare", default: 200_000, in: 0...50_000_000)
         let batch = try options.int("batch", default: 5000, in: 1...1_000_000)
         let seed = try options.int("seed", default: 1, in: 0...Int.max)
@@ -89,7 +92,7 @@ enum SearchBenchCommand: BenchCommand {
             + "\(searches) searches per kind and scope, load average \(LogAppendCommand.loadAverage())")
         let report = try measure(main: main, comparisons: compare > 0 ? comparisons : nil, messages: messages,
                                  conversations: conversations, searches: searches, compare: compare, batch: batch,
-                                 seed: UInt64(seed), bulk: options.flag("bulk")) { line in Console.line(line) }
+                                 seed: UInt64(seed), bulk: options.flag("bulk"), searchSeconds: searchSeconds) { line in Console.line(line) }
         print(report, markdown: options.flag("markdown"))
         Console.line("load average after: \(LogAppendCommand.loadAverage())")
         if let path = options.optionalString("results") {
@@ -107,8 +110,9 @@ enum SearchBenchCommand: BenchCommand {
     /// its index's upkeep dropped first) for the insert CPU with and without the index.
     static func measure(main: SearchBenchStore, comparisons: (indexed: SearchBenchStore, plain: SearchBenchStore)?, messages: Int,
                         conversations: Int, searches: Int, compare: Int, batch: Int, seed: UInt64, bulk: Bool = false,
-                        say: (String) -> Void) throws -> Report {
-        let bench = SearchBench(corpus: SearchCorpus())
+                        searchSeconds: Double = 60, say: (String) -> Void) throws -> Report {
+        var bench = SearchBench(corpus: SearchCorpus())
+        bench.searchSeconds = searchSeconds
         var random = SearchCorpus.Random(seed: seed)
 
         let (store, close) = try main.open()
@@ -164,9 +168,9 @@ enum SearchBenchCommand: BenchCommand {
     }
 
     static func print(_ report: Report, markdown: Bool) {
-        var searches = ResultTable(headers: ["query", "scope", "p50", "p99", "max", "hits/search"])
+        var searches = ResultTable(headers: ["query", "scope", "searches", "p50", "p99", "max", "hits/search"])
         for timing in report.timings {
-            searches.add([timing.kind.rawValue, timing.scope.rawValue,
+            searches.add([timing.kind.rawValue, timing.scope.rawValue, Format.count(timing.latencies.count),
                           Format.latency(nanoseconds: SearchBench.percentile(timing.latencies, 0.5)),
                           Format.latency(nanoseconds: SearchBench.percentile(timing.latencies, 0.99)),
                           Format.latency(nanoseconds: timing.latencies.last ?? 0),

@@ -39,6 +39,9 @@ struct SearchBench {
     /// words looks at (`--search-scan-limit`'s default).
     var page = 20
     var scanLimit = 2000
+    /// Wall seconds one kind of query in one scope may take: its searches stop there (after
+    /// at least one), so a kind that costs seconds a search cannot hold the run for hours.
+    var searchSeconds = 60.0
 
     /// The `q` quantile (0…1) of `sorted` by nearest rank; 0 for none.
     static func percentile(_ sorted: [UInt64], _ q: Double) -> UInt64 {
@@ -117,7 +120,8 @@ struct SearchBench {
         }
     }
 
-    /// `count` searches of each kind in each scope, timed one by one.
+    /// `count` searches of each kind in each scope, timed one by one, each kind and scope
+    /// within `searchSeconds`.
     func search(_ store: any Store, _ population: Population, count: Int, random: inout SearchCorpus.Random) throws -> [Timing] {
         var timings: [Timing] = []
         for kind in SearchCorpus.QueryKind.allCases {
@@ -125,12 +129,14 @@ struct SearchBench {
             for scope in Scope.allCases {
                 var latencies: [UInt64] = []
                 var hits = 0
-                for query in queries {
+                var spent: UInt64 = 0
+                for query in queries where Double(spent) < searchSeconds * 1e9 {
                     let conversation = scope == .oneConversation
                         ? population.conversations[random.below(population.conversations.count)] : nil
                     let started = DispatchTime.now().uptimeNanoseconds
                     hits += try searchOnce(store, query: query, reader: population.reader, conversation: conversation)
                     latencies.append(DispatchTime.now().uptimeNanoseconds - started)
+                    spent += latencies[latencies.count - 1]
                 }
                 timings.append(Timing(kind: kind, scope: scope, latencies: latencies.sorted(), hits: hits))
             }
