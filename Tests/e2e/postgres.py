@@ -62,9 +62,10 @@ class PostgresServer:
     def _run(self, tool: str, *arguments: str):
         subprocess.run(["setpriv", *self.credentials, "--", f"{self.bin}/{tool}", *arguments], check=True, capture_output=True)
 
-    def create_database(self, name: str) -> str:
-        """A new database; returns its connection URI."""
-        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parley", name)
+    def create_database(self, name: str, locale: str | None = None) -> str:
+        """A new database (in `locale`, from template0, when given); returns its connection URI."""
+        options = ["--locale", locale, "--template", "template0"] if locale else []
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "parley", *options, name)
         return f"postgres://parley@127.0.0.1:{self.port}/{name}"
 
     def stop(self):

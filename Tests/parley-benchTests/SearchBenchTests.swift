@@ -49,6 +49,17 @@ import Testing
         #expect(SearchBench.percentile([1, 2, 3], 0.5) == 2)
     }
 
+    @Test func eachKindAndScopeStopsAtItsTimeBudgetAfterOneSearch() throws {
+        let directory = NSTemporaryDirectory() + "parley-search-bench-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = try SearchBenchCommand.measure(main: .sqlite(path: directory + "/search.sqlite"), comparisons: nil, messages: 200,
+                                                    conversations: 5, searches: 50, compare: 0, batch: 100, seed: 2,
+                                                    searchSeconds: 1e-9) { _ in }
+        #expect(report.timings.count == SearchCorpus.QueryKind.allCases.count * SearchBench.Scope.allCases.count)
+        #expect(report.timings.allSatisfy { $0.latencies.count == 1 })
+    }
+
     @Test func aSmallRunFillsSearchesAndMeasures() throws {
         var lines: [String] = []
         let directory = NSTemporaryDirectory() + "parley-search-bench-test-\(UUID().uuidString)"

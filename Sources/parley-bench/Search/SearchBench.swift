@@ -39,6 +39,9 @@ struct SearchBench {
     /// words looks at (`--search-scan-limit`'s default).
     var page = 20
     var scanLimit = 2000
+    /// Wall seconds one kind of query in one scope may take: its searches stop there (after
+    /// at least one), so a kind that costs seconds a search cannot hold the run for hours.
+    var searchSeconds = 60.0
 
     /// The `q` quantile (0…1) of `sorted` by nearest rank; 0 for none.
     static func percentile(_ sorted: [UInt64], _ q: Double) -> UInt64 {
@@ -92,12 +95,7 @@ struct SearchBench {
         var done = 0
         while done < count {
             let size = min(batch, count - done)
-            let messages: [NewMessage] = (0..<size).map { offset in
-                let slot = random.below(population.conversations.count)
-                return NewMessage(conversationID: population.conversations[slot], sender: population.senders[slot],
-                                  clientID: "s\(done + offset)", kind: .text, text: corpus.message(&random),
-                                  createdAt: Int64(done + offset))
-            }
+            let messages = self.messages(population, from: done, count: size, random: &random)
             let before = Self.processCPUSeconds() + serverCPU()
             try Self.wait {
                 try await store.write { writer in
@@ -111,7 +109,19 @@ struct SearchBench {
         return cpu
     }
 
-    /// `count` searches of each kind in each scope, timed one by one.
+    /// Messages `first..<first + count` of a fill: each to a conversation drawn at random,
+    /// from its sender, with a text of the corpus.
+    func messages(_ population: Population, from first: Int, count: Int, random: inout SearchCorpus.Random) -> [NewMessage] {
+        (0..<count).map { offset in
+            let slot = random.below(population.conversations.count)
+            return NewMessage(conversationID: population.conversations[slot], sender: population.senders[slot],
+                              clientID: "s\(first + offset)", kind: .text, text: corpus.message(&random),
+                              createdAt: Int64(first + offset))
+        }
+    }
+
+    /// `count` searches of each kind in each scope, timed one by one, each kind and scope
+    /// within `searchSeconds`.
     func search(_ store: any Store, _ population: Population, count: Int, random: inout SearchCorpus.Random) throws -> [Timing] {
         var timings: [Timing] = []
         for kind in SearchCorpus.QueryKind.allCases {
@@ -119,12 +129,14 @@ struct SearchBench {
             for scope in Scope.allCases {
                 var latencies: [UInt64] = []
                 var hits = 0
-                for query in queries {
+                var spent: UInt64 = 0
+                for query in queries where Double(spent) < searchSeconds * 1e9 {
                     let conversation = scope == .oneConversation
                         ? population.conversations[random.below(population.conversations.count)] : nil
                     let started = DispatchTime.now().uptimeNanoseconds
                     hits += try searchOnce(store, query: query, reader: population.reader, conversation: conversation)
                     latencies.append(DispatchTime.now().uptimeNanoseconds - started)
+                    spent += latencies[latencies.count - 1]
                 }
                 timings.append(Timing(kind: kind, scope: scope, latencies: latencies.sorted(), hits: hits))
             }

@@ -63,9 +63,7 @@ enum SearchBenchStore {
 
     /// Runs one statement with `psql` and returns what it printed (unaligned, tuples only).
     static func psql(_ uri: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", uri, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        let process = psqlProcess(uri, sql)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -75,5 +73,13 @@ enum SearchBenchStore {
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else { throw BenchError.failed("psql: \(text)") }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `psql` set to run `sql` (one statement or a meta-command such as `\copy`), not started.
+    static func psqlProcess(_ uri: String, _ sql: String) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", uri, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        return process
     }
 }
