@@ -49,26 +49,40 @@ import Testing
         #expect(SearchBench.percentile([1, 2, 3], 0.5) == 2)
     }
 
-    @Test func eachKindAndScopeStopsAtItsTimeBudgetAfterOneSearch() throws {
+    /// Runs a whole `search-bench` off Swift's cooperative pool: the command blocks its thread
+    /// while its store calls run as tasks (`SearchBench.wait`), and two such tests blocking
+    /// both threads of a 2-core pool would wait for each other for ever.
+    private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    @Test func eachKindAndScopeStopsAtItsTimeBudgetAfterOneSearch() async throws {
         let directory = NSTemporaryDirectory() + "parley-search-bench-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let report = try SearchBenchCommand.measure(main: .sqlite(path: directory + "/search.sqlite"), comparisons: nil, messages: 200,
-                                                    conversations: 5, searches: 50, compare: 0, batch: 100, seed: 2,
-                                                    searchSeconds: 1e-9) { _ in }
+        let report = try await onOwnThread {
+            try SearchBenchCommand.measure(main: .sqlite(path: directory + "/search.sqlite"), comparisons: nil, messages: 200,
+                                           conversations: 5, searches: 50, compare: 0, batch: 100, seed: 2,
+                                           searchSeconds: 1e-9) { _ in }
+        }
         #expect(report.timings.count == SearchCorpus.QueryKind.allCases.count * SearchBench.Scope.allCases.count)
         #expect(report.timings.allSatisfy { $0.latencies.count == 1 })
     }
 
-    @Test func aSmallRunFillsSearchesAndMeasures() throws {
-        var lines: [String] = []
+    @Test func aSmallRunFillsSearchesAndMeasures() async throws {
+        let said = SaidLines()
         let directory = NSTemporaryDirectory() + "parley-search-bench-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let report = try SearchBenchCommand.measure(
-            main: .sqlite(path: directory + "/search.sqlite"),
-            comparisons: (.sqlite(path: directory + "/indexed.sqlite"), .sqlite(path: directory + "/plain.sqlite")),
-            messages: 1000, conversations: 20, searches: 5, compare: 500, batch: 300, seed: 1) { lines.append($0) }
+        let report = try await onOwnThread {
+            try SearchBenchCommand.measure(
+                main: .sqlite(path: directory + "/search.sqlite"),
+                comparisons: (.sqlite(path: directory + "/indexed.sqlite"), .sqlite(path: directory + "/plain.sqlite")),
+                messages: 1000, conversations: 20, searches: 5, compare: 500, batch: 300, seed: 1) { said.append($0) }
+        }
+        let lines = said.all
         #expect(report.messages == 1000)
         #expect(report.timings.count == SearchCorpus.QueryKind.allCases.count * SearchBench.Scope.allCases.count)
         #expect(report.timings.allSatisfy { $0.latencies.count == 5 && $0.latencies.allSatisfy { $0 > 0 } })
@@ -83,4 +97,14 @@ import Testing
         let indexed = SearchBenchStore.sqlite(path: directory + "/indexed.sqlite")
         #expect(try plain.sizes().index < indexed.sizes().index)
     }
+}
+
+/// What a run printed, collected from the thread it ran on.
+private final class SaidLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    var all: [String] { lock.withLock { lines } }
 }
