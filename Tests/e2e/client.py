@@ -54,6 +54,21 @@ class Session:
         self.reader.cancel()
 
 
+async def history(session: Session, conversation: str) -> list[dict]:
+    """A conversation's whole history, oldest first, read page by page."""
+    messages: list[dict] = []
+    before = None
+    while True:
+        data = {"conversationId": conversation, "limit": 100}
+        if before is not None:
+            data["before"] = before
+        page = (await session.call("message.history", data))["data"]
+        messages = page["messages"] + messages
+        if not page["hasMore"] or not page["messages"]:
+            return messages
+        before = page["messages"][0]["seq"]
+
+
 async def wait_event(session: Session, predicate, timeout: float = 15) -> dict:
     """The first event a session received that satisfies `predicate`."""
     deadline = asyncio.get_running_loop().time() + timeout

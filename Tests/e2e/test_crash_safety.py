@@ -8,23 +8,9 @@ import signal
 import uuid
 
 from api import call
-from client import Session
+from client import Session, history
 
 CYCLES = 10
-
-
-async def history(session: Session, conversation: str) -> list[dict]:
-    messages: list[dict] = []
-    before = None
-    while True:
-        data = {"conversationId": conversation, "limit": 100}
-        if before is not None:
-            data["before"] = before
-        page = (await session.call("message.history", data))["data"]
-        messages = page["messages"] + messages
-        if not page["hasMore"] or not page["messages"]:
-            return messages
-        before = page["messages"][0]["seq"]
 
 
 async def load(url: str, port: int, hub: dict, state: dict, cycle: int, deadline: float):

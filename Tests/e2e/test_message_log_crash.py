@@ -10,7 +10,7 @@ import signal
 import uuid
 
 from api import sign_up
-from client import Session, befriend
+from client import Session, befriend, history
 
 CYCLES = 20
 # Cycles that lose the WAL after the kill; before them the server is stopped cleanly, so the
@@ -21,20 +21,6 @@ PAIRS = 4
 # empties the WAL first).
 WAL_LOSS_BURST = 20
 ARGS = ("--message-log", "segment", "--password-cost", "minimum", "--ws-rate", "100000", "--ws-burst", "100000")
-
-
-async def history(session: Session, conversation: str) -> list[dict]:
-    messages: list[dict] = []
-    before = None
-    while True:
-        data = {"conversationId": conversation, "limit": 100}
-        if before is not None:
-            data["before"] = before
-        page = (await session.call("message.history", data))["data"]
-        messages = page["messages"] + messages
-        if not page["hasMore"] or not page["messages"]:
-            return messages
-        before = page["messages"][0]["seq"]
 
 
 async def burst(port: int, pair: dict, acknowledged: list[str], deadline: float, limit: int):
