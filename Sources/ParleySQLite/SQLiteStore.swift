@@ -71,15 +71,19 @@ public final class SQLiteStore: Store {
     ///     none, every commit synced by SQLite). With it, the log is opened and replayed
     ///     before anything is served, and `synchronous` is `NORMAL` for commits the log
     ///     covers (`MessageLogJournal`).
+    ///   - searchIndex: how the writer brings the full-text index up to date after sends
+    ///     (`SearchIndexer`).
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
     public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
-                batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil) throws {
+                batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
+                searchIndex: SearchIndexSettings = SearchIndexSettings()) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
         var journal: MessageLogJournal?
         var opened: (log: SegmentLog, lock: DirectoryLock)?
         var replayed = 0
+        let writeSession: SQLiteWriteSession
         do {
             writerConnection = try SQLiteConnection(path: path, flags: [.readWrite, .create])
             writerConnection.busyTimeout = Self.busyTimeout
@@ -107,6 +111,7 @@ public final class SQLiteStore: Store {
                 connection.busyTimeout = Self.busyTimeout
                 readerConnections.append(connection)
             }
+            writeSession = try SQLiteWriteSession(connection: writerConnection, journal: journal, searchIndex: searchIndex)
         } catch {
             throw StoreError.translating(error, during: "open \(path)")
         }
@@ -114,8 +119,8 @@ public final class SQLiteStore: Store {
         self.path = path
         messageLog = opened
         replayedFromMessageLog = replayed
-        engine = try ThreadedStore(backend: SQLiteBackend(), writers: [SQLiteWriteSession(connection: writerConnection, journal: journal)],
-                                   readers: readerConnections, batchLimit: batchLimit)
+        engine = try ThreadedStore(backend: SQLiteBackend(), writers: [writeSession], readers: readerConnections,
+                                   batchLimit: batchLimit)
     }
 
     /// Runs `body` on a reader thread, in a read transaction: every query in it sees the

@@ -24,7 +24,8 @@ extension ParleyServer {
                                      segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes)
                 : nil
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
-                                        batchLimit: configuration.databaseBatchLimit, messageLog: messageLog)
+                                        batchLimit: configuration.databaseBatchLimit, messageLog: messageLog,
+                                        searchIndex: configuration.searchIndexSettings)
             opened = OpenedStore(store: store, close: { store.close() })
             notes = store.migrationNotes
             if messageLog != nil {

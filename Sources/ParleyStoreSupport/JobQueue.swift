@@ -24,7 +24,13 @@ package final class JobQueue<Job: Sendable>: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         nonEmptyOrClosed = .allocate(capacity: 1)
         nonEmptyOrClosed.initialize(to: pthread_cond_t())
-        pthread_cond_init(nonEmptyOrClosed, nil)
+        // Timed waits (`take(upTo:waitingAtMost:)`) measure on the monotonic clock, so that
+        // setting the wall clock neither cuts them short nor stretches them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(nonEmptyOrClosed, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -47,21 +53,57 @@ package final class JobQueue<Job: Sendable>: @unchecked Sendable {
         return accepted
     }
 
+    /// What `take(upTo:waitingAtMost:)` got.
+    package enum Taken {
+        /// Up to the limit of jobs, oldest first.
+        case jobs([Job])
+        /// The wait ended with nothing queued.
+        case timedOut
+        /// The queue is closed and empty: the consumer should stop.
+        case closed
+    }
+
     /// Waits until at least one job is queued and takes up to `limit` of them, oldest first.
     /// Returns nil when the queue is closed and empty: the consumer should stop.
     package func take(upTo limit: Int) -> [Job]? {
-        locked { () -> [Job]? in
+        guard case .jobs(let taken) = take(upTo: limit, waitingAtMost: nil) else { return nil }
+        return taken
+    }
+
+    /// `take(upTo:)` that gives up after `wait` (nil: waits as long as it takes) when nothing
+    /// comes: for a consumer with work of its own to do when the queue stays empty.
+    package func take(upTo limit: Int, waitingAtMost wait: Duration?) -> Taken {
+        let deadline = wait.map(Self.deadline(after:))
+        return locked { () -> Taken in
             while head == jobs.count && !isClosed {
-                pthread_cond_wait(nonEmptyOrClosed, mutex)
+                if var deadline {
+                    if pthread_cond_timedwait(nonEmptyOrClosed, mutex, &deadline) == ETIMEDOUT { break }
+                } else {
+                    pthread_cond_wait(nonEmptyOrClosed, mutex)
+                }
             }
-            guard head < jobs.count else { return nil }
+            guard head < jobs.count else { return isClosed ? .closed : .timedOut }
             let end = min(jobs.count, head + max(1, limit))
             let taken = jobs[head..<end].compactMap { $0 }
             for index in head..<end { jobs[index] = nil }
             head = end
             compact()
-            return taken
+            return .jobs(taken)
         }
+    }
+
+    /// The monotonic clock's time `wait` from now, as `pthread_cond_timedwait` takes it.
+    private static func deadline(after wait: Duration) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let (seconds, attoseconds) = max(wait, .zero).components
+        var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        var wholeSeconds = Int(now.tv_sec) + Int(clamping: min(seconds, 1 << 32))
+        if nanoseconds >= 1_000_000_000 {
+            nanoseconds -= 1_000_000_000
+            wholeSeconds += 1
+        }
+        return timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
     }
 
     /// Jobs waiting to be taken (for tests and metrics; stale as soon as it returns).

@@ -1,8 +1,10 @@
 public import ParleyProtocol
 
 /// Full-text search over stored messages (part of `StoreReader`). Each store keeps an index
-/// of message text, kept in the same write as the message (and its edit or recall): SQLite
-/// an FTS5 table with the trigram tokenizer, PostgreSQL a `pg_trgm` GIN index.
+/// of message text: SQLite an FTS5 table with the trigram tokenizer, which new messages join
+/// after their send in batches of the writer's own (messages not yet in it are read
+/// directly, so answers never lag), PostgreSQL a `pg_trgm` GIN index kept in the same write
+/// as the message. Either way, an edit or recall changes what matches in its own write.
 public protocol MessageSearchReader {
     /// Messages with text (never system notices, never recalled ones, never those the
     /// searcher hid) that contain every one of `query.terms` as a case-insensitive

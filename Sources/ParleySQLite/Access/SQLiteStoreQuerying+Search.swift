@@ -7,11 +7,14 @@ import ParleyStoreSupport
 extension SQLiteStoreQuerying {
     func searchMessages(_ query: MessageSearchQuery) throws -> [Message] {
         guard query.limit > 0 else { return [] }
+        // The newest messages are not in the index yet: they come first (see `unindexedMatches`).
+        let unindexed = try unindexedMatches(query)
+        guard unindexed.count < query.limit else { return unindexed }
         let sql = SQLiteSearchSQL.statement(indexed: !query.terms.isEmpty, inConversation: query.conversation != nil)
         let scope = query.conversation?.rawValue ?? query.searcher.rawValue
-        return try StoreError.mapping("searchMessages") {
+        return try unindexed + StoreError.mapping("searchMessages") {
             try connection.query(sql, SQLiteSearchSQL.match(query.terms), query.beforeID ?? Int64.max, query.sender?.rawValue,
-                                 scope, query.searcher.rawValue, query.limit, row: { try Message(row: $0) })
+                                 scope, query.searcher.rawValue, query.limit - unindexed.count, row: { try Message(row: $0) })
         }
     }
 }
@@ -40,12 +43,12 @@ enum SQLiteSearchSQL {
     }
 
     private static let columns = Message.columns.map { "m." + $0 }.joined(separator: ", ")
-    private static let filters = """
+    static let filters = """
         (?3 IS NULL OR m.sender_id = ?3)
           AND NOT EXISTS (SELECT 1 FROM hidden_messages AS h
                           WHERE h.user_id = ?5 AND h.conversation_id = m.conversation_id AND h.message_id = m.id)
         """
-    private static let member = "m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?4)"
+    static let member = "m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?4)"
 
     static let indexedEverywhere = """
         SELECT \(columns) FROM messages_search AS s JOIN messages AS m ON m.id = s.rowid

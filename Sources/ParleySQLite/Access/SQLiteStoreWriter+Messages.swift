@@ -15,8 +15,8 @@ extension SQLiteStoreWriter {
     /// same transaction as the insert: only the writer thread writes, so no two messages can
     /// take the same number, and the write lock is held until commit.
     ///
-    /// Four or five prepared statements (the fifth puts the text in the full-text index) and
-    /// no savepoint of its own: the insert takes its number
+    /// Three or four prepared statements and no savepoint of its own (the full-text index
+    /// takes the message later: `SearchIndexer`): the insert takes its number
     /// from `last_seq` without changing the conversation, so a refused insert changes
     /// nothing (SQLite undoes a failed statement by itself) and never leaves a gap; only
     /// then are the counter and the sender's read marker moved. A failure after the insert
@@ -90,12 +90,6 @@ extension SQLiteStoreWriter {
             throw StoreError.translating(error, during: "appendMessage")
         }
         try StoreError.mapping("appendMessage") {
-            if row.kind != MessageKind.system.rawValue, let text = row.text {
-                try Self.runToEnd(statements.index) { index in
-                    try index.bind(integer: id, at: 1)
-                    try index.bind(text: text, at: 2)
-                }
-            }
             try Self.runToEnd(statements.advance) { advance in
                 try advance.bind(integer: seq, at: 1)
                 try advance.bind(integer: row.createdAt, at: 2)
@@ -109,6 +103,8 @@ extension SQLiteStoreWriter {
                 }
             }
         }
+        // The full-text index takes the message later, off the send path (`SearchIndexer`).
+        searchIndex?.added()
         if let journal, !replaying {
             var logged = row
             logged.seq = seq

@@ -18,6 +18,10 @@ struct SQLiteStoreWriter: SQLiteStoreQuerying, StoreWriter {
     /// The message log, when it is the durability point of message inserts: told of every
     /// message row inserted and of the changes of marker moves (`MessageLogJournal`).
     let journal: MessageLogJournal?
+    /// Told of every message row inserted, which it indexes for search later; nil where
+    /// nothing indexes (the message log's replay at open: the writer thread's indexer picks
+    /// replayed rows up as it starts).
+    let searchIndex: SearchIndexer?
 
     func insertUser(_ user: NewUser) throws -> StoredUser {
         let usernameKey = user.username.map(StoredUser.key(for:))

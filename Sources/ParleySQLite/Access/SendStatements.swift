@@ -16,7 +16,6 @@ final class SendStatements {
     struct Prepared {
         let lastSeq: SQLiteStatement
         let insert: SQLiteStatement
-        let index: SQLiteStatement
         let advance: SQLiteStatement
         let markRead: SQLiteStatement
     }
@@ -34,7 +33,6 @@ final class SendStatements {
     func statements() throws -> Prepared {
         if let prepared { return prepared }
         let statements = Prepared(lastSeq: try connection.prepare(Self.lastSeqSQL), insert: try connection.prepare(Self.insertSQL),
-                                  index: try connection.prepare(Self.indexSQL),
                                   advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL))
         prepared = statements
         return statements
@@ -78,12 +76,6 @@ final class SendStatements {
         INSERT INTO messages (id, conversation_id, seq, sender_id, client_id, kind, text, body, created_at)
         VALUES (?9, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
         """
-
-    /// The message's text in the full-text index (schema version 21), a statement of its own
-    /// rather than the trigger it was: an insert that fires a trigger writing to the FTS5
-    /// table runs in a statement savepoint, and SQLite 3.40's FTS5 writes its whole pending
-    /// index to disk at every savepoint, which cost ≈ 150,000 instructions a message.
-    static let indexSQL = "INSERT INTO messages_search (rowid, text) VALUES (?1, ?2)"
 
     /// The counter follows the insert. Last activity never moves back (see `appendMessage`).
     static let advanceSQL = """

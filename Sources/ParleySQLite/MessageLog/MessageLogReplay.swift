@@ -35,7 +35,7 @@ enum MessageLogReplay {
             throw StoreError.failure("message log: open \(settings.directory): \(error)")
         }
         let writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: WALScrubber(),
-                                       journal: nil)
+                                       journal: nil, searchIndex: nil)
         let replayed = try replay(log, into: writer)
         if MessageLogJournal.checkpoint(connection, waitingForReaders: true) {
             do {

@@ -36,6 +36,7 @@ enum SQLiteStoreSchema {
         SQLiteMigration(version: 22, sql: pepItems),
         SQLiteMigration(version: 23, sql: mediaAccess),
         SQLiteMigration(version: 24, sql: auditActor),
+        SQLiteMigration(version: 25, sql: searchIndexWatermark),
     ])
 
     /// Version 11: push notifications (docs/protocol.md, "Push notifications"). Each push

@@ -10,6 +10,8 @@ final class SQLiteWriteSession: StoreWriteSession {
     private let scrubber: WALScrubber
     /// The message log, when it is the durability point of message inserts.
     private let journal: MessageLogJournal?
+    /// Indexes new messages for search between batches.
+    private let searchIndexer: SearchIndexer
 
     // The savepoint of an isolated write. Closures' own savepoints (`SQLiteConnection.savepoint`)
     // have names of their own, so they nest inside it.
@@ -18,15 +20,20 @@ final class SQLiteWriteSession: StoreWriteSession {
     private static let rollBackToSavepoint = "ROLLBACK TO parley_write"
 
     /// `journal`: the message log, when it is the durability point of message inserts (the
-    /// connection is then at `synchronous = NORMAL`; see `MessageLogJournal`).
-    init(connection: SQLiteConnection, journal: MessageLogJournal? = nil) {
+    /// connection is then at `synchronous = NORMAL`; see `MessageLogJournal`). `searchIndex`:
+    /// how new messages join the full-text index (`SearchIndexer`).
+    init(connection: SQLiteConnection, journal: MessageLogJournal? = nil, searchIndex: SearchIndexSettings = SearchIndexSettings()) throws {
         self.connection = connection
         self.journal = journal
         let scrubber = WALScrubber()
         self.scrubber = scrubber
+        let indexer = try SearchIndexer(connection: connection, settings: searchIndex)
+        searchIndexer = indexer
         writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
-                                   journal: journal)
+                                   journal: journal, searchIndex: indexer)
     }
+
+    var upkeep: (any WriterUpkeep)? { searchIndexer }
 
     func begin() throws {
         // IMMEDIATE takes the write lock at once: a batch never fails halfway for want of it.

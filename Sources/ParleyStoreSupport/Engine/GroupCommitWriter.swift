@@ -46,10 +46,27 @@ final class GroupCommitWriter: @unchecked Sendable {
         self.batchLimit = max(1, batchLimit)
     }
 
-    /// Serves batches until the queue is closed and drained.
+    /// Serves batches until the queue is closed and drained, and between them the session's
+    /// upkeep when it is due (waking for it when no write comes first).
     func run() {
-        while let batch = queue.take(upTo: batchLimit) {
-            commit(batch[...])
+        guard let upkeep = session.upkeep else {
+            while let batch = queue.take(upTo: batchLimit) {
+                commit(batch[...])
+            }
+            return
+        }
+        let clock = ContinuousClock()
+        while true {
+            let wait = upkeep.due(at: clock.now)
+            if let wait, wait <= .zero {
+                upkeep.runStep(at: clock.now)
+                continue
+            }
+            switch queue.take(upTo: batchLimit, waitingAtMost: wait) {
+            case .jobs(let batch): commit(batch[...])
+            case .timedOut: continue
+            case .closed: return
+            }
         }
     }
 

@@ -35,4 +35,12 @@ package protocol StoreWriteSession: AnyObject {
     /// `error` as callers of the store see it (the database's errors become `StoreError`,
     /// a closure's own errors are kept), `operation` naming what was being done.
     func translate(_ error: any Error, during operation: String) -> any Error
+
+    /// Work the writer thread does between batches on this session's connection; nil: none.
+    var upkeep: (any WriterUpkeep)? { get }
+}
+
+extension StoreWriteSession {
+    /// No upkeep: every write is done in its own batch's transaction.
+    package var upkeep: (any WriterUpkeep)? { nil }
 }

@@ -10,7 +10,10 @@ import Testing
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     /// The SQLite store with the segment message log as the durability point of message
-    /// inserts (`parley serve --message-log segment`).
+    /// inserts (`parley serve --message-log segment`). It also indexes messages for search
+    /// between every two batches (`SearchIndexSettings` with no interval), where `sqlite`
+    /// leaves them to the default interval: search is checked through both the index and the
+    /// unindexed tail.
     case sqliteMessageLog = "sqlite-message-log"
     case postgres
 
@@ -54,7 +57,8 @@ func withStore(_ backend: StoreBackend, readers: Int = 2,
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = backend == .sqliteMessageLog ? MessageLogSettings(directory: directory + "/message-log") : nil
-        let store = try SQLiteStore(path: directory + "/parley.sqlite", readers: readers, messageLog: log)
+        let searchIndex = backend == .sqliteMessageLog ? SearchIndexSettings(batchRows: 2, interval: .zero) : SearchIndexSettings()
+        let store = try SQLiteStore(path: directory + "/parley.sqlite", readers: readers, messageLog: log, searchIndex: searchIndex)
         defer { store.close() }
         try await body(store)
     case .postgres:
