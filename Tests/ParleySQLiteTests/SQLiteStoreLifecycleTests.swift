@@ -31,7 +31,8 @@ import Testing
                           "hidden_messages", "last_seen", "media", "media_uses", "members", "message_id_floor", "message_mentions", "messages", "messages_search",
                           "messages_search_config", "messages_search_data", "messages_search_docsize", "messages_search_idx",
                           "migration_notes", "notification_settings", "pep_items", "pinned_messages", "privacy_settings", "push_targets",
-                          "reports", "scram_credentials", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "suspensions", "swipes", "unfindable_users",
+                          "reports", "scram_credentials", "search_index_watermark", "sessions", "sms_challenges", "sms_sends", "sqlite_sequence", "suspensions",
+                          "swipes", "unfindable_users",
                           "username_quarantine", "users", "xmpp_private_items"])
 
         let second = try SQLiteStore(path: path)
