@@ -225,7 +225,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxUserSearchPage = 20
     /// Most messages the SQLite store adds to its full-text index in one transaction (after
     /// their sends; also the unindexed tail that makes indexing due at once).
-    public var searchIndexBatch = 1000
+    public var searchIndexBatch = 200
     /// Milliseconds a sent message may wait before the SQLite store indexes it for search.
     public var searchIndexIntervalMilliseconds = 1000
     /// Longest voice recording, in seconds.
