@@ -176,8 +176,8 @@ struct SearchBench {
 
     /// Removes the search index's upkeep from the SQLite file at `path` (the bench's own
     /// copy, never a server's): the FTS5 table gives way to a plain table of the same name,
-    /// so the send's own index statement (schema version 21) still runs but indexes
-    /// nothing — what is left is one ordinary row insert, the floor of any index.
+    /// so the writer's indexing steps (schema version 25) still run but index nothing — what
+    /// is left is one ordinary row insert, the floor of any index.
     static func dropSQLiteIndexUpkeep(path: String) throws {
         let connection = try SQLiteConnection(path: path, flags: [.readWrite])
         try connection.execute("""
