@@ -51,3 +51,25 @@ def test_the_browser_language_picks_chinese(parley, browsers):
     browser.wait(".auth-title", text="Welcome back")
     browser.driver.refresh()
     browser.wait(".auth-title", text="Welcome back")
+
+
+def test_a_refusal_in_a_room_names_its_creator_not_a_groups_owner(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    browser = browsers(server.url, size=PHONE)
+    browser.open("#/login")
+    browser.wait(".auth-card")
+    result = browser.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/i18n.js').then((i18n) => {
+          const said = (code, kind) => i18n.errorText({ code }, kind ? { kind } : undefined);
+          done({
+            group: [said('not_admin', 'group'), said('not_owner', 'group')],
+            room: [said('not_admin', 'room'), said('not_owner', 'room')],
+            plain: said('not_admin'),
+            otherInRoom: said('not_member', 'room'),
+          });
+        });""")
+    assert result["group"] == ["Only the group’s owner or an admin can do that.", "Only the group’s owner can do that."]
+    assert result["room"] == ["Only the room’s creator or an admin can do that.", "Only the room’s creator can do that."]
+    assert result["plain"] == result["group"][0]
+    assert result["otherInRoom"] != "" and "room’s creator" not in result["otherInRoom"]

@@ -853,7 +853,7 @@ function onMessage(m) {
     } else if (conversation.kind === 'room') {
       // Who is in the room or who moderates it changed: an open details page reads it again.
       // One put out of it hears `room.kicked` next, which takes the room off the list.
-      if (['room_entered', 'room_left', 'member_removed', 'member_banned', 'admin_added', 'admin_removed'].includes(type)) {
+      if (['room_entered', 'room_left', 'member_removed', 'member_banned', 'member_unbanned', 'admin_added', 'admin_removed'].includes(type)) {
         emit('room-occupancy', m.conversationId);
       }
     } else if (type === 'member_removed' && m.system.target === state.me?.id) {
