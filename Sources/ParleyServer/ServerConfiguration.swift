@@ -211,6 +211,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var adminSocketTimeoutSeconds = 30
     /// Bytes of one admin socket request line.
     public var maxAdminSocketLineBytes = 65_536
+    /// Admin socket connections served at once.
+    public var maxAdminSocketConnections = 4
     /// Hits in one `message.search` page.
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.

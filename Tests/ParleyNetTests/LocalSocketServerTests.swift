@@ -146,4 +146,36 @@ import Testing
         #expect(throws: LocalSocketError.notASocket(file)) { _ = try echo(file) }
         #expect(FileManager.default.contents(atPath: file) == Data("keep".utf8))
     }
+
+    @Test func aSilentConnectionHoldsUpNoOneAndOnePastTheLimitIsToldBusy() async throws {
+        let path = try directory() + "/admin.sock"
+        let server = try LocalSocketServer(path: path, maxLineBytes: 64, timeout: .seconds(20), tooLong: "too long",
+                                           maxConnections: 2, busy: "busy") { line, _ in line.uppercased() }
+        defer { server.stop() }
+        let (first, second, refused, freed) = try await offPool { [self] in
+            // An operator's idle `parley admin` (connected, says nothing) and a second one: the
+            // second is answered at once, not after the first's 20 s of silence.
+            let idle = try LocalSocketClient(path: path, timeout: .seconds(5))
+            let started = ContinuousClock.now
+            var other: LocalSocketClient? = try LocalSocketClient(path: path, timeout: .seconds(5))
+            let second = try other?.exchange("second")
+            let waited = ContinuousClock.now - started
+            // Both held open: a third is past the limit, told so and closed (read as raw
+            // bytes: the server may close before the request is even sent).
+            let refused = raw(path, Array("third\n".utf8)).map { String(decoding: $0, as: UTF8.self) }
+            // The idle one still answers, and once one goes, there is room again.
+            let first = try idle.exchange("first") + (waited < .seconds(5) ? "" : " (waited \(waited))")
+            other = nil
+            var freed = ""
+            for _ in 0..<100 where freed != "FOURTH" {
+                freed = (try? LocalSocketClient(path: path, timeout: .seconds(5)).exchange("fourth")) ?? ""
+                if freed != "FOURTH" { usleep(20_000) }
+            }
+            return (first, second, refused, freed)
+        }
+        #expect(first == "FIRST")
+        #expect(second == "SECOND")
+        #expect(refused == "busy\n")
+        #expect(freed == "FOURTH")
+    }
 }
