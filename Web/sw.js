@@ -12,7 +12,7 @@ const SHELL = [
   'css/auth.css', 'css/base.css', 'css/chat.css', 'css/components.css', 'css/discover.css', 'css/layout.css',
   'css/lists.css', 'css/profile.css',
   'js/actions.js', 'js/api.js', 'js/app.js', 'js/client.js', 'js/connection.js', 'js/dom.js', 'js/emoticons.js', 'js/format.js', 'js/groups.js', 'js/people.js',
-  'js/i18n.js', 'js/icons.js', 'js/outbox.js', 'js/actionqueue.js', 'js/files.js', 'js/lastseen.js', 'js/media.js', 'js/resources.js', 'js/push.js', 'js/receipts.js', 'js/router.js',
+  'js/i18n.js', 'js/icons.js', 'js/outbox.js', 'js/pendingfiles.js', 'js/actionqueue.js', 'js/files.js', 'js/lastseen.js', 'js/media.js', 'js/resources.js', 'js/push.js', 'js/receipts.js', 'js/router.js',
   'js/store.js', 'js/time.js', 'js/ui.js', 'js/voice.js',
   'js/views/admin.js', 'js/views/authframe.js', 'js/views/contacts.js', 'js/views/dialogue.js', 'js/views/discover.js', 'js/views/governance.js', 'js/views/info.js', 'js/views/invite.js',
   'js/views/login.js', 'js/views/menu.js', 'js/views/messageactions.js', 'js/views/phone.js', 'js/views/profile.js', 'js/views/register.js',

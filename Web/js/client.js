@@ -97,7 +97,7 @@ export function begin(token, account) {
   loadMet();
   loadListCache();
   outbox.load(account.id);
-  outbox.configure({ call, upload: (file) => api.upload(file), uploadFile: (file, onProgress) => uploadFile(file, currentToken(), onProgress), sent: messageSent });
+  outbox.configure({ call, upload: (file) => api.upload(file), uploadFile: (file, onProgress, resume) => uploadFile(file, currentToken(), onProgress, resume), sent: messageSent });
   actions.load(account.id);
   actions.configure({ call, done: actionDone, refused: (entry, error) => emit('notice', { kind: 'action-refused', op: entry.op, error }) });
   connection = new Connection({
