@@ -81,13 +81,16 @@ public final class LocalSocketServer: Sendable {
         thread.withLock { $0 = handle }
     }
 
-    /// Stops accepting, lets the connections being served finish (each bounded by the
-    /// timeout, or by its running command), closes the socket and removes its file. Later
-    /// calls do nothing.
+    /// Stops accepting, lets the connections being served finish for up to the timeout and a
+    /// second (a command still running then goes on, on its own thread, and its answer is
+    /// lost), closes the socket and removes its file. Later calls do nothing.
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
-        while serving.load(ordering: .acquiring) > 0 { usleep(10_000) }
+        // Bounded: a handler waits for a task, and a caller on the task pool must not wait
+        // for ever on what may need that pool to finish.
+        let deadline = ContinuousClock.now + .seconds(Int64(timeoutSeconds) + 1)
+        while serving.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline { usleep(10_000) }
         closeDescriptor(descriptor)
         unlink(path)
     }
