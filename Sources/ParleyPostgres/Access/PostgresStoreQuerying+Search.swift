@@ -22,7 +22,8 @@ extension PostgresStoreQuerying {
         parameters += extra
         parameters += query.terms.map { .text(PostgresSearchSQL.pattern($0)) }
         return try StoreError.mapping("searchMessages") {
-            try connection.query(sql, parameters).map { try Message(row: $0) }
+            // Planned for each search's own patterns (see `PostgresConnection.query`).
+            try connection.query(sql, parameters, planEachCall: true).map { try Message(row: $0) }
         }
     }
 
@@ -53,7 +54,9 @@ extension PostgresStoreQuerying {
 /// (docs/benchmarks.md, section m). So the shape is fixed here: the walk reads at most $6
 /// rows newest first (a subquery with its own `LIMIT`, whose order the page keeps without
 /// a sort), and the rest after it comes from the index alone (a `MATERIALIZED` CTE
-/// without `LIMIT`, which the planner cannot turn into a walk of the primary key).
+/// without `LIMIT`, which the planner cannot turn into a walk of the primary key). Each is
+/// planned for its own values, never as a generic prepared plan: one such plan, made blind
+/// to the pattern and the searcher's conversations, probed the index once per conversation.
 enum PostgresSearchSQL {
     static func walk(terms: Int, inConversation: Bool) -> String {
         let rows = inConversation
