@@ -217,6 +217,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.
     public var searchScanLimit = 2000
+    /// Messages a search reads newest first before it turns to the trigram index.
+    public var searchWalkRows = MessageSearchQuery.defaultWalkRows
     /// Characters of the excerpt around a search hit.
     public var searchExcerptCharacters = 80
     /// Characters of a search query.
