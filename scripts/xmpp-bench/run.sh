@@ -17,6 +17,13 @@
 # RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (at least 20 s measured per
 # rate), PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1),
 # TSUNG_TIMEOUT (600 s: longest one tsung run may take).
+#
+# COUNT=1 counts instructions instead (Parley only; the others are skipped): the server runs
+# under valgrind's callgrind, the probe pair alone sends COUNT_RATE (10) messages/s, the
+# counters are zeroed once COUNT_WARMUP (20) messages are stored and dumped COUNT_WINDOW (30) s
+# later, and count.py divides the instructions by the messages stored in between. No tsung and
+# no idle sessions: callgrind runs the server about 50 times slower. The figure barely moves
+# with the machine's other load, where the CPU per message above moves a lot.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +37,12 @@ TSUNG_TIMEOUT=${TSUNG_TIMEOUT:-600}
 PROBE_RATE=${PROBE_RATE:-20}
 IDLE=${IDLE:-2000}
 IDLE_PROCESSES=${IDLE_PROCESSES:-1}
+COUNT=${COUNT:-}
+COUNT_RATE=${COUNT_RATE:-10}
+COUNT_WINDOW=${COUNT_WINDOW:-30}
+COUNT_WARMUP=${COUNT_WARMUP:-20}
+# under callgrind only the probe pair chats: no other user is needed, nor 100 users' friendships
+if [ -n "$COUNT" ]; then USERS=2; fi
 DOMAIN=localhost
 PREFIX=user
 PASSWORD=benchpass
@@ -83,7 +96,11 @@ start_parley() {   # [users to register: USERS, befriended]
     parley_dir=$dir
     mkdir -p "$dir"
     http=$(free_port); port=$(free_port)
-    "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
+    local wrap=()
+    if [ -n "$COUNT" ]; then
+        wrap=(valgrind --tool=callgrind --separate-threads=yes "--callgrind-out-file=$dir/cg.%p.out")
+    fi
+    "${wrap[@]}" "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
         --xmpp-domain "$DOMAIN" --password-cost minimum --registrations-per-address 1000000 \
         --max-connections-per-address 0 --log-level warning > "$dir/server.log" 2>&1 &
     server_pid=$!
@@ -230,12 +247,39 @@ run_idle() {   # server
     record "{\"kind\": \"idle\", \"server\": \"$server\", \"result\": $json}"
 }
 
+run_count() {   # Parley under callgrind (COUNT=1)
+    local probe_pid before after row
+    $tool probe --port "$port" --sender probe1 --receiver probe2 --password $PROBE_PASSWORD \
+        --rate "$COUNT_RATE" --duration "$TSUNG_TIMEOUT" --grace 3 \
+        > "$parley_dir/probe.json" 2> "$parley_dir/probe.err" &
+    probe_pid=$!
+    # signing in under callgrind takes seconds: zero the counters once messages flow
+    for _ in $(seq 1 600); do
+        [ "$(stored_parley)" -ge "$COUNT_WARMUP" ] && break; sleep 0.5
+    done
+    callgrind_control -z "$server_pid" > /dev/null
+    before=$(stored_parley)
+    sleep "$COUNT_WINDOW"
+    callgrind_control -d "$server_pid" > /dev/null
+    after=$(stored_parley)
+    kill -TERM "$probe_pid" 2>/dev/null || true
+    wait "$probe_pid" || log "parley: the probe failed: $(tail -c 300 "$parley_dir/probe.err")"
+    row=$(python3 "$here/count.py" parley "$before" "$after" "$COUNT_WINDOW" "$parley_dir/probe.json" \
+        "$parley_dir"/cg."$server_pid".out.1*)
+    record "$row"
+    if [[ $row == *'"invalid"'* ]]; then invalid=$(( invalid + 1 )); log "INVALID COUNT: $row"; fi
+}
+
 IDLE_USERS=$(( IDLE > USERS ? IDLE : USERS ))
 log "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -m | awk '/Mem:/ {print $2}') MiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for server in $SERVERS; do
+    if [ -n "$COUNT" ] && [ "$server" != parley ]; then log "COUNT: only Parley is counted; $server skipped"; continue; fi
     log "starting $server"
     if [ "$server" = parley ]; then start_$server "$USERS"; else start_$server; fi
     record "{\"kind\": \"server\", \"server\": \"$server\", \"version\": \"$(version_$server)\", \"pid\": $server_pid}"
+    if [ -n "$COUNT" ]; then
+        run_count; $stop_server; stop_server=""; continue
+    fi
     for rate in $RATES; do
         log "$server: $rate messages/s"
         run_rate "$server" "$rate"
