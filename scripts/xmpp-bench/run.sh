@@ -130,7 +130,9 @@ stored_parley() {
 print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
       .execute("SELECT count(*) FROM messages WHERE kind = '"'text'"'").fetchone()[0])' "$parley_dir/parley.sqlite"
 }
-version_parley() { echo "Parley $(git -C "$here" rev-parse --short HEAD) (release build)"; }
+# the commit of the checkout the binary was built in (a before/after pair runs one script on two)
+version_parley() {
+    echo "Parley $(git -C "$(dirname "$parley_bin")" rev-parse --short HEAD 2>/dev/null || echo unknown) ($(basename "$(dirname "$parley_bin")") build)"; }
 
 stop_pid() {
     kill "$1" 2>/dev/null || return 0
