@@ -19,11 +19,11 @@
 # TSUNG_TIMEOUT (600 s: longest one tsung run may take).
 #
 # COUNT=1 counts instructions instead (Parley only; the others are skipped): the server runs
-# under valgrind's callgrind, the probe pair alone sends COUNT_RATE (10) messages/s, the
-# counters are zeroed once COUNT_WARMUP (20) messages are stored and dumped COUNT_WINDOW (30) s
-# later, and count.py divides the instructions by the messages stored in between. No tsung and
-# no idle sessions: callgrind runs the server about 50 times slower. The figure barely moves
-# with the machine's other load, where the CPU per message above moves a lot.
+# under valgrind's callgrind, the probe pair alone sends COUNT_RATE (5) messages/s, the
+# counters are zeroed once COUNT_WARMUP (20) messages are stored and the server keeps up,
+# and dumped COUNT_WINDOW (40) s later; count.py divides the instructions by the messages
+# stored in between. No tsung and no idle sessions: callgrind runs the server about 50 times
+# slower. The count barely moves with the machine's other load; the CPU per message does.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,8 +38,8 @@ PROBE_RATE=${PROBE_RATE:-20}
 IDLE=${IDLE:-2000}
 IDLE_PROCESSES=${IDLE_PROCESSES:-1}
 COUNT=${COUNT:-}
-COUNT_RATE=${COUNT_RATE:-10}
-COUNT_WINDOW=${COUNT_WINDOW:-30}
+COUNT_RATE=${COUNT_RATE:-5}
+COUNT_WINDOW=${COUNT_WINDOW:-40}
 COUNT_WARMUP=${COUNT_WARMUP:-20}
 # under callgrind only the probe pair chats: no other user is needed, nor 100 users' friendships
 if [ -n "$COUNT" ]; then USERS=2; fi
@@ -252,12 +252,18 @@ run_idle() {   # server
 run_count() {   # Parley under callgrind (COUNT=1)
     local probe_pid before after row
     $tool probe --port "$port" --sender probe1 --receiver probe2 --password $PROBE_PASSWORD \
-        --rate "$COUNT_RATE" --duration "$TSUNG_TIMEOUT" --grace 3 \
+        --rate "$COUNT_RATE" --duration "$TSUNG_TIMEOUT" --grace 3 --samples "$parley_dir/probe.txt" \
         > "$parley_dir/probe.json" 2> "$parley_dir/probe.err" &
     probe_pid=$!
-    # signing in under callgrind takes seconds: zero the counters once messages flow
+    # Signing in and the first messages under callgrind take seconds, and the messages sent
+    # meanwhile queue up: zero the counters once COUNT_WARMUP are stored and the server is less
+    # than a second behind the probe (a backlog would be committed several messages at once,
+    # fewer instructions each, and the figure would depend on how far behind it was).
+    local sent stored
     for _ in $(seq 1 600); do
-        [ "$(stored_parley)" -ge "$COUNT_WARMUP" ] && break; sleep 0.5
+        sent=$(grep -c '^sent' "$parley_dir/probe.txt" 2>/dev/null || true); stored=$(stored_parley)
+        [ "$stored" -ge "$COUNT_WARMUP" ] && [ $(( stored + COUNT_RATE )) -ge "${sent:-0}" ] && break
+        sleep 0.5
     done
     callgrind_control -z "$server_pid" > /dev/null
     before=$(stored_parley)
