@@ -1,5 +1,4 @@
 import Glibc
-import ParleySync
 
 /// A first-in, first-out queue of jobs between any number of producers (callers of the
 /// store, on whatever thread) and the store's own threads, which sleep on a condition
@@ -7,7 +6,7 @@ import ParleySync
 ///
 /// Closing refuses new jobs but lets the consumers take the ones already queued, so that
 /// work a caller was promised is done before the threads stop.
-package final class JobQueue<Job: Sendable>: Wakeable, @unchecked Sendable {
+package final class JobQueue<Job: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `jobs`, `head` and `isClosed` are read and written only while
     // `mutex` is held; the mutex and condition live at fixed heap addresses (as POSIX
     // requires) from init to deinit, and pthread calls on them are thread-safe.
@@ -37,24 +36,15 @@ package final class JobQueue<Job: Sendable>: Wakeable, @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Adds `job` and wakes one consumer (when the calling thread's batch ends, if it holds
-    /// its wake-ups back: an event loop's turn, see `DeferredWakeups`); false (and the job is
-    /// dropped) once closed.
+    /// Adds `job` and wakes one consumer; false (and the job is dropped) once closed.
     package func enqueue(_ job: Job) -> Bool {
         let accepted = locked { () -> Bool in
             guard !isClosed else { return false }
             jobs.append(job)
             return true
         }
-        if accepted && !DeferredWakeups.deferWake(of: self) { pthread_cond_signal(nonEmptyOrClosed) }
+        if accepted { pthread_cond_signal(nonEmptyOrClosed) }
         return accepted
-    }
-
-    /// Wakes a consumer for each of `count` jobs queued while the wake-up was held back (a
-    /// signal with nobody waiting costs no system call); one consumer takes them all when
-    /// they fit in its batch.
-    package func wake(count: Int) {
-        for _ in 0..<count { pthread_cond_signal(nonEmptyOrClosed) }
     }
 
     /// Waits until at least one job is queued and takes up to `limit` of them, oldest first.

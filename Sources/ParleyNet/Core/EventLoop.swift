@@ -24,7 +24,7 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop's position in its group.
     public let index: Int
     let epollFD: Int32
-    private let waker: LoopWaker
+    private let wakeFD: Int32
     private var thread: pthread_t?
     private let incoming = PThreadMutex<[LoopWork]>([])
     private let wakeArmed = Atomic<Bool>(false)
@@ -64,17 +64,18 @@ public final class EventLoop: @unchecked Sendable {
         self.index = index
         epollFD = try blockingSystemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
-            waker = try LoopWaker()
+            wakeFD = try blockingSystemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
         } catch {
             close(epollFD)
             throw error
         }
         readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
         iovecScratch = .allocate(capacity: Self.iovecScratchCount)
-        _ = parley_epoll_ctl(epollFD, EPOLL_CTL_ADD, waker.fd, EPOLLIN.rawValue, Self.wakeToken)
+        _ = parley_epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, EPOLLIN.rawValue, Self.wakeToken)
     }
 
     deinit {
+        close(wakeFD)
         close(epollFD)
         readBuffer.deallocate()
         iovecScratch.deallocate()
@@ -102,10 +103,9 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         incoming.withLock { $0.append(work) }
-        // A thread handing out a batch (another loop's turn, a store writer's commit) wakes
-        // this loop once at the end of it, not once per piece (`DeferredWakeups`).
-        if !wakeArmed.exchange(true, ordering: .acquiringAndReleasing) && !DeferredWakeups.deferWake(of: waker) {
-            waker.wake(count: 1)
+        if !wakeArmed.exchange(true, ordering: .acquiringAndReleasing) {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
         }
     }
 
@@ -203,11 +203,6 @@ public final class EventLoop: @unchecked Sendable {
         while !threadStarted.load(ordering: .acquiring) { sched_yield() }
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: Int(Self.maxEventsPerWait))
         defer { events.deallocate() }
-        // A turn hands the store writer and the other loops its work as one batch: the
-        // messages read in this turn wake the writer once, the deliveries to another loop wake
-        // it once. The wake-ups wait until the turn's events, timers and tasks are done (at
-        // most `maxEventsPerWait` events), and go out before its writes.
-        DeferredWakeups.beginCollecting()
         while !stopRequested.load(ordering: .acquiring) {
             let count = epoll_wait(epollFD, events, Self.maxEventsPerWait, waitTimeout())
             now = MonotonicClock.now()
@@ -218,21 +213,19 @@ public final class EventLoop: @unchecked Sendable {
             }
             for timer in timers.popExpired(now: now) { timer.fire() }
             runTasks()
-            DeferredWakeups.flush()
             runEndOfTurn()
-            DeferredWakeups.flush()
         }
         // Last chance for tasks queued during shutdown (e.g. close frames) to run and flush;
         // writes still waiting for a delivery window go out with them.
         runTasks()
         flushDeferredNow()
         runEndOfTurn()
-        DeferredWakeups.flush()
     }
 
     private func dispatch(_ token: UInt64, _ bits: UInt32) {
         if token == Self.wakeToken {
-            waker.consume()
+            var value: UInt64 = 0
+            _ = read(wakeFD, &value, 8)
             return
         }
         let fd = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: token)))

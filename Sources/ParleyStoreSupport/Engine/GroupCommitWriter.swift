@@ -1,6 +1,5 @@
 import Glibc
 import ParleyCore
-import ParleySync
 
 /// The body of one writer thread: takes every queued write (up to `batchLimit`) and commits
 /// them together, so that concurrent writers share one transaction and one commit (one fsync,
@@ -50,10 +49,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Serves batches until the queue is closed and drained.
     func run() {
         while let batch = queue.take(upTo: batchLimit) {
-            // Every caller of the batch is resumed before any of their loops is woken: each
-            // loop wakes once and runs all of its callers in one turn, rather than waking for
-            // the first while the writer resumes the next.
-            DeferredWakeups.collect { commit(batch[...]) }
+            commit(batch[...])
         }
     }
 
@@ -97,8 +93,6 @@ final class GroupCommitWriter: @unchecked Sendable {
                 for job in remaining { job.abandon(error) }
                 return
             }
-            // The callers already told need not wait for the pause.
-            DeferredWakeups.flush()
             sleep(for: pause)
             jobs = remaining
             attempt += 1
