@@ -32,6 +32,15 @@ extension SQLiteStatement {
         try collect(limit: nil, bind: { if !bindings.isEmpty { try bind(bindings) } }, row: row)
     }
 
+    /// Binds `bindings`, then hands each row to `row` for as long as it returns true: a query
+    /// whose caller decides row by row when it has read enough (the rest is never computed).
+    public func each(bindings: [(any SQLiteBindable)?], row: (SQLiteRow) throws -> Bool) throws {
+        reset()
+        defer { reset() }
+        if !bindings.isEmpty { try bind(bindings) }
+        while try step(), try row(SQLiteRow(statement: self)) {}
+    }
+
     /// `query` with parameters bound by name.
     public func query<T>(named bindings: [String: (any SQLiteBindable)?], row: (SQLiteRow) throws -> T) throws -> [T] {
         try collect(limit: nil, bind: { try bind(named: bindings) }, row: row)

@@ -11,6 +11,7 @@ extension ServerConfiguration {
             text("admin-socket", \.adminSocket, "path of the local admin socket (`parley admin` talks to a running server through it); empty: `<data>/admin.sock`; `off`: none"),
             number("admin-socket-timeout", \.adminSocketTimeoutSeconds, 1...3_600, "seconds an admin socket connection may stay silent", exceeded: "the connection is closed"),
             number("max-admin-socket-line-bytes", \.maxAdminSocketLineBytes, 1_024...16_777_216, "bytes of one admin socket request line", exceeded: "answered `payload_too_large` and closed"),
+            number("max-admin-socket-connections", \.maxAdminSocketConnections, 1...64, "admin socket connections served at once", exceeded: "the next one is answered `unavailable` and closed"),
         ]
     }
 

@@ -7,6 +7,7 @@ extension ServerConfiguration {
         [
             number("max-search-page", \.maxSearchPage, 1...500, "hits in one `message.search` page", exceeded: "the page is cut to this size"),
             number("search-scan-limit", \.searchScanLimit, 100...1_000_000, "messages a search of short words only (under three characters, which the trigram index cannot find) looks at per page", exceeded: "the page ends early with `nextBefore` set, to go on from there"),
+            number("search-walk-rows", \.searchWalkRows, 0...1_000_000, "messages a search reads newest first, checking each, before it turns to the trigram index for the rest of its page (0: the index at once)", exceeded: "the search goes on through the index (or, for short words, the per-conversation plan), with the same hits"),
             number("search-excerpt", \.searchExcerptCharacters, 10...1000, "characters of the excerpt around a search hit", exceeded: "the excerpt is cut and starts or ends with …"),
             number("max-search-query", \.maxSearchQueryCharacters, 3...10_000, "characters of a search query", exceeded: "`message.search` is answered `invalid_field` (field `query`)"),
             number("user-searches-per-minute", \.userSearchesPerMinute, 1...10_000, "`user.search` calls one user may make per minute", exceeded: "`user.search` is answered `rate_limited` with `retryAfterSeconds`"),
@@ -26,6 +27,7 @@ extension ServerConfiguration {
         rules.maxSearchPage = maxSearchPage
         rules.defaultSearchPage = min(rules.defaultSearchPage, maxSearchPage)
         rules.searchScanLimit = searchScanLimit
+        rules.searchWalkRows = searchWalkRows
         rules.searchExcerptCharacters = searchExcerptCharacters
         rules.maxSearchQueryCharacters = maxSearchQueryCharacters
         rules.userSearchesPerMinute = userSearchesPerMinute

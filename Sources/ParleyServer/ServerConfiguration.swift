@@ -211,10 +211,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var adminSocketTimeoutSeconds = 30
     /// Bytes of one admin socket request line.
     public var maxAdminSocketLineBytes = 65_536
+    /// Admin socket connections served at once.
+    public var maxAdminSocketConnections = 4
     /// Hits in one `message.search` page.
     public var maxSearchPage = 50
     /// Messages a search of short words only looks at per page.
     public var searchScanLimit = 2000
+    /// Messages a search reads newest first before it turns to the trigram index.
+    public var searchWalkRows = MessageSearchQuery.defaultWalkRows
     /// Characters of the excerpt around a search hit.
     public var searchExcerptCharacters = 80
     /// Characters of a search query.

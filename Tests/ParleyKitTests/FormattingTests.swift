@@ -91,6 +91,17 @@ struct FormattingTests {
         #expect(SystemNoticeText.text(for: changed, name: names) == "Lin changed the group's avatar and description")
         let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
         #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Mei 将 Lin 移出了群聊")
+        // The server words a kick from a room as a removal; the reader's client names the room.
+        #expect(SystemNoticeText.text(for: removed, in: .room, name: names) == "Mei removed Lin from the room")
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, in: .room, name: names) == "Mei 将 Lin 移出了聊天室")
+        #expect(SystemNoticeText.text(for: removed, in: .group, name: names) == "Mei removed Lin from the group")
+        let kick = Message(id: "m9", conversationId: ConversationID(4), seq: 9, sender: nil, clientId: nil, kind: .system,
+                           system: removed, createdAt: ms(now))
+        guard case .notice(let notice) = DialogueLayout(me: nil, kind: .room).item(for: kick, now: now, name: names) else {
+            Issue.record("a system message is laid out as a notice")
+            return
+        }
+        #expect(notice.text == "Mei removed Lin from the room")
         #expect(MessagePreview.badge(0) == "" && MessagePreview.badge(7) == "7" && MessagePreview.badge(120) == "99+")
     }
 

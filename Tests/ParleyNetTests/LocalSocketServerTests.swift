@@ -15,6 +15,10 @@ import Testing
         }
     }
 
+    /// Generous: the server's handler runs as a task, and the suite's other tests may keep the
+    /// task pool busy for seconds.
+    static let clientTimeout = Duration.seconds(30)
+
     private func directory() throws -> String {
         let path = NSTemporaryDirectory() + "parley-sock-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -34,7 +38,7 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let answers = try await offPool {
-            let client = try LocalSocketClient(path: path, timeout: .seconds(5))
+            let client = try LocalSocketClient(path: path, timeout: Self.clientTimeout)
             // Several lines on one connection, each answered in turn.
             return [try client.exchange("hello"), try client.exchange("again")]
         }
@@ -47,11 +51,11 @@ import Testing
         let server = try echo(path)
         defer { server.stop() }
         let (first, closed, next) = try await offPool {
-            let client = try LocalSocketClient(path: path, timeout: .seconds(5))
+            let client = try LocalSocketClient(path: path, timeout: Self.clientTimeout)
             let first = try client.exchange(String(repeating: "x", count: 10_000))
             let closed = (try? client.exchange("after")) == nil
             // The server goes on for the next connection.
-            return (first, closed, try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next"))
+            return (first, closed, try LocalSocketClient(path: path, timeout: Self.clientTimeout).exchange("next"))
         }
         #expect(first == "too long" && closed && next == "\(getuid()):NEXT")
     }
@@ -62,7 +66,7 @@ import Testing
         let fd = parley_unix_connect(path)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        _ = parley_set_timeouts(fd, 5)
+        _ = parley_set_timeouts(fd, 30)
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { buffer -> Int in
@@ -111,7 +115,7 @@ import Testing
         #expect(text[2] == "\(uid):OK\ntoo long\n")
         #expect(text[3] == "too long\n")
         // The server serves the next connection as before.
-        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("next") } == "\(uid):NEXT")
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: Self.clientTimeout).exchange("next") } == "\(uid):NEXT")
     }
 
     @Test func aStaleSocketIsReplacedALiveOneRefusedAndStopRemovesTheFile() async throws {
@@ -119,7 +123,7 @@ import Testing
         let first = try echo(path)
         // A second server on the same path while the first answers: refused, first untouched.
         #expect(throws: LocalSocketError.inUse(path)) { _ = try echo(path) }
-        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("a") } == "\(getuid()):A")
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: Self.clientTimeout).exchange("a") } == "\(getuid()):A")
         first.stop()
         #expect(!FileManager.default.fileExists(atPath: path))
 
@@ -138,12 +142,44 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path) && !LocalSocketClient.isListening(path))
         let second = try echo(path)
         defer { second.stop() }
-        #expect(try await offPool { try LocalSocketClient(path: path, timeout: .seconds(5)).exchange("b") } == "\(getuid()):B")
+        #expect(try await offPool { try LocalSocketClient(path: path, timeout: Self.clientTimeout).exchange("b") } == "\(getuid()):B")
 
         // Anything else at the path is never removed.
         let file = try directory() + "/not-a-socket"
         FileManager.default.createFile(atPath: file, contents: Data("keep".utf8))
         #expect(throws: LocalSocketError.notASocket(file)) { _ = try echo(file) }
         #expect(FileManager.default.contents(atPath: file) == Data("keep".utf8))
+    }
+
+    @Test func aSilentConnectionHoldsUpNoOneAndOnePastTheLimitIsToldBusy() async throws {
+        let path = try directory() + "/admin.sock"
+        // The silence allowed (60 s) is twice the client's timeout: a server serving one
+        // connection at a time would keep the second waiting past it.
+        let server = try LocalSocketServer(path: path, maxLineBytes: 64, timeout: .seconds(60), tooLong: "too long",
+                                           maxConnections: 2, busy: "busy") { line, _ in line.uppercased() }
+        defer { server.stop() }
+        let (first, second, refused, freed) = try await offPool { [self] in
+            // An operator's idle `parley admin` (connected, says nothing) and a second one: the
+            // second is answered, not kept until the first's silence ends.
+            let idle = try LocalSocketClient(path: path, timeout: Self.clientTimeout)
+            var other: LocalSocketClient? = try LocalSocketClient(path: path, timeout: Self.clientTimeout)
+            let second = try other?.exchange("second")
+            // Both held open: a third is past the limit, told so and closed (read as raw
+            // bytes: the server may close before the request is even sent).
+            let refused = raw(path, Array("third\n".utf8)).map { String(decoding: $0, as: UTF8.self) }
+            // The idle one still answers, and once one goes, there is room again.
+            let first = try idle.exchange("first")
+            other = nil
+            var freed = ""
+            for _ in 0..<100 where freed != "FOURTH" {
+                freed = (try? LocalSocketClient(path: path, timeout: Self.clientTimeout).exchange("fourth")) ?? ""
+                if freed != "FOURTH" { usleep(20_000) }
+            }
+            return (first, second, refused, freed)
+        }
+        #expect(first == "FIRST")
+        #expect(second == "SECOND")
+        #expect(refused == "busy\n")
+        #expect(freed == "FOURTH")
     }
 }

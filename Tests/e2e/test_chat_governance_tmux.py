@@ -100,7 +100,7 @@ def test_room_creator_moderates_from_the_terminal(parley):
         # A kick puts cyd out (they may come back); a ban bars them, with the reason kept.
         tmux.text("/kick cyd")
         tmux.keys("Enter")
-        await tmux.wait_for("You removed cyd from the")
+        await tmux.wait_for("You removed cyd from the room")
         assert (await cyd.call("room.enter", {"name": "Tea Room"}))["ok"]
         tmux.text("/ban cyd flooding")
         tmux.keys("Enter")
@@ -112,9 +112,9 @@ def test_room_creator_moderates_from_the_terminal(parley):
         await tmux.wait_for("Banned: cyd (flooding)")
 
         # Unbanned, cyd enters again; the role taken away, bob may not kick.
-        # (A room's unban writes no notice: the door opening is the sign.)
         tmux.text("/unban cyd")
         tmux.keys("Enter")
+        await tmux.wait_for("You lifted the ban on cyd")
         for _ in range(100):
             entered = await cyd.call("room.enter", {"name": "Tea Room"})
             if entered["ok"]:

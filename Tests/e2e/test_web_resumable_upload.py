@@ -60,3 +60,55 @@ def test_a_large_upload_survives_a_server_restart(parley, browsers):
     assert got.status == 200 and hashlib.sha256(got.body).digest() == hashlib.sha256(content).digest()
     # The finished upload left nothing behind.
     assert not list((pathlib.Path(server.data_dir) / "resumable").glob("*"))
+
+
+def test_a_reload_mid_upload_loses_no_file_and_goes_on_where_the_server_stood(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    alice = register(server.url, "alice")
+    bob = register(server.url, "bob")
+    chat = befriend(server.port, alice, bob)
+    big = pathlib.Path(tempfile.mkdtemp()) / "photos.tar"
+    content = b"".join(hashlib.sha256(b"r" + i.to_bytes(4, "big")).digest() for i in range(20 * 1024 * 1024 // 32))
+    big.write_bytes(content)
+
+    sender = browsers(server.url, size=DESKTOP)
+    sender.sign_in_with_token(alice)
+    sender.open_chat_titled("bob")
+    slow = {"offline": False, "latency": 5, "downloadThroughput": 8 * 1024 * 1024, "uploadThroughput": 2 * 1024 * 1024}
+    sender.driver.execute_cdp_cmd("Network.enable", {})
+    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    sender.driver.find_element("css selector", ".composer input[type=file]:not([accept])").send_keys(str(big))
+    sender.wait_until(lambda: sender.js("const p = document.querySelector('.msg--self .file-progress'); return p && p.value > 0.45"),
+                      30, "the upload to pass its first piece")
+    [piece] = list((pathlib.Path(server.data_dir) / "resumable").glob("*.data"))
+    assert piece.stat().st_size >= 8 * 1024 * 1024
+
+    # The page goes away mid-upload and comes back: the send is still there, with its file.
+    sender.driver.refresh()
+    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    sender.wait(".shell")
+    sender.route("#/chats")
+    sender.open_chat_titled("bob")
+    sender.wait(".msg--self .file-tile", timeout=20)
+    # It goes on from the server's offset: the first progress shown is past the whole piece
+    # the server held (started again, it would begin near 0).
+    first = sender.wait_until(lambda: sender.js("const p = document.querySelector('.msg--self .file-progress'); return p && p.value > 0 ? p.value : null"),
+                              30, "the upload to go on")
+    assert first >= 8 * 1024 * 1024 / len(content) - 0.01, first
+    sender.wait(".msg--self .file-tile .file-download", timeout=60)
+    sender.wait_until(lambda: not sender.visible(".msg-pending"), 30, "the file message to be acknowledged")
+    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    history = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
+    [message] = [m for m in history["messages"] if m["kind"] == "file"]
+    assert message["file"]["name"] == "photos.tar" and message["file"]["size"] == len(content)
+    got = call(server.url, "GET", message["file"]["url"], token=bob["token"])
+    assert got.status == 200 and hashlib.sha256(got.body).digest() == hashlib.sha256(content).digest()
+    # Sent once; nothing left behind on the server or in the browser's storage.
+    assert len([m for m in history["messages"] if m["kind"] == "file"]) == 1
+    assert not list((pathlib.Path(server.data_dir) / "resumable").glob("*"))
+    kept = sender.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/pendingfiles.js').then((files) => files.count()).then(done);""")
+    assert kept == 0

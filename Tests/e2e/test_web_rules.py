@@ -3,12 +3,17 @@ format, day headers, the display-name rule, and emoticons turned into emoji."""
 from web import PHONE, WEB_ROOT
 
 
-def test_time_names_and_emoticons(parley, browsers):
+def page(parley, browsers):
+    """A browser on the sign-in page, where the client's modules can be imported."""
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     browser = browsers(server.url, size=PHONE)
     browser.open("#/login")
     browser.wait(".auth-card")
-    result = browser.driver.execute_async_script("""
+    return browser
+
+
+def test_time_names_and_emoticons(parley, browsers):
+    result = page(parley, browsers).driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
         Promise.all([import('/js/time.js'), import('/js/emoticons.js'), import('/js/store.js')]).then(([time, emo, store]) => {
           const now = new Date(2025, 0, 15, 12, 0, 0).getTime();
@@ -51,3 +56,21 @@ def test_the_browser_language_picks_chinese(parley, browsers):
     browser.wait(".auth-title", text="Welcome back")
     browser.driver.refresh()
     browser.wait(".auth-title", text="Welcome back")
+
+
+def test_a_refusal_in_a_room_names_its_creator_not_a_groups_owner(parley, browsers):
+    result = page(parley, browsers).driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/i18n.js').then((i18n) => {
+          const said = (code, kind) => i18n.errorText({ code }, kind ? { kind } : undefined);
+          done({
+            group: [said('not_admin', 'group'), said('not_owner', 'group')],
+            room: [said('not_admin', 'room'), said('not_owner', 'room')],
+            plain: said('not_admin'),
+            otherInRoom: said('not_member', 'room'),
+          });
+        });""")
+    assert result["group"] == ["Only the group’s owner or an admin can do that.", "Only the group’s owner can do that."]
+    assert result["room"] == ["Only the room’s creator or an admin can do that.", "Only the room’s creator can do that."]
+    assert result["plain"] == result["group"][0]
+    assert result["otherInRoom"] != "" and "room’s creator" not in result["otherInRoom"]

@@ -270,3 +270,39 @@ def test_native_profile_changes_are_pep_events_for_jabber_friends(parley):
         await mei_native.close()
         await bob_native.close()
     run(scenario())
+
+
+def test_published_nodes_are_in_the_account_export(parley):
+    """What a Jabber client published is the user's data: the export carries each node with its
+    settings and items (newest first), payloads as the client sent them."""
+    import io
+    import json
+    import time
+    import zipfile
+
+    server = parley("--password-cost", "minimum", xmpp=True)
+    mei_token = register(server, "mei")
+
+    async def scenario():
+        mei = PEPBot("mei@localhost/phone", [])
+        assert await mei.sign_in(server.xmpp_port)
+        for name in ("happy", "calm"):
+            assert (await mei.publish(MOOD, name, f"<mood xmlns='{MOOD}'><{name}/></mood>", max_items="5"))["type"] == "result"
+        assert (await mei.publish("urn:example:notes", "n1", "<note xmlns='urn:example'>雨 &amp; tea</note>",
+                                  access_model="whitelist"))["type"] == "result"
+        await mei.stop()
+    run(scenario())
+
+    assert call(server.url, "POST", "/v1/me/export", token=mei_token).status == 202
+    deadline = time.time() + 30
+    while (reply := call(server.url, "GET", "/v1/me/export", token=mei_token)).status != 200:
+        assert reply.status == 202 and time.time() < deadline, reply.body
+        time.sleep(0.2)
+    nodes = json.loads(zipfile.ZipFile(io.BytesIO(reply.body)).read("personal-events.json"))
+    assert [n["node"] for n in nodes] == [MOOD, "urn:example:notes"]
+    mood, notes = nodes
+    assert (mood["accessModel"], mood["maxItems"]) == ("presence", 5)
+    assert [i["id"] for i in mood["items"]] == ["calm", "happy"]
+    assert ET.fromstring(mood["items"][0]["payload"]).find(f"{{{MOOD}}}calm") is not None
+    assert notes["accessModel"] == "whitelist"
+    assert ET.fromstring(notes["items"][0]["payload"]).text == "雨 & tea"

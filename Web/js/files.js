@@ -71,10 +71,12 @@ export function fileTile(file, { pending = null, onCancel = null } = {}) {
  * Uploads `blob` to POST /v1/files with `token`, reporting progress (0…1) to `onProgress`.
  * Returns {promise, abort}; the promise resolves to the media info or rejects with
  * {code, message} (`cancelled` after abort). XMLHttpRequest, because fetch reports no upload
- * progress; the browser streams the file from disk, so memory stays flat here too.
+ * progress; the browser streams the file from disk, so memory stays flat here too. A large
+ * file goes in pieces: `resume.uploadId` names an upload begun earlier (before a reload) to
+ * go on with, and `resume.started(id)` hears the id of one begun now.
  */
-export function uploadFile(blob, token, onProgress) {
-  if (blob.size > RESUMABLE_ABOVE) return uploadInPieces(blob, token, onProgress);
+export function uploadFile(blob, token, onProgress, resume = {}) {
+  if (blob.size > RESUMABLE_ABOVE) return uploadInPieces(blob, token, onProgress, resume);
   const xhr = new XMLHttpRequest();
   const promise = new Promise((resolve, reject) => {
     xhr.open('POST', '/v1/files');
@@ -142,7 +144,7 @@ function exchange(method, url, token, { body = null, headers = {}, onSent = null
  * upload asks where the server stands and goes on from there, so only the piece in flight
  * is sent again. Same {promise, abort} as `uploadFile`.
  */
-function uploadInPieces(blob, token, onProgress) {
+function uploadInPieces(blob, token, onProgress, resume) {
   let current = null;
   let cancelled = false;
   let uploadId = null;
@@ -152,13 +154,27 @@ function uploadInPieces(blob, token, onProgress) {
   });
   const keep = (xhr) => { current = xhr; };
   const promise = (async () => {
-    const created = await exchange('POST', '/v1/file-uploads', token, {
-      body: JSON.stringify({ size: blob.size, name: blob.name || undefined }), headers: { 'Content-Type': 'application/json' }, keep,
-    });
-    if (created.status !== 201 || !created.body) throw refusal(created);
-    uploadId = created.body.id;
+    let offset = 0;
+    // An upload begun before a reload: on from where the server stands, if it still has it
+    // (an expired or finished one is gone, and the file goes again from the start).
+    if (resume.uploadId) {
+      const known = await exchange('GET', `/v1/file-uploads/${encodeURIComponent(resume.uploadId)}`, token, { keep })
+        .catch(() => null);
+      if (known?.status === 200 && known.body) {
+        uploadId = resume.uploadId;
+        offset = known.body.offset || 0;
+      }
+    }
+    if (!uploadId) {
+      const created = await exchange('POST', '/v1/file-uploads', token, {
+        body: JSON.stringify({ size: blob.size, name: blob.name || undefined }), headers: { 'Content-Type': 'application/json' }, keep,
+      });
+      if (created.status !== 201 || !created.body) throw refusal(created);
+      uploadId = created.body.id;
+      offset = created.body.offset || 0;
+      resume.started?.(uploadId);
+    }
     const path = `/v1/file-uploads/${encodeURIComponent(uploadId)}`;
-    let offset = created.body.offset || 0;
     let failures = 0;
     onProgress?.(offset / blob.size);
     for (;;) {

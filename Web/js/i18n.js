@@ -522,6 +522,9 @@ const STRINGS = {
     err_not_member: 'You are not in this conversation any more.',
     err_not_owner: 'Only the group’s owner can do that.',
     err_not_admin: 'Only the group’s owner or an admin can do that.',
+    err_not_owner_room: 'Only the room’s creator can do that.',
+    err_file_lost: 'The file is no longer on this device; send it again.',
+    err_not_admin_room: 'Only the room’s creator or an admin can do that.',
     err_banned: 'You are banned there.',
     err_room_banned: 'You are banned from this room. Its creator or an admin can lift the ban.',
     err_muted: 'You are muted in this group for now.',
@@ -1098,6 +1101,9 @@ const STRINGS = {
     err_not_member: '你已不在这个会话中。',
     err_not_owner: '只有群主可以这样做。',
     err_not_admin: '只有群主或管理员可以这样做。',
+    err_not_owner_room: '只有聊天室的创建者可以这样做。',
+    err_file_lost: '这个文件已不在本设备上，请重新发送。',
+    err_not_admin_room: '只有聊天室的创建者或管理员可以这样做。',
     err_banned: '你已被禁止加入。',
     err_room_banned: '你已被禁止进入这个聊天室，创建者或管理员可以解除。',
     err_muted: '你在本群暂时被禁言。',
@@ -1218,14 +1224,18 @@ export function t(key, vars) {
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
 }
 
-/** A user-facing sentence for an error from the API or the WebSocket. */
-export function errorText(error) {
+/**
+ * A user-facing sentence for an error from the API or the WebSocket. `context.kind` is the
+ * conversation's where the error came from one: rooms have a creator, not a group's owner.
+ */
+export function errorText(error, context = {}) {
   const code = error && error.code ? error.code : 'unknown';
   if (code === 'rate_limited') return t('err_rate_limited', { n: error.retryAfterSeconds || 1 });
   if (code === 'invalid_field' || code === 'missing_field') {
     return t(`err_${code}`, { field: fieldLabel(error.field) });
   }
   const key = `err_${code}`;
+  if (context.kind === 'room' && `${key}_room` in STRINGS.en) return t(`${key}_room`);
   if (key in STRINGS.en) return t(key);
   return t('err_unknown', { code });
 }

@@ -1,11 +1,18 @@
 // Sends that have not been acknowledged yet. Each has a client id chosen once, so sending
 // it again after a lost acknowledgement never doubles it (the server returns the stored
 // message). Entries survive reloads (localStorage) and are retried, in order, after every
-// (re)connect. A refusal by the server marks the entry failed; the user can retry it.
+// (re)connect. A refusal by the server marks the entry failed; the user can retry it. The
+// file of an image, voice note or file not yet uploaded waits in IndexedDB
+// (pendingfiles.js), so a reload loses none; a large file's resumable upload goes on from
+// where the server stands.
 import { state, emit } from './store.js';
+import * as pendingFiles from './pendingfiles.js';
 
 let hooks = { call: null, upload: null, uploadFile: null, sent: null };
 let userKey = null;
+let userId = null;
+/** Settles once the files of the entries loaded from storage are back in memory. */
+let filesBack = Promise.resolve();
 let flushing = false;
 let again = false;
 let retryTimer = null;
@@ -14,23 +21,42 @@ const RETRYABLE = new Set(['network', 'timeout', 'unavailable', 'internal_error'
 
 export function configure(value) { hooks = value; }
 
-export function load(userId) {
-  userKey = `parley.outbox.${userId}`;
+export function load(id) {
+  userId = id;
+  userKey = `parley.outbox.${id}`;
   let saved = [];
   try {
     saved = JSON.parse(localStorage.getItem(userKey) || '[]');
   } catch {
     saved = [];
   }
-  // An image whose upload never finished cannot be sent after a reload: the file is gone.
-  state.outbox = saved.filter((e) => e.kind === 'text' || e.mediaId).map((e) => ({ ...e, state: e.state === 'failed' ? 'failed' : 'pending' }));
+  state.outbox = saved.map((e) => ({ ...e, state: e.state === 'failed' ? 'failed' : 'pending' }));
+  // Files not uploaded yet come back from IndexedDB (with a fresh preview); one that is gone
+  // fails its send with `file_lost`, which the user discards or sends again.
+  const owner = id;
+  filesBack = Promise.all(state.outbox.filter(needsFile).map(async (entry) => {
+    const file = await pendingFiles.restore(owner, entry.clientId);
+    if (userId !== owner || !state.outbox.includes(entry)) return;
+    if (file) {
+      entry.file = file;
+      if (entry.kind !== 'file') entry.preview = URL.createObjectURL(file);
+    } else {
+      entry.state = 'failed';
+      entry.error = 'file_lost';
+    }
+    emit('outbox', entry.conversationId);
+  })).then(() => pendingFiles.prune(owner, new Set(state.outbox.map((e) => e.clientId))));
 }
+
+/** A media send whose bytes are not on the server yet. */
+const needsFile = (entry) => entry.kind !== 'text' && !entry.mediaId;
 
 function save() {
   if (!userKey) return;
   const stored = state.outbox
-    .filter((e) => e.kind === 'text' || e.mediaId)
-    .map(({ file, preview, ...rest }) => ({ ...rest, state: rest.state === 'failed' ? 'failed' : 'pending' }));
+    // What lives only as long as the page: the file (in IndexedDB instead), its preview, the
+    // upload in flight and its progress.
+    .map(({ file, preview, abort, progressView, progress, ...rest }) => ({ ...rest, state: rest.state === 'failed' ? 'failed' : 'pending' }));
   try {
     localStorage.setItem(userKey, JSON.stringify(stored));
   } catch {
@@ -49,6 +75,7 @@ export const entriesFor = (conversationId) => state.outbox.filter((e) => e.conve
 export function enqueue(entry) {
   const full = { ...entry, clientId: newClientId(), createdAt: Date.now(), state: 'pending', error: null };
   state.outbox.push(full);
+  if (full.file && userId) pendingFiles.keep(userId, full.clientId, full.file);
   save();
   emit('outbox', full.conversationId);
   flush();
@@ -71,6 +98,7 @@ export function discard(clientId) {
   state.outbox = state.outbox.filter((e) => e !== entry);
   entry.abort?.();
   if (entry.preview) URL.revokeObjectURL(entry.preview);
+  if (userId) pendingFiles.forget(userId, clientId);
   save();
   emit('outbox', entry.conversationId);
 }
@@ -80,6 +108,7 @@ export function acknowledge(clientId) {
   const entry = state.outbox.find((e) => e.clientId === clientId);
   if (!entry) return null;
   state.outbox = state.outbox.filter((e) => e !== entry);
+  if (userId && entry.kind !== 'text') pendingFiles.forget(userId, clientId);
   save();
   emit('outbox', entry.conversationId);
   return entry;
@@ -93,6 +122,7 @@ export async function flush() {
   }
   flushing = true;
   try {
+    await filesBack;
     do {
       again = false;
       for (const entry of [...state.outbox]) {
@@ -115,6 +145,13 @@ async function sendOne(entry) {
       const upload = hooks.uploadFile(entry.file, (fraction) => {
         entry.progress = fraction;
         entry.progressView?.(fraction);
+      }, {
+        // A resumable upload's id, kept so that after a reload it goes on where it stood.
+        uploadId: entry.uploadId,
+        started: (id) => {
+          entry.uploadId = id;
+          save();
+        },
       });
       entry.abort = upload.abort;
       const media = await upload.promise;
@@ -171,4 +208,5 @@ async function sendOne(entry) {
 export function stop() {
   clearTimeout(retryTimer);
   userKey = null;
+  userId = null;
 }

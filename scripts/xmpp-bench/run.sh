@@ -17,6 +17,13 @@
 # RATES ("500 1000 2000 4000 8000" messages/s offered), WINDOW (at least 20 s measured per
 # rate), PROBE_RATE (20 messages/s), IDLE (2000 sessions), IDLE_PROCESSES (1),
 # TSUNG_TIMEOUT (600 s: longest one tsung run may take).
+#
+# COUNT=1 counts instructions instead (Parley only; the others are skipped): the server runs
+# under valgrind's callgrind, the probe pair alone sends COUNT_RATE (5) messages/s, the
+# counters are zeroed once COUNT_WARMUP (20) messages are stored and the server keeps up,
+# and dumped COUNT_WINDOW (40) s later; count.py divides the instructions by the messages
+# stored in between. No tsung and no idle sessions: callgrind runs the server about 50 times
+# slower. The count barely moves with the machine's other load; the CPU per message does.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +37,12 @@ TSUNG_TIMEOUT=${TSUNG_TIMEOUT:-600}
 PROBE_RATE=${PROBE_RATE:-20}
 IDLE=${IDLE:-2000}
 IDLE_PROCESSES=${IDLE_PROCESSES:-1}
+COUNT=${COUNT:-}
+COUNT_RATE=${COUNT_RATE:-5}
+COUNT_WINDOW=${COUNT_WINDOW:-40}
+COUNT_WARMUP=${COUNT_WARMUP:-20}
+# under callgrind only the probe pair chats: no other user is needed, nor 100 users' friendships
+if [ -n "$COUNT" ]; then USERS=2; fi
 DOMAIN=localhost
 PREFIX=user
 PASSWORD=benchpass
@@ -83,7 +96,11 @@ start_parley() {   # [users to register: USERS, befriended]
     parley_dir=$dir
     mkdir -p "$dir"
     http=$(free_port); port=$(free_port)
-    "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
+    local wrap=()
+    if [ -n "$COUNT" ]; then
+        wrap=(valgrind --tool=callgrind --separate-threads=yes "--callgrind-out-file=$dir/cg.%p.out")
+    fi
+    "${wrap[@]}" "$parley_bin" serve --host 127.0.0.1 --port "$http" --data "$dir" --xmpp-port "$port" \
         --xmpp-domain "$DOMAIN" --password-cost minimum --registrations-per-address 1000000 \
         --max-connections-per-address 0 --log-level warning > "$dir/server.log" 2>&1 &
     server_pid=$!
@@ -113,7 +130,9 @@ stored_parley() {
 print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
       .execute("SELECT count(*) FROM messages WHERE kind = '"'text'"'").fetchone()[0])' "$parley_dir/parley.sqlite"
 }
-version_parley() { echo "Parley $(git -C "$here" rev-parse --short HEAD) (release build)"; }
+# the commit of the checkout the binary was built in (a before/after pair runs one script on two)
+version_parley() {
+    echo "Parley $(git -C "$(dirname "$parley_bin")" rev-parse --short HEAD 2>/dev/null || echo unknown) ($(basename "$(dirname "$parley_bin")") build)"; }
 
 stop_pid() {
     kill "$1" 2>/dev/null || return 0
@@ -230,12 +249,45 @@ run_idle() {   # server
     record "{\"kind\": \"idle\", \"server\": \"$server\", \"result\": $json}"
 }
 
+run_count() {   # Parley under callgrind (COUNT=1)
+    local probe_pid before after row
+    $tool probe --port "$port" --sender probe1 --receiver probe2 --password $PROBE_PASSWORD \
+        --rate "$COUNT_RATE" --duration "$TSUNG_TIMEOUT" --grace 3 --samples "$parley_dir/probe.txt" \
+        > "$parley_dir/probe.json" 2> "$parley_dir/probe.err" &
+    probe_pid=$!
+    # Signing in and the first messages under callgrind take seconds, and the messages sent
+    # meanwhile queue up: zero the counters once COUNT_WARMUP are stored and the server is less
+    # than a second behind the probe (a backlog would be committed several messages at once,
+    # fewer instructions each, and the figure would depend on how far behind it was).
+    local sent stored
+    for _ in $(seq 1 600); do
+        sent=$(grep -c '^sent' "$parley_dir/probe.txt" 2>/dev/null || true); stored=$(stored_parley)
+        [ "$stored" -ge "$COUNT_WARMUP" ] && [ $(( stored + COUNT_RATE )) -ge "${sent:-0}" ] && break
+        sleep 0.5
+    done
+    callgrind_control -z "$server_pid" > /dev/null
+    before=$(stored_parley)
+    sleep "$COUNT_WINDOW"
+    callgrind_control -d "$server_pid" > /dev/null
+    after=$(stored_parley)
+    kill -TERM "$probe_pid" 2>/dev/null || true
+    wait "$probe_pid" || log "parley: the probe failed: $(tail -c 300 "$parley_dir/probe.err")"
+    row=$(python3 "$here/count.py" parley "$before" "$after" "$COUNT_WINDOW" "$parley_dir/probe.json" \
+        "$parley_dir"/cg."$server_pid".out.1*)
+    record "$row"
+    if [[ $row == *'"invalid"'* ]]; then invalid=$(( invalid + 1 )); log "INVALID COUNT: $row"; fi
+}
+
 IDLE_USERS=$(( IDLE > USERS ? IDLE : USERS ))
 log "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -m | awk '/Mem:/ {print $2}') MiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for server in $SERVERS; do
+    if [ -n "$COUNT" ] && [ "$server" != parley ]; then log "COUNT: only Parley is counted; $server skipped"; continue; fi
     log "starting $server"
     if [ "$server" = parley ]; then start_$server "$USERS"; else start_$server; fi
     record "{\"kind\": \"server\", \"server\": \"$server\", \"version\": \"$(version_$server)\", \"pid\": $server_pid}"
+    if [ -n "$COUNT" ]; then
+        run_count; $stop_server; stop_server=""; continue
+    fi
     for rate in $RATES; do
         log "$server: $rate messages/s"
         run_rate "$server" "$rate"

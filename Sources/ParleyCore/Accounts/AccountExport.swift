@@ -2,7 +2,9 @@ public import ParleyProtocol
 
 /// Everything an account may take with it (`POST /v1/me/export`), read from the store: the
 /// account, its friends, its groups, every message it can still read (its 1:1 and group
-/// conversations, whole), and which uploads of its own those messages and its avatar use.
+/// conversations, whole), what it published to its personal eventing nodes (a Jabber
+/// client's avatar, nickname, bookmarks…), and which uploads of its own those messages and
+/// its avatar use.
 public struct AccountExport: Sendable {
     /// One friend: the profile and the 1:1 conversation.
     public struct FriendEntry: Codable, Sendable, Equatable {
@@ -20,10 +22,27 @@ public struct AccountExport: Sendable {
         public var messages: [Message]
     }
 
+    /// One personal eventing node (XEP-0163) with its settings and items, newest first; each
+    /// item's payload is the publishing client's XML, as it sent it.
+    public struct PersonalEventNode: Codable, Sendable, Equatable {
+        public struct Item: Codable, Sendable, Equatable {
+            public var id: String
+            public var payload: String
+        }
+
+        public var node: String
+        /// `open`, `presence` (friends) or `whitelist` (the owner alone).
+        public var accessModel: String
+        public var maxItems: Int
+        public var items: [Item]
+    }
+
     public var account: Account
     public var friends: [FriendEntry]
     public var groups: [GroupInfo]
     public var conversations: [ConversationHistory]
+    /// The personal eventing nodes, by node name.
+    public var personalEvents: [PersonalEventNode]
     /// Uploads owned by the user that its messages or avatar use (ids).
     public var mediaIDs: [String]
 
@@ -78,6 +97,13 @@ public struct AccountExport: Sendable {
         let owned = try await gateway.read { [candidates] reader in
             try candidates.sorted().filter { try reader.media(id: $0)?.ownerID == userID }
         }
-        return AccountExport(account: user.account, friends: friends, groups: groups, conversations: conversations, mediaIDs: owned)
+        let personalEvents = try await gateway.read { reader in
+            try reader.pepNodes(of: userID).sorted { $0.key < $1.key }.map { node, settings in
+                PersonalEventNode(node: node, accessModel: settings.accessModel.rawValue, maxItems: settings.maxItems,
+                                  items: try reader.pepItems(of: userID, node: node).map { .init(id: $0.itemID, payload: $0.payload) })
+            }
+        }
+        return AccountExport(account: user.account, friends: friends, groups: groups, conversations: conversations,
+                             personalEvents: personalEvents, mediaIDs: owned)
     }
 }

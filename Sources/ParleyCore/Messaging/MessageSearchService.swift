@@ -40,7 +40,8 @@ public final class MessageSearchService: Sendable {
         // stretch of candidates to check.
         let exact = indexed.count == text.terms.count
         let store = MessageSearchQuery(searcher: user, conversation: parameters.conversationId, sender: parameters.from,
-                                       terms: indexed, beforeID: beforeID, limit: exact ? limit : rules.searchScanLimit)
+                                       terms: indexed, beforeID: beforeID, limit: exact ? limit : rules.searchScanLimit,
+                                       walkRows: rules.searchWalkRows)
         let rooms = context.rooms
         let candidates = try await context.gateway.read { reader in
             if let conversation = parameters.conversationId {

@@ -50,6 +50,9 @@ public struct MessagingRules: Sendable, Equatable {
     /// Messages a search of short words only (under three characters, which no trigram index
     /// can find) looks at per page (`--search-scan-limit`).
     public var searchScanLimit = 2000
+    /// Rows a search reads newest first, checking each, before it turns to the trigram index
+    /// (`--search-walk-rows`; `MessageSearchQuery.walkRows`).
+    public var searchWalkRows = MessageSearchQuery.defaultWalkRows
     /// Characters of the excerpt around a search hit (`--search-excerpt`).
     public var searchExcerptCharacters = 80
     /// Characters of a search query (`--max-search-query`), and the words in it.

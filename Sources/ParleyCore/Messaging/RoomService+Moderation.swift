@@ -14,14 +14,20 @@ extension RoomService {
         try await moderate(by: user, parameters, banning: true)
     }
 
-    /// Lifts a ban.
+    /// Lifts a ban; the occupants get a `member_unbanned` notice, as a group's members do.
     public func unban(by user: UserID, _ parameters: MemberReference) async throws(ProtocolError) {
-        try await context.gateway.write { writer in
-            _ = try Self.moderated(parameters.conversationId, by: user, reader: writer)
-            guard try writer.deleteBan(in: parameters.conversationId, user: parameters.userId) else {
+        let room = parameters.conversationId
+        let now = context.clock()
+        let message = try await context.gateway.write { writer -> Message in
+            _ = try Self.moderated(room, by: user, reader: writer)
+            guard try writer.deleteBan(in: room, user: parameters.userId) else {
                 throw ProtocolError(.notFound, "that user is not banned", field: "userId")
             }
+            return try writer.appendMessage(NewMessage(
+                conversationID: room, sender: nil, clientID: nil, kind: .system,
+                system: SystemNotice(type: .memberUnbanned, actor: user, target: parameters.userId), createdAt: now))
         }
+        _ = context.delivery.deliver(.messageNew(message), to: context.rooms.occupants(of: room), excluding: nil)
     }
 
     /// The room's bans, oldest first (its moderators).

@@ -16,6 +16,15 @@ public struct SearchText: Sendable {
         }
     }
 
+    /// The given words, each compared as a whole (a store's `MessageSearchQuery.terms`).
+    public init(words: [String]) {
+        var seen = Set<[String]>()
+        terms = words.compactMap { word in
+            let folded = Self.folded(word)
+            return !folded.isEmpty && seen.insert(folded).inserted ? folded : nil
+        }
+    }
+
     /// The words long enough for a trigram index, as strings (see `MessageSearchQuery`).
     public var indexedTerms: [String] {
         terms.map { $0.joined() }.filter { $0.unicodeScalars.count >= MessageSearchQuery.minimumIndexedTerm }

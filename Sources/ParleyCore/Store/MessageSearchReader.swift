@@ -27,17 +27,26 @@ public struct MessageSearchQuery: Sendable, Equatable {
     /// Only messages with a smaller id.
     public var beforeID: Int64?
     public var limit: Int
+    /// Rows the store may read newest first in the searched scope (every message below the
+    /// cursor, or the one conversation's), checking each, before it turns to its index for
+    /// the rest of the page (`--search-walk-rows`; 0: the index at once). A common word fills
+    /// its page within a few rows that way, where the index would hand out its matches in all
+    /// conversations; a rare one costs this many rows more. Never changes the answer.
+    public var walkRows: Int
 
     /// Characters (Unicode scalars) of the shortest term an index of trigrams can find.
     public static let minimumIndexedTerm = 3
+    /// `walkRows` unless told otherwise (`MessagingRules.searchWalkRows`).
+    public static let defaultWalkRows = 10_000
 
     public init(searcher: UserID, conversation: ConversationID? = nil, sender: UserID? = nil, terms: [String],
-                beforeID: Int64? = nil, limit: Int) {
+                beforeID: Int64? = nil, limit: Int, walkRows: Int = MessageSearchQuery.defaultWalkRows) {
         self.searcher = searcher
         self.conversation = conversation
         self.sender = sender
         self.terms = terms
         self.beforeID = beforeID
         self.limit = limit
+        self.walkRows = walkRows
     }
 }

@@ -247,6 +247,16 @@ extension ParleyClient {
         return users
     }
 
+    /// `room.update`: anyone in the room renames it or changes its description or avatar;
+    /// everyone in it gets an `info_changed` notice. Errors: `not_member`, `invalid_name`,
+    /// `name_taken`, `invalid_field`.
+    public func updateRoom(_ update: GroupUpdate) async throws(ParleyError) -> RoomInfo {
+        let room = try await call(Op.RoomUpdate.self, update)
+        try? store.setRoom(room, lastMessage: nil)
+        emit(.conversationsChanged)
+        return room
+    }
+
     /// `room.find`: a room's public information by name, without entering. Error: `not_found`.
     public func findRoom(named name: String) async throws(ParleyError) -> RoomInfo {
         try await call(Op.RoomFind.self, RoomLookup(name: name))

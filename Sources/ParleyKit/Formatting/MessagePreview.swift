@@ -4,9 +4,9 @@ public import ParleyProtocol
 /// notification, a terminal.
 public enum MessagePreview {
     /// Text with emoji, "[Image]" for pictures, "[voice 0:12]" for voice notes, the notice's
-    /// sentence for system messages.
+    /// sentence for system messages (worded for the conversation's `kind` where known).
     public static func text(for message: Message, me: UserID? = nil, language: ParleyLanguage = .english,
-                            name: (UserID) -> String) -> String {
+                            in kind: ConversationKind? = nil, name: (UserID) -> String) -> String {
         switch message.kind {
         case .text:
             return Emoticons.emojify(message.text ?? "")
@@ -22,7 +22,7 @@ public enum MessagePreview {
             return "[\(label)]\(caption)"
         case .system:
             guard let notice = message.system else { return "" }
-            return SystemNoticeText.text(for: notice, me: me, language: language, name: name)
+            return SystemNoticeText.text(for: notice, me: me, language: language, in: kind, name: name)
         }
     }
 

@@ -4,9 +4,10 @@ public import ParleyProtocol
 /// happened (`type`, `actor`, `target`…); every client words it the same way.
 public enum SystemNoticeText {
     /// The sentence for `notice`. `name` turns a user id into a display name; the reader
-    /// (`me`) is called "You".
+    /// (`me`) is called "You". `kind` is the conversation's, where known: a notice the
+    /// server words alike for groups and rooms (a removal) names the right one.
     public static func text(for notice: SystemNotice, me: UserID? = nil, language: ParleyLanguage = .english,
-                            name: (UserID) -> String) -> String {
+                            in kind: ConversationKind? = nil, name: (UserID) -> String) -> String {
         func who(_ id: UserID?) -> String {
             guard let id else { return language.pick("Someone", "有人") }
             if id == me { return language.pick("You", "你") }
@@ -27,6 +28,8 @@ public enum SystemNoticeText {
             return language.pick("\(actor) joined the group", "\(actor) 加入了群聊")
         case .memberLeft:
             return language.pick("\(actor) left the group", "\(actor) 退出了群聊")
+        case .memberRemoved where kind == .room:
+            return language.pick("\(actor) removed \(target) from the room", "\(actor) 将 \(target) 移出了聊天室")
         case .memberRemoved:
             return language.pick("\(actor) removed \(target) from the group", "\(actor) 将 \(target) 移出了群聊")
         case .ownerChanged:

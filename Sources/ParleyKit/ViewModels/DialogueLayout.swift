@@ -10,12 +10,16 @@ public struct DialogueLayout: Sendable {
     public var language: ParleyLanguage
     /// Time labels and days.
     public var formatter: MessageTimeFormatter
+    /// The conversation's kind, where known: notices are worded for a group or a room.
+    public var kind: ConversationKind?
 
     /// Creates a layout for a reader.
-    public init(me: UserID?, language: ParleyLanguage = .english, formatter: MessageTimeFormatter = MessageTimeFormatter()) {
+    public init(me: UserID?, language: ParleyLanguage = .english, formatter: MessageTimeFormatter = MessageTimeFormatter(),
+                kind: ConversationKind? = nil) {
         self.me = me
         self.language = language
         self.formatter = formatter
+        self.kind = kind
     }
 
     /// `messages` (any order, duplicates by seq dropped) grouped by day, oldest first.
@@ -40,7 +44,7 @@ public struct DialogueLayout: Sendable {
     public func item(for message: Message, now: Date = Date(), name: (UserID) -> String) -> DialogueItem {
         let time = formatter.label(for: message.createdAt, now: now)
         if message.kind == .system {
-            let text = message.system.map { SystemNoticeText.text(for: $0, me: me, language: language, name: name) } ?? ""
+            let text = message.system.map { SystemNoticeText.text(for: $0, me: me, language: language, in: kind, name: name) } ?? ""
             return .notice(DialogueItem.Notice(id: message.id, seq: message.seq, text: text, timeLabel: time))
         }
         if let recall = message.recalled {
@@ -52,7 +56,7 @@ public struct DialogueLayout: Sendable {
         let senderName = message.sender.map { isSelf ? language.pick("Me", "我") : name($0) } ?? ""
         var bubble = DialogueItem.Bubble(
             id: message.id, seq: message.seq, sender: message.sender, senderName: senderName, isSelf: isSelf,
-            text: MessagePreview.text(for: message, me: me, language: language, name: name), image: message.image,
+            text: MessagePreview.text(for: message, me: me, language: language, in: kind, name: name), image: message.image,
             timeLabel: time, createdAt: message.createdAt)
         bubble.file = message.file
         bubble.isEdited = message.editedAt != nil

@@ -260,7 +260,7 @@ public final class DialogueViewModel {
     }
 
     private func rebuild() {
-        let layout = DialogueLayout(me: me, language: language, formatter: formatter)
+        let layout = DialogueLayout(me: me, language: language, formatter: formatter, kind: kind)
         let at = now()
         sections = layout.sections(for: messages, now: at) { [profiles] id in
             DisplayName.of(nickname: profiles[id]?.nickname, username: profiles[id]?.username, id: id)

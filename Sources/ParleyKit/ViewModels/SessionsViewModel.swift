@@ -137,7 +137,7 @@ public final class SessionsViewModel {
         rows = summaries.map { summary in
             var preview = ""
             if let message = summary.lastMessage {
-                preview = MessagePreview.text(for: message, me: me, language: language) { names[$0] ?? "ID: \($0)" }
+                preview = MessagePreview.text(for: message, me: me, language: language, in: summary.kind) { names[$0] ?? "ID: \($0)" }
                 if summary.kind != .user, message.kind != .system, let sender = message.sender {
                     preview = (sender == me ? language.pick("Me", "我") : names[sender] ?? "ID: \(sender)") + ": " + preview
                 }

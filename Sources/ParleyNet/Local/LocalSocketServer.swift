@@ -7,11 +7,13 @@ import Synchronization
 /// socket. Only the account the server runs as (and root) may use it: the socket file is
 /// mode 0600 and every connection's peer is checked with `SO_PEERCRED` besides.
 ///
-/// Requests are rare and short (an operator's commands), so one thread of its own accepts
-/// and serves one connection at a time, blocking, away from the event loops. A connection may
-/// send several lines; each gets one line back. A peer that sends nothing for `timeout` is
-/// disconnected; one whose line passes `maxLineBytes` is answered `tooLong` and disconnected
-/// as soon as the byte past the limit arrives (`LineFramer`), newline or not.
+/// Requests are rare (an operator's commands) but some run long (a backup), so one thread
+/// of its own accepts and each connection is served, blocking, on a thread of its own, away
+/// from the event loops; at most `maxConnections` at once, the next one is answered `busy`
+/// and closed. A connection may send several lines; each gets one line back. A peer that
+/// sends nothing for `timeout` is disconnected; one whose line passes `maxLineBytes` is
+/// answered `tooLong` and disconnected as soon as the byte past the limit arrives
+/// (`LineFramer`), newline or not.
 public final class LocalSocketServer: Sendable {
     /// Who connected, from the kernel (`SO_PEERCRED`), not from anything the peer said.
     public struct Peer: Sendable, Equatable {
@@ -27,9 +29,13 @@ public final class LocalSocketServer: Sendable {
     private let descriptor: Int32
     private let stopping = Atomic<Bool>(false)
     private let thread = PThreadMutex<pthread_t?>(nil)
+    /// Connections being served now, each on its own thread.
+    private let serving = Atomic<Int>(0)
+    private let maxConnections: Int
     private let maxLineBytes: Int
     private let timeoutSeconds: Int32
     private let tooLong: String
+    private let busy: String
     private let handler: Handler
 
     /// Binds `path` (replacing a stale socket left by a crash, never a live one or any other
@@ -39,10 +45,12 @@ public final class LocalSocketServer: Sendable {
     ///   - maxLineBytes: most bytes of one request line (its newline not counted).
     ///   - timeout: how long a connection may stay silent, and a response may take to send.
     ///   - tooLong: the response to a request longer than `maxLineBytes`.
+    ///   - maxConnections: most connections served at once.
+    ///   - busy: the one line a connection past `maxConnections` gets before it is closed.
     /// - Throws: `LocalSocketError` if another process listens on `path`, a file other than
     ///   a socket is there, or the socket cannot be made.
     public init(path: String, maxLineBytes: Int, timeout: Duration, tooLong: String,
-                handler: @escaping Handler) throws {
+                maxConnections: Int = 4, busy: String = "busy", handler: @escaping Handler) throws {
         self.path = path
         try Self.removeStale(path)
         let fd = parley_unix_listen(path, 16)
@@ -58,33 +66,55 @@ public final class LocalSocketServer: Sendable {
         self.maxLineBytes = maxLineBytes
         timeoutSeconds = Int32(clamping: max(1, timeout.components.seconds))
         self.tooLong = tooLong
+        self.maxConnections = max(1, maxConnections)
+        self.busy = busy
         self.handler = handler
-        let start = LocalSocketThreadStart(server: self)
-        let box = Unmanaged.passRetained(start)
-        var handle = pthread_t()
-        let rc = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            let start = Unmanaged<LocalSocketThreadStart>.fromOpaque(raw).takeRetainedValue()
-            "parley-admin-sock".withCString { parley_set_thread_name($0) }
-            start.server.acceptLoop()
-            return nil
-        }, box.toOpaque())
-        guard rc == 0 else {
-            box.release()
+        let server = self
+        let handle: pthread_t
+        do {
+            handle = try Self.startThread(named: "parley-admin-sock") { server.acceptLoop() }
+        } catch {
             closeDescriptor(fd)
             unlink(path)
-            throw LocalSocketError.system(SystemError(call: "pthread_create", errno: rc))
+            throw error
         }
         thread.withLock { $0 = handle }
     }
 
-    /// Stops accepting, lets the connection being served finish (bounded by the timeout),
-    /// closes the socket and removes its file. Later calls do nothing.
+    /// Stops accepting, lets the connections being served finish for up to the timeout and a
+    /// second (a command still running then goes on, on its own thread, and its answer is
+    /// lost), closes the socket and removes its file. Later calls do nothing.
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         if let handle = thread.withLock({ $0 }) { pthread_join(handle, nil) }
+        // Bounded: a handler waits for a task, and a caller on the task pool must not wait
+        // for ever on what may need that pool to finish.
+        let deadline = ContinuousClock.now + .seconds(Int64(timeoutSeconds) + 1)
+        while serving.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline { usleep(10_000) }
         closeDescriptor(descriptor)
         unlink(path)
+    }
+
+    /// How many connections are being served now.
+    public var connectionsServed: Int { serving.load(ordering: .acquiring) }
+
+    /// Starts a thread running `body`.
+    private static func startThread(named name: String,
+                                    _ body: @escaping @Sendable () -> Void) throws(LocalSocketError) -> pthread_t {
+        let box = Unmanaged.passRetained(LocalSocketThreadStart(name: name, body: body))
+        var handle = pthread_t()
+        let rc = pthread_create(&handle, nil, { raw in
+            guard let raw else { return nil }
+            let start = Unmanaged<LocalSocketThreadStart>.fromOpaque(raw).takeRetainedValue()
+            start.name.withCString { parley_set_thread_name($0) }
+            start.body()
+            return nil
+        }, box.toOpaque())
+        guard rc == 0 else {
+            box.release()
+            throw LocalSocketError.system(SystemError(call: "pthread_create", errno: rc))
+        }
+        return handle
     }
 
     /// A socket file at `path` that nobody answers on is what a crash leaves: remove it. A
@@ -108,9 +138,30 @@ public final class LocalSocketServer: Sendable {
             guard poll(&waiting, 1, 200) > 0 else { continue }
             let connection = parley_accept_blocking(descriptor)
             guard connection >= 0 else { continue }
-            serve(connection)
-            closeDescriptor(connection)
+            // Counted before the thread starts, so that `stop()` waits for it.
+            guard serving.add(1, ordering: .acquiringAndReleasing).newValue <= maxConnections else {
+                refuse(connection)
+                continue
+            }
+            let server = self
+            guard let handle = try? Self.startThread(named: "parley-admin-conn", {
+                server.serve(connection)
+                closeDescriptor(connection)
+                server.serving.subtract(1, ordering: .acquiringAndReleasing)
+            }) else {
+                refuse(connection)
+                continue
+            }
+            pthread_detach(handle)
         }
+    }
+
+    /// Tells a connection there is no room for it now, and closes it.
+    private func refuse(_ connection: Int32) {
+        _ = parley_set_timeouts(connection, 1)
+        _ = Self.writeLine(busy, to: connection)
+        closeDescriptor(connection)
+        serving.subtract(1, ordering: .acquiringAndReleasing)
     }
 
     private func serve(_ connection: Int32) {
@@ -170,10 +221,14 @@ public final class LocalSocketServer: Sendable {
     }
 }
 
-/// The server, handed to its accept thread through `pthread_create`'s pointer.
+/// A thread's name and work, handed to it through `pthread_create`'s pointer.
 private final class LocalSocketThreadStart: Sendable {
-    let server: LocalSocketServer
-    init(server: LocalSocketServer) { self.server = server }
+    let name: String
+    let body: @Sendable () -> Void
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
+    }
 }
 
 /// Why a local socket could not be opened or used.

@@ -110,9 +110,15 @@ final class PostgresConnection {
     }
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ...
-    func query(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> PostgresResult {
+    ///
+    /// `planEachCall` skips the prepared statement: the server plans the statement anew
+    /// for these very values. For statements whose best plan depends on the values (a
+    /// search pattern common or rare): a prepared statement switches to one generic plan
+    /// after five runs, and for a pattern it cannot see that plan can be slower by orders of
+    /// magnitude (docs/benchmarks.md, section m).
+    func query(_ sql: String, _ parameters: [PostgresValue], planEachCall: Bool = false) throws(PostgresError) -> PostgresResult {
         guard !isBroken else { throw brokenError }
-        let name = try preparedName(for: sql, parameterCount: parameters.count)
+        let name = planEachCall ? nil : try preparedName(for: sql, parameterCount: parameters.count)
         // libpq copies the values into its output buffer before returning, so they need only
         // live for the call.
         var values: [UnsafeMutablePointer<CChar>?] = []
@@ -149,12 +155,23 @@ final class PostgresConnection {
         return try raw.withUnsafeBufferPointer { valuePointers throws(PostgresError) in
             try lengths.withUnsafeBufferPointer { lengthPointers throws(PostgresError) in
                 try formats.withUnsafeBufferPointer { formatPointers throws(PostgresError) in
+                    let count = Int32(parameters.count)
+                    guard let name else {
+                        if deferred.isEmpty {
+                            return try checked(PQexecParams(handle, sql, count, nil, valuePointers.baseAddress, lengthPointers.baseAddress,
+                                                            formatPointers.baseAddress, 1))
+                        }
+                        return try pipelined { () -> Int32 in
+                            PQsendQueryParams(handle, sql, count, nil, valuePointers.baseAddress, lengthPointers.baseAddress,
+                                              formatPointers.baseAddress, 1)
+                        }
+                    }
                     if deferred.isEmpty {
-                        return try checked(PQexecPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
+                        return try checked(PQexecPrepared(handle, name, count, valuePointers.baseAddress,
                                                           lengthPointers.baseAddress, formatPointers.baseAddress, 1))
                     }
                     return try pipelined { () -> Int32 in
-                        PQsendQueryPrepared(handle, name, Int32(parameters.count), valuePointers.baseAddress,
+                        PQsendQueryPrepared(handle, name, count, valuePointers.baseAddress,
                                             lengthPointers.baseAddress, formatPointers.baseAddress, 1)
                     }
                 }

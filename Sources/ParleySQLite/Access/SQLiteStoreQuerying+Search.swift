@@ -7,36 +7,70 @@ import ParleyStoreSupport
 extension SQLiteStoreQuerying {
     func searchMessages(_ query: MessageSearchQuery) throws -> [Message] {
         guard query.limit > 0 else { return [] }
-        // The newest messages are not in the index yet: they come first (see `unindexedMatches`).
-        let unindexed = try unindexedMatches(query)
-        guard unindexed.count < query.limit else { return unindexed }
-        let sql = SQLiteSearchSQL.statement(indexed: !query.terms.isEmpty, inConversation: query.conversation != nil)
-        let scope = query.conversation?.rawValue ?? query.searcher.rawValue
+        // Messages above the index's watermark are not in it yet: they come first, read
+        // directly, and the rest of the page from those at or below it (`unindexedMatches`).
+        let (unindexed, query) = try unindexedMatches(query)
+        guard query.limit > 0 else { return unindexed }
+        let indexed = !query.terms.isEmpty
         return try unindexed + StoreError.mapping("searchMessages") {
-            try connection.query(sql, SQLiteSearchSQL.match(query.terms), query.beforeID ?? Int64.max, query.sender?.rawValue,
-                                 scope, query.searcher.rawValue, query.limit - unindexed.count, row: { try Message(row: $0) })
+            switch (indexed, query.conversation) {
+            case (true, nil):
+                // FTS5 hands out matches newest first over every conversation: the `LIMIT`
+                // stops it as soon as the page is full, with no walk needed.
+                return try search(SQLiteSearchSQL.indexedEverywhere, query, beforeID: query.beforeID, limit: query.limit)
+            case (false, .some):
+                // Reading the conversation newest first already is the walk, stopped by `LIMIT`.
+                return try search(SQLiteSearchSQL.recentInConversation, query, beforeID: query.beforeID, limit: query.limit)
+            default:
+                let rest = indexed ? SQLiteSearchSQL.indexedInConversation : SQLiteSearchSQL.recentEverywhere
+                return try MessageSearchWalk.page(query, walk: { try walk(query, rows: $0) }, rest: { belowID, limit in
+                    try search(rest, query, beforeID: belowID ?? query.beforeID, limit: limit)
+                })
+            }
         }
+    }
+
+    private func search(_ sql: String, _ query: MessageSearchQuery, beforeID: Int64?, limit: Int) throws -> [Message] {
+        let scope = query.conversation?.rawValue ?? query.searcher.rawValue
+        return try connection.query(sql, SQLiteSearchSQL.match(query.terms), beforeID ?? Int64.max, query.sender?.rawValue,
+                                    scope, query.searcher.rawValue, limit, row: { try Message(row: $0) })
+    }
+
+    /// The first step of `MessageSearchWalk`: at most `rows` rows of the scope below the
+    /// cursor, newest first, each checked here (the statement says whether the searcher may
+    /// see it, `SearchText` whether it holds every term).
+    private func walk(_ query: MessageSearchQuery, rows: Int) throws -> (hits: [Message], end: MessageSearchWalk.End) {
+        let sql = query.conversation == nil ? SQLiteSearchSQL.walkEverywhere : SQLiteSearchSQL.walkInConversation
+        let words = query.terms.isEmpty ? nil : SearchText(words: query.terms)
+        let visible = Message.columns.count
+        var hits: [Message] = []
+        var read = 0
+        var lowest = Int64.max
+        try connection.cachedStatement(sql).each(bindings: [
+            "", query.beforeID ?? Int64.max, query.sender?.rawValue, query.conversation?.rawValue ?? query.searcher.rawValue,
+            query.searcher.rawValue, rows,
+        ]) { row in
+            read += 1
+            lowest = try row.int64(0)
+            if try row.bool(visible), words?.matches(try row.optionalString(6) ?? "") ?? true {
+                hits.append(try Message(row: row))
+            }
+            return hits.count < query.limit
+        }
+        return (hits, read < rows && hits.count < query.limit ? .complete : .stopped(atID: lowest))
     }
 }
 
-/// The search statements, named so the tests can check their plans. Four shapes: through
-/// the FTS5 index or not (no word long enough for it), in one conversation or in all of the
+/// The search statements, named so the tests can check their plans. Through the FTS5 index
+/// (words of three characters or more) or not, in one conversation or in all of the
 /// searcher's. Through the index, FTS5 hands rows out newest (highest id) first and the
 /// `LIMIT` stops it; without, one conversation is read newest first along its
-/// `(conversation_id, seq)` index (seq grows with id within a conversation).
+/// `(conversation_id, seq)` index (seq grows with id within a conversation). The two walks
+/// (`MessageSearchWalk`'s first step) read rows in page order for the caller to check.
 ///
-/// Parameters: ?1 the FTS5 query, ?2 ids below, ?3 sender or NULL, ?4 the conversation (or
-/// the searcher, for all of theirs), ?5 the searcher, ?6 the limit.
+/// Parameters of the page statements: ?1 the FTS5 query, ?2 ids below, ?3 sender or NULL,
+/// ?4 the conversation (or the searcher, for all of theirs), ?5 the searcher, ?6 the limit.
 enum SQLiteSearchSQL {
-    static func statement(indexed: Bool, inConversation: Bool) -> String {
-        switch (indexed, inConversation) {
-        case (true, true): indexedInConversation
-        case (true, false): indexedEverywhere
-        case (false, true): recentInConversation
-        case (false, false): recentEverywhere
-        }
-    }
-
     /// Every term as an FTS5 string (a phrase: its own trigrams in order), joined by AND.
     static func match(_ terms: [String]) -> String {
         terms.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
@@ -49,6 +83,10 @@ enum SQLiteSearchSQL {
                           WHERE h.user_id = ?5 AND h.conversation_id = m.conversation_id AND h.message_id = m.id)
         """
     static let member = "m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?4)"
+    /// The cursor's place in conversation ?4: its seq when it is a message there.
+    private static let belowCursor = """
+        m.seq < coalesce((SELECT seq FROM messages WHERE id = ?2 AND conversation_id = ?4), 9223372036854775807) AND m.id < ?2
+        """
 
     static let indexedEverywhere = """
         SELECT \(columns) FROM messages_search AS s JOIN messages AS m ON m.id = s.rowid
@@ -67,10 +105,23 @@ enum SQLiteSearchSQL {
         """
     static let recentInConversation = """
         SELECT \(columns) FROM messages AS m
-        WHERE ?1 = '' AND m.conversation_id = ?4
-          AND m.seq < coalesce((SELECT seq FROM messages WHERE id = ?2 AND conversation_id = ?4), 9223372036854775807)
-          AND m.id < ?2 AND m.kind <> 'system' AND m.text IS NOT NULL AND \(filters)
+        WHERE ?1 = '' AND m.conversation_id = ?4 AND \(belowCursor) AND m.kind <> 'system' AND m.text IS NOT NULL AND \(filters)
         ORDER BY m.seq DESC LIMIT ?6
+        """
+
+    /// The walks: every row below the cursor (?2) in scope, newest first, at most ?6, with
+    /// a last column saying whether the searcher (?5) may find it. The parameters mean what they
+    /// mean above, ?1 unused (the caller checks the terms).
+    private static func visible(everywhere: Bool) -> String {
+        "coalesce(m.kind <> 'system' AND m.text IS NOT NULL AND \(everywhere ? member + " AND " : "")\(filters), 0)"
+    }
+    static let walkEverywhere = """
+        SELECT \(columns), \(visible(everywhere: true)) FROM messages AS m
+        WHERE m.id < ?2 ORDER BY m.id DESC LIMIT ?6
+        """
+    static let walkInConversation = """
+        SELECT \(columns), \(visible(everywhere: false)) FROM messages AS m
+        WHERE m.conversation_id = ?4 AND \(belowCursor) ORDER BY m.seq DESC LIMIT ?6
         """
 }
 

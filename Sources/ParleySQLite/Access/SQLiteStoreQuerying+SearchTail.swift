@@ -5,17 +5,21 @@ import ParleySQL
 // The part of a search the full-text index cannot answer yet (schema version 25).
 extension SQLiteStoreQuerying {
     /// The matches of `query` among the messages above the index's watermark (sent, not yet
-    /// indexed: `SearchIndexer`), newest first, at most `query.limit`. They are newer than
-    /// every indexed message, so they come before the index's answer. Each is checked with
-    /// `SearchText`, the rule that has the final say on every store's candidates; the read
-    /// is bounded by the tail's size, which `SearchIndexSettings.batchRows` bounds. A query
-    /// without terms reads `messages` itself and needs none of this.
-    func unindexedMatches(_ query: MessageSearchQuery) throws -> [Message] {
-        guard !query.terms.isEmpty else { return [] }
-        let text = SearchText(query: query.terms.joined(separator: " "))
+    /// indexed: `SearchIndexer`), newest first, at most `query.limit`, and the query for the
+    /// rest of the page: the limit less those, below the watermark's next id. The tail's ids
+    /// are higher than every indexed message's, so its matches come first. Each is checked
+    /// with `SearchText`, the rule that has the final say on every store's candidates; the
+    /// read is bounded by the tail's size, which `SearchIndexSettings.batchRows` bounds. A
+    /// query without terms reads `messages` itself and needs none of this.
+    func unindexedMatches(_ query: MessageSearchQuery) throws -> (matches: [Message], rest: MessageSearchQuery) {
+        guard !query.terms.isEmpty else { return ([], query) }
+        let text = SearchText(words: query.terms)
         let sql = query.conversation == nil ? SQLiteSearchTailSQL.everywhere : SQLiteSearchTailSQL.inConversation
         let scope = query.conversation?.rawValue ?? query.searcher.rawValue
         return try StoreError.mapping("searchMessages") {
+            guard let watermark = try connection.queryFirst(SearchIndexer.watermarkSQL, row: { try $0.int64(0) }) else {
+                throw StoreError.failure("search index: the table search_index_watermark has lost its row")
+            }
             // ?1 is the indexed statements' match, which the tail has no use for. Only ids and
             // texts are read: most of the tail does not match.
             let tail = try connection.query(sql, nil as String?, query.beforeID ?? Int64.max, query.sender?.rawValue, scope,
@@ -27,7 +31,10 @@ extension SQLiteStoreQuerying {
                 matches.append(message)
                 if matches.count == query.limit { break }
             }
-            return matches
+            var rest = query
+            rest.limit -= matches.count
+            rest.beforeID = min(query.beforeID ?? Int64.max, watermark + 1)
+            return (matches, rest)
         }
     }
 }

@@ -7,7 +7,7 @@ public struct SearchIndexSettings: Sendable, Equatable {
     /// Most messages indexed in one transaction; also how many unindexed messages make a
     /// step due at once, so it bounds the tail every search reads (to about this plus one
     /// batch of writes). Writes queued during a step wait for it, so this also bounds that
-    /// wait (docs/benchmarks.md (p): with 1,000 a busy machine saw sends' p99 at 140–235 ms).
+    /// wait (docs/benchmarks.md (q): with 1,000 a busy machine saw sends' p99 at 140–235 ms).
     public var batchRows: Int
     /// Longest an unindexed message waits while fewer than `batchRows` are waiting: when it
     /// is up, the writer indexes the tail between two batches of writes, or wakes for it

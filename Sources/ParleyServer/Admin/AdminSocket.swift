@@ -40,8 +40,11 @@ enum AdminSocket {
         let admin = services.admin
         let tooLong = line(Response(id: nil, ok: false, output: nil,
                                     error: ProtocolError(.payloadTooLarge, "a request line may have at most \(configuration.maxAdminSocketLineBytes) bytes")))
+        let busy = line(Response(id: nil, ok: false, output: nil,
+                                 error: ProtocolError(.unavailable, "the admin socket serves \(configuration.maxAdminSocketConnections) connections at once; try again")))
         let server = try LocalSocketServer(path: path, maxLineBytes: configuration.maxAdminSocketLineBytes,
-                                           timeout: .seconds(configuration.adminSocketTimeoutSeconds), tooLong: tooLong) { text, peer in
+                                           timeout: .seconds(configuration.adminSocketTimeoutSeconds), tooLong: tooLong,
+                                           maxConnections: configuration.maxAdminSocketConnections, busy: busy) { text, peer in
             let commands = AdminCommands(admin: admin.acting(as: AdminCommands.localActor(uid: peer.uid)), connections: connections,
                                          backup: { destination in
                 // The copy reads the database for a while: off the accept thread's task, on the pool.

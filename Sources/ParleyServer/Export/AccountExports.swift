@@ -106,6 +106,7 @@ final class AccountExports: Sendable {
                 try zip.add("account.json", Array(try encoder.encode(export.account)))
                 try zip.add("friends.json", Array(try encoder.encode(export.friends)))
                 try zip.add("groups.json", Array(try encoder.encode(export.groups)))
+                try zip.add("personal-events.json", Array(try encoder.encode(export.personalEvents)))
                 for conversation in export.conversations {
                     try zip.add("conversations/\(conversation.conversationId).json", Array(try encoder.encode(conversation)))
                 }

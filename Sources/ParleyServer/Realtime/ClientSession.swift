@@ -68,7 +68,16 @@ actor ClientSession: WebSocketDelegate {
     }
 
     nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
-        assumeIsolated { $0.received(text) }
+        let frame = Data(text.utf8)
+        assumeIsolated { $0.received(frame) }
+    }
+
+    /// A whole frame read in place (most requests): copied once into the request's `Data`,
+    /// without the `String` the default makes first (a second allocation and copy, and a
+    /// UTF-8 check the WebSocket already made).
+    nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer) {
+        let frame = bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data()
+        assumeIsolated { $0.received(frame) }
     }
 
     nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {
@@ -89,7 +98,7 @@ actor ClientSession: WebSocketDelegate {
         }
     }
 
-    private func received(_ text: String) {
+    private func received(_ frame: Data) {
         guard let socket else { return }
         guard queue.count < services.limits.maxQueuedRequestsPerConnection else {
             socket.close(code: .policyViolation, reason: "too many requests in flight")
@@ -97,12 +106,12 @@ actor ClientSession: WebSocketDelegate {
         }
         guard bucket.take(now: loop.now) else {
             // Refused without being read further; the id is read only to answer it.
-            let id = try? FrameReader.request(Data(text.utf8)).id
+            let id = try? FrameReader.request(frame).id
             send(FrameWriter.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",
                                                        retryAfterSeconds: 1)))
             return
         }
-        queue.append(Data(text.utf8))
+        queue.append(frame)
         processNext()
     }
 

@@ -22,10 +22,13 @@ public final class NativeResources: Sendable {
         /// The local part of the user's JID, known at sign-in.
         var local: String
         var connections: [ConnectionToken: Connection] = [:]
-        /// The resources that sent the user's recent messages, by client id, and the ids in
-        /// the order they came (oldest first), `originsKept` of them.
-        var origins: [String: String] = [:]
-        var order: [String] = []
+        /// The resources that sent the user's recent messages, by client id.
+        var origins: RecentOrigins<String>
+
+        init(local: String, originsKept: Int) {
+            self.local = local
+            origins = RecentOrigins(limit: originsKept)
+        }
     }
 
     /// A native resource as it is now.
@@ -114,7 +117,7 @@ public final class NativeResources: Sendable {
         let resource = Self.resourceName(deviceName: deviceName, sessionID: sessionID)
         owners.withLock { $0[token] = user }
         let change = users.withLock { table -> Change? in
-            var state = table[user, default: UserState(local: local)]
+            var state = table[user, default: UserState(local: local, originsKept: originsKept)]
             let before = Self.resource(resource, in: state)
             state.connections[token] = Connection(resource: resource, active: true)
             table[user] = state
@@ -158,10 +161,9 @@ public final class NativeResources: Sendable {
     public func sending(_ user: UserID, clientID: String?, token: ConnectionToken) {
         guard let clientID else { return }
         users.withLock { table in
-            guard var state = table[user], let resource = state.connections[token]?.resource else { return }
-            if state.origins.updateValue(resource, forKey: clientID) == nil { state.order.append(clientID) }
-            if state.order.count > originsKept { state.origins[state.order.removeFirst()] = nil }
-            table[user] = state
+            guard let resource = table[user]?.connections[token]?.resource else { return }
+            // in place, not copied out and back (`RecentOrigins` says why)
+            table[user]?.origins.note(resource, for: clientID)
         }
     }
 

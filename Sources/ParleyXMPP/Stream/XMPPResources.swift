@@ -36,13 +36,13 @@ final class XMPPResources: Sendable {
 
     private struct UserState {
         var resources: [String: Entry] = [:]
-        /// Recent origins by client id, and the ids in the order they came (oldest first).
-        var origins: [String: Origin] = [:]
-        var order: [String] = []
+        /// Where the user's recent messages came from, by client id.
+        var origins: RecentOrigins<Origin>
         /// Sent messages waiting for the native peer's delivered or read marker.
         var awaited: AwaitedReceipts
 
         init(kept: Int) {
+            origins = RecentOrigins(limit: kept)
             awaited = AwaitedReceipts(limit: kept)
         }
     }
@@ -131,13 +131,8 @@ final class XMPPResources: Sendable {
     /// stored, so that its delivery finds it.
     func sending(_ user: UserID, clientID: String, origin: Origin) {
         stripe(user).withLock { table in
-            var state = table[user, default: UserState(kept: kept)]
-            if state.origins.updateValue(origin, forKey: clientID) == nil { state.order.append(clientID) }
-            if state.order.count > kept {
-                let dropped = state.order.removeFirst()
-                state.origins[dropped] = nil
-            }
-            table[user] = state
+            // in place, not copied out and back (`RecentOrigins` says why)
+            table[user, default: UserState(kept: kept)].origins.note(origin, for: clientID)
         }
     }
 

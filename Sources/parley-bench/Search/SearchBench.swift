@@ -144,7 +144,8 @@ struct SearchBench {
         return timings
     }
 
-    /// One search as `MessageSearchService.search` makes it; the number of hits on the page.
+    /// One search as `MessageSearchService.search` makes it (the store walking
+    /// `--search-walk-rows`'s default before its index); the number of hits on the page.
     func searchOnce(_ store: any Store, query: String, reader: UserID, conversation: ConversationID?) throws -> Int {
         let text = SearchText(query: query)
         let indexed = text.indexedTerms

@@ -182,4 +182,25 @@ import Testing
         #expect(try await outsider.refused("room.update", ["conversationId": try unwrap(((try await outsider.call("room.enter", ["name": "Attic"]))["room"] as? [String: Any])?["id"] as? String), "name": "veranda"]) == "name_taken")
         #expect(try await guest.refused("room.update", ["conversationId": roomID, "name": "x"]) == "invalid_name")
     }
+
+    @Test func liftingARoomBanIsANoticeForTheOccupantsAndTheDoorOpens() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let host = try await Chatter("host", on: server)
+        let guest = try await Chatter("guest", on: server)
+        let pest = try await Chatter("pest", on: server)
+        let roomID = try unwrap((try await host.call("room.create", ["name": "Deck"])["room"] as? [String: Any])?["id"] as? String)
+        _ = try await guest.call("room.enter", ["name": "Deck"])
+        try await host.call("room.ban", ["conversationId": roomID, "userId": pest.id])
+        #expect(try await pest.refused("room.enter", ["name": "Deck"]) == "banned")
+        try await host.call("room.unban", ["conversationId": roomID, "userId": pest.id])
+        for person in [host, guest] {
+            let notice = try await person.event("message.new") { ($0["system"] as? [String: Any])?["type"] as? String == "member_unbanned" }
+            #expect((notice["system"] as? [String: Any])?["actor"] as? String == host.id)
+            #expect((notice["system"] as? [String: Any])?["target"] as? String == pest.id)
+        }
+        #expect(try await host.refused("room.unban", ["conversationId": roomID, "userId": pest.id]) == "not_found")
+        let entered = try await pest.call("room.enter", ["name": "Deck"])
+        #expect((entered["messages"] as? [[String: Any]])?.contains { ($0["system"] as? [String: Any])?["type"] as? String == "member_unbanned" } == true)
+    }
 }

@@ -58,7 +58,7 @@ export function memberMenu({ kind, conversationId, member, name, owner, reload }
       await work();
       await reload(done);
     } catch (error) {
-      toast(errorText(error), 'error');
+      toast(errorText(error, { kind }), 'error');
     }
   };
   const button = (key, iconName, cls, onclick) => {
@@ -107,7 +107,7 @@ export function governanceCard({ kind, conversationId, info, moderation, reload 
       await work();
       await reload(done);
     } catch (error) {
-      toast(errorText(error), 'error');
+      toast(errorText(error, { kind }), 'error');
       // The page as the server has it: a refused change of a select or box is undone.
       await reload(null).catch(() => {});
     } finally {
