@@ -1,3 +1,5 @@
+import ParleyCore
+
 // The limits of file uploads (docs/operations.md, "Limits").
 extension ServerConfiguration {
     static func fileOptions() -> [Option] {
@@ -9,5 +11,19 @@ extension ServerConfiguration {
             number("upload-expiry-seconds", \.uploadExpirySeconds, 1...30 * 86_400, "seconds an unfinished resumable upload (`/v1/file-uploads`) is kept after its last piece arrived (swept every ten minutes)", exceeded: "the upload and its bytes are removed; its id answers 404 `not_found` and the client starts again"),
             number("max-open-uploads", \.maxOpenUploadsPerUser, 1...1_000, "unfinished resumable uploads one user may hold at once (each may take up to --max-file-bytes on disk)", exceeded: "`POST /v1/file-uploads` is answered 429 `quota_exceeded`; finish or delete one"),
         ]
+    }
+
+    /// The upload limits of `MediaRules`.
+    var mediaRules: MediaRules {
+        var rules = MediaRules()
+        rules.maxBytes = maxMediaBytes
+        rules.maxFileBytes = maxFileBytes
+        rules.maxImagePixels = maxImagePixels
+        rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
+        rules.bytesHeld = Int64(mediaQuotaBytes)
+        rules.uploadsPerMinute = mediaUploadsPerMinute
+        rules.orphanGraceMillis = Int64(orphanMediaHours) * 3_600_000
+        applyVoiceRules(to: &rules)
+        return rules
     }
 }

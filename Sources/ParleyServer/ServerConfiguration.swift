@@ -418,41 +418,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     ] + textLimitOptions() + pepOptions() + messageActionOptions() + governanceOptions() + pushOptions() + receiptOptions() + searchOptions()
         + fileOptions() + adminOptions() + voiceOptions()
 
-    /// The upload limits of `MediaRules`.
-    var mediaRules: MediaRules {
-        var rules = MediaRules()
-        rules.maxBytes = maxMediaBytes
-        rules.maxFileBytes = maxFileBytes
-        rules.maxImagePixels = maxImagePixels
-        rules.bytesPerDay = Int64(mediaQuotaBytesPerDay)
-        rules.bytesHeld = Int64(mediaQuotaBytes)
-        rules.uploadsPerMinute = mediaUploadsPerMinute
-        rules.orphanGraceMillis = Int64(orphanMediaHours) * 3_600_000
-        applyVoiceRules(to: &rules)
-        return rules
-    }
-
-    /// The machine's host name, lowercased (`localhost` if it has none).
-    public static func defaultXMPPDomain() -> String {
-        let name = ProcessInfo.processInfo.hostName.lowercased()
-        return name.isEmpty ? "localhost" : name
-    }
-
-    /// The web client shipped with Parley: `./Web` when started from the repository, else the
-    /// `Web/` of the repository the executable was built in (`.build/<config>/parley`).
-    public static func defaultWebRoot() -> String {
-        let files = FileManager.default
-        var candidates = [files.currentDirectoryPath + "/Web"]
-        if let executable = try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            for _ in 0..<4 {
-                candidates.append(directory.appendingPathComponent("Web").path)
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        return candidates.first { files.fileExists(atPath: $0 + "/index.html") } ?? candidates[0]
-    }
-
     public static func == (a: ServerConfiguration, b: ServerConfiguration) -> Bool {
         options.allSatisfy { $0.current(a) == $0.current(b) }
     }

@@ -54,12 +54,15 @@ class Session:
         self.reader.cancel()
 
 
-async def history(session: Session, conversation: str) -> list[dict]:
-    """A conversation's whole history, oldest first, read page by page."""
+async def history(session: Session, conversation: str, events: bool = False) -> list[dict]:
+    """A conversation's whole history, oldest first, read page by page (with `events`, the
+    action events too); bounded, so a server that never ends its pages fails the test."""
     messages: list[dict] = []
     before = None
-    while True:
+    for _ in range(10_000):
         data = {"conversationId": conversation, "limit": 100}
+        if events:
+            data["events"] = True
         if before is not None:
             data["before"] = before
         page = (await session.call("message.history", data))["data"]
@@ -67,6 +70,7 @@ async def history(session: Session, conversation: str) -> list[dict]:
         if not page["hasMore"] or not page["messages"]:
             return messages
         before = page["messages"][0]["seq"]
+    raise AssertionError("history never ended")
 
 
 async def wait_event(session: Session, predicate, timeout: float = 15) -> dict:

@@ -7,7 +7,7 @@ import signal
 import uuid
 
 from api import call
-from client import Session
+from client import Session, history
 
 ROUNDS = 5
 SENDERS = 6
@@ -51,19 +51,9 @@ async def burst(port: int, users: list[dict], group: str, acked: set, deadline: 
     await asyncio.gather(*(sender(user) for user in users))
 
 
-async def history(port: int, token: str, group: str) -> list[dict]:
+async def group_history(port: int, token: str, group: str) -> list[dict]:
     session = await Session.open(port, token)
-    messages: list[dict] = []
-    before = None
-    while True:
-        data = {"conversationId": group, "limit": 100}
-        if before is not None:
-            data["before"] = before
-        page = (await session.call("message.history", data))["data"]
-        messages = page["messages"] + messages
-        if not page["hasMore"] or not page["messages"]:
-            break
-        before = page["messages"][0]["seq"]
+    messages = await history(session, group)
     await session.close()
     return messages
 
@@ -87,7 +77,7 @@ def test_kill_nine_mid_burst_loses_and_doubles_nothing(parley):
         server.log.close()
         server = parley("--password-cost", "minimum", "--ws-rate", "100000", "--ws-burst", "100000", data_dir=data_dir)
 
-        messages = asyncio.run(history(server.port, users[0]["token"], group))
+        messages = asyncio.run(group_history(server.port, users[0]["token"], group))
         seqs = [m["seq"] for m in messages]
         assert seqs == list(range(1, len(seqs) + 1)), f"round {round_number}: gaps or disorder"
         texts = [m.get("text") for m in messages if m["kind"] == "text"]

@@ -9,7 +9,7 @@ import signal
 import uuid
 
 from api import call
-from client import Session
+from client import Session, history
 
 CYCLES = 4
 EMOJI = ["👍", "🎉", "😀", "❤️"]
@@ -17,18 +17,7 @@ EMOJI = ["👍", "🎉", "😀", "❤️"]
 
 async def all_events(session: Session, conversation: str) -> list[dict]:
     """The whole conversation, action events included, oldest first."""
-    messages: list[dict] = []
-    before = None
-    for _ in range(10_000):
-        data = {"conversationId": conversation, "limit": 100, "events": True}
-        if before is not None:
-            data["before"] = before
-        page = (await session.call("message.history", data))["data"]
-        messages = page["messages"] + messages
-        if not page["hasMore"] or not page["messages"]:
-            return messages
-        before = page["messages"][0]["seq"]
-    raise AssertionError("history never ended")
+    return await history(session, conversation, events=True)
 
 
 async def burst(port: int, people: list[dict], group: str, targets: list[str], attempts: dict, acked: dict,

@@ -18,6 +18,18 @@ def befriend(port: int, a: dict, b: dict) -> str:
     return friend["conversationId"]
 
 
+def delivered(sender, server, bob: dict, chat: str) -> tuple[dict, dict]:
+    """Waits for the sender's file message to be stored, lifts the throttle, and returns the
+    receiver's history with the one file message in it."""
+    sender.wait(".msg--self .file-tile .file-download", timeout=60)
+    sender.wait_until(lambda: not sender.visible(".msg-pending"), 30, "the file message to be acknowledged")
+    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    history = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
+    [message] = [m for m in history["messages"] if m["kind"] == "file"]
+    return history, message
+
+
 def test_a_large_upload_survives_a_server_restart(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     alice = register(server.url, "alice")
@@ -48,13 +60,7 @@ def test_a_large_upload_survives_a_server_restart(parley, browsers):
     time.sleep(1)
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT, data_dir=data_dir, port=port)
 
-    sender.wait(".msg--self .file-tile .file-download", timeout=60)
-    sender.wait_until(lambda: not sender.visible(".msg-pending"), 30, "the file message to be acknowledged")
-    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
-    history = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
-    [message] = [m for m in history["messages"] if m["kind"] == "file"]
+    _, message = delivered(sender, server, bob, chat)
     assert message["file"]["name"] == "dataset.bin" and message["file"]["size"] == len(content)
     got = call(server.url, "GET", message["file"]["url"], token=bob["token"])
     assert got.status == 200 and hashlib.sha256(got.body).digest() == hashlib.sha256(content).digest()
@@ -95,13 +101,7 @@ def test_a_reload_mid_upload_loses_no_file_and_goes_on_where_the_server_stood(pa
     first = sender.wait_until(lambda: sender.js("const p = document.querySelector('.msg--self .file-progress'); return p && p.value > 0 ? p.value : null"),
                               30, "the upload to go on")
     assert first >= 8 * 1024 * 1024 / len(content) - 0.01, first
-    sender.wait(".msg--self .file-tile .file-download", timeout=60)
-    sender.wait_until(lambda: not sender.visible(".msg-pending"), 30, "the file message to be acknowledged")
-    sender.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-
-    history = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
-    [message] = [m for m in history["messages"] if m["kind"] == "file"]
+    history, message = delivered(sender, server, bob, chat)
     assert message["file"]["name"] == "photos.tar" and message["file"]["size"] == len(content)
     got = call(server.url, "GET", message["file"]["url"], token=bob["token"])
     assert got.status == 200 and hashlib.sha256(got.body).digest() == hashlib.sha256(content).digest()

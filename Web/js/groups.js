@@ -122,14 +122,15 @@ export async function roomOccupants(id) {
 export async function createGroup(name, description) {
   const data = { name };
   if (description) data.description = description;
-  const info = await call('group.create', data);
-  state.groupInfo.set(info.id, info);
-  await refreshConversations();
-  return info;
+  return inGroup(await call('group.create', data));
 }
 
 export async function joinGroup(name) {
-  const info = await call('group.join', { name });
+  return inGroup(await call('group.join', { name }));
+}
+
+/** A group the user is now in (created, joined or joined by a link): kept, and in the chats list. */
+async function inGroup(info) {
   state.groupInfo.set(info.id, info);
   await refreshConversations();
   return info;
@@ -215,10 +216,7 @@ export const previewInvite = (token) => call('group.invite.preview', { token });
 
 /** Joins through a link; the group shows in the chats list. */
 export async function joinByInvite(token) {
-  const info = await call('group.invite.join', { token });
-  state.groupInfo.set(info.id, info);
-  await refreshConversations();
-  return info;
+  return inGroup(await call('group.invite.join', { token }));
 }
 
 /** The owner (or a server administrator) disbands the group; it leaves every member's list. */
