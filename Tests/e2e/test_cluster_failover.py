@@ -11,7 +11,7 @@ import pytest
 
 from client import Session
 from cluster import NatsServer, events, nats, needs_cluster, nodes, online, postgres, texts, wait_for  # noqa: F401 (fixtures)
-from test_durability import history
+from test_durability import group_history as history
 from test_postgres_store import befriend, register
 
 pytestmark = needs_cluster

@@ -10,7 +10,7 @@ import pytest
 from api import call
 from client import Session
 from postgres import PostgresServer, bin_directory
-from test_durability import burst, history as full_history, set_up
+from test_durability import burst, group_history as full_history, set_up
 
 pytestmark = pytest.mark.skipif(bin_directory() is None, reason="PostgreSQL binaries missing (make test-deps installs them)")
 
