@@ -38,6 +38,34 @@ public final class ConversationService: Sendable {
         return announce(try await context.gateway.write(storing(parameters, from: user)), connection: connection)
     }
 
+    /// `send` for a caller that is not a task (a connection's event loop: the native 1:1 hot
+    /// path): checks at once and queues the write; once it is committed, `hop` brings the rest
+    /// back to the caller's thread in one step from the writer, where the message is announced
+    /// (deliveries, the delivered receipt, push notifications, the cluster's publication) and
+    /// then `completion` is called, once. The same checks, write and announcement as `send`,
+    /// so the same guarantees: nothing is delivered before the commit, a retry with the same
+    /// client id is answered with the stored message and delivers nothing again, and a
+    /// refusal carries its code. A refusal found before the write calls `completion` at once,
+    /// on the caller's thread, before this returns.
+    public func send(from user: UserID, _ parameters: SendParameters, connection: ConnectionToken?, hop: any CompletionHop,
+                     completion: @escaping @Sendable (Result<SentMessage, ProtocolError>) -> Void) {
+        do throws(ProtocolError) {
+            try check(parameters)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        context.gateway.write(storing(parameters, from: user)) { outcome in
+            // On the writer thread: only handed on.
+            hop.hop {
+                switch outcome {
+                case .success(let stored): completion(.success(self.announce(stored, connection: connection)))
+                case .failure(let error): completion(.failure(StoreGateway.translate(error)))
+                }
+            }
+        }
+    }
+
     /// What `send` stored: the message, the members read while storing it, and whether it
     /// is new (false for a retry, which is answered but not delivered again); `unquoted`, the
     /// members who may not see the message it replies to (they get it with the preview gone);
@@ -206,7 +234,7 @@ public final class ConversationService: Sendable {
             blind.replyTo = ReplyPreview(messageId: reply.messageId)
             _ = context.announce([blind], to: stored.unquoted, kind: stored.snapshot.shape.kind, excluding: connection)
         }
-        let encoded = context.announce([stored.message], to: members, kind: stored.snapshot.shape.kind, excluding: connection)
+        let encoded = context.announce(stored.message, to: members, kind: stored.snapshot.shape.kind, excluding: connection)
         if let delivered = stored.delivered, let sender = stored.message.sender { tellDelivered(delivered, to: sender) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }

@@ -33,11 +33,19 @@ public final class MessagingContext: Sendable {
     func announce(_ messages: [Message], to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) -> [UInt8]? {
         var encoded: [UInt8]?
         for message in messages {
-            let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
-            encoded = delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
-            // Rooms are for those present: nobody is notified of a room they are not in.
-            if kind != .room { notifications?.stored(message, for: recipients) }
+            encoded = announce(message, to: members, kind: kind, excluding: excluding)
         }
+        return encoded
+    }
+
+    /// `announce` of one message (a send's: no array of one to make); returns its `data` JSON
+    /// as the delivery encoded it, if it did.
+    @discardableResult
+    func announce(_ message: Message, to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) -> [UInt8]? {
+        let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
+        let encoded = delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
+        // Rooms are for those present: nobody is notified of a room they are not in.
+        if kind != .room { notifications?.stored(message, for: recipients) }
         return encoded
     }
 

@@ -15,6 +15,12 @@ public protocol Store: Sendable {
     /// more than once (a batch run again after another write's failure, a deadlock retried):
     /// only the last run's result counts, so it must touch nothing but the store.
     nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T
+    /// `write` for callers that are not tasks (an event loop): the same batch, commit and
+    /// outcome, without a task or a continuation. `completion` runs once, on a writer thread
+    /// after the commit (or at once, if the store is closed), so it must only hand the outcome
+    /// on (queue it on the caller's loop): every other write waits while it runs.
+    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }
 
 /// Queries. Every method throws only for storage failures; "not found" is nil or empty.

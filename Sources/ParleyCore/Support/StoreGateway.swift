@@ -29,6 +29,14 @@ public struct StoreGateway: Sendable {
         }
     }
 
+    /// `write` for callers that are not tasks: `completion` gets the outcome on the store's
+    /// writer thread, untranslated, and must only hand it on; the caller translates a
+    /// failure (`translate`) once it is back on its own thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        store.write(body, completion: completion)
+    }
+
     func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws(ProtocolError) -> T {
         do {
             return try await blocking.run(work)

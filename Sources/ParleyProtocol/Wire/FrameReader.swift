@@ -59,18 +59,24 @@ public enum FrameReader {
                 throw describe(error)
             }
         }
-        if let fast = type as? any FastJSONReadable.Type {
-            let read = frame.withUnsafeBytes { raw -> (any Sendable)? in
-                var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range]))
-                guard let value = fast.init(scanning: &scanner), scanner.atEnd() else { return nil }
-                return value
-            }
-            if let value = read as? P { return value }
+        if let fast = type as? any FastJSONReadable.Type, let value = scan(fast, as: type, in: frame, range) {
+            return value
         }
         do {
             return try JSONDecoder().decode(type, from: frame.subdata(in: range))
         } catch {
             throw describe(error)
+        }
+    }
+
+    /// `data` at `range` read by `Fast`'s hand-written reader, as `P` (the same type); nil when
+    /// the reader is not sure. Generic over both, so the value is never boxed in an existential
+    /// on its way out (`message.send`'s parameters, on every send).
+    private static func scan<Fast: FastJSONReadable, P>(_ fast: Fast.Type, as type: P.Type, in frame: Data, _ range: Range<Int>) -> P? {
+        frame.withUnsafeBytes { raw -> P? in
+            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range]))
+            guard let value = Fast(scanning: &scanner), scanner.atEnd() else { return nil }
+            return value as? P
         }
     }
 

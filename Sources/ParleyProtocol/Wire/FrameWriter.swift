@@ -29,23 +29,34 @@ public enum FrameWriter {
     public static func success(_ id: RequestID?, dataJSON data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(data.count + 48)
+        appendSuccess(id, dataJSON: data, to: &out)
+        return out
+    }
+
+    /// Appends `{"id":…,"ok":true,"data":…}` around data already encoded to `out` (a
+    /// reused buffer: no array of its own).
+    public static func appendSuccess(_ id: RequestID?, dataJSON data: [UInt8], to out: inout [UInt8]) {
         JSONWriter.appendLiteral(#"{"id":"#, to: &out)
         appendID(id, to: &out)
         JSONWriter.appendLiteral(#","ok":true,"data":"#, to: &out)
         out.append(contentsOf: data)
         out.append(UInt8(ascii: "}"))
-        return out
     }
 
     /// `{"id":…,"ok":false,"error":{…}}`
     public static func failure(_ id: RequestID?, _ error: ProtocolError) -> [UInt8] {
         var out: [UInt8] = []
+        appendFailure(id, error, to: &out)
+        return out
+    }
+
+    /// Appends `{"id":…,"ok":false,"error":{…}}` to `out`.
+    public static func appendFailure(_ id: RequestID?, _ error: ProtocolError, to out: inout [UInt8]) {
         JSONWriter.appendLiteral(#"{"id":"#, to: &out)
         appendID(id, to: &out)
         JSONWriter.appendLiteral(#","ok":false,"error":"#, to: &out)
         out.append(contentsOf: WireJSON.encode(error) ?? Array("{}".utf8))
         out.append(UInt8(ascii: "}"))
-        return out
     }
 
     /// `{"event":…,"data":…}`; nil only if the payload cannot be encoded.
@@ -57,12 +68,18 @@ public enum FrameWriter {
     public static func event(name: String, dataJSON data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(data.count + name.utf8.count + 24)
+        appendEvent(name: name, dataJSON: data, to: &out)
+        return out
+    }
+
+    /// Appends `{"event":…,"data":…}` around data already encoded to `out` (a reused
+    /// buffer: no array of its own).
+    public static func appendEvent(name: String, dataJSON data: [UInt8], to out: inout [UInt8]) {
         JSONWriter.appendLiteral(#"{"event":"#, to: &out)
         JSONWriter.appendString(name, to: &out)
         JSONWriter.appendLiteral(#","data":"#, to: &out)
         out.append(contentsOf: data)
         out.append(UInt8(ascii: "}"))
-        return out
     }
 
     /// A request id as JSON: a number, a string, or `null` for a request that could not be read.

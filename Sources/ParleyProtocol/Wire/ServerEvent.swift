@@ -67,7 +67,8 @@ public enum ServerEvent: Sendable, Equatable {
     /// The `data` member as JSON; nil only if a payload cannot be encoded.
     public func dataJSON() -> [UInt8]? {
         switch self {
-        case .messageNew(let message): WireJSON.encode(message)
+        // The two events of a 1:1 send are written by hand, without a dynamic cast.
+        case .messageNew(let message): MessageJSON.json(message) ?? WireJSON.encode(message)
         case .conversationRead(let state): WireJSON.encode(state)
         case .friendRequest(let request): WireJSON.encode(request)
         case .friendAdded(let friend): WireJSON.encode(friend)
@@ -77,7 +78,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .messageUpdated(let update): WireJSON.encode(update)
         case .messageHidden(let reference): WireJSON.encode(reference)
         case .typing(let notice): WireJSON.encode(notice)
-        case .conversationReceipt(let receipt): WireJSON.encode(receipt)
+        case .conversationReceipt(let receipt): receipt.json()
         case .conversationMuted(let state): WireJSON.encode(state)
         case .groupRequestDecided(let state): WireJSON.encode(state)
         case .groupInvited(let invitation): WireJSON.encode(invitation)

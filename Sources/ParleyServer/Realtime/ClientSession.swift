@@ -3,6 +3,7 @@ import ParleyCore
 import Synchronization
 import ParleyNet
 import ParleyProtocol
+import ParleySync
 import ParleyXMPP
 
 /// One client's WebSocket at `/v1/ws`: authentication first, then requests answered one at a
@@ -10,12 +11,13 @@ import ParleyXMPP
 ///
 /// An actor whose executor is its connection's event loop: its state is touched only there,
 /// and the compiler checks it. The socket calls in synchronously on the loop and enters with
-/// `assumeIsolated`; the hub, on any thread, hops to the loop first. Every request runs as one
-/// async task isolated to the session; an operation registered to run on the loop (the hot
-/// `message.send`) runs its handler inside the session too, with no hop between executors
-/// (the handler, the core's send and the store's write are `nonisolated(nonsending)`), so it
-/// costs the loop two jobs: the task's start and its resumption after the store's commit.
-actor ClientSession: WebSocketDelegate {
+/// `assumeIsolated`; the hub, on any thread, hops to the loop first. The hot `message.send`
+/// runs with no task (`OperationTable.Handler.completion`): decoded, checked and queued for
+/// the store inside the session, on the loop, as the frame is read; the writer hands the
+/// commit's outcome back to the loop in one hop (`CompletionHop`), where the session enters
+/// again with `assumeIsolated`, the message is announced and the answer written. Every other
+/// request runs as one async task isolated to the session.
+actor ClientSession: WebSocketDelegate, CompletionHop {
     enum State {
         /// Waiting for the `auth` request; closed with 4000 if it does not come in time.
         case awaitingAuth
@@ -220,33 +222,40 @@ actor ClientSession: WebSocketDelegate {
         }
         busy = true
         let context = OperationContext(session: session, connection: self)
-        // Isolated to this session and started at once, on the loop. A hot operation decodes,
-        // checks and queues its write inside the session and resumes there after the commit:
-        // two jobs on the loop in all (the runtime queues the rest of the start once it meets
-        // the store's continuation, and the writer queues the resumption), where a hop off the
-        // loop and back around every call into nonisolated code cost a dozen. The loop is the
-        // task's executor preference too: every job the loop runs carries it as its task
-        // executor, and a task without that preference would be moved at every `await`. The
-        // others' work (decoding, the services, encoding a large answer) runs on the pool,
-        // costing the loop nothing: their task prefers the pool, which `@concurrent` code
-        // follows.
-        let preference: any TaskExecutor = handler.runsOnLoop ? loop : globalConcurrentExecutor
-        Task.immediate(executorPreference: preference) {
-            let answer = if handler.runsOnLoop {
-                await handler.run(context, envelope, frame)
-            } else {
-                await Self.runOffLoop(handler, context, envelope, frame)
+        switch handler {
+        case .completion(let start):
+            // No task: started here, on the loop; the answer comes back on the loop once (the
+            // writer's hop, or at once for a refusal), and enters the session again there.
+            let id = envelope.id
+            start(context, envelope, frame) { result in
+                self.assumeIsolated { $0.answer(id, result) }
             }
-            self.finish(answer)
+        case .task(let runsOnLoop, let run):
+            // Isolated to this session and started at once, on the loop. An operation on the
+            // loop decodes, checks and queues its write inside the session and resumes there
+            // after the commit: two jobs on the loop in all. The loop is the task's executor
+            // preference too: every job the loop runs carries it as its task executor, and a
+            // task without that preference would be moved at every `await`. The others' work
+            // (decoding, the services, encoding a large answer) runs on the pool, costing the
+            // loop nothing: their task prefers the pool, which `@concurrent` code follows.
+            let preference: any TaskExecutor = runsOnLoop ? loop : globalConcurrentExecutor
+            Task.immediate(executorPreference: preference) {
+                let answer = if runsOnLoop {
+                    await run(context, envelope, frame)
+                } else {
+                    await Self.runOffLoop(run, context, envelope, frame)
+                }
+                self.finish(answer)
+            }
         }
     }
 
-    /// Runs `handler` away from the session (`@concurrent`): on the global pool, the
-    /// executor its task prefers.
+    /// Runs `run` away from the session (`@concurrent`): on the global pool, the executor its
+    /// task prefers.
     @concurrent
-    private static func runOffLoop(_ handler: OperationTable.Handler, _ context: OperationContext,
-                                   _ envelope: RequestEnvelope, _ frame: Data) async -> [UInt8] {
-        await handler.run(context, envelope, frame)
+    private static func runOffLoop(_ run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8],
+                                   _ context: OperationContext, _ envelope: RequestEnvelope, _ frame: Data) async -> [UInt8] {
+        await run(context, envelope, frame)
     }
 
     /// Answers the request in progress and starts the next one.
@@ -256,9 +265,35 @@ actor ClientSession: WebSocketDelegate {
         processNext()
     }
 
+    /// Answers the request in progress (`id`) from a handler with no task, and starts the next
+    /// one. The response's text is assembled in the thread's scratch bytes and copied once,
+    /// into its frame.
+    private func answer(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
+        busy = false
+        if let socket {
+            let frame = ScratchBytes.with { text in
+                switch result {
+                case .success(let data): FrameWriter.appendSuccess(id, dataJSON: data, to: &text)
+                case .failure(let error): FrameWriter.appendFailure(id, error, to: &text)
+                }
+                return Self.frames.frame(opcode: .text, payload: text)
+            }
+            socket.send(encodedFrame: frame)
+        }
+        processNext()
+    }
+
     /// Sends a frame's JSON text.
     private func send(_ text: [UInt8]) {
         socket?.send(encodedFrame: Self.frames.frame(opcode: .text, payload: text))
+    }
+
+    // MARK: CompletionHop (any thread)
+
+    /// Queues `work` on the connection's loop: a store's writer hands a send's outcome back
+    /// here (one closure on the loop's queue, and a wake-up if it sleeps).
+    nonisolated func hop(_ work: @escaping @Sendable () -> Void) {
+        loop.execute(work)
     }
 
     // MARK: From the hub (any thread)

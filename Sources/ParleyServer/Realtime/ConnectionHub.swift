@@ -122,9 +122,12 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     @discardableResult
     func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
-        // Native recipients grouped by event loop as they are found: one task per loop
-        // carrying all of its recipients, not one per recipient, so a group message to 1,000
-        // members costs as many loop wake-ups as there are loops (and no second array).
+        // The first native recipient is kept apart, so an event for one connection (a 1:1
+        // message, a receipt) needs no array. With more, they are grouped by event loop as they
+        // are found: one closure per loop carrying all of its recipients, not one per
+        // recipient, so a group message to 1,000 members costs as many loop wake-ups as there
+        // are loops (and no second array).
+        var lone: ClientSession?
         var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
         var typed: [any EventReceiver] = []
         byUser.withLock { table in
@@ -133,32 +136,51 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                 for member in members.values where member.token != excluding {
                     switch member {
                     case .native(let session):
-                        if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
-                            byLoop[index].sessions.append(session)
-                        } else {
-                            var sessions: [ClientSession] = []
-                            sessions.reserveCapacity(users.count)
-                            sessions.append(session)
-                            byLoop.append((session.loop, sessions))
+                        if lone == nil && byLoop.isEmpty {
+                            lone = session
+                            continue
                         }
+                        if let first = lone {
+                            lone = nil
+                            Self.group(first, into: &byLoop, expecting: users.count)
+                        }
+                        Self.group(session, into: &byLoop, expecting: users.count)
                     case .typed(let receiver): typed.append(receiver)
                     }
                 }
             }
         }
         for receiver in typed { receiver.receive(event) }
-        // Encoded at most once, and only if a native connection is among the recipients.
-        guard !byLoop.isEmpty, let data = event.dataJSON() else { return nil }
-        let frame = encoder.frame(opcode: .text, payload: FrameWriter.event(name: event.name, dataJSON: data))
+        // Encoded at most once, and only if a native connection is among the recipients; the
+        // frame's text is assembled in the thread's scratch bytes and copied once, into it.
+        guard lone != nil || !byLoop.isEmpty, let data = event.dataJSON() else { return nil }
+        let frame = ScratchBytes.with { text in
+            FrameWriter.appendEvent(name: event.name, dataJSON: data, to: &text)
+            return encoder.frame(opcode: .text, payload: text)
+        }
         let window = flushWindow(forEventTo: users.count)
-        if byLoop.count == 1 && byLoop[0].sessions.count == 1 {
-            byLoop[0].sessions[0].deliver(frame, flushWithin: window)
+        if let lone {
+            lone.deliver(frame, flushWithin: window)
             return data
         }
         for (loop, sessions) in byLoop {
             loop.execute { for session in sessions { session.deliverOnLoop(frame, flushWithin: window) } }
         }
         return data
+    }
+
+    /// Adds `session` to its loop's recipients in `byLoop` (a new entry, with room for
+    /// `expecting` sessions, for a loop not there yet).
+    private static func group(_ session: ClientSession, into byLoop: inout [(loop: EventLoop, sessions: [ClientSession])],
+                              expecting: Int) {
+        if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
+            byLoop[index].sessions.append(session)
+            return
+        }
+        var sessions: [ClientSession] = []
+        sessions.reserveCapacity(expecting)
+        sessions.append(session)
+        byLoop.append((session.loop, sessions))
     }
 
     /// Closes every WebSocket of `user` that signed in with the sign-in session `sessionID`.

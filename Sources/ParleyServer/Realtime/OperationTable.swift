@@ -12,27 +12,26 @@ struct OperationContext: Sendable {
     var user: UserID { session.userID }
 }
 
-/// An operation's answer: its result, or its `data` already encoded (the JSON the delivery
-/// wrote for the event the operation caused).
-enum OperationReply<Result: Encodable & Sendable>: Sendable {
-    case value(Result)
-    case encoded([UInt8])
-}
-
 /// The server's WebSocket operations by name, each with its handler: built once at start by
 /// an `OperationTableBuilder`, then only read.
 struct OperationTable: Sendable {
     /// How an operation runs: its parameters decoded, the work done, the answer encoded.
-    struct Handler: Sendable {
-        /// Whether the handler runs on the connection's loop, inside its session (short work
-        /// that never blocks, such as `message.send`, whose only wait is the store's commit):
-        /// it starts at once and resumes there without a hop or a wake-up of the global pool.
-        /// Others run on the pool, so decoding and encoding large answers costs the loop
-        /// nothing.
-        let runsOnLoop: Bool
-        /// Returns the response frame. Runs on its caller's executor (`nonisolated(nonsending)`),
-        /// which `ClientSession` picks by `runsOnLoop`.
-        let run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8]
+    enum Handler: Sendable {
+        /// What a handler with no task answers, once: its result's `data` JSON, or a refusal.
+        typealias Answer = @Sendable (Result<[UInt8], ProtocolError>) -> Void
+
+        /// As a task, which returns the response frame's text. `runsOnLoop`: on the
+        /// connection's loop, inside its session (short work that never blocks): it starts at
+        /// once and resumes there without a hop or a wake-up of the global pool. Otherwise on
+        /// the pool, so decoding and encoding large answers costs the loop nothing. `run`
+        /// runs on its caller's executor (`nonisolated(nonsending)`), which `ClientSession`
+        /// picks by `runsOnLoop`.
+        case task(runsOnLoop: Bool, run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
+        /// With no task (the hot `message.send`): started on the connection's loop, inside
+        /// its session, it calls `Answer` once, back on that loop (the store's writer hands
+        /// the commit's outcome there in one hop), or at once for a refusal found before any
+        /// wait.
+        case completion(@Sendable (OperationContext, RequestEnvelope, Data, _ answer: @escaping Answer) -> Void)
     }
 
     private let handlers: [String: Handler]
@@ -57,7 +56,14 @@ final class OperationTableBuilder {
     /// Registers the handler of `operation`.
     func on<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
                              _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
-        onEncoded(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in .value(try await body(context, parameters)) }
+        add(O.name, .task(runsOnLoop: onLoop) { context, envelope, frame in
+            do throws(ProtocolError) {
+                let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
+                return FrameWriter.success(envelope.id, try await body(context, parameters))
+            } catch {
+                return FrameWriter.failure(envelope.id, error)
+            }
+        })
     }
 
     /// Registers the handler of an operation that answers with success alone (an empty
@@ -71,19 +77,21 @@ final class OperationTableBuilder {
         }
     }
 
-    /// Registers a handler that may answer with its result's JSON already encoded.
-    func onEncoded<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
-                                    _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> OperationReply<O.Result>) {
-        add(O.name, OperationTable.Handler(runsOnLoop: onLoop) { context, envelope, frame in
+    /// Registers an operation that runs with no task (the hot `message.send`): its parameters
+    /// are decoded on the connection's loop, and `body` starts the work there and calls its
+    /// answer once, back on the loop, with the result's `data` JSON or a refusal.
+    func onCompletion<O: APIOperation>(_ operation: O.Type,
+                                       _ body: @escaping @Sendable (OperationContext, O.Parameters,
+                                                                    _ answer: @escaping OperationTable.Handler.Answer) -> Void) {
+        add(O.name, .completion { context, envelope, frame, answer in
+            let parameters: O.Parameters
             do throws(ProtocolError) {
-                let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
-                switch try await body(context, parameters) {
-                case .value(let result): return FrameWriter.success(envelope.id, result)
-                case .encoded(let json): return FrameWriter.success(envelope.id, dataJSON: json)
-                }
+                parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
             } catch {
-                return FrameWriter.failure(envelope.id, error)
+                answer(.failure(error))
+                return
             }
+            body(context, parameters, answer)
         })
     }
 

@@ -84,13 +84,15 @@ enum Operations {
         table.on(Op.RoomFind.self) { _, lookup throws(ProtocolError) in try await rooms.find(lookup) }
 
         // Messages and conversations
-        // The hot path: on the connection's loop, its only wait the store's commit; the answer
+        // The hot path: on the connection's loop with no task, its only wait the store's
+        // commit, whose outcome the writer hands back to the loop in one hop; the answer
         // carries the JSON the delivery wrote for the event.
-        table.onEncoded(Op.MessageSend.self, onLoop: true) { context, parameters throws(ProtocolError) in
+        table.onCompletion(Op.MessageSend.self) { context, parameters, answer in
             // Which device sent it, for Jabber recipients (the `from` resource).
             native.sending(context.user, clientID: parameters.clientId, token: context.connection.token)
-            let sent = try await conversations.send(from: context.user, parameters, connection: context.connection.token)
-            return sent.encodedJSON.map(OperationReply.encoded) ?? .value(sent.message)
+            conversations.send(from: context.user, parameters, connection: context.connection.token, hop: context.connection) { outcome in
+                answer(outcome.map { sent in sent.encodedJSON ?? WireJSON.encode(sent.message) ?? Array("{}".utf8) })
+            }
         }
         table.on(Op.MessageHistory.self) { context, parameters throws(ProtocolError) in
             try await conversations.history(for: context.user, parameters)

@@ -110,6 +110,38 @@ import Testing
         }
     }
 
+    /// A receipt's state written by hand says what `JSONEncoder` says, with and without its
+    /// markers.
+    @Test func receiptStatesAreWrittenAsJSONEncoderWritesThem() throws {
+        for state in [ReceiptState(conversationId: ConversationID(42), userId: UserID(9_007_199_254_740_993), deliveredSeq: 7),
+                      ReceiptState(conversationId: ConversationID(1), userId: UserID(2), readSeq: 0, deliveredSeq: Int64.max),
+                      ReceiptState(conversationId: ConversationID(3), userId: UserID(4), readSeq: 12),
+                      ReceiptState(conversationId: ConversationID(5), userId: UserID(6))] {
+            let fast = try JSONSerialization.jsonObject(with: Data(state.json())) as? NSDictionary
+            let foundation = try JSONSerialization.jsonObject(with: WireJSON.encoder().encode(state)) as? NSDictionary
+            #expect(fast != nil && fast == foundation)
+            #expect(try JSONDecoder().decode(ReceiptState.self, from: Data(state.json())) == state)
+            #expect(ServerEvent.conversationReceipt(state).dataJSON() == state.json())
+        }
+    }
+
+    /// The frames appended to a buffer in use are the frames made alone, after what it held.
+    @Test func appendedFramesAreTheFramesMadeAlone() throws {
+        let json = try #require(WireJSON.encode(Self.message("hi")))
+        let error = ProtocolError(.invalidField, "a \"text\" needs text", field: "text")
+        for id: RequestID? in [.number(5), .string("r\"2"), nil] {
+            var out: [UInt8] = Array("prefix".utf8)
+            FrameWriter.appendSuccess(id, dataJSON: json, to: &out)
+            #expect(out == Array("prefix".utf8) + FrameWriter.success(id, dataJSON: json))
+            out = []
+            FrameWriter.appendFailure(id, error, to: &out)
+            #expect(out == FrameWriter.failure(id, error))
+        }
+        var event: [UInt8] = [0x7B]
+        FrameWriter.appendEvent(name: "message.new", dataJSON: json, to: &event)
+        #expect(event == [0x7B] + FrameWriter.event(name: "message.new", dataJSON: json))
+    }
+
     /// A request written for an operation reads back as the same operation and parameters.
     @Test func requestsRoundTripThroughTheReader() throws {
         let parameters = SendParameters(conversationId: ConversationID(5), clientId: "c", kind: .text, text: "hé \"x\"")

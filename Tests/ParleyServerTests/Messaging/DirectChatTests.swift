@@ -74,6 +74,40 @@ import Testing
         }
     }
 
+    /// Sends written back to back wait in the connection's queue and are answered one each,
+    /// in the order sent, with no task per send: a refusal in the middle and a retry of an
+    /// earlier client id included. The recipient gets each new message once, in order.
+    @Test func pipelinedSendsAreAnsweredInOrderOnceEach() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        let texts = (0..<20).map { index in index == 7 ? "   " : "pipelined \(index)" }
+        for (index, text) in texts.enumerated() {
+            // The 12th repeats the 3rd's client id: a retry, answered with the stored message.
+            let clientID = index == 12 ? "pipe-3" : "pipe-\(index)"
+            try amy.socket.send(["id": "s\(index)", "op": "message.send",
+                                 "data": ["conversationId": conversation, "clientId": clientID, "kind": "text", "text": text]])
+        }
+        _ = try await amy.socket.next { $0["id"] as? String == "s19" }
+        let answers = amy.socket.pending.filter { ($0["id"] as? String)?.hasPrefix("s") == true }
+        #expect(answers.map { $0["id"] as? String } == (0..<19).map { "s\($0)" }, "one answer each, in order (s19 taken)")
+        let refusal = answers.first { $0["id"] as? String == "s7" }
+        #expect(refusal?["ok"] as? Bool == false)
+        #expect((refusal?["error"] as? [String: Any])?["code"] as? String == "invalid_field")
+        let data = answers.compactMap { $0["data"] as? [String: Any] }
+        let third = data.first { $0["clientId"] as? String == "pipe-3" && $0["text"] as? String == "pipelined 3" }
+        let retry = answers.first { $0["id"] as? String == "s12" }?["data"] as? [String: Any]
+        #expect(retry?["id"] as? String != nil && retry?["id"] as? String == third?["id"] as? String)
+        let seqs = answers.filter { $0["id"] as? String != "s12" }.compactMap { ($0["data"] as? [String: Any])?["seq"] as? Int }
+        #expect(seqs == Array(seqs.sorted()) && Set(seqs).count == 17, "17 new messages before s19, in order")
+        // Ben: 18 new messages (20, less the refusal and the retry), each once, in order.
+        _ = try await ben.event("message.new") { $0["text"] as? String == "pipelined 19" }
+        let received = ben.pendingEvents("message.new").compactMap { $0["text"] as? String }.filter { $0.hasPrefix("pipelined") }
+        #expect(received == (0..<19).filter { $0 != 7 && $0 != 12 }.map { "pipelined \($0)" })
+    }
+
     @Test func sendersOtherDevicesGetTheMessage() async throws {
         let server = try TestServer()
         defer { server.stop() }

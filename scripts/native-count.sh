@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Instructions per native 1:1 message under callgrind, by thread role (docs/benchmarks.md,
+# section (r); the method of the history's "The native 1:1 path won back"). The machine has no
+# hardware counters, and instructions counted by callgrind hardly move with the neighbours.
+#
+#   scripts/native-count.sh PARLEY_BIN BENCH_BIN [LABEL]
+#
+# Starts PARLEY_BIN serve under callgrind (--separate-threads=yes) on a free loopback port
+# with a fresh data directory, lets BENCH_BIN direct send PAIRS (20) pairs at RATE (20)
+# messages/s, zeroes the counters SETTLE (3) s after the first text message is stored, dumps
+# them WINDOW (15) s later and prints one JSON line from callgrind-roles.py: instructions,
+# mallocs, jobs and tasks per message for the event loops, the store's writer and the rest.
+# At this rate every message is its own commit. Everything stops at the end (bounded: the
+# bench's own duration is DURATION, 240 s). KEEP=1 keeps the dumps (their directory goes to
+# stderr) for callgrind_annotate.
+set -euo pipefail
+parley=$1 bench=$2 label=${3:-$1}
+PAIRS=${PAIRS:-20} RATE=${RATE:-20} WINDOW=${WINDOW:-15} SETTLE=${SETTLE:-3} DURATION=${DURATION:-240}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.%p.out" \
+    "$parley" serve --host 127.0.0.1 --port "$port" --xmpp-port 0 --data "$work" --log-level warning \
+    --password-cost minimum --registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000 \
+    --max-queued-requests 100000 --ws-auth-timeout 600 > "$work/server.log" 2>&1 &
+server=$!
+bench_pid=
+cleanup() {
+    [ -n "$bench_pid" ] && kill "$bench_pid" 2>/dev/null
+    kill "$server" 2>/dev/null
+    wait 2>/dev/null
+    if [ -n "${KEEP:-}" ]; then echo "dumps kept in $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+for _ in $(seq 1 240); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.5; done
+"$bench" direct --parley-port "$port" --pairs "$PAIRS" --rate "$RATE" --duration "$DURATION" --warmup 1 \
+    --source-ips 127.0.0.2-127.0.0.9 > "$work/bench.out" 2>&1 &
+bench_pid=$!
+stored() {
+    python3 -c 'import sqlite3, sys
+try:
+    print(sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+          .execute("SELECT count(*) FROM messages WHERE kind = '"'text'"'").fetchone()[0])
+except sqlite3.Error:
+    print(0)' "$work/parley.sqlite"
+}
+for _ in $(seq 1 480); do [ "$(stored)" -gt 0 ] && break; sleep 0.5; done
+sleep "$SETTLE"
+callgrind_control -z "$server" > /dev/null
+before=$(stored)
+sleep "$WINDOW"
+callgrind_control -d "$server" > /dev/null
+after=$(stored)
+python3 "$here/callgrind-roles.py" "$label" "$before" "$after" "$work"/cg."$server".out.1*
