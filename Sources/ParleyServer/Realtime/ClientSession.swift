@@ -230,21 +230,12 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
             start(context, envelope, frame) { result in
                 self.assumeIsolated { $0.answer(id, result) }
             }
-        case .task(let runsOnLoop, let run):
-            // Isolated to this session and started at once, on the loop. An operation on the
-            // loop decodes, checks and queues its write inside the session and resumes there
-            // after the commit: two jobs on the loop in all. The loop is the task's executor
-            // preference too: every job the loop runs carries it as its task executor, and a
-            // task without that preference would be moved at every `await`. The others' work
-            // (decoding, the services, encoding a large answer) runs on the pool, costing the
-            // loop nothing: their task prefers the pool, which `@concurrent` code follows.
-            let preference: any TaskExecutor = runsOnLoop ? loop : globalConcurrentExecutor
-            Task.immediate(executorPreference: preference) {
-                let answer = if runsOnLoop {
-                    await run(context, envelope, frame)
-                } else {
-                    await Self.runOffLoop(run, context, envelope, frame)
-                }
+        case .task(let run):
+            // Isolated to this session and started at once; the handler's work (decoding, the
+            // services, encoding a large answer) runs on the pool, costing the loop nothing:
+            // the task prefers the pool, which `@concurrent` code follows.
+            Task.immediate(executorPreference: globalConcurrentExecutor) {
+                let answer = await Self.runOffLoop(run, context, envelope, frame)
                 self.finish(answer)
             }
         }

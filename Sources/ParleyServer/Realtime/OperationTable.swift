@@ -20,13 +20,11 @@ struct OperationTable: Sendable {
         /// What a handler with no task answers, once: its result's `data` JSON, or a refusal.
         typealias Answer = @Sendable (Result<[UInt8], ProtocolError>) -> Void
 
-        /// As a task, which returns the response frame's text. `runsOnLoop`: on the
-        /// connection's loop, inside its session (short work that never blocks): it starts at
-        /// once and resumes there without a hop or a wake-up of the global pool. Otherwise on
-        /// the pool, so decoding and encoding large answers costs the loop nothing. `run`
-        /// runs on its caller's executor (`nonisolated(nonsending)`), which `ClientSession`
-        /// picks by `runsOnLoop`.
-        case task(runsOnLoop: Bool, run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
+        /// As a task on the global pool, so decoding, the services and encoding a large
+        /// answer cost the loop nothing; returns the response frame's text. `run` runs on its
+        /// caller's executor (`nonisolated(nonsending)`): `ClientSession` calls it from
+        /// `@concurrent` code.
+        case task(run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
         /// With no task (the hot `message.send`): started on the connection's loop, inside
         /// its session, it calls `Answer` once, back on that loop (the store's writer hands
         /// the commit's outcome there in one hop), or at once for a refusal found before any
@@ -54,9 +52,9 @@ final class OperationTableBuilder {
     private var handlers: [String: OperationTable.Handler] = [:]
 
     /// Registers the handler of `operation`.
-    func on<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
+    func on<O: APIOperation>(_ operation: O.Type,
                              _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> O.Result) {
-        add(O.name, .task(runsOnLoop: onLoop) { context, envelope, frame in
+        add(O.name, .task { context, envelope, frame in
             do throws(ProtocolError) {
                 let parameters = try FrameReader.parameters(O.Parameters.self, in: frame, envelope)
                 return FrameWriter.success(envelope.id, try await body(context, parameters))
@@ -68,10 +66,10 @@ final class OperationTableBuilder {
 
     /// Registers the handler of an operation that answers with success alone (an empty
     /// `data`): the handler only acts, or throws.
-    func onCommand<O: APIOperation>(_ operation: O.Type, onLoop: Bool = false,
+    func onCommand<O: APIOperation>(_ operation: O.Type,
                                     _ body: nonisolated(nonsending) @escaping @Sendable (OperationContext, O.Parameters) async throws(ProtocolError) -> Void)
         where O.Result == EmptyPayload {
-        on(operation, onLoop: onLoop) { context, parameters throws(ProtocolError) in
+        on(operation) { context, parameters throws(ProtocolError) in
             try await body(context, parameters)
             return EmptyPayload()
         }
