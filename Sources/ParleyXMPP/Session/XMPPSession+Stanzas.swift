@@ -99,12 +99,9 @@ extension XMPPSession {
 
     /// Who this session is: user, bare and full JID.
     var me: (user: UserID, bare: JID, full: JID)? {
-        if let identity = state.identity { return identity }
         guard let account = state.account, let resource = state.resource else { return nil }
         let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
-        let identity = (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
-        state.identity = identity
-        return identity
+        return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
     }
 
     // MARK: iq

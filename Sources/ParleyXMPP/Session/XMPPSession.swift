@@ -91,13 +91,9 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     struct SessionState {
         var phase: Phase = .awaitingStream
         /// Set by SASL.
-        var account: Account? { didSet { identity = nil } }
+        var account: Account?
         /// Set by binding.
-        var resource: String? { didSet { identity = nil } }
-        /// `me` as last computed from `account` and `resource` (either changing clears it):
-        /// every stanza and every event rendered asks, and making the JIDs again each time
-        /// (lowercasing checks, strings) was several thousand instructions a message.
-        var identity: XMPPIdentity?
+        var resource: String?
         var saslFailures = 0
         /// Whether the client has sent its initial presence.
         var available = false
