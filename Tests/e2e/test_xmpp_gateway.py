@@ -368,6 +368,33 @@ def test_stream_management_acknowledges_handled_stanzas(server):
     stream.close()
 
 
+def test_stanzas_written_at_once_are_answered_in_order(server):
+    """A thousand pings and ten roster queries in one write: a ping is answered within the read
+    that brought it, a roster query waits for the store, and the one task that takes the
+    stream's stanzas in turn answers every one, in the order they came, the stream still open."""
+    register(server, "mei")
+    stream = RawStream(server.xmpp_port)
+    stream.sign_in("mei")
+    expected = []
+    stanzas = []
+    for index in range(1000):
+        if index % 100 == 50:
+            expected.append(f"r{index}")
+            stanzas.append(f"<iq type='get' id='r{index}'><query xmlns='jabber:iq:roster'/></iq>")
+        expected.append(f"p{index}")
+        stanzas.append(f"<iq type='get' id='p{index}'><ping xmlns='urn:xmpp:ping'/></iq>")
+    stream.send("".join(stanzas))
+    answered = []
+    while len(answered) < len(expected):
+        answered.append(stream.expect("<iq [^>]*>").group(0))
+    ids = [re.search("id='([^']+)'", tag).group(1) for tag in answered]
+    assert ids == expected
+    assert all("type='result'" in tag for tag in answered)
+    stream.send("</stream:stream>")
+    stream.expect("</stream:stream>")
+    stream.close()
+
+
 def test_groups_and_rooms_as_multi_user_chats(server):
     mei_token = register(server, "mei")
     bob_token = register(server, "bob")

@@ -79,8 +79,10 @@ extension ConversationService {
 
     /// Moves `user`'s delivered marker in a 1:1 conversation to `seq`, for a gateway whose
     /// client acknowledged delivery itself (an XMPP `<received/>`) or that handed the
-    /// message over; the other person hears of it if it moved.
-    public func moveDeliveredMarker(for user: UserID, in conversation: ConversationID, to seq: Int64) async {
+    /// message over; the other person hears of it if it moved. Runs on the caller's executor
+    /// up to the store's queue and back (`nonisolated(nonsending)`): a Jabber session moves
+    /// its user's marker after every message it hands over, from its loop.
+    public nonisolated(nonsending) func moveDeliveredMarker(for user: UserID, in conversation: ConversationID, to seq: Int64) async {
         await markDelivered([(conversation, seq)], to: user)
     }
 
@@ -97,7 +99,7 @@ extension ConversationService {
     /// Moves `user`'s delivered markers (1:1 conversations only) and tells each other person,
     /// once per marker that moved. A failure leaves the ticks where they were: the next
     /// delivery moves them.
-    func markDelivered(_ marks: [(ConversationID, Int64)], to user: UserID) async {
+    nonisolated(nonsending) func markDelivered(_ marks: [(ConversationID, Int64)], to user: UserID) async {
         await markDelivered(marks.map { DeliveredMark(user: user, conversation: $0.0, seq: $0.1) })
     }
 
@@ -110,7 +112,7 @@ extension ConversationService {
 
     /// Moves the delivered markers of any number of recipients in one store write, and tells
     /// each other person once per marker that moved.
-    func markDelivered(_ marks: [DeliveredMark]) async {
+    nonisolated(nonsending) func markDelivered(_ marks: [DeliveredMark]) async {
         guard !marks.isEmpty else { return }
         let receipts = try? await context.gateway.write { writer -> [Receipt] in
             try marks.compactMap { mark -> Receipt? in

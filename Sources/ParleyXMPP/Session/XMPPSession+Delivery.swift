@@ -68,15 +68,14 @@ extension XMPPSession {
     func markDelivered(_ message: Message, me: UserID) {
         guard state.readMarks.offer(message.conversationId, seq: message.seq) else { return }
         let conversations = services.conversations
-        Task(executorPreference: loop) {
-            while let mark = await self.nextReadMark() {
+        // Isolated to the session and started at once, preferring the loop (as stanzas are,
+        // `processNext`): the move runs here up to the store's queue and resumes here once,
+        // after its write.
+        Task.immediate(executorPreference: loop) {
+            while let mark = self.state.readMarks.next() {
                 await conversations.moveDeliveredMarker(for: me, in: mark.conversation, to: mark.seq)
             }
         }
-    }
-
-    private func nextReadMark() -> (conversation: ConversationID, seq: Int64)? {
-        state.readMarks.next()
     }
 
     /// The unread 1:1 messages no connection of the user got yet (past the delivered

@@ -11,7 +11,8 @@ import Synchronization
 /// callbacks and timers enter it with `assumeIsolated`; events from other threads come
 /// through `loop.execute`, in order. Stanzas are handled one at a time in the order they came
 /// (the next starts when the previous one's service calls have finished), like native
-/// requests, each in a task that prefers the loop, so it resumes there after every `await`.
+/// requests, by a task isolated to the session that prefers the loop (`processNext`), so it
+/// runs and resumes there after every `await`.
 actor XMPPSession: ConnectionHandler, EventReceiver {
     let loop: EventLoop
     let token: ConnectionToken
@@ -270,33 +271,42 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
 
     // MARK: Processing
 
+    /// Starts handling what is queued unless that is under way.
+    ///
+    /// One task, isolated to the session and started at once on the loop (as a native
+    /// request's, `ClientSession.run`), takes the queue in order: a stanza whose handler never
+    /// waits is handled within the read that brought it, and one that waits for the store
+    /// resumes here with one job on the loop. The loop is the task's executor preference as
+    /// well, so the services' nonisolated code runs on it too. (A task started later, not
+    /// isolated to the session, cost a job on the loop to start, one to enter the session,
+    /// and two more around every call into nonisolated async code.) Stanzas that finish at
+    /// once are taken by the same task, one after the other, so tasks never nest.
     private func processNext() {
         guard !busy, connection?.isActive == true, !queue.isEmpty else { return }
-        let event = queue.removeFirst()
-        if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
-        switch event {
-        case .streamOpened(let attributes, let defaultNamespace):
-            openStream(attributes, defaultNamespace: defaultNamespace)
-            processNext()
-        case .streamClosed:
-            endedCleanly = true
-            send(raw: "</stream:stream>")
-            // Closes after the write above.
-            connection?.close()
-        case .stanza(let stanza):
-            busy = true
-            // Isolated to the session, and preferring the loop for the services' nonisolated
-            // code: the task runs and resumes on the loop, never on the global pool.
-            Task(executorPreference: loop) {
-                await self.handleInOrder(stanza)
-            }
+        busy = true
+        Task.immediate(executorPreference: loop) {
+            await self.drainQueue()
+            self.busy = false
         }
     }
 
-    private func handleInOrder(_ stanza: XMLElement) async {
-        await handle(stanza)
-        busy = false
-        processNext()
+    /// Handles the queued events in order until none is left or the connection is gone.
+    private func drainQueue() async {
+        while connection?.isActive == true, !queue.isEmpty {
+            let event = queue.removeFirst()
+            if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
+            switch event {
+            case .streamOpened(let attributes, let defaultNamespace):
+                openStream(attributes, defaultNamespace: defaultNamespace)
+            case .streamClosed:
+                endedCleanly = true
+                send(raw: "</stream:stream>")
+                // Closes after the write above.
+                connection?.close()
+            case .stanza(let stanza):
+                await handle(stanza)
+            }
+        }
     }
 
     /// Answers a stream header with ours and the features of this stage.

@@ -28,7 +28,11 @@ public final class XMPPDirectory: Sendable {
     }
 
     /// The user a JID of this domain names; `not_found` for anyone else.
-    public func user(for jid: JID) async throws(ProtocolError) -> UserID {
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): every 1:1 message's
+    /// addressee is looked up here, nearly always in the memory above, and a session would
+    /// otherwise leave its loop and come back (two jobs) for that.
+    public nonisolated(nonsending) func user(for jid: JID) async throws(ProtocolError) -> UserID {
         guard jid.domain == domain, let local = jid.local else {
             throw ProtocolError(.notFound, "\(jid.bare) is not a user of \(domain)")
         }
