@@ -57,6 +57,13 @@ package enum MessageBodyCoding {
 
     /// The column text for a new message's parts.
     package static func encode(_ message: NewMessage) throws(StoreError) -> String? {
+        // A plain text message, the 1:1 send, has none of the parts copied below: nil at
+        // once, without building a `Body` and comparing it with an empty one (≈ 4,000
+        // instructions a message on the writer thread).
+        if message.image == nil, message.system == nil, message.file == nil, message.replyTo == nil, message.mentions == nil,
+           message.mentionsAll == nil, message.forwarded == nil, message.voice == nil {
+            return nil
+        }
         var body = Body(image: message.image, system: message.system)
         body.file = message.file
         body.replyTo = message.replyTo?.messageId

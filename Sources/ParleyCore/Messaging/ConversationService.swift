@@ -186,7 +186,7 @@ public final class ConversationService: Sendable {
             // statement, where a write of its own per message would double the store's work.
             var delivered: ReceiptState?
             if snapshot.shape.kind == .user, let peer = snapshot.members.ids.first(where: { $0 != user }), delivery.isOnline(peer) {
-                let marker = try writer.markDelivered(conversation: conversation, user: peer, upTo: message.seq)
+                let marker = try writer.markDelivered(conversation: conversation, user: peer, toAppended: message.seq)
                 delivered = ReceiptState(conversationId: conversation, userId: peer, deliveredSeq: marker)
             }
             return (message, snapshot, true, unquoted, delivered)

@@ -117,7 +117,7 @@ extension SQLiteStoreWriter {
     /// Resets `statement`, binds it and reads what it needs with `body` (stepping it), runs it
     /// to the end and resets it again, also when something throws.
     @discardableResult
-    private static func runToEnd<T>(_ statement: SQLiteStatement, _ body: (SQLiteStatement) throws -> T) throws -> T {
+    static func runToEnd<T>(_ statement: SQLiteStatement, _ body: (SQLiteStatement) throws -> T) throws -> T {
         statement.reset()
         defer { statement.reset() }
         let result = try body(statement)

@@ -34,6 +34,24 @@ extension SQLiteStoreWriter {
         }
     }
 
+    /// One prepared `UPDATE` of the marker row, without the conversation's counter or a
+    /// `SELECT` after it: `seq` is the newest message, so the marker becomes exactly `seq`.
+    /// Only a recipient's first marker takes the general way (its `INSERT … SELECT` checks
+    /// membership).
+    func markDelivered(conversation: ConversationID, user: UserID, toAppended seq: Int64) throws -> Int64 {
+        let moved = try StoreError.mapping("markDelivered") {
+            try tolerated {
+                try Self.runToEnd(try sending.statements().markDelivered) { update in
+                    try update.bind(integer: seq, at: 1)
+                    try update.bind(integer: conversation.rawValue, at: 2)
+                    try update.bind(integer: user.rawValue, at: 3)
+                }
+                return connection.changes > 0
+            }
+        }
+        return moved ? seq : try markDelivered(conversation: conversation, user: user, upTo: seq)
+    }
+
     func savePrivacy(_ settings: PrivacySettings, for user: UserID) throws {
         try StoreError.mapping("savePrivacy") {
             try connection.run("""

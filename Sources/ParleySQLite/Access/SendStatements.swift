@@ -18,6 +18,8 @@ final class SendStatements {
         let insert: SQLiteStatement
         let advance: SQLiteStatement
         let markRead: SQLiteStatement
+        /// The online recipient's delivered marker (`markDelivered(conversation:user:toAppended:)`).
+        let markDelivered: SQLiteStatement
     }
 
     private let connection: SQLiteConnection
@@ -33,7 +35,8 @@ final class SendStatements {
     func statements() throws -> Prepared {
         if let prepared { return prepared }
         let statements = Prepared(lastSeq: try connection.prepare(Self.lastSeqSQL), insert: try connection.prepare(Self.insertSQL),
-                                  advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL))
+                                  advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL),
+                                  markDelivered: try connection.prepare(Self.markDeliveredSQL))
         prepared = statements
         return statements
     }
@@ -86,5 +89,12 @@ final class SendStatements {
     /// needs no bound by `last_seq` here, only never to move back.
     static let markReadSQL = """
         UPDATE members SET read_seq = max(read_seq, ?1) WHERE conversation_id = ?2 AND user_id = ?3
+        """
+
+    /// The recipient's delivered marker moves to the message just appended, its
+    /// conversation's newest: no bound by `last_seq` to read, only never to move back. A
+    /// recipient without a marker row yet gets one from the general `markDelivered`.
+    static let markDeliveredSQL = """
+        UPDATE delivery_markers SET delivered_seq = max(delivered_seq, ?1) WHERE conversation_id = ?2 AND user_id = ?3
         """
 }
