@@ -73,11 +73,14 @@ public final class SQLiteStore: Store {
     ///     covers (`MessageLogJournal`).
     ///   - searchIndex: how the writer brings the full-text index up to date after sends
     ///     (`SearchIndexer`).
+    ///   - searchIndexReport: told when an indexing step fails and when indexing recovers
+    ///     (called on the writer thread; keep it short), for the server's log.
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
     public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
                 batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
-                searchIndex: SearchIndexSettings = SearchIndexSettings()) throws {
+                searchIndex: SearchIndexSettings = SearchIndexSettings(),
+                searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in }) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
         var journal: MessageLogJournal?
@@ -111,7 +114,8 @@ public final class SQLiteStore: Store {
                 connection.busyTimeout = Self.busyTimeout
                 readerConnections.append(connection)
             }
-            writeSession = try SQLiteWriteSession(connection: writerConnection, journal: journal, searchIndex: searchIndex)
+            writeSession = try SQLiteWriteSession(connection: writerConnection, journal: journal, searchIndex: searchIndex,
+                                                  searchIndexReport: searchIndexReport)
         } catch {
             throw StoreError.translating(error, during: "open \(path)")
         }

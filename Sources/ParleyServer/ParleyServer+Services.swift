@@ -25,7 +25,8 @@ extension ParleyServer {
                 : nil
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
                                         batchLimit: configuration.databaseBatchLimit, messageLog: messageLog,
-                                        searchIndex: configuration.searchIndexSettings)
+                                        searchIndex: configuration.searchIndexSettings,
+                                        searchIndexReport: { logSearchIndex($0, logger: logger) })
             opened = OpenedStore(store: store, close: { store.close() })
             notes = store.migrationNotes
             if messageLog != nil {
@@ -43,6 +44,17 @@ extension ParleyServer {
         }
         for note in notes { logger.warning("stored data changed by a schema migration", ["change": .string(note)]) }
         return opened
+    }
+
+    /// The SQLite store's search indexing, failing or recovering, as a log line.
+    static func logSearchIndex(_ report: SearchIndexReport, logger: Logger) {
+        switch report {
+        case let .stepFailed(reason, failedSteps, waiting):
+            logger.warning("search index step failed; messages stay searchable, retried after the interval",
+                           ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
+        case .recovered(let failedSteps):
+            logger.info("search index recovered", ["failed_steps": .int(failedSteps)])
+        }
     }
 
     static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool, group: EventLoopGroup,

@@ -29,13 +29,17 @@ final class SearchIndexer: WriterUpkeep {
     /// When the oldest of `waiting` arrived (or the last step failed): the interval runs from
     /// here.
     private var waitingSince: ContinuousClock.Instant
-    /// Set by a failed step so that the next one waits the interval, however many wait.
-    private var failedLast = false
+    /// Steps failed in a row; a failure makes the next step wait the interval, however many wait.
+    private var failedSteps = 0
+    /// Where failures and recoveries are told (the server's log).
+    private let report: @Sendable (SearchIndexReport) -> Void
 
     /// Counts the messages waiting (on the opening thread, before the writer thread starts).
-    init(connection: SQLiteConnection, settings: SearchIndexSettings) throws {
+    init(connection: SQLiteConnection, settings: SearchIndexSettings,
+         report: @escaping @Sendable (SearchIndexReport) -> Void = { _ in }) throws {
         self.connection = connection
         self.settings = settings
+        self.report = report
         waiting = try connection.queryFirst(Self.waitingSQL) { try $0.int(0) } ?? 0
         waitingSince = ContinuousClock.now
     }
@@ -49,22 +53,35 @@ final class SearchIndexer: WriterUpkeep {
 
     func due(at now: ContinuousClock.Instant) -> Duration? {
         guard waiting > 0 else { return nil }
-        if waiting >= settings.batchRows && !failedLast { return .zero }
+        if waiting >= settings.batchRows && failedSteps == 0 { return .zero }
         return waitingSince.advanced(by: settings.interval) - now
     }
 
     func runStep(at now: ContinuousClock.Instant) {
         do {
             let indexed = try indexNextBatch()
-            failedLast = false
+            if failedSteps > 0 {
+                report(.recovered(failedSteps: failedSteps))
+                failedSteps = 0
+            }
             // A step short of a batch took everything; after a full one, the count says.
             waiting = indexed < settings.batchRows ? 0 : max(waiting - indexed, 0)
         } catch {
             // The tail stays searchable (by reading it); the next step tries again after the
             // interval. A failed write would fail the sends' commits too, which report it.
-            failedLast = true
+            failedSteps += 1
             waitingSince = now
+            if Self.isReported(failedSteps) {
+                report(.stepFailed(reason: String(describing: error), failedSteps: failedSteps, waiting: waiting))
+            }
         }
+    }
+
+    /// The 1st, 10th, 100th… failure in a row (`SearchIndexReport.stepFailed`).
+    static func isReported(_ failedSteps: Int) -> Bool {
+        var step = failedSteps
+        while step >= 10 && step % 10 == 0 { step /= 10 }
+        return step == 1
     }
 
     /// Indexes the messages after the watermark, up to `batchRows` of them (system notices

@@ -21,13 +21,15 @@ final class SQLiteWriteSession: StoreWriteSession {
 
     /// `journal`: the message log, when it is the durability point of message inserts (the
     /// connection is then at `synchronous = NORMAL`; see `MessageLogJournal`). `searchIndex`:
-    /// how new messages join the full-text index (`SearchIndexer`).
-    init(connection: SQLiteConnection, journal: MessageLogJournal? = nil, searchIndex: SearchIndexSettings = SearchIndexSettings()) throws {
+    /// how new messages join the full-text index (`SearchIndexer`); `searchIndexReport`: where
+    /// its failures are told.
+    init(connection: SQLiteConnection, journal: MessageLogJournal? = nil, searchIndex: SearchIndexSettings = SearchIndexSettings(),
+         searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in }) throws {
         self.connection = connection
         self.journal = journal
         let scrubber = WALScrubber()
         self.scrubber = scrubber
-        let indexer = try SearchIndexer(connection: connection, settings: searchIndex)
+        let indexer = try SearchIndexer(connection: connection, settings: searchIndex, report: searchIndexReport)
         searchIndexer = indexer
         writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
                                    journal: journal, searchIndex: indexer)

@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
+import Synchronization
 @testable import ParleySQLite
 import TestSupport
 import Testing
@@ -23,8 +24,11 @@ import Testing
     }
 
     /// `previous`: the same file opened before (its user and group).
-    private func open(_ path: String, _ settings: SearchIndexSettings, as previous: Opened? = nil) async throws -> Opened {
-        let store = try SQLiteStore(path: path, searchIndex: settings)
+    private func open(_ path: String, _ settings: SearchIndexSettings, as previous: Opened? = nil,
+                      reports: ReportList? = nil) async throws -> Opened {
+        let store = try SQLiteStore(path: path, searchIndex: settings, searchIndexReport: { report in
+            reports?.list.withLock { $0.append(report) }
+        })
         if let previous { return Opened(store: store, ann: previous.ann, group: previous.group) }
         let (ann, group) = try await store.write { writer in
             let ann = try writer.insertUser(NewUser(username: "ann", passwordHash: "h", phone: nil, createdAt: 1))
@@ -76,6 +80,59 @@ import Testing
     private func checkIntegrity(_ path: String) throws {
         let connection = try SQLiteConnection(path: path)
         try connection.run("INSERT INTO messages_search (messages_search) VALUES ('integrity-check')")
+    }
+
+    /// What the indexer reported, in order (told on the writer thread, read by the test).
+    private final class ReportList: Sendable {
+        let list = Mutex<[SearchIndexReport]>([])
+        var reports: [SearchIndexReport] { list.withLock { $0 } }
+    }
+
+    /// A step that fails is reported (once, not at every retry), search keeps finding the
+    /// message, and when the cause is gone the recovery is reported and the message indexed.
+    @Test func aFailingStepIsReportedAndSoIsItsRecovery() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("parley.sqlite")
+        let reports = ReportList()
+        let opened = try await open(path, SearchIndexSettings(batchRows: 1000, interval: .milliseconds(20)), reports: reports)
+        defer { opened.store.close() }
+        let first = try await send(opened, "first words")
+        try await waitForIndex(path)
+
+        // The watermark's row gone: the next step cannot know where to go on from.
+        let beside = try SQLiteConnection(path: path)
+        beside.busyTimeout = .seconds(5)
+        try beside.run("DELETE FROM search_index_watermark")
+        try await send(opened, "second words")
+        try await eventually("the failure to be reported") {
+            reports.reports.contains { if case .stepFailed = $0 { true } else { false } }
+        }
+        guard case let .stepFailed(reason, failedSteps, waiting) = reports.reports.first else {
+            Issue.record("the first report is not the failure: \(reports.reports)")
+            return
+        }
+        #expect(reason.contains("search_index_watermark"))
+        #expect(failedSteps == 1)
+        #expect(waiting == 1)
+        // Retried every 20 ms: another report only at the 10th failure in a row.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(reports.reports.allSatisfy { report in
+            if case let .stepFailed(_, steps, _) = report { SearchIndexer.isReported(steps) } else { false }
+        })
+
+        try beside.run("INSERT INTO search_index_watermark (only, indexed_through) VALUES (1, ?1)", Int64(first.id))
+        try await eventually("the recovery to be reported") {
+            if case .recovered(let steps)? = reports.reports.last { steps >= 1 } else { false }
+        }
+        try await waitForIndex(path)
+        #expect(try indexState(path).documents == 2)
+        #expect(try await search(opened, ["words"]) == ["second words", "first words"])
+    }
+
+    @Test func failuresAreReportedAtTheFirstAndEveryPowerOfTen() {
+        #expect([1, 10, 100, 1000].allSatisfy(SearchIndexer.isReported))
+        #expect(![2, 9, 11, 20, 99, 110, 1001].contains(where: SearchIndexer.isReported))
     }
 
     @Test func aSentMessageIsFoundAtOnceAndAfterIndexing() async throws {
