@@ -6,6 +6,9 @@ import ParleyProtocol
 extension XMPPSession {
     /// From the hub, on any thread: rendered on the loop, in the order they came.
     nonisolated func receive(_ event: ServerEvent) {
+        // A receipt about a peer with Jabber streams here renders as nothing (that peer's
+        // clients answer themselves, `render`): dropped here, before the hop to the loop.
+        if case .conversationReceipt(let receipt) = event, services.resources.hasStreams(receipt.userId) { return }
         renderLater(.server(event))
     }
 
@@ -73,7 +76,11 @@ extension XMPPSession {
                 }
                 guard chatDelivery == .live, message.seq > state.caughtUpThrough[message.conversationId] ?? 0 else { return }
                 send(stanza)
-                markDelivered(message, me: me.user)
+                // The send's own write moved the marker when it knew this user was online;
+                // only when it could not know (the stream came after the write) is it moved here.
+                if !services.conversations.deliveredMarkerMoved(for: me.user, in: message.conversationId, through: message.seq) {
+                    markDelivered(message, me: me.user)
+                }
             } else if let carbon = sentCarbon(message) {
                 send(carbon)
             } else if let stanza = groupStanza(message) {
