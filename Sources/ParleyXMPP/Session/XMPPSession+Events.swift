@@ -57,9 +57,10 @@ extension XMPPSession {
 
     /// A user whose address a group chat event needs and this session does not know.
     private func unknownUser(in event: GatewayEvent) -> UserID? {
-        guard let message = event.message else { return nil }
+        // Matched in place (no copy of the message) and asked of group chats only: every 1:1
+        // message passes here.
+        guard case .server(.messageNew(let message)) = event, state.joined[message.conversationId] != nil else { return nil }
         let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
-        guard state.joined[message.conversationId] != nil else { return nil }
         return users.first { state.localParts[$0] == nil }
     }
 
