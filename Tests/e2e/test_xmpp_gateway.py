@@ -395,6 +395,54 @@ def test_stanzas_written_at_once_are_answered_in_order(server):
     stream.close()
 
 
+def test_pipelined_chat_messages_are_stored_delivered_and_answered_in_order(server):
+    """Thirty chat messages to a friend in one write, the sixteenth too long: each stored one
+    reaches the friend's stream in order with its own, rising stanza-id; the long one is
+    refused with its error before the ping that follows them all is answered; stream
+    management counts every stanza handled (the 1:1 messages take the send with no task)."""
+    async def befriend():
+        friends = await mei_and_bob(server)
+        await friends.mei_native.close()
+        await friends.bob.close()
+    run(befriend())
+    mei = RawStream(server.xmpp_port)
+    mei.sign_in("mei")
+    bob = RawStream(server.xmpp_port)
+    bob.sign_in("bob")
+    for stream in (mei, bob):
+        stream.send("<iq type='get' id='roster'><query xmlns='jabber:iq:roster'/></iq>")
+        stream.expect("<iq [^>]*id='roster'[^>]*>")
+    mei.send("<enable xmlns='urn:xmpp:sm:3'/>")
+    mei.expect("<enabled xmlns='urn:xmpp:sm:3'/>")
+    stanzas = []
+    for index in range(30):
+        body = "x" * 4001 if index == 15 else f"note {index}"
+        stanzas.append(f"<message type='chat' to='bob@localhost' id='m{index}'><body>{body}</body>"
+                       "<request xmlns='urn:xmpp:receipts'/></message>")
+    stanzas.append("<iq type='get' id='after'><ping xmlns='urn:xmpp:ping'/></iq>")
+    stanzas.append("<r xmlns='urn:xmpp:sm:3'/>")
+    mei.send("".join(stanzas))
+    error = mei.expect("<message [^>]*type='error'[^>]*>")
+    assert "id='m15'" in error.group(0)
+    mei.expect("not-acceptable|bad-request")
+    mei.expect("<iq [^>]*id='after'[^>]*>")
+    assert mei.expect("<a xmlns='urn:xmpp:sm:3' h='(\\d+)'/>").group(1) == "31"
+    bodies, archive_ids = [], []
+    while len(bodies) < 29:
+        stanza = bob.expect("<message [^>]*>.*?</message>").group(0)
+        body = re.search("<body>([^<]*)</body>", stanza)
+        if body is None:
+            continue
+        bodies.append(body.group(1))
+        archive_ids.append(int(re.search("<stanza-id [^>]*id='([^']+)'", stanza).group(1)))
+    assert bodies == [f"note {index}" for index in range(30) if index != 15]
+    assert archive_ids == sorted(set(archive_ids))
+    for stream in (mei, bob):
+        stream.send("</stream:stream>")
+        stream.expect("</stream:stream>")
+        stream.close()
+
+
 def test_groups_and_rooms_as_multi_user_chats(server):
     mei_token = register(server, "mei")
     bob_token = register(server, "bob")

@@ -38,12 +38,26 @@ extension ConversationService {
         return (read, delivered)
     }
 
-    /// A 1:1 send moved its recipient's delivered marker (in its own write): the sender hears
-    /// of it, at once or, in a burst, coalesced into one receipt a moment later
-    /// (`DeliveredMarks`).
-    func tellDelivered(_ state: ReceiptState, to sender: UserID) {
-        guard let seq = state.deliveredSeq else { return }
-        switch deliveredMarks.note(seq, in: state.conversationId, to: state.userId, notify: sender) {
+    /// A 1:1 send moved its recipient's delivered marker (in its own write): noted
+    /// (`DeliveredMarks`) before the message is handed to the recipient, so that its streams
+    /// know (`deliveredMarkerMoved`); what to tell the sender (`tellDelivered`) after.
+    func noteDelivered(_ state: ReceiptState, to sender: UserID) -> DeliveredMarks.Decision {
+        guard let seq = state.deliveredSeq else { return .stale }
+        return deliveredMarks.note(seq, in: state.conversationId, to: state.userId, notify: sender)
+    }
+
+    /// Whether a send's own write moved `user`'s delivered marker in `conversation` to `seq`
+    /// or past it, as far as this server remembers (`DeliveredMarks`, a couple of seconds):
+    /// a gateway stream that hands the message over then has no marker of its own to move.
+    /// False when it cannot tell.
+    public func deliveredMarkerMoved(for user: UserID, in conversation: ConversationID, through seq: Int64) -> Bool {
+        deliveredMarks.covers(seq, in: conversation, to: user)
+    }
+
+    /// The sender hears of a delivered marker its send moved (`noteDelivered`'s decision): at
+    /// once or, in a burst, coalesced into one receipt a moment later.
+    func tellDelivered(_ state: ReceiptState, to sender: UserID, as decision: DeliveredMarks.Decision) {
+        switch decision {
         case .stale, .deferred(startFlush: false):
             return
         case .tellNow:

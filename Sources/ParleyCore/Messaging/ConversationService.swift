@@ -234,8 +234,10 @@ public final class ConversationService: Sendable {
             blind.replyTo = ReplyPreview(messageId: reply.messageId)
             _ = context.announce([blind], to: stored.unquoted, kind: stored.snapshot.shape.kind, excluding: connection)
         }
+        let sender = stored.message.sender
+        let decision = sender.flatMap { sender in stored.delivered.map { noteDelivered($0, to: sender) } }
         let encoded = context.announce(stored.message, to: members, kind: stored.snapshot.shape.kind, excluding: connection)
-        if let delivered = stored.delivered, let sender = stored.message.sender { tellDelivered(delivered, to: sender) }
+        if let decision, let delivered = stored.delivered, let sender { tellDelivered(delivered, to: sender, as: decision) }
         return SentMessage(message: stored.message, encodedJSON: encoded)
     }
 

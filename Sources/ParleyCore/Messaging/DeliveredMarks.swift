@@ -74,6 +74,13 @@ final class DeliveredMarks: Sendable {
         }
     }
 
+    /// Whether `user`'s delivered marker in `conversation` is known to be at `seq` or past it
+    /// (told or waiting to be); false when it is not remembered.
+    func covers(_ seq: Int64, in conversation: ConversationID, to user: UserID) -> Bool {
+        let key = Key(conversation: conversation, user: user)
+        return state.withLock { state in max(state.waiting[key]?.seq ?? 0, state.told[key]?.seq ?? 0) >= seq }
+    }
+
     /// The flush: what waits, taken and remembered as told; empty (and the flush over) when
     /// nothing does.
     func take(now: ContinuousClock.Instant = .now) -> [Key: Mark] {

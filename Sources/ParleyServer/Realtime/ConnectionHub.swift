@@ -129,6 +129,8 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         // are loops (and no second array).
         var lone: ClientSession?
         var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
+        // Likewise the first typed receiver (a Jabber stream): most events reach one or none.
+        var loneTyped: (any EventReceiver)?
         var typed: [any EventReceiver] = []
         byUser.withLock { table in
             for user in users {
@@ -145,11 +147,21 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                             Self.group(first, into: &byLoop, expecting: users.count)
                         }
                         Self.group(session, into: &byLoop, expecting: users.count)
-                    case .typed(let receiver): typed.append(receiver)
+                    case .typed(let receiver):
+                        if loneTyped == nil && typed.isEmpty {
+                            loneTyped = receiver
+                            continue
+                        }
+                        if let first = loneTyped {
+                            loneTyped = nil
+                            typed.append(first)
+                        }
+                        typed.append(receiver)
                     }
                 }
             }
         }
+        loneTyped?.receive(event)
         for receiver in typed { receiver.receive(event) }
         // Encoded at most once, and only if a native connection is among the recipients; the
         // frame's text is assembled in the thread's scratch bytes and copied once, into it.

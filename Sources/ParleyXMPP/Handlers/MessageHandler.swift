@@ -67,14 +67,54 @@ struct MessageHandler: Sendable {
         }
         // The stanza id is the client id, so a client's retry of the same stanza is stored once.
         let stored = try await context.sendBody(of: message, body, in: conversation, me: me)
-        // Asked for a receipt or markable: answered when the native peer's markers pass it
-        // (`conversation.receipt`). A peer with Jabber streams here answers itself.
-        if let id = message["id"], !context.services.resources.hasStreams(recipient) {
-            let receipt = message.child("request", namespace: Namespace.receipts) != nil
-            let markable = message.child("markable", namespace: Namespace.chatMarkers) != nil
-            let answer = context.services.resources.awaitReceipt(me.user, AwaitedReceipts.Sent(
-                conversation: stored.conversationId, seq: stored.seq, stanzaID: id, receipt: receipt, markable: markable))
-            for stanza in answer.stanzas(from: context.address(of: recipient), to: me.full) { context.send(stanza) }
+        awaitReceipt(for: message, stored: stored, to: recipient, me: me, context: context)
+    }
+
+    /// `handle` and `sendDirect` with no task, for the common 1:1 message: a `chat` or
+    /// `normal` message with a text body to a friend this stream knows (from its roster), by
+    /// a username met before, carrying nothing that needs the store first (an action, an
+    /// invitation, a link to an upload). Checked and queued for the store here
+    /// (`ConversationService.send`'s completion form); after the commit its outcome comes back
+    /// on the stream's executor in one hop, where the sender's receipts and markers are
+    /// noted and a refusal is answered with its error, as `handle` would, and then
+    /// `directSendFinished` lets the stream go on. The stored message's deliveries (to the
+    /// recipient's streams, carbons with its stanza-id) are the announcement's, as for any
+    /// send. False, having done nothing, for any other stanza: `handle` takes it.
+    func startDirect(_ message: XMLElement, me: XMPPIdentity, context: isolated some XMPPHandlerContext) -> Bool {
+        let services = context.services
+        let type = message["type"] ?? "normal"
+        guard type == "chat" || type == "normal", let to = message["to"].flatMap(JID.init), to.bare != me.bare,
+              let recipient = services.directory.knownUser(for: to),
+              message.child("x", namespace: Namespace.conference) == nil, !MessageActionHandler.carriesAction(message),
+              let body = message.child("body")?.text, !body.allSatisfy(\.isWhitespace),
+              let conversation = context.knownConversation(with: recipient) else { return false }
+        let parameters = services.sendParameters(for: message, body: body, in: conversation)
+        guard parameters.kind == .text else { return false }
+        context.noteSending(message, clientID: parameters.clientId, me: me)
+        let domain = services.directory.domain
+        services.conversations.send(from: me.user, parameters, connection: context.token, hop: context.completionHop) { outcome in
+            // On the stream's executor: the hop, or at once for a refusal found before the write.
+            context.assumeIsolated { context in
+                switch outcome {
+                case .success(let sent): awaitReceipt(for: message, stored: sent.message, to: recipient, me: me, context: context)
+                case .failure(let error): context.send(StanzaError.from(error).reply(to: message, from: domain))
+                }
+                context.directSendFinished()
+            }
         }
+        return true
+    }
+
+    /// A stored message that asked for a receipt or is markable: answered when the native
+    /// peer's markers pass it (`conversation.receipt`). A peer with Jabber streams here
+    /// answers itself.
+    private func awaitReceipt(for message: XMLElement, stored: Message, to recipient: UserID, me: XMPPIdentity,
+                              context: isolated some XMPPHandlerContext) {
+        guard let id = message["id"], !context.services.resources.hasStreams(recipient) else { return }
+        let receipt = message.child("request", namespace: Namespace.receipts) != nil
+        let markable = message.child("markable", namespace: Namespace.chatMarkers) != nil
+        let answer = context.services.resources.awaitReceipt(me.user, AwaitedReceipts.Sent(
+            conversation: stored.conversationId, seq: stored.seq, stanzaID: id, receipt: receipt, markable: markable))
+        for stanza in answer.stanzas(from: context.address(of: recipient), to: me.full) { context.send(stanza) }
     }
 }

@@ -69,7 +69,6 @@ struct PresenceHandler: Sendable {
         let services = context.services
         let social = services.social
         let resources = services.resources
-        let domain = services.directory.domain
         if let friends = try? await social.allFriends(of: me.user) {
             for friend in friends {
                 context.learn(friend)
@@ -77,17 +76,17 @@ struct PresenceHandler: Sendable {
             }
         }
         for (resource, children) in resources.available(me.user) where resource != me.full.resource {
-            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource), to: me.full, children: children))
+            context.send(Self.presence(from: me.bare.withResource(resource), to: me.full, children: children))
         }
         // The user's native clients: each a resource of its own (`NativeResources`); connected
         // only elsewhere (another server of a cluster), the one resource `parley`.
         let native = services.nativeResources.resources(of: me.user)
         for resource in native {
-            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: resource.name), to: me.full,
+            context.send(Self.presence(from: me.bare.withResource(resource.name), to: me.full,
                                        children: NativePresence.elements(resource)))
         }
         if native.isEmpty && resources.streamCount(me.user) <= 1 && services.delivery.isOnline(me.user, excluding: context.token) {
-            context.send(Self.presence(from: JID(local: me.bare.local, domain: domain, resource: XMPPResources.nativeResource), to: me.full,
+            context.send(Self.presence(from: me.bare.withResource(XMPPResources.nativeResource), to: me.full,
                                        children: nil))
         }
         if let requests = try? await social.allIncomingRequests(of: me.user) {

@@ -14,6 +14,13 @@ protocol XMPPHandlerContext: Actor {
     var handlers: XMPPHandlerTable { get }
     /// Sends a stanza to the client (stream management counts it).
     func send(_ element: XMLElement)
+    /// Where a send started with no task comes back to after the store's commit
+    /// (`ConversationService.send`'s completion form): this stream's own executor.
+    nonisolated var completionHop: any CompletionHop { get }
+    /// The send with no task this stream's current stanza started
+    /// (`MessageHandler.startDirect`) has had its outcome handled: the stream goes on with
+    /// its next stanza (it handles none meanwhile, so stanzas keep their order).
+    func directSendFinished()
     /// Remembers a friend's address and 1:1 conversation for the stream's later stanzas.
     func learn(_ friend: Friend)
     /// Whether the client gets copies of what the user sends elsewhere (XEP-0280).
@@ -71,11 +78,7 @@ extension XMPPHandlerContext {
         let services = self.services
         var parameters = services.sendParameters(for: message, body: body, in: conversation)
         if !mentions.isEmpty, parameters.kind == .text { parameters.mentions = mentions }
-        if let resource = me.full.resource {
-            let clientID = parameters.clientId
-            let originID = message.child("origin-id", namespace: Namespace.stanzaID)?["id"]
-            services.resources.sending(me.user, clientID: clientID, origin: XMPPResources.Origin(resource: resource, originID: originID))
-        }
+        noteSending(message, clientID: parameters.clientId, me: me)
         do throws(ProtocolError) {
             return try await services.conversations.send(from: me.user, parameters, connection: token).message
         } catch {
@@ -97,6 +100,17 @@ extension XMPPHandlerContext {
         return try await services.conversations.send(
             from: me.user, SendParameters(conversationId: conversation, clientId: parameters.clientId, kind: .text, text: body),
             connection: token).message
+    }
+}
+
+extension XMPPHandlerContext {
+    /// Notes the resource sending `message` (stored with `clientID`) and its `<origin-id>`
+    /// (`XMPPResources.sending`), before the send, so that its recipients see it from the
+    /// full JID, with the origin id kept.
+    func noteSending(_ message: XMLElement, clientID: String, me: XMPPIdentity) {
+        guard let resource = me.full.resource else { return }
+        let originID = message.child("origin-id", namespace: Namespace.stanzaID)?["id"]
+        services.resources.sending(me.user, clientID: clientID, origin: XMPPResources.Origin(resource: resource, originID: originID))
     }
 }
 

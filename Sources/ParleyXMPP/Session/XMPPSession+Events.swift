@@ -6,6 +6,9 @@ import ParleyProtocol
 extension XMPPSession {
     /// From the hub, on any thread: rendered on the loop, in the order they came.
     nonisolated func receive(_ event: ServerEvent) {
+        // A receipt about a peer with Jabber streams here renders as nothing (that peer's
+        // clients answer themselves, `render`): dropped here, before the hop to the loop.
+        if case .conversationReceipt(let receipt) = event, services.resources.hasStreams(receipt.userId) { return }
         renderLater(.server(event))
     }
 
@@ -54,9 +57,10 @@ extension XMPPSession {
 
     /// A user whose address a group chat event needs and this session does not know.
     private func unknownUser(in event: GatewayEvent) -> UserID? {
-        guard let message = event.message else { return nil }
+        // Matched in place (no copy of the message) and asked of group chats only: every 1:1
+        // message passes here.
+        guard case .server(.messageNew(let message)) = event, state.joined[message.conversationId] != nil else { return nil }
         let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
-        guard state.joined[message.conversationId] != nil else { return nil }
         return users.first { state.localParts[$0] == nil }
     }
 
@@ -73,7 +77,11 @@ extension XMPPSession {
                 }
                 guard chatDelivery == .live, message.seq > state.caughtUpThrough[message.conversationId] ?? 0 else { return }
                 send(stanza)
-                markDelivered(message, me: me.user)
+                // The send's own write moved the marker when it knew this user was online;
+                // only when it could not know (the stream came after the write) is it moved here.
+                if !services.conversations.deliveredMarkerMoved(for: me.user, in: message.conversationId, through: message.seq) {
+                    markDelivered(message, me: me.user)
+                }
             } else if let carbon = sentCarbon(message) {
                 send(carbon)
             } else if let stanza = groupStanza(message) {

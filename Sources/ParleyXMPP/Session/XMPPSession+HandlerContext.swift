@@ -3,7 +3,15 @@ import ParleyProtocol
 
 // The session as its handlers see it (`XMPPHandlerContext`); `send`, `token`, `services` and
 // `handlers` are the session's own.
-extension XMPPSession: XMPPHandlerContext {
+extension XMPPSession: XMPPHandlerContext, CompletionHop {
+    nonisolated var completionHop: any CompletionHop { self }
+
+    /// Queues `work` on the session's loop (a store's writer hands a send's outcome back
+    /// here: one closure on the loop's queue, and a wake-up if it sleeps).
+    nonisolated func hop(_ work: @escaping @Sendable () -> Void) {
+        loop.execute(work)
+    }
+
     func setCarbons(_ enabled: Bool) {
         state.carbons = enabled
     }

@@ -101,7 +101,7 @@ extension XMPPSession {
     var me: (user: UserID, bare: JID, full: JID)? {
         guard let account = state.account, let resource = state.resource else { return nil }
         let bare = JID(local: XMPPDirectory.localPart(of: account.profile), domain: domain)
-        return (account.profile.id, bare, JID(local: bare.local, domain: domain, resource: resource))
+        return (account.profile.id, bare, bare.withResource(resource))
     }
 
     // MARK: iq

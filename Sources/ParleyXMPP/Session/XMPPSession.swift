@@ -28,7 +28,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     var parser: XMLStreamParser
     /// Parsed and not yet handled; a stream restart or error drops what is left.
     var queue: [XMLStreamEvent] = []
-    private var busy = false
+    /// Where the stanza queue stands (`processNext`).
+    private var processing = StanzaProcessing.idle
     var headerSent = false
     var authTimer: ScheduledTimer?
     /// Puts the parser away once the stream has been silent between stanzas for
@@ -144,6 +145,21 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         case awaitingPresence
         case catchingUp
         case live
+    }
+
+    /// Where the stanza queue stands: nothing under way, a task taking it, or a send with no
+    /// task waiting for its commit (`MessageHandler.startDirect`), which goes on with the
+    /// queue from its completion.
+    enum StanzaProcessing {
+        case idle
+        /// `drainQueue`'s task, or the loop's read, is taking stanzas in order.
+        case handling
+        /// A send with no task is being started; its completion may come at once (a refusal).
+        case startingSend
+        /// The send being started was refused at once and answered: go on with the queue.
+        case sendAnsweredAtOnce
+        /// A send with no task waits for its commit; nothing else is taken until it is answered.
+        case awaitingSend
     }
 
     enum Phase {
@@ -281,21 +297,74 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// isolated to the session, cost a job on the loop to start, one to enter the session,
     /// and two more around every call into nonisolated async code.) Stanzas that finish at
     /// once are taken by the same task, one after the other, so tasks never nest.
+    ///
+    /// A 1:1 chat message to a friend (the hot path) needs no task at all: it is started from
+    /// here or from the task (`takeWithoutTask`), and the queue waits for its commit, going on
+    /// from the send's completion on the loop (`directSendFinished`).
     private func processNext() {
-        guard !busy, connection?.isActive == true, !queue.isEmpty else { return }
-        busy = true
+        guard processing == .idle, connection?.isActive == true, !queue.isEmpty else { return }
+        processing = .handling
+        guard !takeWithoutTask() else { return }
+        guard connection?.isActive == true, !queue.isEmpty else {
+            processing = .idle
+            return
+        }
         Task.immediate(executorPreference: loop) {
             await self.drainQueue()
-            self.busy = false
         }
     }
 
-    /// Handles the queued events in order until none is left or the connection is gone.
+    /// Starts the sends with no task at the head of the queue, in order (`MessageHandler.
+    /// startDirect`). True when one waits for its commit (its completion goes on with the
+    /// queue); false when the queue is empty or its head needs a task.
+    private func takeWithoutTask() -> Bool {
+        while connection?.isActive == true, case .stanza(let stanza)? = queue.first, case .bound = state.phase,
+              stanza.name == "message", stanza.namespace == Namespace.client, let me {
+            processing = .startingSend
+            guard handlers.messages.startDirect(stanza, me: me, context: self) else {
+                processing = .handling
+                return false
+            }
+            state.handledStanzas = state.handledStanzas.map { $0 &+ 1 }
+            takeFirst()
+            if processing == .startingSend {
+                processing = .awaitingSend
+                return true
+            }
+            // Refused before the write and answered already: on with the next.
+            processing = .handling
+        }
+        return false
+    }
+
+    /// The send with no task has been answered: the next stanza's turn.
+    func directSendFinished() {
+        switch processing {
+        case .startingSend:
+            processing = .sendAnsweredAtOnce
+        case .awaitingSend:
+            processing = .idle
+            processNext()
+        case .idle, .handling, .sendAnsweredAtOnce:
+            assertionFailure("a send with no task finished while none was under way")
+        }
+    }
+
+    /// Removes the queue's first event, reading again once the queue is short enough.
+    @discardableResult
+    private func takeFirst() -> XMLStreamEvent {
+        let event = queue.removeFirst()
+        if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
+        return event
+    }
+
+    /// Handles the queued events in order until none is left, the connection is gone, or a
+    /// send with no task waits for its commit.
     private func drainQueue() async {
         while connection?.isActive == true, !queue.isEmpty {
-            let event = queue.removeFirst()
-            if queue.count <= services.configuration.maxQueuedStanzas / 2 { connection?.resumeReading() }
-            switch event {
+            if takeWithoutTask() { return }
+            guard connection?.isActive == true, !queue.isEmpty else { break }
+            switch takeFirst() {
             case .streamOpened(let attributes, let defaultNamespace):
                 openStream(attributes, defaultNamespace: defaultNamespace)
             case .streamClosed:
@@ -307,6 +376,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
                 await handle(stanza)
             }
         }
+        processing = .idle
     }
 
     /// Answers a stream header with ours and the features of this stage.

@@ -10,8 +10,13 @@ public struct JID: Hashable, Sendable, CustomStringConvertible {
     public static let maxPartBytes = 1023
 
     public init(local: String?, domain: String, resource: String? = nil) {
-        self.local = local.map(Self.lowercased)
-        self.domain = Self.lowercased(domain)
+        self.init(normalizedLocal: local.map(Self.lowercased), domain: Self.lowercased(domain), resource: resource)
+    }
+
+    /// Parts already lowercased (another JID's): taken as they are.
+    private init(normalizedLocal local: String?, domain: String, resource: String?) {
+        self.local = local
+        self.domain = domain
         self.resource = resource
     }
 
@@ -55,11 +60,16 @@ public struct JID: Hashable, Sendable, CustomStringConvertible {
     /// `text` lowercased; as it is when it is ASCII without capitals, as addresses almost
     /// always are (Unicode lowercasing is far dearer than the check).
     static func lowercased(_ text: String) -> String {
-        text.utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? text.lowercased() : text
+        text.containsUTF8Byte(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? text.lowercased() : text
     }
 
     /// The address without its resource.
-    public var bare: JID { JID(local: local, domain: domain) }
+    public var bare: JID { JID(normalizedLocal: local, domain: domain, resource: nil) }
+
+    /// The same address with `resource` (its other parts are normalized already).
+    public func withResource(_ resource: String?) -> JID {
+        JID(normalizedLocal: local, domain: domain, resource: resource)
+    }
 
     public var description: String {
         var text = local.map { $0 + "@" } ?? ""

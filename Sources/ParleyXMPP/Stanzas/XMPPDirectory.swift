@@ -40,10 +40,18 @@ public final class XMPPDirectory: Sendable {
             guard let raw = Int64(local.dropFirst()) else { throw ProtocolError(.notFound, "no user \(jid.bare)") }
             return try await accounts.profile(id: UserID(rawValue: raw)).id
         }
-        if let id = idsByName.withLock({ $0[local] }) { return id }
+        if let id = knownUser(for: jid) { return id }
         let profile = try await accounts.profile(username: local)
         remember(profile)
         return profile.id
+    }
+
+    /// The user a JID of this domain names by username, if that name was met before (no
+    /// read, no wait: a session's hot path asks before it starts a send with no task); nil
+    /// for anything else, which `user(for:)` looks up or refuses.
+    public func knownUser(for jid: JID) -> UserID? {
+        guard jid.domain == domain, let local = jid.local, !local.hasPrefix("~") else { return nil }
+        return idsByName.withLock { $0[local] }
     }
 
     /// Notes a profile's address (friend lists and events carry them).

@@ -48,7 +48,7 @@ extension XMLElement {
 public enum XMLEscaping {
     /// Appends `text` escaped for element content.
     public static func appendText(_ text: String, to out: inout String) {
-        guard text.utf8.contains(where: needsCareInText) else {
+        guard text.containsUTF8Byte(where: needsCareInText) else {
             out += text
             return
         }
@@ -66,7 +66,7 @@ public enum XMLEscaping {
 
     /// Appends `value` escaped for an attribute in single or double quotes.
     public static func appendAttributeValue(_ value: String, to out: inout String) {
-        guard value.utf8.contains(where: needsCareInAttribute) else {
+        guard value.containsUTF8Byte(where: needsCareInAttribute) else {
             out += value
             return
         }

@@ -28,6 +28,46 @@ import Testing
         #expect(await context.sent.isEmpty)
     }
 
+    @Test func aChatMessageToAKnownFriendIsSentWithNoTaskAndAnsweredAfterItsCommit() async throws {
+        let fixture = try HandlerFixture()
+        let alice = try await fixture.user("alice")
+        let bob = try await fixture.user("bob")
+        let conversation = try await fixture.befriend(alice.user, bob.user)
+        let context = fixture.context()
+
+        // Not known to the stream yet (no roster, the name not met): left to `handle`.
+        #expect(await !context.startDirect(chat("hi", to: bob.bare), me: alice))
+        fixture.services.directory.remember(try await fixture.services.accounts.profile(id: bob.user))
+        #expect(await !context.startDirect(chat("hi", to: bob.bare), me: alice))
+        await context.know(bob.user, in: conversation)
+
+        #expect(await context.startDirect(chat("hello bob", to: bob.bare, id: "quick"), me: alice))
+        for _ in 0..<500 where await context.directSendsFinished == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await context.directSendsFinished == 1)
+        let history = try await fixture.services.conversations.history(for: bob.user, HistoryParameters(conversationId: conversation))
+        let texts = history.messages.filter { $0.kind == .text }
+        #expect(texts.map(\.text) == ["hello bob"])
+        #expect(texts.first?.clientId == "quick")
+        #expect(await context.sent.isEmpty)
+
+        // Too long: refused before the write, answered with its error at once.
+        #expect(await context.startDirect(chat(String(repeating: "x", count: 4001), to: bob.bare, id: "long"), me: alice))
+        #expect(await context.directSendsFinished == 2)
+        let reply = try #require(await context.sent.first)
+        #expect(reply["type"] == "error" && reply["id"] == "long")
+        #expect(reply.child("error")?.elements.first?.name == "bad-request")
+
+        // What needs more than the send: a correction, an invitation, an address by id.
+        var correction = chat("hello bob!", to: bob.bare, id: "fix")
+        correction.append(XMLElement("replace", namespace: Namespace.correction, ["id": "quick"]))
+        #expect(await !context.startDirect(correction, me: alice))
+        var invitation = chat("join us", to: bob.bare, id: "invite")
+        invitation.append(XMLElement("x", namespace: Namespace.conference, ["jid": "room@conference.chat.test"]))
+        #expect(await !context.startDirect(invitation, me: alice))
+        #expect(await !context.startDirect(chat("hi", to: JID(local: "~\(bob.user.rawValue)", domain: HandlerFixture.domain)), me: alice))
+        #expect(await context.directSendsFinished == 2)
+    }
+
     @Test func aMessageToSomeoneNotAFriendIsRefusedAndNotStored() async throws {
         let fixture = try HandlerFixture()
         let alice = try await fixture.user("alice")

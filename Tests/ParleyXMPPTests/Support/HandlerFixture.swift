@@ -105,6 +105,14 @@ final class HandlerFixture {
     }
 }
 
+/// Brings a send's completion to the recording context, as a stream's loop does for its session.
+struct ActorHop: CompletionHop {
+    let context: RecordingContext
+    func hop(_ work: @escaping @Sendable () -> Void) {
+        Task { await context.run(work) }
+    }
+}
+
 /// A handler context that keeps what was sent, learned and set, instead of a stream.
 actor RecordingContext: XMPPHandlerContext {
     let services: XMPPServices
@@ -128,6 +136,18 @@ actor RecordingContext: XMPPHandlerContext {
     }
 
     func send(_ element: XMLElement) { sent.append(element) }
+    nonisolated var completionHop: any CompletionHop { ActorHop(context: self) }
+    /// How many sends with no task were answered (`MessageHandler.startDirect`).
+    private(set) var directSendsFinished = 0
+    func directSendFinished() { directSendsFinished += 1 }
+    /// Runs a hopped completion isolated to this context.
+    func run(_ work: @Sendable () -> Void) { work() }
+    /// `MessageHandler.startDirect` on this context, as the session's queue calls it.
+    func startDirect(_ message: XMLElement, me: XMPPIdentity) -> Bool {
+        handlers.messages.startDirect(message, me: me, context: self)
+    }
+    /// Knows `user` as a friend in `conversation`, as a roster fetch makes a stream know them.
+    func know(_ user: UserID, in conversation: ConversationID) { peers[user] = conversation }
     func learn(_ friend: Friend) {
         learned.append(friend.user.id)
         peers[friend.user.id] = friend.conversationId
