@@ -76,10 +76,10 @@ import Testing
     }
 
     @Test func aSearchThatHeldNothingCountsAsZeroInTheMedian() {
-        let outcome = MessagingRunner.Outcome(dialect: .parley, steps: [], searches: [nil, 4000, 8000])
+        let outcome = MessagingRunner.Outcome(server: .parley, steps: [], searches: [nil, 4000, 8000])
         #expect(outcome.maxHeld == 4000)
         #expect(outcome.spread?.min == 0)
-        let mostlyNone = MessagingRunner.Outcome(dialect: .parley, steps: [], searches: [nil, nil, 8000])
+        let mostlyNone = MessagingRunner.Outcome(server: .parley, steps: [], searches: [nil, nil, 8000])
         #expect(mostlyNone.maxHeld == nil)
         #expect(MessagingComparison.maxHeldText(mostlyNone) == "none (median of 3 searches: none, none, 8,000)")
     }
