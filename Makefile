@@ -142,7 +142,7 @@ bench-xmpp: deps
 	status=0; RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley \
 		$(XMPP_BENCH_RESULTS) || status=$$?; python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS); exit $$status
 
-# Short versions of the measurements in docs/benchmarks.md (about ten minutes after the build):
+# Short versions of the measurements in docs/benchmarks.md (about thirteen minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets
 # on the echo server; then Parley's native protocol against an empty parley serve (direct 1:1
 # messages, fan-out in a group of 1,000, mass reconnect with sync, signed-in idle clients), with
