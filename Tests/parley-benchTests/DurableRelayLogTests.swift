@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ParleyLog
 import ParleyNet
 import Synchronization
@@ -77,6 +78,62 @@ import Testing
         }
         #expect(next == [0: UInt64(perClient), 1: UInt64(perClient), 2: UInt64(perClient), 3: UInt64(perClient)])
         #expect(reopened.segmentCount > 1)
+    }
+
+    /// A `relay-server --durable` child killed with SIGKILL while messages stream in: the
+    /// log reopened here holds every message it acknowledged, each conversation gapless.
+    /// (A kill keeps what was written but not synced, so this catches an ack before the
+    /// write; the ack after the sync is the test above's.)
+    @Test func killNineLosesNothingAcknowledged() throws {
+        let directory = NSTemporaryDirectory() + "durable-relay-kill-test-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let child = try ChildProcess(arguments: [try BenchExecutable.path(), "relay-server", "--port", "0", "--loops", "2",
+                                                 "--durable", directory])
+        defer { child.stop(grace: .zero) }
+        var port: Int?
+        for _ in 0..<300 where port == nil {
+            ChildProcess.waitForOutput([child], timeoutMilliseconds: 100)
+            for line in child.readLines() {
+                if let found = line.range(of: "port=") { port = Int(line[found.upperBound...].prefix { $0.isNumber }) }
+            }
+        }
+        let target = MessagingSettings.Target(server: .durableRelay, address: try SocketAddress(host: "127.0.0.1", port: try #require(port)),
+                                              pid: nil)
+        let set = try ConnectionSet(count: 4, dialect: .relay, loops: 2)
+        defer { set.shutdown() }
+        #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
+        try ScenarioSetup.pairUp(set, dialect: .relay)
+        let acknowledged = Mutex<Set<UInt64>>([])
+        let count = 20 * perClient
+        _ = set.perform { (client: BenchConnection, done: @escaping (Bool) -> Void) in
+            client.onIncoming = { incoming in
+                if case .ack(let sentAt) = incoming { acknowledged.withLock { _ = $0.insert(sentAt) } }
+            }
+            for number in 1...count {
+                _ = client.sendMeasured(now: UInt64(client.index) * 1_000_000 + UInt64(number), step: 1, size: 64)
+            }
+            done(true)
+        }
+        // Let part of the stream be acknowledged, then kill the relay mid-stream.
+        for _ in 0..<500 where acknowledged.withLock({ $0.count }) < 100 { usleep(2_000) }
+        kill(child.pid, SIGKILL)
+        child.stop(grace: .seconds(5))
+        set.close()
+        let acked = acknowledged.withLock { $0 }
+        #expect(acked.count >= 100)
+
+        let reopened = try SegmentLog(directory: directory)
+        defer { reopened.close() }
+        var stored = Set<UInt64>()
+        for conversation in try reopened.conversations() {
+            let records = try reopened.records(of: conversation, after: 0, limit: 8 * count)
+            #expect(records.map(\.seq) == Array(1...UInt64(records.count)))
+            for record in records {
+                if let stamp = record.payload.withUnsafeBytes({ MessageStamp.read($0, at: 0) }) { stored.insert(stamp.sentAt) }
+            }
+        }
+        let lost = acked.subtracting(stored).count
+        #expect(lost == 0)
     }
 
     @Test func conversationIsTheSameBothWaysAndDiffersBetweenPairs() {
