@@ -28,6 +28,18 @@ import Testing
         #expect(throws: BenchError.self) { try MessagingSettings.parse(bad, servers: [.parley], defaultBoundMilliseconds: 20) }
     }
 
+    /// The durable relay is a server of its own (`--durable-relay-port`) speaking the relay's
+    /// dialect; a scenario that does not drive it refuses its port.
+    @Test func theDurableRelayIsAServerOfItsOwn() throws {
+        let options = try CommandLineOptions(arguments: ["--relay-port", "9000", "--durable-relay-port", "9001", "--durable-relay-pid", "42"],
+                                             valueNames: MessagingSettings.valueOptions, switchNames: [])
+        let settings = try MessagingSettings.parse(options, servers: [.parley, .relay, .durableRelay], defaultBoundMilliseconds: 20)
+        #expect(settings.targets.map(\.server) == [.relay, .durableRelay])
+        #expect(settings.targets.map(\.dialect) == [.relay, .relay])
+        #expect(settings.targets.last?.pids == [42])
+        #expect(throws: BenchError.self) { try MessagingSettings.parse(options, servers: [.parley, .relay, .nats], defaultBoundMilliseconds: 100) }
+    }
+
     @Test func refusesUnknownOptions() {
         #expect(throws: BenchError.self) {
             try CommandLineOptions(arguments: ["--prot", "1"], valueNames: ["port"], switchNames: [])
