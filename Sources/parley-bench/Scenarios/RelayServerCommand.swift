@@ -38,13 +38,19 @@ enum RelayServerCommand: BenchCommand {
         var configuration = HTTPServer.Configuration(originPolicy: .allowAny)
         configuration.tcp.maxConnections = max(16, descriptorLimit - 64)
         let hub = try durable.map { settings throws(BenchError) in try RelayHub(durable: settings) } ?? RelayHub()
-        defer { hub.durable?.close() }
-        let group = try EventLoopGroup(loopCount: loops, name: "relay-loop")
+        let group: EventLoopGroup
         let server: HTTPServer
+        do {
+            group = try EventLoopGroup(loopCount: loops, name: "relay-loop")
+        } catch {
+            hub.durable?.close()
+            throw error
+        }
         do {
             server = try HTTPServer(group: group, address: address, configuration: configuration,
                                     responder: RelayResponder(hub: hub))
         } catch {
+            hub.durable?.close()
             group.shutdown()
             throw BenchError.system("cannot listen on \(address): \(error)")
         }
@@ -52,6 +58,8 @@ enum RelayServerCommand: BenchCommand {
         Console.line("relay-server port=\(server.localAddress.port) pid=\(getpid()) loops=\(loops)\(mode)")
         let signal = ProcessSetup.waitForShutdownSignal()
         _ = server.shutdown(timeout: .seconds(2))
+        // The log's last batches still hand their frames to the loops: close it first.
+        hub.durable?.close()
         group.shutdown()
         if let log = hub.durable?.log {
             let statistics = log.statistics
