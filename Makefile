@@ -142,14 +142,17 @@ bench-xmpp: deps
 	status=0; RATES="$(XMPP_BENCH_RATES)" scripts/xmpp-bench/run.sh $$($(SWIFT) build -c release --show-bin-path)/parley \
 		$(XMPP_BENCH_RESULTS) || status=$$?; python3 scripts/xmpp-bench/report.py $(XMPP_BENCH_RESULTS); exit $$status
 
-# Short versions of the measurements in docs/benchmarks.md (about ten minutes after the build):
+# Short versions of the measurements in docs/benchmarks.md (about thirteen minutes after the build):
 # wrk against parley serve's /healthz; WebSocket echo with 1,000 clients; 10,000 idle WebSockets
 # on the echo server; then Parley's native protocol against an empty parley serve (direct 1:1
 # messages, fan-out in a group of 1,000, mass reconnect with sync, signed-in idle clients), with
 # the bench's bare relay and nats-server (WebSocket listener) driven by the same traffic as
-# baselines; then the storage engines alone (log-append). The report ends with the durable 1:1
-# path's aims (Parley ÷ relay at p99 <= 20 ms and at the ceiling, CPU per message, group
-# deliveries, idle memory), each marked met or not. parley serve runs with its abuse limits relaxed for a load from one machine
+# baselines, and for the direct 1:1 runs also the durable relay (the relay with every message
+# synced to a segment log, in its own temporary directory, before its ack: what the machine
+# allows for a durable message); then the storage engines alone (log-append). The report ends
+# with the durable 1:1 path's aims (Parley ÷ relay at p99 <= 20 ms and at the ceiling, CPU per
+# message, group deliveries, idle memory), each marked met or not, then durable relay ÷ relay,
+# Parley ÷ durable relay and the three servers' CPU per message at the ceiling. parley serve runs with its abuse limits relaxed for a load from one machine
 # (registrations per address, per-connection request rate) and the minimum password cost.
 # Everything on loopback; every server is stopped on exit.
 BENCH_RATE        ?= 10000
@@ -166,15 +169,17 @@ bench: bench-deps
 	@set -e; bin=$(BENCH_BIN); work=$$(mktemp -d); results=$$work/results.tsv; \
 	http_port=$$($$bin/parley-bench free-port); ws_port=$$($$bin/parley-bench free-port); \
 	relay_port=$$($$bin/parley-bench free-port); nats_port=$$($$bin/parley-bench free-port); \
+	durable_port=$$($$bin/parley-bench free-port); \
 	$$bin/parley serve --port $$http_port --xmpp-port 0 --data $$work/data --log-level warning --password-cost minimum \
 		--registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000 --max-queued-requests 100000 & serve_pid=$$!; \
 	$$bin/parley-bench echo-server --port $$ws_port > $$work/echo.out & echo_pid=$$!; \
 	$$bin/parley-bench relay-server --port $$relay_port > $$work/relay.out & relay_pid=$$!; \
+	$$bin/parley-bench relay-server --port $$durable_port --durable $$work/durable-relay > $$work/durable-relay.out & durable_pid=$$!; \
 	printf 'listen: "127.0.0.1:-1"\nwebsocket {\n  listen: "127.0.0.1:%s"\n  no_tls: true\n}\n' $$nats_port > $$work/nats.conf; \
 	nats-server -c $$work/nats.conf > $$work/nats.log 2>&1 & nats_pid=$$!; \
-	trap 'status=$$?; kill $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; \
-		wait $$serve_pid $$echo_pid $$relay_pid $$nats_pid $$idle_pid 2>/dev/null || true; rm -rf $$work; exit $$status' EXIT; idle_pid=; \
-	for port in $$http_port $$ws_port $$relay_port $$nats_port; do $$bin/parley-bench wait-port --port $$port --timeout 30; done; \
+	trap 'status=$$?; kill $$serve_pid $$echo_pid $$relay_pid $$durable_pid $$nats_pid $$idle_pid 2>/dev/null || true; \
+		wait $$serve_pid $$echo_pid $$relay_pid $$durable_pid $$nats_pid $$idle_pid 2>/dev/null || true; rm -rf $$work; exit $$status' EXIT; idle_pid=; \
+	for port in $$http_port $$ws_port $$relay_port $$durable_port $$nats_port; do $$bin/parley-bench wait-port --port $$port --timeout 30; done; \
 	echo "== HTTP: wrk against parley serve"; \
 	$$bin/parley-bench http --port $$http_port --path /healthz --threads 2 --connections 100 --duration 10 --results $$results; \
 	echo "== WebSocket echo: 1,000 clients"; \
@@ -184,14 +189,15 @@ bench: bench-deps
 	$$bin/parley-bench connections --port $$ws_port --server-pid $$echo_pid --count $(BENCH_CONNECTIONS) --processes 2 \
 		--source-ips $(BENCH_SOURCES) --idle-window 5 --results $$results; \
 	targets="--parley-port $$http_port --parley-pid $$serve_pid --relay-port $$relay_port --relay-pid $$relay_pid"; \
-	echo "== Native: direct 1:1 messages, 500 pairs, parley serve and the bare relay"; \
-	$$bin/parley-bench direct $$targets --pairs 500 --rate $(BENCH_DIRECT_RATE) --duration 5 --source-ips $(BENCH_SOURCES) \
+	direct_targets="$$targets --durable-relay-port $$durable_port --durable-relay-pid $$durable_pid"; \
+	echo "== Native: direct 1:1 messages, 500 pairs, parley serve, the bare relay and the durable relay"; \
+	$$bin/parley-bench direct $$direct_targets --pairs 500 --rate $(BENCH_DIRECT_RATE) --duration 5 --source-ips $(BENCH_SOURCES) \
 		--results $$results || echo "(direct: errors, see above)"; \
 	echo "== Native: direct, highest rate with p99 <= 20 ms (median of $(BENCH_SEARCHES) searches)"; \
-	$$bin/parley-bench direct $$targets --pairs 500 --rate 1000 --step-factor 2 --max-rate 128000 --warmup 0.5 --duration 2 \
+	$$bin/parley-bench direct $$direct_targets --pairs 500 --rate 1000 --step-factor 2 --max-rate 128000 --warmup 0.5 --duration 2 \
 		--find-max --searches $(BENCH_SEARCHES) --p99-bound-ms 20 --source-ips $(BENCH_SOURCES) --results $$results || true; \
 	echo "== Native: direct, the ceiling: highest rate with p99 <= 1 s (median of $(BENCH_SEARCHES) searches)"; \
-	$$bin/parley-bench direct $$targets --pairs 500 --rate 4000 --step-factor 2 --max-rate 512000 --warmup 0.5 --duration 2 \
+	$$bin/parley-bench direct $$direct_targets --pairs 500 --rate 4000 --step-factor 2 --max-rate 512000 --warmup 0.5 --duration 2 \
 		--find-max --searches $(BENCH_SEARCHES) --p99-bound-ms 1000 --source-ips $(BENCH_SOURCES) --results $$results || true; \
 	echo "== Native: group of 1,000, 4 senders, parley serve, the bare relay and nats-server"; \
 	$$bin/parley-bench group $$targets --nats-port $$nats_port --nats-pid $$nats_pid --members 1000 --senders 4 \

@@ -171,10 +171,12 @@ let package = Package(
         // Load generator and measurements (docs/benchmarks.md): ParleyNet for the transport,
         // ParleyProtocol for the native protocol's types.
         // ParleyLog, ParleySQLite and ParleyCore for `log-append` and `log-crash`: the message
-        // log prototypes beside the real store's insert path.
+        // log prototypes beside the real store's insert path; ParleyLog and ParleyStoreSupport
+        // (its thread and job queue) for the durable relay.
         .executableTarget(
             name: "parley-bench",
-            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync", "ParleyLog", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyPostgres"],
+            dependencies: ["ParleyNet", "ParleyProtocol", "ParleySync", "ParleyLog", "ParleySQLite", "ParleySQL", "ParleyCore", "ParleyPostgres",
+                           "ParleyStoreSupport"],
             swiftSettings: strictSwift
         ),
         // Fuzz harnesses for every parser (docs/fuzzing.md). A normal build replays inputs

@@ -15,17 +15,29 @@ import Testing
     @Test func aClusterIsSeveralPortsAndPids() throws {
         let options = try CommandLineOptions(arguments: ["--parley-port", "7001,7002,7003", "--parley-pid", "11,12,13"],
                                              valueNames: MessagingSettings.valueOptions, switchNames: MessagingSettings.switchOptions)
-        let settings = try MessagingSettings.parse(options, dialects: [.parley, .relay], defaultBoundMilliseconds: 20)
+        let settings = try MessagingSettings.parse(options, servers: [.parley, .relay], defaultBoundMilliseconds: 20)
         let target = try #require(settings.targets.first)
         #expect(target.nodes.map(\.port) == [7001, 7002, 7003])
         #expect(target.address.port == 7001)
         #expect(target.pids == [11, 12, 13])
         let single = try MessagingSettings.parse(try CommandLineOptions(arguments: ["--relay-port", "9000"], valueNames: MessagingSettings.valueOptions,
-                                                                        switchNames: []), dialects: [.parley, .relay], defaultBoundMilliseconds: 20)
+                                                                        switchNames: []), servers: [.parley, .relay], defaultBoundMilliseconds: 20)
         #expect(single.targets.first?.nodes.map(\.port) == [9000])
         #expect(single.targets.first?.pids == [])
         let bad = try CommandLineOptions(arguments: ["--parley-port", "7001,,7003"], valueNames: MessagingSettings.valueOptions, switchNames: [])
-        #expect(throws: BenchError.self) { try MessagingSettings.parse(bad, dialects: [.parley], defaultBoundMilliseconds: 20) }
+        #expect(throws: BenchError.self) { try MessagingSettings.parse(bad, servers: [.parley], defaultBoundMilliseconds: 20) }
+    }
+
+    /// The durable relay is a server of its own (`--durable-relay-port`) speaking the relay's
+    /// dialect; a scenario that does not drive it refuses its port.
+    @Test func theDurableRelayIsAServerOfItsOwn() throws {
+        let options = try CommandLineOptions(arguments: ["--relay-port", "9000", "--durable-relay-port", "9001", "--durable-relay-pid", "42"],
+                                             valueNames: MessagingSettings.valueOptions, switchNames: [])
+        let settings = try MessagingSettings.parse(options, servers: [.parley, .relay, .durableRelay], defaultBoundMilliseconds: 20)
+        #expect(settings.targets.map(\.server) == [.relay, .durableRelay])
+        #expect(settings.targets.map(\.dialect) == [.relay, .relay])
+        #expect(settings.targets.last?.pids == [42])
+        #expect(throws: BenchError.self) { try MessagingSettings.parse(options, servers: [.parley, .relay, .nats], defaultBoundMilliseconds: 100) }
     }
 
     @Test func refusesUnknownOptions() {

@@ -8,19 +8,11 @@ import Testing
 /// random moments, and the log reopened here must hold every record it acknowledged,
 /// gapless and byte for byte.
 @Suite(.serialized) struct LogCrashTests {
-    /// `parley-bench`, built beside this test binary.
-    private func benchExecutable() throws -> String {
-        let own = try LogCrashCommand.ownExecutable()
-        let path = (own as NSString).deletingLastPathComponent + "/parley-bench"
-        try #require(FileManager.default.isExecutableFile(atPath: path), "build parley-bench first (swift build --build-tests)")
-        return path
-    }
-
     @Test(arguments: CrashEngine.allCases)
     func killNineAtRandomPointsLosesNothingAcknowledged(engine: CrashEngine) throws {
         let directory = NSTemporaryDirectory() + "parley-log-crash-test-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let run = LogCrashRun(engine: engine, directory: directory, cycles: 30, executable: try benchExecutable(),
+        let run = LogCrashRun(engine: engine, directory: directory, cycles: 30, executable: try BenchExecutable.path(),
                               conversations: 20, threads: 3, burst: 6, killAfterMaxMilliseconds: 80, seed: 26)
         let report = run.run()
         #expect(report.failures.isEmpty, "\(report.failures.prefix(5))")

@@ -76,10 +76,10 @@ import Testing
     }
 
     @Test func aSearchThatHeldNothingCountsAsZeroInTheMedian() {
-        let outcome = MessagingRunner.Outcome(dialect: .parley, steps: [], searches: [nil, 4000, 8000])
+        let outcome = MessagingRunner.Outcome(server: .parley, steps: [], searches: [nil, 4000, 8000])
         #expect(outcome.maxHeld == 4000)
         #expect(outcome.spread?.min == 0)
-        let mostlyNone = MessagingRunner.Outcome(dialect: .parley, steps: [], searches: [nil, nil, 8000])
+        let mostlyNone = MessagingRunner.Outcome(server: .parley, steps: [], searches: [nil, nil, 8000])
         #expect(mostlyNone.maxHeld == nil)
         #expect(MessagingComparison.maxHeldText(mostlyNone) == "none (median of 3 searches: none, none, 8,000)")
     }
@@ -165,8 +165,7 @@ import Testing
         data[IssueAims.maxRateKey("direct", "relay", boundMilliseconds: 1000)] = [100_000]
         data[IssueAims.cpuKey("direct", "parley", boundMilliseconds: 1000)] = [90]
         data[IssueAims.idleKey] = [1.5]
-        let verdicts = IssueAims.verdicts(data)
-        #expect(verdicts.count == 5)
+        let verdicts = Array(IssueAims.verdicts(data).prefix(5))
         #expect(verdicts[0].value == "0.20×")
         #expect(verdicts[0].met == false)
         #expect(verdicts[1].value == "0.25×")
@@ -176,5 +175,33 @@ import Testing
         #expect(verdicts[3].value == "not measured")
         #expect(verdicts[4].met == true)
         #expect(IssueAims.table(verdicts).rows.map { $0[4] } == ["not met", "met", "not met", "not measured", "met"])
+    }
+
+    /// The durable relay's lines: ratios and CPU for comparison, never judged met or not.
+    @Test func durableRelayLinesCompareWithoutABound() throws {
+        var data: [String: [Double]] = [:]
+        data[IssueAims.maxRateKey("direct", "parley", boundMilliseconds: 20)] = [2_000]
+        data[IssueAims.maxRateKey("direct", "relay", boundMilliseconds: 20)] = [30_000]
+        data[IssueAims.maxRateKey("direct", "durable-relay", boundMilliseconds: 20)] = [8_000, 16_000, 12_000]
+        data[IssueAims.maxRateKey("direct", "relay", boundMilliseconds: 1000)] = [64_000]
+        data[IssueAims.maxRateKey("direct", "durable-relay", boundMilliseconds: 1000)] = [0]
+        data[IssueAims.cpuKey("direct", "durable-relay", boundMilliseconds: 1000)] = [30, 40, 35]
+        let all = IssueAims.verdicts(data)
+        let lines = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+        let durableOverRelay = try #require(lines["direct: highest rate with p99 ≤ 20 ms, durable relay ÷ relay"])
+        #expect(durableOverRelay.value == "0.40×")
+        #expect(durableOverRelay.figures == "12,000 / 30,000")
+        #expect(durableOverRelay.met == nil)
+        #expect(durableOverRelay.aim == "—")
+        #expect(lines["direct: highest rate with p99 ≤ 20 ms, Parley ÷ durable relay"]?.value == "0.17×")
+        #expect(lines["direct: the ceiling (p99 ≤ 1 s), durable relay ÷ relay"]?.value == "0.00×")
+        #expect(lines["direct: the ceiling (p99 ≤ 1 s), Parley ÷ durable relay"]?.value == "not measured")
+        #expect(lines["direct: server CPU per message at the ceiling, durable-relay"]?.value == "35.0 µs")
+        #expect(lines["direct: server CPU per message at the ceiling, relay"]?.value == "not measured")
+        let rows = IssueAims.table(all).rows
+        #expect(rows.count == 12)
+        // The five aims are judged; the seven comparisons are not.
+        #expect(rows.suffix(7).allSatisfy { $0[4] == "—" })
+        #expect(rows.prefix(5).allSatisfy { $0[4] != "—" })
     }
 }

@@ -35,7 +35,7 @@ import Testing
             server.shutdown()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
+        let target = MessagingSettings.Target(server: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
         let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
         defer { set.shutdown() }
         #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
@@ -64,7 +64,7 @@ import Testing
         }
         let sink = try PushSink()
         defer { sink.stop() }
-        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
+        let target = MessagingSettings.Target(server: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port), pid: nil)
         let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
         defer { set.shutdown() }
         #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
@@ -98,7 +98,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: directory)
         }
         // The server runs in this process, so this process's CPU is the server's to settle on.
-        let target = MessagingSettings.Target(dialect: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port),
+        let target = MessagingSettings.Target(server: .parley, address: try SocketAddress(host: "127.0.0.1", port: server.port),
                                               pid: getpid())
         let set = try ConnectionSet(count: 4, dialect: .parley, loops: 2)
         defer { set.shutdown() }
@@ -131,7 +131,7 @@ import Testing
         let relay = try HTTPServer(group: group, address: try SocketAddress(host: "127.0.0.1", port: 0),
                                    configuration: HTTPServer.Configuration(originPolicy: .allowAny), responder: RelayResponder(hub: hub))
         defer { _ = relay.shutdown(timeout: .seconds(1)) }
-        let target = MessagingSettings.Target(dialect: .relay, address: relay.localAddress, pid: nil)
+        let target = MessagingSettings.Target(server: .relay, address: relay.localAddress, pid: nil)
         let set = try ConnectionSet(count: 5, dialect: .relay, loops: 2)
         defer { set.shutdown() }
         #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)

@@ -15,7 +15,7 @@ enum MessagingComparison {
         var outcomes: [MessagingRunner.Outcome] = []
         for target in settings.targets {
             let at = target.nodes.map { "\($0)" }.joined(separator: ", ")
-            Console.line("\(scenario) → \(target.dialect.rawValue) at \(at): \(Format.count(clients)) clients")
+            Console.line("\(scenario) → \(target.server.rawValue) at \(at): \(Format.count(clients)) clients")
             let set = try ConnectionSet(count: clients, dialect: target.dialect, loops: settings.loops)
             defer { set.shutdown() }
             if target.dialect == .parley { set.tls = settings.tls }
@@ -42,19 +42,19 @@ enum MessagingComparison {
             + "\(settings.warmup.seconds) s warm-up + \(settings.duration.seconds) s measured per step")
         var table = ResultTable(headers: ["server"] + MessagingStep.headers)
         for outcome in outcomes {
-            for step in outcome.steps { table.add([outcome.dialect.rawValue] + step.cells) }
+            for step in outcome.steps { table.add([outcome.server.rawValue] + step.cells) }
         }
         table.print(markdown: settings.markdown)
         if settings.findMax {
             for outcome in outcomes {
-                Console.line("\(outcome.dialect.rawValue): highest rate that held (delivery p99 ≤ "
+                Console.line("\(outcome.server.rawValue): highest rate that held (delivery p99 ≤ "
                     + "\(Format.latency(nanoseconds: settings.p99Bound)), ≥ 95 % delivered in time, no errors): "
                     + maxHeldText(outcome) + " messages/s")
             }
         }
-        guard let parley = outcomes.first(where: { $0.dialect == .parley }) else { return }
-        for baseline in outcomes where baseline.dialect != .parley {
-            Console.line("parley ÷ \(baseline.dialect.rawValue): " + ratios(parley, baseline, findMax: settings.findMax).map { "\($0.0) \($0.1)" }
+        guard let parley = outcomes.first(where: { $0.server == .parley }) else { return }
+        for baseline in outcomes where baseline.server != .parley {
+            Console.line("parley ÷ \(baseline.server.rawValue): " + ratios(parley, baseline, findMax: settings.findMax).map { "\($0.0) \($0.1)" }
                 .joined(separator: ", "))
         }
     }
@@ -94,10 +94,10 @@ enum MessagingComparison {
 
     private static func record(scenario: String, kind: String, outcomes: [MessagingRunner.Outcome], settings: MessagingSettings) throws {
         guard let log = settings.results else { return }
-        let parley = outcomes.first { $0.dialect == .parley }
+        let parley = outcomes.first { $0.server == .parley }
         for outcome in outcomes {
             guard let step = outcome.headline else { continue }
-            let name = "\(scenario) → \(outcome.dialect.rawValue)"
+            let name = "\(scenario) → \(outcome.server.rawValue)"
             let latency = step.result.deliveryLatency
             if settings.findMax {
                 try log.append(scenario: name, metric: "max rate held (p99 ≤ \(Format.latency(nanoseconds: settings.p99Bound)))",
@@ -105,12 +105,12 @@ enum MessagingComparison {
                 // The raw numbers the aims are judged on (IssueAims): the median highest
                 // rate, its deliveries, and the server's CPU per message there.
                 let bound = Double(settings.p99Bound) / 1_000_000
-                let dialect = outcome.dialect.rawValue
-                try log.appendDatum(IssueAims.maxRateKey(kind, dialect, boundMilliseconds: bound), outcome.maxHeld ?? 0)
-                try log.appendDatum(IssueAims.deliveriesKey(kind, dialect, boundMilliseconds: bound),
+                let server = outcome.server.rawValue
+                try log.appendDatum(IssueAims.maxRateKey(kind, server, boundMilliseconds: bound), outcome.maxHeld ?? 0)
+                try log.appendDatum(IssueAims.deliveriesKey(kind, server, boundMilliseconds: bound),
                                     (outcome.maxHeld ?? 0) * Double(step.fanout))
                 if outcome.maxHeld != nil, let cpu = step.serverMicrosecondsPerMessage {
-                    try log.appendDatum(IssueAims.cpuKey(kind, dialect, boundMilliseconds: bound), cpu)
+                    try log.appendDatum(IssueAims.cpuKey(kind, server, boundMilliseconds: bound), cpu)
                 }
             }
             try log.append(scenario: name, metric: "sent/s → deliveries/s at \(Format.rate(step.rate))/s",
@@ -124,8 +124,8 @@ enum MessagingComparison {
                                 + Format.latency(nanoseconds: step.result.ackLatency.value(atQuantile: 0.99)))
             }
             try log.append(scenario: name, metric: "errors", value: Format.count(step.errors))
-            if outcome.dialect != .parley, let parley {
-                try log.append(scenario: name, metric: "parley ÷ \(outcome.dialect.rawValue)",
+            if outcome.server != .parley, let parley {
+                try log.append(scenario: name, metric: "parley ÷ \(outcome.server.rawValue)",
                                value: ratios(parley, outcome, findMax: settings.findMax).map { "\($0.0) \($0.1)" }.joined(separator: ", "))
             }
         }

@@ -8,7 +8,7 @@ import ParleyNet
 enum MessagingRunner {
     /// What a whole run against one server gave.
     struct Outcome {
-        var dialect: Dialect
+        var server: BenchServer
         /// Every step of every search, in order.
         var steps: [MessagingStep]
         /// Find-max: each search's highest rate that held (nil: none held).
@@ -41,7 +41,7 @@ enum MessagingRunner {
         let shares = loads.indices.map { index in
             Double(senders.filter { $0.loop === set.group.loops[index] }.count) / Double(max(1, senders.count))
         }
-        var outcome = Outcome(dialect: target.dialect, steps: [])
+        var outcome = Outcome(server: target.server, steps: [])
         let search = RateSearch(policy: RateSearch.Policy(start: settings.rate, factor: settings.stepFactor,
                                                           maxRate: settings.maxRate, retries: settings.findMax ? settings.retries : 0,
                                                           findMax: settings.findMax))
@@ -61,7 +61,7 @@ enum MessagingRunner {
             }
             if settings.findMax {
                 outcome.searches.append(found.maxHeld)
-                Console.line("  \(target.dialect.rawValue) \(label)highest rate held: " + (found.maxHeld.map { Format.rate($0) + "/s" } ?? "none"))
+                Console.line("  \(target.server.rawValue) \(label)highest rate held: " + (found.maxHeld.map { Format.rate($0) + "/s" } ?? "none"))
             }
         }
         return outcome
@@ -103,7 +103,7 @@ enum MessagingRunner {
                                    serverCPU: serverCPU, benchCPU: percent(ownAfter - ownBefore))
         report.held = report.held(p99Bound: settings.p99Bound)
         if let serverBefore, let serverAfter { report.serverCPUSeconds = Double(serverAfter - serverBefore) / Double(ProcessStats.ticksPerSecond) }
-        Console.line("  \(target.dialect.rawValue) step \(step): " + report.summary)
+        Console.line("  \(target.server.rawValue) step \(step): " + report.summary)
         if !target.pids.isEmpty, result.sent > 0 {
             // Server CPU per message sent, by thread: the single SQLite writer, the event
             // loops, the task pool. Ticks are 10 ms, so short steps read coarsely.

@@ -3,9 +3,11 @@ import ParleyNet
 /// The options every messaging scenario (`direct`, `group`) shares: the servers to drive,
 /// the rate and its schedule, the search for the highest rate, and where results go.
 struct MessagingSettings {
-    /// A server to drive, in one dialect.
+    /// A server to drive.
     struct Target {
-        var dialect: Dialect
+        var server: BenchServer
+        /// The wire language its clients speak.
+        var dialect: Dialect { server.dialect }
         /// The server (the first node of a cluster): users are registered here.
         var address: SocketAddress
         /// Its process ids, one per node of a cluster; their CPU is added up.
@@ -14,8 +16,8 @@ struct MessagingSettings {
         /// (client i on node i mod n), so a pair's partners (2i, 2i+1) sit on different nodes.
         var nodes: [SocketAddress]
 
-        init(dialect: Dialect, address: SocketAddress, pid: Int32?, nodes: [SocketAddress] = []) {
-            self.dialect = dialect
+        init(server: BenchServer, address: SocketAddress, pid: Int32?, nodes: [SocketAddress] = []) {
+            self.server = server
             self.address = address
             self.pids = pid.map { [$0] } ?? []
             self.nodes = nodes.isEmpty ? [address] : nodes
@@ -55,7 +57,10 @@ struct MessagingSettings {
                             ports, comma-separated, are the nodes of one cluster: client i
                             connects to node i mod n, so 1:1 partners sit on different nodes
         --relay-port P      drive parley-bench relay-server at this port (the transport baseline)
-        --parley-pid N, --relay-pid N
+        --durable-relay-port P
+                            (direct) drive relay-server --durable at this port (the transport
+                            and a synced log: the floor of a durable message)
+        --parley-pid N, --relay-pid N, --durable-relay-pid N
                             also report that server's CPU use (a cluster: its nodes' pids,
                             comma-separated, added up)
         --host H            the servers' loopback address (default 127.0.0.1)
@@ -88,7 +93,8 @@ struct MessagingSettings {
                             measured like a message (its ack, and the peer's message.updated);
                             5 makes 20 % of the traffic actions (default 0: none)
         """ + "\n" + BenchTLS.help
-    static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "parley-pid", "relay-pid", "host", "source-ips",
+    static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "durable-relay-port", "parley-pid", "relay-pid",
+                                            "durable-relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
                                             "step-factor", "max-rate", "results", "action-every", "searches", "retries",
                                             "settle-cpu", "settle-write-kib", "settle-seconds", "settle-timeout"]).union(BenchTLS.valueOptions)
@@ -107,19 +113,23 @@ struct MessagingSettings {
         return numbers
     }
 
-    static func parse(_ options: CommandLineOptions, dialects: [Dialect], defaultBoundMilliseconds: Double) throws(BenchError) -> MessagingSettings {
+    /// `servers`: the servers this scenario can drive, in the order they are driven.
+    static func parse(_ options: CommandLineOptions, servers: [BenchServer], defaultBoundMilliseconds: Double) throws(BenchError) -> MessagingSettings {
         let host = try options.string("host", default: "127.0.0.1")
         var targets: [Target] = []
-        for dialect in dialects {
-            guard options.optionalString("\(dialect.rawValue)-port") != nil else { continue }
-            let ports = try numbers(options, "\(dialect.rawValue)-port", in: 1...65535)
+        for server in BenchServer.allCases where options.optionalString("\(server.rawValue)-port") != nil && !servers.contains(server) {
+            throw .usage("--\(server.rawValue)-port is not for this scenario")
+        }
+        for server in servers {
+            guard options.optionalString("\(server.rawValue)-port") != nil else { continue }
+            let ports = try numbers(options, "\(server.rawValue)-port", in: 1...65535)
             let nodes = try ports.map { port throws(BenchError) in try LoopbackAddresses.target(host: host, port: port) }
-            var target = Target(dialect: dialect, address: nodes[0], pid: nil, nodes: nodes)
-            target.pids = try numbers(options, "\(dialect.rawValue)-pid", in: 1...Int(Int32.max)).map { Int32($0) }
+            var target = Target(server: server, address: nodes[0], pid: nil, nodes: nodes)
+            target.pids = try numbers(options, "\(server.rawValue)-pid", in: 1...Int(Int32.max)).map { Int32($0) }
             targets.append(target)
         }
         guard !targets.isEmpty else {
-            throw .usage("give at least one of " + dialects.map { "--\($0.rawValue)-port" }.joined(separator: ", "))
+            throw .usage("give at least one of " + servers.map { "--\($0.rawValue)-port" }.joined(separator: ", "))
         }
         var sources: [SocketAddress] = []
         if let range = options.optionalString("source-ips") {

@@ -1,9 +1,14 @@
 import ParleyNet
 import Synchronization
 
-/// The bare relay's state: which sockets subscribe to which topic. A publication is encoded
+/// The relay's state: which sockets subscribe to which topic. A publication is encoded
 /// into one WebSocket frame once, and each subscriber's loop gets one task carrying all of its
 /// subscribers, so the cost per delivery is a queued write.
+///
+/// Bare (no `durable` log), a publication is forwarded and acknowledged at once. Durable, it
+/// is handed to the log (`DurableRelayLog`) and forwarded and acknowledged from there once
+/// it is synced; its conversation is the pair of the sender's first topic and the topic it
+/// publishes to (`conversation(between:and:)`), so both directions of a 1:1 chat share one.
 final class RelayHub: WebSocketDelegate, Sendable {
     private struct Subscriber {
         let socket: WebSocketConnection
@@ -17,6 +22,30 @@ final class RelayHub: WebSocketDelegate, Sendable {
 
     private let tables = Mutex(Tables())
     private let encoder = WebSocketFrameEncoder(role: .server)
+    /// The durable relay's log; nil for the bare relay.
+    let durable: DurableRelayLog?
+
+    /// A bare relay.
+    init() {
+        durable = nil
+    }
+
+    /// A durable relay keeping its log as `settings` say (see `DurableRelayLog`).
+    init(durable settings: DurableRelayLog.Settings) throws(BenchError) {
+        durable = try DurableRelayLog(settings: settings, encoder: encoder)
+    }
+
+    /// The conversation of a publication from a socket subscribed to `one` to the topic
+    /// `other`: the same for both directions (FNV-1a of the two topics in order).
+    static func conversation(between one: Substring, and other: Substring) -> UInt64 {
+        let (low, high) = one <= other ? (one, other) : (other, one)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in low.utf8 { mix(byte) }
+        mix(0)
+        for byte in high.utf8 { mix(byte) }
+        return hash
+    }
 
     /// Subscribers of `topic` now.
     func subscriberCount(_ topic: String) -> Int {
@@ -35,8 +64,19 @@ final class RelayHub: WebSocketDelegate, Sendable {
             socket.send(text: "A 0")
         case .publish(let id, let topic, let payload):
             let sender = ObjectIdentifier(socket)
-            let targets = tables.withLock { tables in
-                (tables.byTopic[topic] ?? [:]).filter { $0.key != sender }.map(\.value)
+            let (targets, senderTopic) = tables.withLock { tables in
+                ((tables.byTopic[topic] ?? [:]).filter { $0.key != sender }.map(\.value), tables.topicsOf[sender]?.first)
+            }
+            if let durable {
+                guard payload.utf8.count <= durable.settings.maxPayloadBytes else {
+                    socket.send(text: "E payload over \(durable.settings.maxPayloadBytes) bytes")
+                    return
+                }
+                let publication = DurableRelayLog.Publication(
+                    conversation: Self.conversation(between: senderTopic ?? "", and: topic), payload: String(payload), id: id,
+                    sender: socket, targets: targets.map(\.socket))
+                if !durable.submit(publication) { socket.send(text: "E the relay is stopping") }
+                return
             }
             if !targets.isEmpty {
                 let frame = encoder.text(String(payload))

@@ -20,7 +20,7 @@ enum DirectCommand: BenchCommand {
     static let switchOptions = MessagingSettings.switchOptions.union(["mark-read"])
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
-        let settings = try MessagingSettings.parse(options, dialects: [.parley, .relay], defaultBoundMilliseconds: 20)
+        let settings = try MessagingSettings.parse(options, servers: [.parley, .relay, .durableRelay], defaultBoundMilliseconds: 20)
         let pairs = try options.int("pairs", default: 500, in: 1...100_000)
         let receipts: Bool?
         switch options.optionalString("receipts") {

@@ -15,7 +15,7 @@ enum GroupCommand: BenchCommand {
     static let switchOptions = MessagingSettings.switchOptions
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
-        let settings = try MessagingSettings.parse(options, dialects: [.parley, .relay, .nats], defaultBoundMilliseconds: 100)
+        let settings = try MessagingSettings.parse(options, servers: [.parley, .relay, .nats], defaultBoundMilliseconds: 100)
         let members = try options.int("members", default: 1000, in: 2...100_000)
         let senders = try options.int("senders", default: 4, in: 1...members)
         return try MessagingComparison.run(scenario: "group of \(Format.count(members)), \(senders) senders", kind: "group", clients: members,

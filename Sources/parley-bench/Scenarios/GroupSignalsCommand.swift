@@ -30,7 +30,7 @@ enum GroupSignalsCommand: BenchCommand {
     static let switchOptions = BenchTLS.switchOptions
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
-        let settings = try MessagingSettings.parse(options, dialects: [.parley], defaultBoundMilliseconds: 100)
+        let settings = try MessagingSettings.parse(options, servers: [.parley], defaultBoundMilliseconds: 100)
         let target = settings.targets[0]
         let members = try options.int("members", default: 1000, in: 2...19_000)
         let typers = try options.int("typers", default: 50, in: 1...members)

@@ -27,7 +27,7 @@ enum NativeIdleCommand: BenchCommand {
 
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let host = try options.string("host", default: "127.0.0.1")
-        let target = MessagingSettings.Target(dialect: .parley, address: try LoopbackAddresses.target(host: host, port: options.int("port", in: 1...65535)),
+        let target = MessagingSettings.Target(server: .parley, address: try LoopbackAddresses.target(host: host, port: options.int("port", in: 1...65535)),
                                               pid: nil)
         let serverPID = Int32(try options.int("server-pid", in: 1...Int(Int32.max)))
         let count = try options.int("count", default: 10_000, in: 1...1_000_000)

@@ -25,7 +25,7 @@ enum ReconnectCommand: BenchCommand {
     /// The part of a `sync` response the scenario checks.
     static func run(_ options: CommandLineOptions) throws -> Int32 {
         let host = try options.string("host", default: "127.0.0.1")
-        let target = MessagingSettings.Target(dialect: .parley,
+        let target = MessagingSettings.Target(server: .parley,
                                               address: try LoopbackAddresses.target(host: host, port: options.int("port", in: 1...65535)),
                                               pid: options.optionalString("server-pid") == nil ? nil
                                                 : Int32(try options.int("server-pid", in: 1...Int(Int32.max))))
