@@ -92,8 +92,11 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     private func opened(_ socket: WebSocketConnection) {
         self.socket = socket
-        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) { [weak self] in
-            self?.assumeIsolated { session in
+        // The timer holds the session strongly, not weakly (a weak reference would give every
+        // session a side table for its whole life): the cycle ends when the timer fires or is
+        // cancelled, at sign-in or at close, so at most the auth timeout after the socket opens.
+        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) {
+            self.assumeIsolated { session in
                 guard case .awaitingAuth = session.state else { return }
                 session.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
             }
