@@ -6,7 +6,7 @@ extension TCPConnection {
     /// Changes the idle timeout (nil turns it off), counted from the last read.
     public func setIdleTimeout(_ timeout: Duration?) {
         assertOnLoop()
-        options.idleTimeout = timeout
+        idleTimeoutNanoseconds = Self.nanoseconds(of: timeout)
         fileDeadline()
     }
 
@@ -17,6 +17,12 @@ extension TCPConnection {
         assertOnLoop()
         deadlines.handler = delay.map { max(1, loop.now &+ $0.nanoseconds) } ?? 0
         fileDeadline()
+    }
+
+    /// An idle timeout as the nanoseconds `idleTimeoutNanoseconds` keeps (0: none; a zero
+    /// timeout counts as one nanosecond).
+    static func nanoseconds(of timeout: Duration?) -> UInt64 {
+        timeout.map { max(1, $0.nanoseconds) } ?? 0
     }
 
     /// When the peer last sent something (the loop's clock, `MonotonicClock`'s nanoseconds).
@@ -31,8 +37,8 @@ extension TCPConnection {
         var earliest = UInt64.max
         if state == .lingering {
             earliest = deadlines.lingerEnd
-        } else if timesOutWhenIdle, let idle = options.idleTimeout {
-            earliest = deadlines.lastRead &+ idle.nanoseconds
+        } else if timesOutWhenIdle, idleTimeoutNanoseconds > 0 {
+            earliest = deadlines.lastRead &+ idleTimeoutNanoseconds
         }
         if isWaitingForWritable {
             earliest = min(earliest, deadlines.lastWriteProgress &+ options.writeStallTimeout.nanoseconds)
@@ -59,8 +65,8 @@ extension TCPConnection {
                 closeNow(closeReason)
                 return
             }
-        } else if timesOutWhenIdle, let idle = options.idleTimeout,
-                  ConnectionDeadlines.passed(idle.nanoseconds, since: deadlines.lastRead, now: now) {
+        } else if timesOutWhenIdle, idleTimeoutNanoseconds > 0,
+                  ConnectionDeadlines.passed(idleTimeoutNanoseconds, since: deadlines.lastRead, now: now) {
             loop.metrics.idleClosed.add(1, ordering: .relaxed)
             closeNow(.idleTimeout)
             return

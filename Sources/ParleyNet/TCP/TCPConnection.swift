@@ -38,7 +38,12 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     var socket: TCPSocket
     var state: State
-    var options: TCPConnectionOptions
+    /// The options of its server (or its own, for a client connection), shared.
+    private let sharedOptions: SharedConnectionOptions
+    /// The options; `idleTimeout` there is the server's, `idleTimeoutNanoseconds` this connection's.
+    var options: TCPConnectionOptions { sharedOptions.value }
+    /// This connection's idle timeout in nanoseconds (`setIdleTimeout`); 0 for none.
+    var idleTimeoutNanoseconds: UInt64
     /// What waits to be written, each chunk released once written.
     var pending = PendingWrites()
     /// The idle, write stall, linger and handler deadlines, watched by the loop's wheel.
@@ -66,11 +71,16 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// nothing is written meanwhile (never in the clear).
     var tlsSetupError: TLSError?
 
-    init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
+    convenience init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
+        self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedConnectionOptions(options))
+    }
+
+    init(fd: Int32, loop: EventLoop, state: State, sharedOptions: SharedConnectionOptions) {
         socket = TCPSocket(fd: fd)
         self.loop = loop
         self.state = state
-        self.options = options
+        self.sharedOptions = sharedOptions
+        idleTimeoutNanoseconds = Self.nanoseconds(of: sharedOptions.value.idleTimeout)
         deadlines = ConnectionDeadlines(now: loop.now)
     }
 

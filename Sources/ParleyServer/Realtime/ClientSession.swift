@@ -116,6 +116,12 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
                                                        retryAfterSeconds: 1)))
             return
         }
+        // Nothing waiting (requests one at a time, the usual case): handled at once, so the
+        // queue never gets a buffer that an idle connection would keep.
+        if !busy && queue.isEmpty {
+            process(frame)
+            return
+        }
         queue.append(frame)
         processNext()
     }
@@ -139,7 +145,15 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     private func processNext() {
         guard !busy, !queue.isEmpty, socket?.isOpen == true else { return }
+        // The buffer stays once a backlog made one: requests that keep coming while one runs
+        // reuse it rather than allocate again.
         let frame = queue.removeFirst()
+        process(frame)
+    }
+
+    /// Handles one request; then the next waiting one, unless it runs on (`busy`).
+    private func process(_ frame: Data) {
+        guard socket?.isOpen == true else { return }
         let envelope: RequestEnvelope
         do throws(ProtocolError) {
             envelope = try FrameReader.request(frame)
