@@ -26,20 +26,34 @@ import Testing
         func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {}
     }
 
-    @Test func aSilentPeerIsPingedThenClosed() throws {
+    /// A one-loop server pinging every `ping`, its sockets idle after `idle`.
+    static func serve(ping: Duration, idle: Duration) throws -> (EventLoopGroup, HTTPServer) {
         let group = try EventLoopGroup(loopCount: 1)
+        let configuration = HTTPServer.Configuration(webSocket: WebSocketOptions(pingInterval: ping), originPolicy: .allowAny)
+        do {
+            let server = try HTTPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
+                                        configuration: configuration, responder: QuietResponder(idle: idle))
+            return (group, server)
+        } catch {
+            group.shutdown()
+            throw error
+        }
+    }
+
+    /// Opens a WebSocket on a raw socket: true if the server switched protocols.
+    static func upgrade(_ client: BlockingSocket) throws -> Bool {
+        try client.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        return try client.receive(until: "\r\n\r\n").hasPrefix("HTTP/1.1 101")
+    }
+
+    @Test func aSilentPeerIsPingedThenClosed() throws {
+        let (group, server) = try Self.serve(ping: .milliseconds(300), idle: .milliseconds(1000))
         defer { group.shutdown() }
-        let configuration = HTTPServer.Configuration(webSocket: WebSocketOptions(pingInterval: .milliseconds(300)),
-                                                     originPolicy: .allowAny)
-        let server = try HTTPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
-                                    configuration: configuration, responder: QuietResponder(idle: .milliseconds(1000)))
         defer { server.shutdown(timeout: .seconds(1)) }
         let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 10)
         let clock = ContinuousClock()
-        try client.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        let reply = try client.receive(until: "\r\n\r\n")
-        #expect(reply.hasPrefix("HTTP/1.1 101"))
+        #expect(try Self.upgrade(client))
         let opened = clock.now
         // Silent for the interval: a ping (FIN + opcode 9, no payload), never before it.
         #expect(try client.receive(exactly: 2) == [0x89, 0x00])
@@ -52,17 +66,11 @@ import Testing
     }
 
     @Test func aPeerThatTalksIsNotPinged() throws {
-        let group = try EventLoopGroup(loopCount: 1)
+        let (group, server) = try Self.serve(ping: .milliseconds(400), idle: .seconds(30))
         defer { group.shutdown() }
-        let configuration = HTTPServer.Configuration(webSocket: WebSocketOptions(pingInterval: .milliseconds(400)),
-                                                     originPolicy: .allowAny)
-        let server = try HTTPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
-                                    configuration: configuration, responder: QuietResponder(idle: .seconds(30)))
         defer { server.shutdown(timeout: .seconds(1)) }
         let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 1)
-        try client.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        #expect(try client.receive(until: "\r\n\r\n").hasPrefix("HTTP/1.1 101"))
+        #expect(try Self.upgrade(client))
         // A pong every 100 ms (input, as a client's answer to a ping would be) for 1 s:
         // the connection is never quiet for the interval, so nothing comes back.
         for _ in 0..<10 {
