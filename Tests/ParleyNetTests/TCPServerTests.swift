@@ -197,7 +197,10 @@ final class WritingHandler: ConnectionHandler {
         let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0)) { _ in EchoHandler() }
         let clients = try (0..<10).map { _ in try BlockingSocket(port: server.localAddress.port) }
         for client in clients { try client.send("a"); _ = try client.receive(exactly: 1) }
-        let cut = server.shutdown(timeout: Duration.seconds(2))
+        // The clients keep their end open until shutdown returns, so each connection lingers
+        // its full 2 s (the default linger timeout, kept to the loop's 50 ms deadline tick):
+        // the shutdown's wait must be longer than that for nothing to be cut.
+        let cut = server.shutdown(timeout: Duration.seconds(3))
         #expect(cut == 0)
         for client in clients { #expect(try client.receiveUntilClose().isEmpty) }
         #expect(throws: SystemError.self) { _ = try BlockingSocket(port: server.localAddress.port) }

@@ -33,6 +33,11 @@ public final class EventLoop: @unchecked Sendable {
     private var localTasks: [LoopWork] = []
     private var timers = TimerHeap()
     private var timerSequence: UInt64 = 0
+    /// The connections' deadlines (idle, stall, linger, ping), swept by tick: no timer per
+    /// connection. See DeadlineWheel.swift.
+    var deadlines = DeadlineWheel(now: MonotonicClock.now())
+    /// Reused for the connections a sweep finds due, so a sweep allocates nothing.
+    private var dueConnections: [TCPConnection] = []
     private var selectables: [Selectable?] = []
     private var generations: [UInt32] = []
     private var endOfTurn: [EndOfTurnWork] = []
@@ -212,6 +217,7 @@ public final class EventLoop: @unchecked Sendable {
                 }
             }
             for timer in timers.popExpired(now: now) { timer.fire() }
+            sweepDeadlines()
             runTasks()
             runEndOfTurn()
         }
@@ -234,9 +240,19 @@ public final class EventLoop: @unchecked Sendable {
         selectable.handleEvents(IOEvents(rawValue: bits))
     }
 
+    /// Asks every connection whose filed deadline has passed to act on it.
+    private func sweepDeadlines() {
+        deadlines.takeDue(now: now, into: &dueConnections)
+        guard !dueConnections.isEmpty else { return }
+        for connection in dueConnections { connection.deadlinePassed(now: now) }
+        dueConnections.removeAll(keepingCapacity: true)
+    }
+
     private func waitTimeout() -> Int32 {
         if !localTasks.isEmpty || !endOfTurn.isEmpty { return 0 }
-        guard let deadline = timers.nextDeadline() else { return -1 }
+        let timerDeadline = timers.nextDeadline()
+        let wheelWake = deadlines.nextWake()
+        guard let deadline = timerDeadline.map({ min($0, wheelWake ?? .max) }) ?? wheelWake else { return -1 }
         let current = MonotonicClock.now()
         if deadline <= current { return 0 }
         // Round up so a timer never fires early and the loop never spins on a 0 ms wait.

@@ -36,6 +36,10 @@ public protocol ConnectionHandler: AnyObject {
     /// The default closes at once after flushing.
     func connectionShouldShutDown(_ connection: TCPConnection)
 
+    /// The deadline set by `TCPConnection.setHandlerDeadline(after:)` has passed (it is
+    /// cleared first: set another from here to keep going). The default does nothing.
+    func connectionDeadlinePassed(_ connection: TCPConnection)
+
     /// The connection is closed; called exactly once. The handler should drop its references.
     func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason)
 }
@@ -44,6 +48,7 @@ extension ConnectionHandler {
     public func connectionDidConnect(_ connection: TCPConnection) {}
     public func connectionWriteQueueDidDrain(_ connection: TCPConnection) {}
     public func connectionShouldShutDown(_ connection: TCPConnection) { connection.close() }
+    public func connectionDeadlinePassed(_ connection: TCPConnection) {}
 }
 
 /// Limits and timeouts of one connection.

@@ -1,25 +1,87 @@
-// The connection's idle timeout and its close: flushing what is queued, lingering for the
+// The connection's deadlines and its close: flushing what is queued, lingering for the
 // peer's end, or closing at once. Like the rest of `TCPConnection`, only on its loop.
 extension TCPConnection {
-    // MARK: Timers
+    // MARK: Deadlines
 
     /// Changes the idle timeout (nil turns it off), counted from the last read.
     public func setIdleTimeout(_ timeout: Duration?) {
         assertOnLoop()
-        options.idleTimeout = timeout
-        // A lingering connection's timer slot holds its linger deadline: leave it be.
-        guard timesOutWhenIdle else { return }
-        timers.cancelIdle()
-        armIdleTimer()
+        idleTimeoutNanoseconds = Self.nanoseconds(of: timeout)
+        fileDeadline()
     }
 
-    /// Whether the idle timeout applies: not once the connection lingers (the linger timer
-    /// ends it) or is closed.
+    /// Asks for `connectionDeadlinePassed` on the handler once `delay` has passed (nil: no
+    /// deadline); replaces the previous one. Kept like the connection's own deadlines, to
+    /// `DeadlineWheel.tickNanoseconds`, never early; cleared when it passes or the connection closes.
+    public func setHandlerDeadline(after delay: Duration?) {
+        assertOnLoop()
+        deadlines.handler = delay.map { max(1, loop.now &+ $0.nanoseconds) } ?? 0
+        fileDeadline()
+    }
+
+    /// An idle timeout as the nanoseconds `idleTimeoutNanoseconds` keeps (0: none; a zero
+    /// timeout counts as one nanosecond).
+    static func nanoseconds(of timeout: Duration?) -> UInt64 {
+        timeout.map { max(1, $0.nanoseconds) } ?? 0
+    }
+
+    /// When the peer last sent something (the loop's clock, `MonotonicClock`'s nanoseconds).
+    public var lastReadTime: UInt64 { deadlines.lastRead }
+
+    /// Whether the idle timeout applies: not once the connection lingers (the linger
+    /// deadline ends it) or is closed.
     var timesOutWhenIdle: Bool { state == .open || state == .connecting || state == .flushingToClose }
 
-    func armIdleTimer() {
-        guard timesOutWhenIdle else { return }
-        timers.armIdle(options.idleTimeout, for: self, on: loop)
+    /// The earliest of the deadlines that apply now; nil for none.
+    var nextDeadline: UInt64? {
+        var earliest = UInt64.max
+        if state == .lingering {
+            earliest = deadlines.lingerEnd
+        } else if timesOutWhenIdle, idleTimeoutNanoseconds > 0 {
+            earliest = deadlines.lastRead &+ idleTimeoutNanoseconds
+        }
+        if isWaitingForWritable {
+            earliest = min(earliest, deadlines.lastWriteProgress &+ options.writeStallTimeout.nanoseconds)
+        }
+        if deadlines.handler != 0 { earliest = min(earliest, deadlines.handler) }
+        return earliest == .max ? nil : earliest
+    }
+
+    /// Files the connection in the loop's wheel under its earliest deadline, unless it is
+    /// filed under one no later (that one comes first, and files it again).
+    func fileDeadline() {
+        guard state != .closed, let deadline = nextDeadline else { return }
+        if wheelSlot != nil && filedDeadline <= deadline { return }
+        loop.deadlines.file(self, at: deadline)
+    }
+
+    /// The wheel found the filed deadline passed: act on whichever deadline is due, then
+    /// file the connection under the next.
+    func deadlinePassed(now: UInt64) {
+        guard state != .closed else { return }
+        let stall = options.writeStallTimeout.nanoseconds
+        if state == .lingering {
+            if now >= deadlines.lingerEnd {
+                closeNow(closeReason)
+                return
+            }
+        } else if timesOutWhenIdle, idleTimeoutNanoseconds > 0,
+                  ConnectionDeadlines.passed(idleTimeoutNanoseconds, since: deadlines.lastRead, now: now) {
+            loop.metrics.idleClosed.add(1, ordering: .relaxed)
+            closeNow(.idleTimeout)
+            return
+        }
+        if isWaitingForWritable, ConnectionDeadlines.passed(stall, since: deadlines.lastWriteProgress, now: now) {
+            loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
+            closeNow(.slowPeer)
+            return
+        }
+        if deadlines.handler != 0 && now >= deadlines.handler {
+            deadlines.handler = 0
+            handler?.connectionDeadlinePassed(self)
+            if state == .closed { return }
+        }
+        fileDeadline()
     }
 
     // MARK: Closing
@@ -39,7 +101,6 @@ extension TCPConnection {
             if pending.isEmpty {
                 beginLinger()
             } else {
-                timers.armStall(options.writeStallTimeout, for: self, on: loop)
                 scheduleFlush()
             }
         case .connecting:
@@ -56,7 +117,7 @@ extension TCPConnection {
         loop.unregister(fd: socket.fd)
         socket.close()
         pending.removeAll()
-        timers.cancelAll()
+        loop.deadlines.remove(self)
         tls = nil
         if deferredFlushSlot != nil { loop.cancelDeferredFlush(self) }
         loop.metrics.openConnections.subtract(1, ordering: .relaxed)
@@ -73,7 +134,8 @@ extension TCPConnection {
         state = .lingering
         socket.shutdownOutput()
         updateInterest()
-        timers.armLinger(options.lingerTimeout, reason: closeReason, for: self, on: loop)
+        deadlines.lingerEnd = loop.now &+ options.lingerTimeout.nanoseconds
+        fileDeadline()
     }
 
     /// Asks the handler to finish politely; part of a server's graceful shutdown.

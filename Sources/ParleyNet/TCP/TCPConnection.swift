@@ -6,7 +6,8 @@
 /// read (backpressure) and is cut off when it stalls or exceeds its bound.
 ///
 /// The parts apart: `TCPSocket` makes the system calls, `PendingWrites` holds what waits to
-/// be written, `ConnectionTimers` the idle, stall and linger deadlines; this type is the
+/// be written, `ConnectionDeadlines` the idle, stall, linger and handler deadlines (which the
+/// loop's `DeadlineWheel` watches: no timer of its own); this type is the
 /// state machine that drives them from the loop's events.
 public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every method and property is used only on `loop`
@@ -37,11 +38,20 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     var socket: TCPSocket
     var state: State
-    var options: TCPConnectionOptions
+    /// The options of its server (or its own, for a client connection), shared.
+    private let sharedOptions: SharedConnectionOptions
+    /// The options; `idleTimeout` there is the server's, `idleTimeoutNanoseconds` this connection's.
+    var options: TCPConnectionOptions { sharedOptions.value }
+    /// This connection's idle timeout in nanoseconds (`setIdleTimeout`); 0 for none.
+    var idleTimeoutNanoseconds: UInt64
     /// What waits to be written, each chunk released once written.
     var pending = PendingWrites()
-    /// The idle, write stall and linger deadlines; kept by `ConnectionTimers`' own timers.
-    var timers: ConnectionTimers
+    /// The idle, write stall, linger and handler deadlines, watched by the loop's wheel.
+    var deadlines: ConnectionDeadlines
+    /// Where the loop's `DeadlineWheel` files this connection; nil while it is not filed.
+    var wheelSlot: DeadlineWheel.Slot?
+    /// The deadline it is filed under (the earliest of `deadlines` when filed).
+    var filedDeadline: UInt64 = 0
     /// What the loop watches the socket for now.
     private var interest: IOEvents = []
     private var flushScheduled = false
@@ -61,12 +71,17 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// nothing is written meanwhile (never in the clear).
     var tlsSetupError: TLSError?
 
-    init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
+    convenience init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
+        self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedConnectionOptions(options))
+    }
+
+    init(fd: Int32, loop: EventLoop, state: State, sharedOptions: SharedConnectionOptions) {
         socket = TCPSocket(fd: fd)
         self.loop = loop
         self.state = state
-        self.options = options
-        timers = ConnectionTimers(now: loop.now)
+        self.sharedOptions = sharedOptions
+        idleTimeoutNanoseconds = Self.nanoseconds(of: sharedOptions.value.idleTimeout)
+        deadlines = ConnectionDeadlines(now: loop.now)
     }
 
     deinit {
@@ -98,7 +113,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         interest = .reading
         try loop.register(self, fd: socket.fd, events: interest)
         loop.metrics.openConnections.add(1, ordering: .relaxed)
-        armIdleTimer()
+        fileDeadline()
     }
 
     /// Opens a client connection to `address` (optionally from `localAddress`) on `loop`.
@@ -247,13 +262,13 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         guard !waitingForWritable else { return }
         waitingForWritable = true
         updateInterest()
-        timers.armStall(options.writeStallTimeout, for: self, on: loop)
+        fileDeadline()
     }
 
     /// Bookkeeping for `written` bytes that left the queue.
     private func wrote(_ written: Int) {
         loop.metrics.bytesOut.add(written, ordering: .relaxed)
-        timers.lastWriteProgress = loop.now
+        deadlines.lastWriteProgress = loop.now
         if readPausedForBackpressure && pending.bytes < options.writeLowWatermark {
             readPausedForBackpressure = false
             updateInterest()
@@ -264,7 +279,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     private func writeQueueDrained() {
         // The queue released its storage as it drained: an idle connection keeps no write buffer.
-        timers.cancelStall()
+        // (The stall deadline lapses with `waitingForWritable`; the wheel finds out lazily.)
         if waitingForWritable {
             waitingForWritable = false
             updateInterest()
@@ -358,7 +373,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
                 return
             }
             loop.metrics.bytesIn.add(count, ordering: .relaxed)
-            timers.lastRead = loop.now
+            deadlines.lastRead = loop.now
             if state == .lingering { continue }  // input after our close is discarded
             if tls != nil {
                 receiveTLS(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -376,10 +391,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             return
         }
         state = .open
-        timers.lastRead = loop.now
+        deadlines.lastRead = loop.now
         interest = []
         updateInterest()
-        armIdleTimer()
+        fileDeadline()
         if let error = tlsSetupError {
             closeNow(.tls(error))
             return

@@ -71,7 +71,7 @@ final class TCPListener: Selectable, @unchecked Sendable {
                 admittedAddress = host
             }
             _ = parley_setsockopt_int(accepted, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            let connection = TCPConnection(fd: accepted, loop: loop, state: .open, options: server.options.connection)
+            let connection = TCPConnection(fd: accepted, loop: loop, state: .open, sharedOptions: server.connectionOptions)
             connection.server = server
             connection.admittedAddress = admittedAddress
             if let tls = server.options.tls {

@@ -44,6 +44,8 @@ public final class TCPServer: @unchecked Sendable {
     /// The address actually bound (with the real port when 0 was asked for).
     public let localAddress: SocketAddress
     let options: TCPServerOptions
+    /// `options.connection`, once for every connection accepted.
+    let connectionOptions: SharedConnectionOptions
     private let makeHandler: HandlerFactory
     private var listeners: [TCPListener] = []
     private let shuttingDown = Atomic<Bool>(false)
@@ -55,6 +57,7 @@ public final class TCPServer: @unchecked Sendable {
                 makeHandler: @escaping HandlerFactory) throws(SystemError) {
         self.group = group
         self.options = options
+        connectionOptions = SharedConnectionOptions(options.connection)
         self.makeHandler = makeHandler
         // SO_REUSEPORT would let a second server of the same user share this port silently
         // and split the traffic. A bind without it fails if anyone holds the port.

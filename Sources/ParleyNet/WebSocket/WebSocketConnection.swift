@@ -21,9 +21,6 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private let encoder: WebSocketFrameEncoder
     private let options: WebSocketOptions
     private(set) var state: State = .open
-    private var closeTimer: ScheduledTimer?
-    private var pingTimer: ScheduledTimer?
-    private var lastInput: UInt64
     private var reportedClose = false
     private var closeCode: WebSocketCloseCode = .abnormalClosure
     private var closeReason = ""
@@ -41,13 +38,12 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         self.delegate = delegate
         decoder = WebSocketFrameDecoder(role: role, limits: options.limits)
         encoder = WebSocketFrameEncoder(role: role)
-        lastInput = connection.loop.now
         connection.handler = self
         connection.loop.metrics.openWebSockets.add(1, ordering: .relaxed)
         if let interval = options.pingInterval {
             // Idle peers answer pings, so only one that is gone stays silent past the timeout.
             connection.setIdleTimeout(interval * 2 + .seconds(15))
-            schedulePing(after: interval)
+            connection.setHandlerDeadline(after: interval)
         }
         delegate.webSocketDidOpen(self)
         if !leftover.isEmpty, state != .closed {
@@ -95,19 +91,14 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         closeCode = code
         closeReason = reason
         connection.write(encoder.close(code: code, reason: reason))
-        pingTimer?.cancel()
-        pingTimer = nil
         // The peer's close frame completes the handshake; a peer that never sends one is cut
-        // off after the timeout.
-        closeTimer = loop.schedule(after: options.closeTimeout) { [weak self] in
-            self?.connection.closeNow(.local)
-        }
+        // off after the timeout (the deadline replaces the next ping's).
+        connection.setHandlerDeadline(after: options.closeTimeout)
     }
 
     // MARK: ConnectionHandler
 
     public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
-        lastInput = loop.now
         consume(bytes)
     }
 
@@ -189,10 +180,6 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
 
     public func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         state = .closed
-        closeTimer?.cancel()
-        closeTimer = nil
-        pingTimer?.cancel()
-        pingTimer = nil
         connection.loop.metrics.openWebSockets.subtract(1, ordering: .relaxed)
         reportClose()
     }
@@ -207,16 +194,24 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
 
     // MARK: Keep-alive
 
-    private func schedulePing(after delay: Duration) {
-        pingTimer = loop.schedule(after: delay) { [weak self] in
-            guard let self, self.state == .open, let interval = self.options.pingInterval else { return }
-            let quiet = MonotonicClock.now() &- self.lastInput
+    /// The connection's handler deadline: in the closing handshake, the peer's close is
+    /// overdue; while open, the next ping is. A peer silent for the ping interval gets a
+    /// ping (its pong is input); one that answers nothing meets the idle timeout.
+    public func connectionDeadlinePassed(_ connection: TCPConnection) {
+        switch state {
+        case .closeSent:
+            connection.closeNow(.local)
+        case .open:
+            guard let interval = options.pingInterval else { return }
+            let quiet = loop.now &- connection.lastReadTime
             if quiet >= interval.nanoseconds {
-                self.connection.write(self.encoder.ping())
-                self.schedulePing(after: interval)
+                connection.write(encoder.ping())
+                connection.setHandlerDeadline(after: interval)
             } else {
-                self.schedulePing(after: .nanoseconds(Int64(interval.nanoseconds - quiet)))
+                connection.setHandlerDeadline(after: .nanoseconds(Int64(interval.nanoseconds - quiet)))
             }
+        case .closed:
+            return
         }
     }
 }

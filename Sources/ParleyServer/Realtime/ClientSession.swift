@@ -92,8 +92,11 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     private func opened(_ socket: WebSocketConnection) {
         self.socket = socket
-        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) { [weak self] in
-            self?.assumeIsolated { session in
+        // The timer holds the session strongly, not weakly (a weak reference would give every
+        // session a side table for its whole life): the cycle ends when the timer fires or is
+        // cancelled, at sign-in or at close, so at most the auth timeout after the socket opens.
+        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) {
+            self.assumeIsolated { session in
                 guard case .awaitingAuth = session.state else { return }
                 session.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
             }
@@ -111,6 +114,12 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
             let id = try? FrameReader.request(frame).id
             send(FrameWriter.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",
                                                        retryAfterSeconds: 1)))
+            return
+        }
+        // Nothing waiting (requests one at a time, the usual case): handled at once, so the
+        // queue never gets a buffer that an idle connection would keep.
+        if !busy && queue.isEmpty {
+            process(frame)
             return
         }
         queue.append(frame)
@@ -136,7 +145,15 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     private func processNext() {
         guard !busy, !queue.isEmpty, socket?.isOpen == true else { return }
+        // The buffer stays once a backlog made one: requests that keep coming while one runs
+        // reuse it rather than allocate again.
         let frame = queue.removeFirst()
+        process(frame)
+    }
+
+    /// Handles one request; then the next waiting one, unless it runs on (`busy`).
+    private func process(_ frame: Data) {
+        guard socket?.isOpen == true else { return }
         let envelope: RequestEnvelope
         do throws(ProtocolError) {
             envelope = try FrameReader.request(frame)

@@ -25,9 +25,19 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
             case .typed(let receiver): return receiver.token
             }
         }
+
+        var id: ObjectIdentifier {
+            switch self {
+            case .native(let session): return ObjectIdentifier(session)
+            case .typed(let receiver): return ObjectIdentifier(receiver)
+            }
+        }
     }
 
-    private let byUser = PThreadMutex<[UserID: [ObjectIdentifier: Member]]>([:])
+    /// A user's connections in a plain array: most users have one or two, and an array of
+    /// one is a third of a one-entry dictionary (a signed-in idle connection's largest part
+    /// after its own objects).
+    private let byUser = PThreadMutex<[UserID: [Member]]>([:])
     private let encoder = WebSocketFrameEncoder(role: .server)
     /// Told when a user's first connection comes (true) or last one goes (false), after the
     /// table changed: the cluster delivery's notices to the other nodes.
@@ -59,7 +69,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     /// Registers a signed-in WebSocket; true if it is the user's first connection.
     func add(_ session: ClientSession, for user: UserID) -> Bool {
-        insert(.native(session), id: ObjectIdentifier(session), for: user)
+        insert(.native(session), for: user)
     }
 
     /// Forgets a WebSocket; true if it was the user's last connection.
@@ -68,17 +78,19 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     }
 
     func add(_ receiver: any EventReceiver, for user: UserID) -> Bool {
-        insert(.typed(receiver), id: ObjectIdentifier(receiver), for: user)
+        insert(.typed(receiver), for: user)
     }
 
     func remove(_ receiver: any EventReceiver, for user: UserID) -> Bool {
         delete(ObjectIdentifier(receiver), for: user)
     }
 
-    private func insert(_ member: Member, id: ObjectIdentifier, for user: UserID) -> Bool {
+    private func insert(_ member: Member, for user: UserID) -> Bool {
         let first = byUser.withLock { table in
             let first = table[user]?.isEmpty ?? true
-            table[user, default: [:]][id] = member
+            let id = member.id
+            table[user, default: []].removeAll { $0.id == id }
+            table[user, default: []].append(member)
             return first
         }
         if first { observer.withLock { $0 }?.call((user, true)) }
@@ -87,7 +99,8 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     private func delete(_ id: ObjectIdentifier, for user: UserID) -> Bool {
         let last = byUser.withLock { table in
-            guard table[user]?.removeValue(forKey: id) != nil else { return false }
+            guard let index = table[user]?.firstIndex(where: { $0.id == id }) else { return false }
+            table[user]?.remove(at: index)
             if table[user]?.isEmpty == true {
                 table[user] = nil
                 return true
@@ -101,7 +114,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     /// The user's connected WebSockets.
     func sessions(of user: UserID) -> [ClientSession] {
         byUser.withLock { table in
-            (table[user] ?? [:]).values.compactMap { if case .native(let session) = $0 { return session } else { return nil } }
+            (table[user] ?? []).compactMap { if case .native(let session) = $0 { return session } else { return nil } }
         }
     }
 
@@ -113,11 +126,11 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     /// notifications ask, for every member of every conversation a message goes to, so
     /// nothing is copied out of the table).
     func hasConnection(of user: UserID, where isActive: (ConnectionToken) -> Bool) -> Bool {
-        byUser.withLock { table in table[user]?.values.contains { isActive($0.token) } ?? false }
+        byUser.withLock { table in table[user]?.contains { isActive($0.token) } ?? false }
     }
 
     func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
-        byUser.withLock { table in table[user]?.values.contains { $0.token != excluding } ?? false }
+        byUser.withLock { table in table[user]?.contains { $0.token != excluding } ?? false }
     }
 
     @discardableResult
@@ -135,7 +148,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { table in
             for user in users {
                 guard let members = table[user] else { continue }
-                for member in members.values where member.token != excluding {
+                for member in members where member.token != excluding {
                     switch member {
                     case .native(let session):
                         if lone == nil && byLoop.isEmpty {
@@ -201,7 +214,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
             session.closeIfSignedIn(with: sessionID, code: CloseCodes.authFailed, reason: "signed out")
         }
         let typed = byUser.withLock { table in
-            (table[user] ?? [:]).values.compactMap { member -> (any EventReceiver)? in
+            (table[user] ?? []).compactMap { member -> (any EventReceiver)? in
                 if case .typed(let receiver) = member { return receiver } else { return nil }
             }
         }
@@ -211,7 +224,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
     func forward(_ stanza: ForwardedStanza, to users: [UserID], excluding: ConnectionToken?) {
         let receivers = byUser.withLock { table in
             users.flatMap { user in
-                (table[user] ?? [:]).values.compactMap { member -> (any EventReceiver)? in
+                (table[user] ?? []).compactMap { member -> (any EventReceiver)? in
                     guard case .typed(let receiver) = member, receiver.token != excluding else { return nil }
                     return receiver
                 }

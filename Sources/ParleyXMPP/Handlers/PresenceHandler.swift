@@ -130,11 +130,23 @@ struct PresenceHandler: Sendable {
         if let avatar = profile.avatar {
             hash = await PEPHandler.avatarInfo(avatar, media: media, services: services)?.id
         }
-        let update = XMLElement("x", namespace: Namespace.vcardUpdate, [:], children: [
+        let others = children.filter { $0.namespace != Namespace.vcardUpdate }
+        // A bare `<presence/>` from a user without an avatar, the most common one, gets the
+        // one shared array: every such resource's entry in `XMPPResources` refers to it
+        // instead of holding its own three allocations.
+        if others.isEmpty && hash == nil { return Self.noPhotoUpdate }
+        return others + [Self.photoUpdate(hash)]
+    }
+
+    /// The vCard update element (XEP-0153) announcing `hash` (nil: no photo).
+    private static func photoUpdate(_ hash: String?) -> XMLElement {
+        XMLElement("x", namespace: Namespace.vcardUpdate, [:], children: [
             XMLElement("photo", namespace: Namespace.vcardUpdate, [:], text: hash),
         ])
-        return children.filter { $0.namespace != Namespace.vcardUpdate } + [update]
     }
+
+    /// The children of a bare presence without a photo, shared by every resource that has them.
+    private static let noPhotoUpdate = [photoUpdate(nil)]
 
     /// Tells the native clients of the user and of `friends` of the resource's presence
     /// (children nil: unavailable), as `presence.resource`: Parley's own presence is per user,

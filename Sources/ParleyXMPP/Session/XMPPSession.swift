@@ -80,8 +80,11 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
 
     /// Starts the sign-in timer; called on the loop as the connection is accepted.
     func start() {
-        authTimer = loop.schedule(after: services.configuration.authTimeout) { [weak self] in
-            self?.assumeIsolated { session in
+        // The session's timers hold it strongly, not weakly (a weak reference would give
+        // every session a side table for its whole life): each cycle ends when the timer
+        // fires or is cancelled (at sign-in, or in `closed()`).
+        authTimer = loop.schedule(after: services.configuration.authTimeout) {
+            self.assumeIsolated { session in
                 guard session.state.account == nil || session.state.resource == nil else { return }
                 session.fail(.policyViolation, "sign in and bind a resource sooner")
             }
@@ -222,8 +225,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// per stanza.
     private func armParserRelease() {
         readSinceArmed = false
-        releaseTimer = loop.schedule(after: services.configuration.parserReleaseDelay) { [weak self] in
-            self?.assumeIsolated { $0.parserReleaseDue() }
+        releaseTimer = loop.schedule(after: services.configuration.parserReleaseDelay) {
+            self.assumeIsolated { $0.parserReleaseDue() }
         }
     }
 

@@ -1,0 +1,84 @@
+import Glibc
+import Testing
+@testable import ParleyNet
+
+/// A WebSocket's deadlines on a real server (port 0): its pings and its idle end, kept by the
+/// loop's `DeadlineWheel` rather than timers of its own.
+@Suite struct WebSocketKeepAliveTests {
+    /// Serves `/ws` with pings every `pingInterval`; each socket's idle timeout is shortened
+    /// to `idle` as it opens (the WebSocket's own is two intervals and 15 s).
+    struct QuietResponder: HTTPResponder {
+        let idle: Duration
+        func respond(to request: HTTPRequest, context: HTTPRequestContext) {
+            context.respond(HTTPResponse(status: .notFound))
+        }
+        func webSocketDelegate(for head: HTTPRequestHead, context: HTTPRequestContext) -> WebSocketDelegate? {
+            ShortIdleSocket(idle: idle)
+        }
+    }
+
+    final class ShortIdleSocket: WebSocketDelegate {
+        let idle: Duration
+        init(idle: Duration) { self.idle = idle }
+        func webSocketDidOpen(_ socket: WebSocketConnection) { socket.connection.setIdleTimeout(idle) }
+        func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {}
+        func webSocket(_ socket: WebSocketConnection, didReceiveBinary bytes: [UInt8]) {}
+        func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {}
+    }
+
+    /// A one-loop server pinging every `ping`, its sockets idle after `idle`.
+    static func serve(ping: Duration, idle: Duration) throws -> (EventLoopGroup, HTTPServer) {
+        let group = try EventLoopGroup(loopCount: 1)
+        let configuration = HTTPServer.Configuration(webSocket: WebSocketOptions(pingInterval: ping), originPolicy: .allowAny)
+        do {
+            let server = try HTTPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
+                                        configuration: configuration, responder: QuietResponder(idle: idle))
+            return (group, server)
+        } catch {
+            group.shutdown()
+            throw error
+        }
+    }
+
+    /// Opens a WebSocket on a raw socket: true if the server switched protocols.
+    static func upgrade(_ client: BlockingSocket) throws -> Bool {
+        try client.send("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        return try client.receive(until: "\r\n\r\n").hasPrefix("HTTP/1.1 101")
+    }
+
+    @Test func aSilentPeerIsPingedThenClosed() throws {
+        let (group, server) = try Self.serve(ping: .milliseconds(300), idle: .milliseconds(1000))
+        defer { group.shutdown() }
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 10)
+        let clock = ContinuousClock()
+        #expect(try Self.upgrade(client))
+        let opened = clock.now
+        // Silent for the interval: a ping (FIN + opcode 9, no payload), never before it.
+        #expect(try client.receive(exactly: 2) == [0x89, 0x00])
+        #expect(clock.now - opened >= .milliseconds(300) - .milliseconds(DeadlineWheel.tickNanoseconds / 1_000_000))
+        // Never answered: more pings, then the close at the idle timeout, counted as idle.
+        let rest = try client.receiveUntilClose()
+        #expect(rest.count % 2 == 0 && rest.allSatisfy { $0 == 0x89 || $0 == 0x00 })
+        #expect(clock.now - opened >= .milliseconds(1000))
+        #expect(group.metrics.idleClosed == 1)
+    }
+
+    @Test func aPeerThatTalksIsNotPinged() throws {
+        let (group, server) = try Self.serve(ping: .milliseconds(400), idle: .seconds(30))
+        defer { group.shutdown() }
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 1)
+        #expect(try Self.upgrade(client))
+        // A pong every 100 ms (input, as a client's answer to a ping would be) for 1 s:
+        // the connection is never quiet for the interval, so nothing comes back.
+        for _ in 0..<10 {
+            try client.send(RawFrame.client(opcode: 0xA, []))
+            usleep(100_000)
+        }
+        var pollTimeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &pollTimeout, socklen_t(MemoryLayout<timeval>.size))
+        #expect(throws: SystemError.self) { _ = try client.receive() }
+    }
+}
