@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "parley-benchTests",
             // ParleyServer to run a real small server for the scenarios' setup.
-            dependencies: ["parley-bench", "ParleyServer", "ParleyNet"],
+            dependencies: ["parley-bench", "ParleyServer", "ParleyNet", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import parley_bench
 
@@ -47,15 +48,6 @@ import Testing
         #expect(SearchBench.percentile([7], 0.99) == 7)
         #expect(SearchBench.percentile([], 0.5) == 0)
         #expect(SearchBench.percentile([1, 2, 3], 0.5) == 2)
-    }
-
-    /// Runs a whole `search-bench` off Swift's cooperative pool: the command blocks its thread
-    /// while its store calls run as tasks (`SearchBench.wait`), and two such tests blocking
-    /// both threads of a 2-core pool would wait for each other for ever.
-    private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
     }
 
     @Test func eachKindAndScopeStopsAtItsTimeBudgetAfterOneSearch() async throws {

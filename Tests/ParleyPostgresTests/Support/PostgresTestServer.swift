@@ -40,6 +40,13 @@ final class PostgresTestServer: Sendable {
     // Swift runs a global's initializer once, on first use, whatever the thread.
     private static let sharedServer: Result<PostgresTestServer, any Error> = Result { try PostgresTestServer() }
 
+    /// The server's `max_connections`.
+    static let maxConnections = 300
+    /// Test databases in use at once (`withPostgresDatabase`): a test's stores hold up to about
+    /// ten connections (two stores of a reader, a writer and a listener each, plus the
+    /// test's own), so this keeps well under `maxConnections` however many tests run.
+    static let databaseSlots = DatabaseSlots(count: 20)
+
     let directory: String
     let port: Int
     private let process: Process
@@ -70,7 +77,7 @@ final class PostgresTestServer: Sendable {
         server.arguments = Self.credentials(runAs) + ["--pdeathsig", "INT", "--", bin + "/postgres", "-D", data,
                            "-h", "127.0.0.1", "-p", String(port), "-k", sockets,
                            "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-                           "-c", "max_connections=300", "-c", "shared_buffers=32MB", "-c", "deadlock_timeout=100ms"]
+                           "-c", "max_connections=\(Self.maxConnections)", "-c", "shared_buffers=32MB", "-c", "deadlock_timeout=100ms"]
         _ = FileManager.default.createFile(atPath: directory + "/server.log", contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/server.log"))
         server.standardOutput = log

@@ -71,9 +71,12 @@ func withStore(_ backend: StoreBackend, readers: Int = 2,
 }
 
 /// Creates a fresh database on the test server, runs `body` with its connection string, then
-/// drops it (every store on it must be closed by then).
+/// drops it (every store on it must be closed by then). At most
+/// `PostgresTestServer.databaseSlots` of these run at once: the others wait for one to end.
 func withPostgresDatabase(_ body: (String) async throws -> Void) async throws {
     let server = try PostgresTestServer.shared()
+    await PostgresTestServer.databaseSlots.acquire()
+    defer { PostgresTestServer.databaseSlots.release() }
     let connectionString = try server.createDatabase()
     defer { server.dropDatabase(connectionString) }
     try await body(connectionString)
@@ -99,10 +102,18 @@ final class WriterGate: Sendable {
             try await store.write { writer in
                 try body(writer)
                 gate.entered.signal()
-                gate.release.wait()
+                // Bounded: a test that never opens the gate fails instead of holding the
+                // writer, and the store's close (which joins it) with it, for ever.
+                _ = gate.release.wait(timeout: .now() + 30)
             }
         }
-        try await eventually("the writer to enter the gate") { gate.entered.wait(timeout: .now()) == .success }
+        do {
+            try await eventually("the writer to enter the gate") { gate.entered.wait(timeout: .now()) == .success }
+        } catch {
+            // The writer may still enter later: let it through, so the test's store can close.
+            gate.open()
+            throw error
+        }
         return (gate, task)
     }
 

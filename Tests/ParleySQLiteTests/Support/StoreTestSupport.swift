@@ -35,10 +35,18 @@ final class WriterGate: Sendable {
             try await store.write { writer in
                 try body(writer)
                 gate.entered.signal()
-                gate.release.wait()
+                // Bounded: a test that never opens the gate fails instead of holding the
+                // writer, and the store's close (which joins it) with it, for ever.
+                _ = gate.release.wait(timeout: .now() + 30)
             }
         }
-        try await eventually("the writer to enter the gate") { gate.entered.wait(timeout: .now()) == .success }
+        do {
+            try await eventually("the writer to enter the gate") { gate.entered.wait(timeout: .now()) == .success }
+        } catch {
+            // The writer may still enter later: let it through, so the test's store can close.
+            gate.open()
+            throw error
+        }
         return (gate, task)
     }
 

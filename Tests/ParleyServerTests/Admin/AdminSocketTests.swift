@@ -61,9 +61,10 @@ import Testing
         #expect(answer["id"] as? String == "s1")
         let user = try output(answer)
         #expect((user["suspension"] as? [String: Any])?["reason"] as? String == "raiding")
-        #expect(try await bob.socket.closed(timeout: 2) == 4001)
-        #expect(try await otherDevice.closed(timeout: 2) == 4001)
-        #expect(Date().timeIntervalSince(started) < 2)
+        // At once, not at an idle or ping timeout (30 s): the bound leaves room for a busy machine.
+        #expect(try await bob.socket.closed(timeout: 10) == 4001)
+        #expect(try await otherDevice.closed(timeout: 10) == 4001)
+        #expect(Date().timeIntervalSince(started) < 10)
         let refused = try await server.request("GET", "/v1/me", token: bob.token)
         #expect(refused.status == 403 && refused.errorCode == "suspended")
 
