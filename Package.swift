@@ -255,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleySQLiteTests",
-            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "ParleyLog", "TestSupport"],
+            dependencies: ["ParleySQLite", "ParleyCore", "ParleySQL", "ParleyProtocol", "ParleyLog", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         // The store contract (the same tests on SQLiteStore and PostgresStore) and the tests
@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "parley-benchTests",
             // ParleyServer to run a real small server for the scenarios' setup.
-            dependencies: ["parley-bench", "ParleyServer", "ParleyNet", "TestSupport"],
+            dependencies: ["parley-bench", "ParleyServer", "ParleyNet", "ParleySync", "TestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ParleyLog
 import ParleyNet
+import ParleySync
 import Synchronization
 import TestSupport
 import Testing
@@ -32,7 +33,7 @@ import Testing
 
             // Each ack is checked against the log when it arrives: its conversation must already
             // hold (durably: the index grows only after the sync) as many records as it has acks.
-            let acksByConversation = Mutex<[UInt64: UInt64]>([:])
+            let acksByConversation = PThreadMutex<[UInt64: UInt64]>([:])
             let early = Atomic<Int>(0)
             let count = perClient
             let outcomes = set.perform(timeout: .seconds(60)) { (client: BenchConnection, done: @escaping (Int) -> Void) in
@@ -107,7 +108,7 @@ import Testing
             defer { set.shutdown() }
             #expect(try ScenarioSetup.connect(set, target: target, sources: []) == 0)
             try ScenarioSetup.pairUp(set, dialect: .relay)
-            let acknowledged = Mutex<Set<UInt64>>([])
+            let acknowledged = PThreadMutex<Set<UInt64>>([])
             let count = 20 * perClient
             _ = set.perform { (client: BenchConnection, done: @escaping (Bool) -> Void) in
                 client.onIncoming = { incoming in

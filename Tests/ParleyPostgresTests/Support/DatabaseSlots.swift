@@ -1,4 +1,4 @@
-import Synchronization
+import ParleySync
 
 /// Bounds how many test databases are in use at once, so that the tests running in parallel
 /// never open more connections than the test server allows (`max_connections`): each store
@@ -11,10 +11,10 @@ final class DatabaseSlots: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: PThreadMutex<State>
 
     init(count: Int) {
-        state = Mutex(State(free: count))
+        state = PThreadMutex(State(free: count))
     }
 
     /// Waits until a slot is free and takes it.

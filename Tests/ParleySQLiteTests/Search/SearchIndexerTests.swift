@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyProtocol
 import ParleySQL
-import Synchronization
+import ParleySync
 @testable import ParleySQLite
 import TestSupport
 import Testing
@@ -84,7 +84,7 @@ import Testing
 
     /// What the indexer reported, in order (told on the writer thread, read by the test).
     private final class ReportList: Sendable {
-        let list = Mutex<[SearchIndexReport]>([])
+        let list = PThreadMutex<[SearchIndexReport]>([])
         var reports: [SearchIndexReport] { list.withLock { $0 } }
     }
 
