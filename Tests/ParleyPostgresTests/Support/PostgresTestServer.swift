@@ -2,7 +2,6 @@ import Foundation
 @testable import ParleyPostgres
 import ParleySync
 import Synchronization
-import TestSupport
 import Testing
 
 /// A PostgreSQL server of the test process's own: started on first use in a temporary
@@ -30,16 +29,11 @@ final class PostgresTestServer: Sendable {
     static let unavailableReason: Comment =
         "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (install Debian's postgresql package: make test-deps)"
 
-    /// The shared server, started on first use. Waited for off the cooperative pool: the
-    /// first use runs `initdb` and waits for the server to accept connections, seconds on a
-    /// busy machine, and every test asking meanwhile waits on the same initializer; on the
-    /// pool's two threads that would stall every other test of the process.
-    static func shared() async throws -> PostgresTestServer {
-        try await onOwnThread {
-            switch sharedServer {
-            case .success(let server): return server
-            case .failure(let error): throw error
-            }
+    /// The shared server, started on first use.
+    static func shared() throws -> PostgresTestServer {
+        switch sharedServer {
+        case .success(let server): return server
+        case .failure(let error): throw error
         }
     }
 

@@ -74,18 +74,12 @@ func withStore(_ backend: StoreBackend, readers: Int = 2,
 /// drops it (every store on it must be closed by then). At most
 /// `PostgresTestServer.databaseSlots` of these run at once: the others wait for one to end.
 func withPostgresDatabase(_ body: (String) async throws -> Void) async throws {
-    let server = try await PostgresTestServer.shared()
+    let server = try PostgresTestServer.shared()
     await PostgresTestServer.databaseSlots.acquire()
     defer { PostgresTestServer.databaseSlots.release() }
-    // CREATE and DROP DATABASE take a while on a busy machine: off the cooperative pool too.
-    let connectionString = try await onOwnThread { try server.createDatabase() }
-    do {
-        try await body(connectionString)
-    } catch {
-        _ = try? await onOwnThread { server.dropDatabase(connectionString) }
-        throw error
-    }
-    _ = try? await onOwnThread { server.dropDatabase(connectionString) }
+    let connectionString = try server.createDatabase()
+    defer { server.dropDatabase(connectionString) }
+    try await body(connectionString)
 }
 
 /// A password account as registration makes it.
