@@ -1,7 +1,7 @@
 import ParleyLog
 import ParleyNet
 import ParleyStoreSupport
-import Synchronization
+import ParleySync
 
 /// The durable relay's storage (`relay-server --durable DIR`): every publication is appended
 /// to a `SegmentLog` — its conversation (the pair of topics, see `RelayHub`) at that
@@ -46,7 +46,7 @@ final class DurableRelayLog: Sendable {
     let settings: Settings
     private let queue = JobQueue<Publication>()
     private let thread: StoreThread
-    private let closed = Mutex(false)
+    private let closed = PThreadMutex(false)
 
     /// Opens (or continues) the log in `settings.directory` and starts its thread.
     init(settings: Settings, encoder: WebSocketFrameEncoder) throws(BenchError) {
