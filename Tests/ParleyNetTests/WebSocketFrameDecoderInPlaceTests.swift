@@ -13,17 +13,24 @@ import Testing
 
     /// Decodes `stream` read by read (cut at `cuts`) as `WebSocketConnection.consume` does;
     /// also returns how many messages came in place.
+    /// With `writable`, the reads are handed over as overwritable bytes (the overload a
+    /// connection's read buffer uses), as `WebSocketConnection` does.
     private static func consume(_ stream: [UInt8], cuts: [Int], role: WebSocketRole = .client,
-                                limits: WebSocketLimits = WebSocketLimits()) -> (events: [WebSocketEvent], inPlace: Int) {
+                                limits: WebSocketLimits = WebSocketLimits(),
+                                writable: Bool = false) -> (events: [WebSocketEvent], inPlace: Int) {
         var decoder = WebSocketFrameDecoder(role: role, limits: limits)
         var events: [WebSocketEvent] = []
         var inPlace = 0
         var start = 0
         for end in cuts + [stream.count] where end >= start {
-            Array(stream[start..<end]).withUnsafeBytes { bytes in
+            var read = Array(stream[start..<end])
+            read.withUnsafeMutableBytes { writableBytes in
+                let bytes = UnsafeRawBufferPointer(writableBytes)
                 var index = 0
                 while index < bytes.count {
-                    if let message = decoder.takeWholeMessage(bytes, at: &index) {
+                    let taken = writable ? decoder.takeWholeMessage(writableBytes, at: &index)
+                                         : decoder.takeWholeMessage(bytes, at: &index)
+                    if let message = taken {
                         inPlace += 1
                         events.append(message.isText ? .text(String(decoding: message.payload, as: UTF8.self))
                                                      : .binary(Array(message.payload)))
@@ -131,5 +138,68 @@ import Testing
             #expect(result.events == expected)
             #expect(result.inPlace == 0)
         }
+    }
+
+    private static let clientStream: [UInt8] =
+        RawFrame.clientText("{\"op\":\"message.send\"}")
+        + RawFrame.client(opcode: 0x2, [1, 2, 3])
+        + RawFrame.client(opcode: 0x9, [7])
+        + RawFrame.client(fin: false, opcode: 0x1, Array("frag".utf8))
+        + RawFrame.client(opcode: 0x0, Array("mented".utf8))
+        + RawFrame.client(opcode: 0x1, Array("héllo wörld, longer than eight bytes".utf8), lengthForm: .sixteen)
+        + RawFrame.client(opcode: 0x1, [UInt8](repeating: UInt8(ascii: "a"), count: 300))
+        + RawFrame.client(opcode: 0x1, [])
+        + RawFrame.client(opcode: 0x2, [9, 8], lengthForm: .sixtyFour)
+        + RawFrame.client(opcode: 0x8, [0x03, 0xE8] + Array("bye".utf8))
+
+    @Test func aServerGivenWritableReadsTakesMaskedFramesInPlaceWithTheEventsOfPlainFeeding() {
+        var plain = WebSocketFrameDecoder(role: .server)
+        let expected = plain.decode(Self.clientStream)
+        #expect(expected.count == 9)
+        let whole = Self.consume(Self.clientStream, cuts: [], role: .server, writable: true)
+        #expect(whole.events == expected)
+        // The text, the binary, the long text, the 300 bytes, the empty one, the 64-bit one.
+        #expect(whole.inPlace == 6)
+        for cut in 0...Self.clientStream.count {
+            #expect(Self.consume(Self.clientStream, cuts: [cut], role: .server, writable: true).events == expected,
+                    "cut at \(cut)")
+        }
+        // A client's decoder never overwrites: given writable bytes it still takes only unmasked frames.
+        #expect(Self.consume(Self.mixedStream, cuts: [], writable: true).inPlace == 6)
+        #expect(Self.consume(Self.clientStream, cuts: [], writable: true).inPlace == 0)
+    }
+
+    @Test func aMaskedPayloadIsUnmaskedWhereItLies() {
+        var frame = RawFrame.clientText("in place, unmasked")
+        var decoder = WebSocketFrameDecoder(role: .server)
+        frame.withUnsafeMutableBytes { bytes in
+            var index = 0
+            let message = decoder.takeWholeMessage(bytes, at: &index)
+            #expect(message?.isText == true)
+            #expect(message?.payload.baseAddress == UnsafeRawPointer(bytes.baseAddress! + 6))
+            #expect(message.map { String(decoding: $0.payload, as: UTF8.self) } == "in place, unmasked")
+            #expect(index == bytes.count)
+        }
+    }
+
+    @Test func aMaskedFrameDeclinedAfterUnmaskingIsPutBackAsItCame() {
+        let invalid = RawFrame.client(opcode: 0x1, [0x61, 0xFF, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67])
+        var read = invalid
+        var decoder = WebSocketFrameDecoder(role: .server)
+        read.withUnsafeMutableBytes { bytes in
+            var index = 0
+            #expect(decoder.takeWholeMessage(bytes, at: &index) == nil)
+            #expect(index == 0)
+        }
+        #expect(read == invalid)
+        let stream = RawFrame.clientText("ok") + invalid + RawFrame.clientText("never seen")
+        let result = Self.consume(stream, cuts: [], role: .server, writable: true)
+        #expect(result.events.count == 2)
+        #expect(result.events.first == .text("ok"))
+        #expect(result.events.last?.errorCode == WebSocketCloseCode.invalidPayloadData.rawValue)
+        // Unmasked frames from a client are still refused by the frame path.
+        let unmasked = Self.consume(Self.server(opcode: 0x1, Array("x".utf8)), cuts: [], role: .server, writable: true)
+        #expect(unmasked.inPlace == 0)
+        #expect(unmasked.events.map(\.errorCode) == [WebSocketCloseCode.protocolError.rawValue])
     }
 }

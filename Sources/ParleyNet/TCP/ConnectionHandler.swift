@@ -26,7 +26,8 @@ public protocol ConnectionHandler: AnyObject {
     func connectionDidConnect(_ connection: TCPConnection)
 
     /// Bytes arrived. `bytes` is only valid during the call (it points into the loop's shared
-    /// read buffer): copy what must be kept.
+    /// read buffer): copy what must be kept. The buffer is scratch, so the handler may also
+    /// overwrite these bytes in place (a WebSocket server unmasks frames there).
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer)
 
     /// Everything queued so far has been written to the socket.

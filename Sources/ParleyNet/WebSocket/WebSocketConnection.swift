@@ -47,7 +47,8 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         }
         delegate.webSocketDidOpen(self)
         if !leftover.isEmpty, state != .closed {
-            leftover.withUnsafeBytes { consume($0) }
+            var leftover = leftover
+            leftover.withUnsafeMutableBytes { consume($0) }
         }
     }
 
@@ -99,10 +100,12 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     // MARK: ConnectionHandler
 
     public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
-        consume(bytes)
+        // The loop's read buffer is scratch that the handler may overwrite (`ConnectionHandler`):
+        // a server's frames are unmasked where they lie.
+        consume(UnsafeMutableRawBufferPointer(mutating: bytes))
     }
 
-    private func consume(_ bytes: UnsafeRawBufferPointer) {
+    private func consume(_ bytes: UnsafeMutableRawBufferPointer) {
         var index = 0
         while index < bytes.count && state != .closed {
             // Whole small messages (what a client mostly gets) go to the delegate in place;
@@ -117,7 +120,7 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
                 }
                 continue
             }
-            decoder.feedFrame(bytes, at: &index)
+            decoder.feedFrame(UnsafeRawBufferPointer(bytes), at: &index)
             handleDecodedEvents()
         }
     }

@@ -130,16 +130,56 @@ public struct WebSocketFrameDecoder: Sendable {
     /// any error) as usual.
     ///
     /// Unmasked data frames are what a client receives, so this is the client role's path:
-    /// a load tool or SDK receiving many small messages pays no allocation per message.
+    /// a load tool or SDK receiving many small messages pays no allocation per message. A
+    /// server's frames are masked; it uses the overload for writable bytes.
     public mutating func takeWholeMessage(_ bytes: UnsafeRawBufferPointer,
                                           at index: inout Int) -> (isText: Bool, payload: UnsafeRawBufferPointer)? {
-        guard role == .client, case .header = state, headerCount == 0, assembly == .idle,
+        guard role == .client, let frame = wholeDataFrame(bytes, at: index, masked: false) else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[frame.payload])
+        if frame.isText {
+            var validator = UTF8Validator()
+            guard validator.validate(payload), validator.isComplete else { return nil }
+        }
+        index = frame.payload.upperBound
+        return (frame.isText, payload)
+    }
+
+    /// `takeWholeMessage` for bytes the caller lets the decoder overwrite (a connection's
+    /// read buffer, which is scratch): for the server role it also takes a whole *masked*
+    /// frame (what every client sends), unmasking its payload where it lies, so a request
+    /// reaches its handler with no copy and no allocation. A text frame that turns out not to
+    /// be valid UTF-8 is masked again before nil is returned, so `feedFrame` sees the bytes
+    /// as they came and reports the error.
+    public mutating func takeWholeMessage(_ bytes: UnsafeMutableRawBufferPointer,
+                                          at index: inout Int) -> (isText: Bool, payload: UnsafeRawBufferPointer)? {
+        guard role == .server else { return takeWholeMessage(UnsafeRawBufferPointer(bytes), at: &index) }
+        guard let frame = wholeDataFrame(UnsafeRawBufferPointer(bytes), at: index, masked: true),
+              let key = frame.maskingKey else { return nil }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[frame.payload])
+        key.apply(to: payload)
+        if frame.isText {
+            var validator = UTF8Validator()
+            guard validator.validate(UnsafeRawBufferPointer(payload)), validator.isComplete else {
+                key.apply(to: payload)
+                return nil
+            }
+        }
+        index = frame.payload.upperBound
+        return (frame.isText, UnsafeRawBufferPointer(payload))
+    }
+
+    /// Where the whole, final, unfragmented text or binary frame at `index` has its payload,
+    /// if the decoder is at a frame boundary with nothing pending, the frame has no reserved
+    /// bits, its mask bit is `masked`, it is within the limits and it is all in `bytes`.
+    private func wholeDataFrame(_ bytes: UnsafeRawBufferPointer, at index: Int,
+                                masked: Bool) -> (isText: Bool, maskingKey: WebSocketMaskingKey?, payload: Range<Int>)? {
+        guard case .header = state, headerCount == 0, assembly == .idle,
               firstEvent == nil, laterEvents.isEmpty, bytes.count - index >= 2 else { return nil }
         let first = bytes[index], second = bytes[index + 1]
-        // FIN, no reserved bits, text or binary; no mask bit.
-        guard first == 0x81 || first == 0x82, second & 0x80 == 0 else { return nil }
+        // FIN, no reserved bits, text or binary; the mask bit as the role demands.
+        guard first == 0x81 || first == 0x82, (second & 0x80 != 0) == masked else { return nil }
         var position = index + 2
-        var length = UInt64(second)
+        var length = UInt64(second & 0x7F)
         if length >= 126 {
             let lengthBytes = length == 127 ? 8 : 2
             guard bytes.count - position >= lengthBytes else { return nil }
@@ -149,16 +189,15 @@ public struct WebSocketFrameDecoder: Sendable {
                 position += 1
             }
         }
+        var maskingKey: WebSocketMaskingKey?
+        if masked {
+            guard bytes.count - position >= 4 else { return nil }
+            maskingKey = WebSocketMaskingKey(bytes[position], bytes[position + 1], bytes[position + 2], bytes[position + 3])
+            position += 4
+        }
         guard length <= UInt64(limits.maxFrameSize), length <= UInt64(limits.maxMessageSize),
               UInt64(bytes.count - position) >= length else { return nil }
-        let payload = UnsafeRawBufferPointer(rebasing: bytes[position..<(position + Int(length))])
-        let isText = first == 0x81
-        if isText {
-            var validator = UTF8Validator()
-            guard validator.validate(payload), validator.isComplete else { return nil }
-        }
-        index = position + Int(length)
-        return (isText, payload)
+        return (first == 0x81, maskingKey, position..<(position + Int(length)))
     }
 
     // MARK: - Header
