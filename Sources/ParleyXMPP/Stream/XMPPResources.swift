@@ -40,6 +40,15 @@ final class XMPPResources: Sendable {
         /// not a dictionary: a user has one or a few streams, and one entry in an array is
         /// half the memory of one in a dictionary (every idle signed-in stream holds it).
         var resources: [Entry] = []
+        /// What the user's streams sent lately; nil until one sends (`recentMessages`).
+        var recent: RecentMessages?
+    }
+
+    /// A user's recent messages, made at the first send or marker: a reference, so that a
+    /// user whose streams only signed in keeps two words in the stripe's table (the table
+    /// holds twice its users' entries when it has just grown) instead of seven. Touched only
+    /// under its user's stripe lock.
+    private final class RecentMessages {
         /// Where the user's recent messages came from, by client id.
         var origins: RecentOrigins<Origin>
         /// Sent messages waiting for the native peer's delivered or read marker.
@@ -49,6 +58,16 @@ final class XMPPResources: Sendable {
             origins = RecentOrigins(limit: kept)
             awaited = AwaitedReceipts(limit: kept)
         }
+    }
+
+    /// `user`'s recent messages, made if the user has none yet; the user's state too, if
+    /// `creatingUser` (a send notes its origin even then), else nil without it.
+    private func recentMessages(of user: UserID, in table: inout [UserID: UserState], creatingUser: Bool) -> RecentMessages? {
+        if let recent = table[user]?.recent { return recent }
+        guard creatingUser || table[user] != nil else { return nil }
+        let recent = RecentMessages(kept: kept)
+        table[user, default: UserState()].recent = recent
+        return recent
     }
 
     /// Users' states, spread over stripes by user id: every delivered message looks its
@@ -82,7 +101,7 @@ final class XMPPResources: Sendable {
                 resource = String(requested.prefix(200)) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
             }
             // in place: the state is not copied out and back (its arrays would be copied)
-            table[user, default: UserState(kept: kept)].resources.append(Entry(name: resource, token: token, presence: nil))
+            table[user, default: UserState()].resources.append(Entry(name: resource, token: token, presence: nil))
             return resource
         }
     }
@@ -136,7 +155,7 @@ final class XMPPResources: Sendable {
     func sending(_ user: UserID, clientID: String, origin: Origin) {
         stripe(user).withLock { table in
             // in place, not copied out and back (`RecentOrigins` says why)
-            table[user, default: UserState(kept: kept)].origins.note(origin, for: clientID)
+            recentMessages(of: user, in: &table, creatingUser: true)?.origins.note(origin, for: clientID)
         }
     }
 
@@ -144,7 +163,7 @@ final class XMPPResources: Sendable {
     /// server's streams sent it, nil otherwise (a native client, or another server).
     func origin(of user: UserID, clientID: String?) -> Origin? {
         guard let clientID else { return nil }
-        return stripe(user).withLock { $0[user]?.origins[clientID] }
+        return stripe(user).withLock { $0[user]?.recent?.origins[clientID] }
     }
 
     /// Notes a stored 1:1 message sent by one of the user's streams that asked for a receipt
@@ -153,7 +172,7 @@ final class XMPPResources: Sendable {
     func awaitReceipt(_ user: UserID, _ message: AwaitedReceipts.Sent) -> AwaitedReceipts.Answer {
         stripe(user).withLock { table in
             // Only while the user has a stream here: the state goes with the last one.
-            table[user]?.awaited.record(message) ?? AwaitedReceipts.Answer()
+            recentMessages(of: user, in: &table, creatingUser: false)?.awaited.record(message) ?? AwaitedReceipts.Answer()
         }
     }
 
@@ -161,7 +180,9 @@ final class XMPPResources: Sendable {
     /// message is answered once, for all the user's streams on this server.
     func answerReceipts(_ user: UserID, in conversation: ConversationID, delivered: Int64?, read: Int64?) -> AwaitedReceipts.Answer {
         stripe(user).withLock { table in
-            return table[user]?.awaited.answer(in: conversation, delivered: delivered, read: read) ?? AwaitedReceipts.Answer()
+            // Made if need be: the markers seen are kept for a send that returns after them.
+            return recentMessages(of: user, in: &table, creatingUser: false)?.awaited.answer(in: conversation, delivered: delivered, read: read)
+                ?? AwaitedReceipts.Answer()
         }
     }
 }
