@@ -8,7 +8,7 @@ import pytest
 
 from api import call
 from client import Session
-from xmpp import Bot, PASSWORD, RawStream, mei_and_bob, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
+from xmpp import Bot, HEADER, PASSWORD, RawStream, mei_and_bob, raw_exchange, register, run, self_signed_certificate, server, stream_error, wait_event
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-256", "SCRAM-SHA-1", "PLAIN"])
@@ -574,6 +574,34 @@ def test_streams_keep_working_after_their_idle_parsers_are_freed(parley):
         await mei.stop()
         await bob.stop()
     run(scenario())
+
+
+def test_a_stream_not_signed_in_and_bound_in_time_ends_and_a_bound_one_stays(parley):
+    """--xmpp-auth-timeout 1: a stream that opened but never signed in, and one signed in but
+    never bound, end with policy-violation after about a second (the deadline is the
+    connection's, on the loop's deadline wheel); one bound in time is still answered after."""
+    import time
+    server = parley("--password-cost", "minimum", "--xmpp-auth-timeout", "1", xmpp=True)
+    register(server, "mei")
+    register(server, "bob")
+    bound = RawStream(server.xmpp_port)
+    bound.sign_in("bob")
+    started = time.monotonic()
+    silent = RawStream(server.xmpp_port)
+    silent.send(HEADER)
+    silent.expect("</stream:features>")
+    unbound = RawStream(server.xmpp_port)
+    unbound.sign_in("mei", resource=None)
+    for stream in (silent, unbound):
+        stream.expect("<policy-violation")
+        stream.expect("</stream:stream>")
+        stream.close()
+    elapsed = time.monotonic() - started
+    assert 0.9 <= elapsed < 8, elapsed
+    time.sleep(1.5)
+    bound.send("<iq type='get' id='p1'><ping xmlns='urn:xmpp:ping'/></iq>")
+    bound.expect("id='p1'")
+    bound.close()
 
 
 def test_shutdown_ends_open_streams_with_system_shutdown(server):

@@ -61,7 +61,7 @@ extension XMPPSession {
         // message passes here.
         guard case .server(.messageNew(let message)) = event, state.joined[message.conversationId] != nil else { return nil }
         let users = [message.sender, message.system?.actor, message.system?.target].compactMap { $0 }
-        return users.first { state.localParts[$0] == nil }
+        return users.first { localPart(of: $0) == nil }
     }
 
     private func render(_ event: GatewayEvent) {

@@ -33,7 +33,11 @@ extension XMPPSession: XMPPHandlerContext, CompletionHop {
     }
 
     func localPart(of user: UserID) -> String? {
-        state.localParts[user]
+        if let known = state.localParts[user] { return known }
+        // The user's own is the account's (as `me`'s), not kept in `localParts`: a user with
+        // no friends yet then holds no dictionary at all.
+        guard let account = state.account, account.profile.id == user else { return nil }
+        return XMPPDirectory.localPart(of: account.profile)
     }
 
     func knownConversation(with user: UserID) -> ConversationID? {

@@ -4,7 +4,7 @@ import ParleyProtocol
 
 // The output side of a stream: stanzas and stream-level elements written (and counted for
 // stream management), the stream header, STARTTLS and SASL's restart, stream errors, and
-// the sign-in timer that ends with binding.
+// the sign-in deadline that ends with binding.
 extension XMPPSession {
     /// Sends a stanza or stream-level element.
     func send(_ element: XMLElement) {
@@ -103,9 +103,8 @@ extension XMPPSession {
         connection.close()
     }
 
-    /// Signed in and bound: the sign-in timer is no longer needed.
-    func cancelAuthTimer() {
-        authTimer?.cancel()
-        authTimer = nil
+    /// Signed in and bound: the sign-in deadline is no longer needed.
+    func cancelSignInDeadline() {
+        connection?.setHandlerDeadline(after: nil)
     }
 }

@@ -95,7 +95,7 @@ extension XMPPSession {
         state.phase = .bound
         state.registered = true
         services.resumable.hold(id, self)
-        cancelAuthTimer()
+        cancelSignInDeadline()
         services.logger.info("xmpp stream resumed", ["user": .int(Int(user.rawValue)), "resent": .int(handover.unacknowledged.count)])
         write(XMLElement("resumed", namespace: sm, ["previd": id, "h": String(handover.handled)]).serialized())
         counting = true

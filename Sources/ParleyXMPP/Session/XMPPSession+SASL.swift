@@ -201,8 +201,7 @@ extension XMPPSession {
             state.directPeers[friend.conversationId] = friend.user.id
             state.localParts[friend.user.id] = XMPPDirectory.localPart(of: friend.user)
         }
-        state.localParts[user] = XMPPDirectory.localPart(of: account.profile)
-        cancelAuthTimer()
+        cancelSignInDeadline()
         send(XMLElement("iq", ["type": "result", "id": id], children: [
             XMLElement("bind", namespace: Namespace.bind, [:], children: [XMLElement("jid", namespace: Namespace.bind, [:], text: jid.description)]),
         ]))

@@ -19,7 +19,13 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     let services: XMPPServices
     /// The features' handlers, by the payloads they answer (one table for every session).
     let handlers: XMPPHandlerTable
-    let streamID: String
+    /// The stream's id (RFC 6120 §4.7.3): 12 random bytes, kept as they are and written as
+    /// Base64 with each stream header. Its 16 characters are one past what a `String` holds
+    /// inline, so keeping the text would cost every session a heap object.
+    private let streamIDBytes: (UInt64, UInt32)
+    var streamID: String {
+        withUnsafeBytes(of: streamIDBytes) { Base64.encode(UnsafeRawBufferPointer(rebasing: $0[0..<12])) }
+    }
     /// Whether the peer is on this machine (PLAIN and unencrypted streams are fine then).
     let isLoopback: Bool
     let clientAddress: String
@@ -31,7 +37,6 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// Where the stanza queue stands (`processNext`).
     private var processing = StanzaProcessing.idle
     var headerSent = false
-    var authTimer: ScheduledTimer?
     /// Puts the parser away once the stream has been silent between stanzas for
     /// `parserReleaseDelay` (see `armParserRelease`); nil while not armed.
     private var releaseTimer: ScheduledTimer?
@@ -66,7 +71,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         self.handlers = handlers
         // Apart from the native connections' numbers: the top bit marks an XMPP session.
         token = ConnectionToken((1 << 63) | Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
-        streamID = Base64.encode(CryptoRandom.bytes(12))
+        streamIDBytes = CryptoRandom.bytes(12).withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) }
         parser = XMLStreamParser(limits: services.configuration.limits)
         let host = connection.remoteAddress?.host ?? ""
         clientAddress = host
@@ -78,17 +83,14 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// The connection's loop: everything the session does runs on its thread.
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    /// Starts the sign-in timer; called on the loop as the connection is accepted.
+    /// Starts the sign-in deadline; called on the loop as the connection is accepted.
+    ///
+    /// The deadline is the connection's handler deadline, swept by the loop's `DeadlineWheel`
+    /// (`connectionDeadlinePassed`): no timer object or closure per session. A cancelled
+    /// `ScheduledTimer` stayed in the loop's timer heap until its time came, so every stream
+    /// signed in within `authTimeout` held one.
     func start() {
-        // The session's timers hold it strongly, not weakly (a weak reference would give
-        // every session a side table for its whole life): each cycle ends when the timer
-        // fires or is cancelled (at sign-in, or in `closed()`).
-        authTimer = loop.schedule(after: services.configuration.authTimeout) {
-            self.assumeIsolated { session in
-                guard session.state.account == nil || session.state.resource == nil else { return }
-                session.fail(.policyViolation, "sign in and bind a resource sooner")
-            }
-        }
+        connection?.setHandlerDeadline(after: services.configuration.authTimeout)
     }
 
     /// Sign-in, binding and what the stanzas learn.
@@ -110,7 +112,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         /// event for one of those (its sender's announce can reach this loop after the catch-up
         /// read it from the store) is not sent again.
         var caughtUpThrough: [ConversationID: Int64] = [:]
-        /// Local parts of the addresses of friends and other users seen.
+        /// Local parts of the addresses of friends and other users seen (the user's own is
+        /// the account's: `localPart(of:)`).
         var localParts: [UserID: String] = [:]
         /// Whether the hub knows this session.
         var registered = false
@@ -170,8 +173,11 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         case awaitingStream
         /// Features offered; waiting for `<auth>` (or, signed in, for the bind).
         case negotiating
-        /// A SASL mechanism is waiting for the client's next response.
-        case sasl(SASLStep)
+        /// A SASL mechanism is waiting for the client's next response. Boxed (`indirect`):
+        /// a SCRAM step holds the exchange and the candidate's account and credential, several
+        /// hundred bytes that every session would otherwise keep inline for its whole life
+        /// while only sign-in uses them.
+        indirect case sasl(SASLStep)
         /// Resource bound: stanzas flow.
         case bound
         case closed
@@ -202,6 +208,15 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
 
     nonisolated func connection(_ connection: TCPConnection, didCloseWith reason: ConnectionCloseReason) {
         assumeIsolated { $0.closed() }
+    }
+
+    /// The sign-in deadline (`start`) passed: the only handler deadline a stream sets, and
+    /// cleared once it is signed in and bound (`cancelSignInDeadline`).
+    nonisolated func connectionDeadlinePassed(_ connection: TCPConnection) {
+        assumeIsolated { session in
+            guard session.state.account == nil || session.state.resource == nil else { return }
+            session.fail(.policyViolation, "sign in and bind a resource sooner")
+        }
     }
 
     private func read(_ bytes: UnsafeRawBufferPointer, from connection: TCPConnection) {
@@ -246,8 +261,6 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
 
     private func closed() {
         connection = nil
-        authTimer?.cancel()
-        authTimer = nil
         releaseTimer?.cancel()
         releaseTimer = nil
         queue.removeAll()

@@ -12,9 +12,10 @@ import ParleySync
 /// Local to the server: in a cluster, resources on other servers are known from the presence
 /// they broadcast, and their messages come from the bare JID's `Self.nativeResource`.
 final class XMPPResources: Sendable {
-    /// A bound resource: its stream, and its presence's children (`show`, `status`,
+    /// A bound resource: its name, its stream, and its presence's children (`show`, `status`,
     /// `priority`, caps, …) once it is available (nil before its initial presence).
     struct Entry: Sendable {
+        var name: String
         var token: ConnectionToken
         var presence: [XMLElement]?
     }
@@ -35,7 +36,19 @@ final class XMPPResources: Sendable {
     let kept: Int
 
     private struct UserState {
-        var resources: [String: Entry] = [:]
+        /// The user's bound resources, names unique, in the order they were bound. An array,
+        /// not a dictionary: a user has one or a few streams, and one entry in an array is
+        /// half the memory of one in a dictionary (every idle signed-in stream holds it).
+        var resources: [Entry] = []
+        /// What the user's streams sent lately; nil until one sends (`recentMessages`).
+        var recent: RecentMessages?
+    }
+
+    /// A user's recent messages, made at the first send or marker: a reference, so that a
+    /// user whose streams only signed in keeps two words in the stripe's table (the table
+    /// holds twice its users' entries when it has just grown) instead of seven. Touched only
+    /// under its user's stripe lock.
+    private final class RecentMessages {
         /// Where the user's recent messages came from, by client id.
         var origins: RecentOrigins<Origin>
         /// Sent messages waiting for the native peer's delivered or read marker.
@@ -45,6 +58,16 @@ final class XMPPResources: Sendable {
             origins = RecentOrigins(limit: kept)
             awaited = AwaitedReceipts(limit: kept)
         }
+    }
+
+    /// `user`'s recent messages, made if the user has none yet; the user's state too, if
+    /// `creatingUser` (a send notes its origin even then), else nil without it.
+    private func recentMessages(of user: UserID, in table: inout [UserID: UserState], creatingUser: Bool) -> RecentMessages? {
+        if let recent = table[user]?.recent { return recent }
+        guard creatingUser || table[user] != nil else { return nil }
+        let recent = RecentMessages(kept: kept)
+        table[user, default: UserState()].recent = recent
+        return recent
     }
 
     /// Users' states, spread over stripes by user id: every delivered message looks its
@@ -71,14 +94,14 @@ final class XMPPResources: Sendable {
     func bind(_ user: UserID, requested: String, token: ConnectionToken) -> String {
         let nativeNames = Set(native?.resources(of: user).map(\.name) ?? [])
         return stripe(user).withLock { table in
-            var state = table[user, default: UserState(kept: kept)]
             var resource = requested
-            while resource == Self.nativeResource || nativeNames.contains(resource) || state.resources[resource] != nil {
+            while resource == Self.nativeResource || nativeNames.contains(resource)
+                    || table[user]?.resources.contains(where: { $0.name == resource }) == true {
                 // At most 200 characters (800 bytes) before the suffix: within a JID part.
                 resource = String(requested.prefix(200)) + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
             }
-            state.resources[resource] = Entry(token: token, presence: nil)
-            table[user] = state
+            // in place: the state is not copied out and back (its arrays would be copied)
+            table[user, default: UserState()].resources.append(Entry(name: resource, token: token, presence: nil))
             return resource
         }
     }
@@ -86,24 +109,24 @@ final class XMPPResources: Sendable {
     /// A resumed stream (XEP-0198) took the resource over from the stream `old`.
     func takeOver(_ user: UserID, resource: String, from old: ConnectionToken, to new: ConnectionToken) {
         stripe(user).withLock { table in
-            guard table[user]?.resources[resource]?.token == old else { return }
-            table[user]?.resources[resource]?.token = new
+            guard let index = table[user]?.resources.firstIndex(where: { $0.name == resource && $0.token == old }) else { return }
+            table[user]?.resources[index].token = new
         }
     }
 
     /// The stream's resource sent `presence` (its children; nil: unavailable).
     func setPresence(_ user: UserID, resource: String, token: ConnectionToken, presence: [XMLElement]?) {
         stripe(user).withLock { table in
-            guard table[user]?.resources[resource]?.token == token else { return }
-            table[user]?.resources[resource]?.presence = presence
+            guard let index = table[user]?.resources.firstIndex(where: { $0.name == resource && $0.token == token }) else { return }
+            table[user]?.resources[index].presence = presence
         }
     }
 
     /// The stream ended: its resource is gone, unless a newer stream bound it since.
     func unbind(_ user: UserID, resource: String, token: ConnectionToken) {
         stripe(user).withLock { table in
-            guard table[user]?.resources[resource]?.token == token else { return }
-            table[user]?.resources[resource] = nil
+            guard let index = table[user]?.resources.firstIndex(where: { $0.name == resource && $0.token == token }) else { return }
+            table[user]?.resources.remove(at: index)
             // The user's last stream here: the origins go too (what they sent has been
             // delivered by now, or comes from the bare JID's native resource).
             if table[user]?.resources.isEmpty == true { table[user] = nil }
@@ -113,7 +136,7 @@ final class XMPPResources: Sendable {
     /// The user's available resources and their presence children.
     func available(_ user: UserID) -> [(resource: String, presence: [XMLElement])] {
         stripe(user).withLock { table in
-            (table[user]?.resources ?? [:]).compactMap { name, entry in entry.presence.map { (name, $0) } }
+            (table[user]?.resources ?? []).compactMap { entry in entry.presence.map { (entry.name, $0) } }
         }.sorted { $0.resource < $1.resource }
     }
 
@@ -132,7 +155,7 @@ final class XMPPResources: Sendable {
     func sending(_ user: UserID, clientID: String, origin: Origin) {
         stripe(user).withLock { table in
             // in place, not copied out and back (`RecentOrigins` says why)
-            table[user, default: UserState(kept: kept)].origins.note(origin, for: clientID)
+            recentMessages(of: user, in: &table, creatingUser: true)?.origins.note(origin, for: clientID)
         }
     }
 
@@ -140,7 +163,7 @@ final class XMPPResources: Sendable {
     /// server's streams sent it, nil otherwise (a native client, or another server).
     func origin(of user: UserID, clientID: String?) -> Origin? {
         guard let clientID else { return nil }
-        return stripe(user).withLock { $0[user]?.origins[clientID] }
+        return stripe(user).withLock { $0[user]?.recent?.origins[clientID] }
     }
 
     /// Notes a stored 1:1 message sent by one of the user's streams that asked for a receipt
@@ -149,7 +172,7 @@ final class XMPPResources: Sendable {
     func awaitReceipt(_ user: UserID, _ message: AwaitedReceipts.Sent) -> AwaitedReceipts.Answer {
         stripe(user).withLock { table in
             // Only while the user has a stream here: the state goes with the last one.
-            table[user]?.awaited.record(message) ?? AwaitedReceipts.Answer()
+            recentMessages(of: user, in: &table, creatingUser: false)?.awaited.record(message) ?? AwaitedReceipts.Answer()
         }
     }
 
@@ -157,7 +180,9 @@ final class XMPPResources: Sendable {
     /// message is answered once, for all the user's streams on this server.
     func answerReceipts(_ user: UserID, in conversation: ConversationID, delivered: Int64?, read: Int64?) -> AwaitedReceipts.Answer {
         stripe(user).withLock { table in
-            return table[user]?.awaited.answer(in: conversation, delivered: delivered, read: read) ?? AwaitedReceipts.Answer()
+            // Made if need be: the markers seen are kept for a send that returns after them.
+            return recentMessages(of: user, in: &table, creatingUser: false)?.awaited.answer(in: conversation, delivered: delivered, read: read)
+                ?? AwaitedReceipts.Answer()
         }
     }
 }

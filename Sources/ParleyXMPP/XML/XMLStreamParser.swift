@@ -204,7 +204,11 @@ public final class XMLStreamParser {
         guard failure == nil else { return }
         declarationsPending += 1
         if depth == 0 && !priming {
-            headerDeclarations.append((prefix.map { String(cString: $0) }, uri.map { String(cString: $0) } ?? ""))
+            // The stream's own namespace, which every header declares, as the constant: its 32
+            // characters would otherwise be a heap copy every stream keeps for its whole life.
+            let declared = uri.map { String(cString: $0) } ?? ""
+            headerDeclarations.append((prefix.map { String(cString: $0) },
+                                       declared == XMLElement.streamNamespace ? XMLElement.streamNamespace : declared))
         }
         if prefix == nil { defaultNamespacePending = uri.map { String(cString: $0) } ?? "" }
     }

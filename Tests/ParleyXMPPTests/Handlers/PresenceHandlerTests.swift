@@ -67,6 +67,26 @@ import Testing
         #expect(resources.streamCount(alice) == 1)
     }
 
+    @Test func markersSeenBeforeASendReturnsAnswerItOnlyWhileTheUserHasAStream() {
+        let resources = XMPPResources(kept: 4)
+        let alice = UserID(rawValue: 1)
+        let conversation = ConversationID(rawValue: 7)
+        let sent = AwaitedReceipts.Sent(conversation: conversation, seq: 5, stanzaID: "s5", receipt: true, markable: false)
+        // No stream here: the markers are not kept, nor the send.
+        #expect(resources.answerReceipts(alice, in: conversation, delivered: 5, read: nil).received.isEmpty)
+        #expect(resources.awaitReceipt(alice, sent).received.isEmpty)
+        #expect(resources.streamCount(alice) == 0)
+        // With a stream (and no send yet): the peer's marker passes the message before its
+        // send returns, and the send is answered at once.
+        _ = resources.bind(alice, requested: "phone", token: ConnectionToken(1))
+        #expect(resources.answerReceipts(alice, in: conversation, delivered: 5, read: nil).received.isEmpty)
+        #expect(resources.awaitReceipt(alice, sent).received == ["s5"])
+        // The last stream's end takes it all along.
+        resources.unbind(alice, resource: "phone", token: ConnectionToken(1))
+        _ = resources.bind(alice, requested: "phone", token: ConnectionToken(2))
+        #expect(resources.awaitReceipt(alice, sent).received.isEmpty)
+    }
+
     @Test func theReceiptsMemoryKeepsTheConfiguredNumberOfMessages() {
         let resources = XMPPResources(kept: 3)
         let alice = UserID(rawValue: 1)
