@@ -51,6 +51,10 @@ public final class ParleyServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         startedAt = MonotonicClock.now()
+        // Before the loops and pools start, so that their threads share the arenas.
+        if !HeapArenas.limit(to: configuration.heapArenas) {
+            logger.warning("heap arenas not limited", ["heapArenas": .int(configuration.heapArenas)])
+        }
         // Before anything is opened: a bad certificate is a configuration error.
         certificates = try ServerCertificates(configuration: configuration)
         try Self.prepareDataDirectory(configuration.dataDirectory, logger: logger)
@@ -171,7 +175,7 @@ public final class ParleyServer: Sendable {
         mediaSweeper = try lifecycle.start("media sweeper", { MediaSweeper(media: media, uploads: resumable, logger: logger) },
                                            stop: { sweeper, _ in sweeper.stop() })
         logger.info("listening", ["host": .string(configuration.host), "port": .int(http.localAddress.port),
-                                  "loops": .int(configuration.loops), "connectionLimit": .int(connectionLimit),
+                                  "loops": .int(configuration.loops), "heapArenas": .int(HeapArenas.limit), "connectionLimit": .int(connectionLimit),
                                   "descriptorLimit": .int(descriptorLimit), "tls": .bool(certificates.http != nil), "data": .string(configuration.dataDirectory),
                                   // Only the kind: a connection string may hold a password.
                                   "store": .string(configuration.store.isEmpty ? "sqlite" : "postgres"),

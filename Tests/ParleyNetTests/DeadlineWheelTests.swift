@@ -27,7 +27,7 @@ import Testing
         #expect(due.isEmpty)
         wheel.takeDue(now: Self.start + 4 * Self.tick, into: &due)
         #expect(due.count == 1 && due[0] === early)
-        #expect(early.wheelSlot == nil)
+        #expect(!early.wheelSlot.isFiled)
         #expect(wheel.nextWake() == Self.start + 10 * Self.tick)
         due.removeAll()
         wheel.takeDue(now: Self.start + 10 * Self.tick, into: &due)

@@ -20,6 +20,14 @@ import Testing
         #expect(configuration.dataDirectory == "/var/lib/parley")
     }
 
+    @Test func heapArenasDefaultToOneAndTakeZeroForGlibcsDefault() throws {
+        #expect(try ServerConfiguration.parse(arguments: [], environment: [:]).heapArenas == 1)
+        #expect(try ServerConfiguration.parse(arguments: ["--heap-arenas", "0"], environment: [:]).heapArenas == 0)
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.parse(arguments: ["--heap-arenas", "-1"], environment: [:])
+        }
+    }
+
     @Test func badValuesAreNamed() {
         #expect(throws: ConfigurationError.invalidValue(flag: "port", value: "70000", expected: "a whole number from 0 to 65535")) {
             try ServerConfiguration.parse(arguments: ["--port", "70000"], environment: [:])

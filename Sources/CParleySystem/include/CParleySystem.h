@@ -30,6 +30,11 @@ static inline int parley_trim_heap(void) {
     return malloc_trim(0);
 }
 
+/* At most this many malloc arenas (heaps threads allocate from) from now on; 1 on success. */
+static inline int parley_limit_heap_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
+}
+
 /* fcntl(2) is variadic, which Swift cannot call: these wrap the calls Parley needs. */
 static inline int parley_set_nonblocking(int fd) {
     int flags = fcntl(fd, F_GETFL, 0);

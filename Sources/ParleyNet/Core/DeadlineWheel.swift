@@ -16,6 +16,12 @@ struct DeadlineWheel {
     struct Slot {
         var bucket: UInt32
         var index: UInt32
+
+        /// Not filed (a bucket number the wheel never has).
+        static let none = Slot(bucket: .max, index: .max)
+
+        /// Whether this names a place in the wheel.
+        var isFiled: Bool { bucket != Self.none.bucket }
     }
 
     /// The granularity of every connection deadline: 50 ms, well under the shortest
@@ -57,8 +63,9 @@ struct DeadlineWheel {
 
     /// Takes `connection` out of the wheel; O(1): the bucket's last entry takes its place.
     mutating func remove(_ connection: TCPConnection) {
-        guard let slot = connection.wheelSlot else { return }
-        connection.wheelSlot = nil
+        let slot = connection.wheelSlot
+        guard slot.isFiled else { return }
+        connection.wheelSlot = .none
         let bucket = Int(slot.bucket)
         let last = buckets[bucket].removeLast()
         if last !== connection {

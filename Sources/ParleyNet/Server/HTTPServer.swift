@@ -53,8 +53,9 @@ public final class HTTPServer: Sendable {
                 responder: HTTPResponder) throws(SystemError) {
         var options = configuration.tcp
         if options.tls != nil && options.plaintextReply == nil { options.plaintextReply = Self.useHTTPS }
+        let shared = SharedHTTPServerConfiguration(configuration)
         tcp = try TCPServer(group: group, address: address, options: options) { connection in
-            HTTPServerConnection(connection: connection, configuration: configuration, responder: responder)
+            HTTPServerConnection(connection: connection, configuration: shared, responder: responder)
         }
     }
 

@@ -5,7 +5,9 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     // a file piece read on the blocking pool comes back there (`BlockingPool.submit(on:)`)
     // before it touches anything.
     private let connection: TCPConnection
-    private let configuration: HTTPServer.Configuration
+    /// Its server's configuration, shared.
+    private let shared: SharedHTTPServerConfiguration
+    private var configuration: HTTPServer.Configuration { shared.value }
     private let responder: HTTPResponder
     private let decoder: HTTPRequestDecoder
     /// Requests received and not yet answered.
@@ -39,11 +41,11 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
     /// More pipelined requests than this pause reading until the backlog shrinks.
     private static let maxWaitingRequests = 16
 
-    init(connection: TCPConnection, configuration: HTTPServer.Configuration, responder: HTTPResponder) {
+    init(connection: TCPConnection, configuration: SharedHTTPServerConfiguration, responder: HTTPResponder) {
         self.connection = connection
-        self.configuration = configuration
+        shared = configuration
         self.responder = responder
-        decoder = HTTPRequestDecoder(limits: configuration.limits, streaming: configuration.bodyStreaming)
+        decoder = HTTPRequestDecoder(limits: configuration.value.limits, streaming: configuration.value.bodyStreaming)
     }
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
@@ -346,7 +348,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
             }
             write(accept, for: request.head, keepAlive: true)
             connection.resumeReading()
-            _ = WebSocketConnection(connection: connection, role: .server, options: configuration.webSocket,
+            _ = WebSocketConnection(connection: connection, role: .server, sharedOptions: shared.webSocket,
                                     delegate: delegate, leftover: leftover)
         }
     }

@@ -51,7 +51,7 @@ extension TCPConnection {
     /// filed under one no later (that one comes first, and files it again).
     func fileDeadline() {
         guard state != .closed, let deadline = nextDeadline else { return }
-        if wheelSlot != nil && filedDeadline <= deadline { return }
+        if wheelSlot.isFiled && filedDeadline <= deadline { return }
         loop.deadlines.file(self, at: deadline)
     }
 

@@ -27,6 +27,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         case closed
     }
 
+    // The stored properties go widest first and the small ones together at the end: Swift
+    // lays them out in the order written, and a connection lives as long as its peer stays.
+
     /// The loop that owns the connection.
     public let loop: EventLoop
     /// Receives reads and the close; replaceable (protocol upgrades).
@@ -35,9 +38,6 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     weak var server: TCPServer?
     /// The client address this connection counts against, when per-address limits apply.
     var admittedAddress: String?
-
-    var socket: TCPSocket
-    var state: State
     /// The options of its server (or its own, for a client connection), shared.
     private let sharedOptions: SharedConnectionOptions
     /// The options; `idleTimeout` there is the server's, `idleTimeoutNanoseconds` this connection's.
@@ -48,28 +48,32 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     var pending = PendingWrites()
     /// The idle, write stall, linger and handler deadlines, watched by the loop's wheel.
     var deadlines: ConnectionDeadlines
-    /// Where the loop's `DeadlineWheel` files this connection; nil while it is not filed.
-    var wheelSlot: DeadlineWheel.Slot?
     /// The deadline it is filed under (the earliest of `deadlines` when filed).
     var filedDeadline: UInt64 = 0
-    /// What the loop watches the socket for now.
-    private var interest: IOEvents = []
-    private var flushScheduled = false
-    /// Where this connection waits in the loop's delivery window (`write(_:flushWithin:)`);
-    /// nil when it does not. Kept by the loop.
-    var deferredFlushSlot: Int?
-    private var waitingForWritable = false
-    private var readPausedForBackpressure = false
-    private var readPausedByUser = false
-    var closeReason: ConnectionCloseReason = .local
     /// TLS between the socket and the handler, when the connection is encrypted: the handler
     /// reads and writes plaintext either way.
     var tls: TLSEngine?
-    /// A TLS client tells its handler it is connected only once the handshake is done.
-    private var connectAfterHandshake = false
     /// Why a client connection's TLS could not be set up; reported once it connects, and
     /// nothing is written meanwhile (never in the clear).
     var tlsSetupError: TLSError?
+    var closeReason: ConnectionCloseReason = .local
+    /// Where the loop's `DeadlineWheel` files this connection (`DeadlineWheel.Slot.none`
+    /// while it is not filed: no optional's extra byte).
+    var wheelSlot = DeadlineWheel.Slot.none
+    var socket: TCPSocket
+    /// What the loop watches the socket for now.
+    private var interest: IOEvents = []
+    /// Where this connection waits in the loop's delivery window (`write(_:flushWithin:)`);
+    /// nil when it does not. Kept by the loop.
+    var deferredFlushSlot: Int?
+    // One byte each, in the optional's padding.
+    var state: State
+    private var flushScheduled = false
+    private var waitingForWritable = false
+    private var readPausedForBackpressure = false
+    private var readPausedByUser = false
+    /// A TLS client tells its handler it is connected only once the handshake is done.
+    private var connectAfterHandshake = false
 
     convenience init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
         self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedConnectionOptions(options))

@@ -19,7 +19,9 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     public var delegate: WebSocketDelegate?
     private var decoder: WebSocketFrameDecoder
     private let encoder: WebSocketFrameEncoder
-    private let options: WebSocketOptions
+    /// The options of its server (or its own, for a client), shared.
+    private let sharedOptions: SharedWebSocketOptions
+    private var options: WebSocketOptions { sharedOptions.value }
     private(set) var state: State = .open
     private var reportedClose = false
     private var closeCode: WebSocketCloseCode = .abnormalClosure
@@ -30,11 +32,19 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
 
     /// Takes over `connection` (which must be open) and starts reading frames; `leftover` are
     /// bytes that followed the handshake.
-    public init(connection: TCPConnection, role: WebSocketRole, options: WebSocketOptions,
-                delegate: WebSocketDelegate, leftover: [UInt8] = []) {
+    public convenience init(connection: TCPConnection, role: WebSocketRole, options: WebSocketOptions,
+                            delegate: WebSocketDelegate, leftover: [UInt8] = []) {
+        self.init(connection: connection, role: role, sharedOptions: SharedWebSocketOptions(options), delegate: delegate,
+                  leftover: leftover)
+    }
+
+    /// The same, with options shared by every WebSocket of a server.
+    init(connection: TCPConnection, role: WebSocketRole, sharedOptions: SharedWebSocketOptions,
+         delegate: WebSocketDelegate, leftover: [UInt8] = []) {
+        let options = sharedOptions.value
         self.connection = connection
         self.role = role
-        self.options = options
+        self.sharedOptions = sharedOptions
         self.delegate = delegate
         decoder = WebSocketFrameDecoder(role: role, limits: options.limits)
         encoder = WebSocketFrameEncoder(role: role)

@@ -55,11 +55,16 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
+    /// The request rate every connection gets (`--ws-rate`, `--ws-burst`).
+    private static func requestRate(_ services: ServerServices) -> TokenBucket.Rate {
+        TokenBucket.Rate(perSecond: services.limits.requestsPerSecond, burst: services.limits.requestBurst)
+    }
+
     init(loop: EventLoop, services: ServerServices) {
         self.loop = loop
         self.services = services
         token = ConnectionToken(Self.nextToken.wrappingAdd(1, ordering: .relaxed).newValue)
-        bucket = TokenBucket(rate: services.limits.requestsPerSecond, burst: services.limits.requestBurst, now: MonotonicClock.now())
+        bucket = TokenBucket(full: Self.requestRate(services), now: MonotonicClock.now())
     }
 
     // MARK: WebSocketDelegate (on the loop)
@@ -109,7 +114,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
             socket.close(code: .policyViolation, reason: "too many requests in flight")
             return
         }
-        guard bucket.take(now: loop.now) else {
+        guard bucket.take(now: loop.now, at: Self.requestRate(services)) else {
             // Refused without being read further; the id is read only to answer it.
             let id = try? FrameReader.request(frame).id
             send(FrameWriter.failure(id, ProtocolError(.rateLimited, "too many requests on this connection; slow down",

@@ -83,6 +83,19 @@ import Testing
         #expect(trimmer.reportedBytes - beforeClose >= ClientSession.connectionHeapBytes)
     }
 
+    /// `--heap-arenas` is applied as the server starts (before its threads), and a server
+    /// whose threads share one arena signs clients in and answers them.
+    @Test func aServerWithOneHeapArenaServes() async throws {
+        let server = try TestServer { $0.heapArenas = 1 }
+        defer { server.stop() }
+        #expect(HeapArenas.limit == 1)
+        let (token, _) = try await server.register("onearena")
+        let socket = try await Chatter.connect(server: server, token: token)
+        let me = try await socket.call("me.get")
+        #expect((me["data"] as? [String: Any])?["username"] as? String == "onearena")
+        socket.close()
+    }
+
     @Test func silentClientIsClosedWith4000() async throws {
         let server = try TestServer { $0.webSocketAuthTimeoutSeconds = 1 }
         defer { server.stop() }
