@@ -19,18 +19,26 @@ extension ParleyServer {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
+            guard configuration.messageLogApply == "now" || configuration.messageLog == "segment" else {
+                throw ConfigurationError.invalidValue(flag: "message-log-apply", value: configuration.messageLogApply,
+                                                      expected: "now unless --message-log segment (rows are applied later from the log)")
+            }
             let messageLog = configuration.messageLog == "segment"
                 ? MessageLogSettings(directory: configuration.dataDirectory + "/message-log",
-                                     segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes)
+                                     segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes,
+                                     apply: configuration.messageLogApply == "later" ? .later : .now,
+                                     applyBatchRows: configuration.messageLogApplyBatch,
+                                     applyDelay: .milliseconds(configuration.messageLogApplyDelayMilliseconds))
                 : nil
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
                                         batchLimit: configuration.databaseBatchLimit, messageLog: messageLog,
                                         searchIndex: configuration.searchIndexSettings,
-                                        searchIndexReport: { logSearchIndex($0, logger: logger) })
+                                        searchIndexReport: { logSearchIndex($0, logger: logger) },
+                                        messageLogApplyReport: { logMessageLogApply($0, logger: logger) })
             opened = OpenedStore(store: store, close: { store.close() })
             notes = store.migrationNotes
             if messageLog != nil {
-                logger.info("message log open", ["replayed": .int(store.replayedFromMessageLog)])
+                logger.info("message log open", ["replayed": .int(store.replayedFromMessageLog), "apply": .string(configuration.messageLogApply)])
             }
         } else {
             guard configuration.messageLog == "off" else {
@@ -54,6 +62,18 @@ extension ParleyServer {
                            ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
         case .recovered(let failedSteps):
             logger.info("search index recovered", ["failed_steps": .int(failedSteps)])
+        }
+    }
+
+    /// The apply of acknowledged message rows (`--message-log-apply later`), failing or
+    /// recovering, as a log line.
+    static func logMessageLogApply(_ report: MessageLogApplyReport, logger: Logger) {
+        switch report {
+        case let .stepFailed(reason, failedSteps, waiting):
+            logger.warning("message log apply failed; the rows stay in the log and are applied before any read, retried after the delay",
+                           ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
+        case .recovered(let failedSteps):
+            logger.info("message log apply recovered", ["failed_steps": .int(failedSteps)])
         }
     }
 

@@ -20,6 +20,9 @@ final class SendStatements {
         let markRead: SQLiteStatement
         /// The online recipient's delivered marker (`markDelivered(conversation:user:toAppended:)`).
         let markDelivered: SQLiteStatement
+        /// Whether a sender used a client id (the send path of `--message-log-apply later`,
+        /// which inserts nothing that the unique index could refuse).
+        let clientIDUsed: SQLiteStatement
     }
 
     private let connection: SQLiteConnection
@@ -36,7 +39,8 @@ final class SendStatements {
         if let prepared { return prepared }
         let statements = Prepared(lastSeq: try connection.prepare(Self.lastSeqSQL), insert: try connection.prepare(Self.insertSQL),
                                   advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL),
-                                  markDelivered: try connection.prepare(Self.markDeliveredSQL))
+                                  markDelivered: try connection.prepare(Self.markDeliveredSQL),
+                                  clientIDUsed: try connection.prepare(Self.clientIDUsedSQL))
         prepared = statements
         return statements
     }
@@ -90,6 +94,9 @@ final class SendStatements {
     static let markReadSQL = """
         UPDATE members SET read_seq = max(read_seq, ?1) WHERE conversation_id = ?2 AND user_id = ?3
         """
+
+    /// On the unique index of `(sender_id, client_id)`.
+    static let clientIDUsedSQL = "SELECT 1 FROM messages WHERE sender_id = ?1 AND client_id = ?2"
 
     /// The recipient's delivered marker moves to the message just appended, its
     /// conversation's newest: no bound by `last_seq` to read, only never to move back. A
