@@ -120,19 +120,26 @@ extension SQLiteStoreWriter {
     /// The send path of `--message-log-apply later`: the row gets its seq (after both
     /// SQLite's `last_seq`, `stored`, which also proved the conversation exists, and the rows
     /// not yet applied) and its id, and is left to the journal, which logs it at commit and
-    /// applies it later (`MessageLogJournal`). A client id the sender used before, in SQLite
-    /// or in a row not yet applied, is refused as the unique index would.
+    /// applies it later (`MessageLogJournal`). What the insert would refuse is refused here,
+    /// since a row the apply could not insert would stop every later one: an unknown
+    /// sender (the foreign key) and a client id the sender used before, in SQLite or in a row
+    /// not yet applied (the unique index). The other constraints of `messages` hold by
+    /// construction (the kind is an enum, the body JSON we encoded, the seq the next one).
     private func deferRow(_ row: LoggedMessage, after stored: Int64, statements: SendStatements.Prepared,
                           unapplied: UnappliedMessages) throws -> (id: Int64, seq: Int64) {
-        if let sender = row.sender, let clientID = row.clientID {
-            let used = try unapplied.holds(sender: sender, clientID: clientID) || StoreError.mapping("appendMessage") {
-                try Self.runToEnd(statements.clientIDUsed) { statement in
+        if let sender = row.sender {
+            let (known, used) = try StoreError.mapping("appendMessage") {
+                try Self.runToEnd(statements.senderCheck) { statement in
                     try statement.bind(integer: sender, at: 1)
-                    try statement.bind(text: clientID, at: 2)
-                    return try statement.step()
+                    try statement.bind(text: row.clientID, at: 2)
+                    guard try statement.step() else { return (false, false) }
+                    return (try statement.integer(at: 0) != 0, try statement.integer(at: 1) != 0)
                 }
             }
-            if used { throw StoreError.conflict("client_id") }
+            guard known else { throw StoreError.failure("appendMessage: sender \(sender) does not exist") }
+            if let clientID = row.clientID, used || unapplied.holds(sender: sender, clientID: clientID) {
+                throw StoreError.conflict("client_id")
+            }
         }
         var deferred = row
         deferred.seq = unapplied.nextSeq(in: row.conversation, afterStored: stored)

@@ -51,6 +51,9 @@ final class MessageLogJournal {
     /// Whether a transaction of the write session is open (statements outside one, the
     /// search indexer's and retention's, apply nothing).
     private var inTransaction = false
+    /// Rows left for later since the open (only counts up), part of the session's change
+    /// count.
+    private(set) var deferredRows = 0
     /// Set while rows are applied, so the statements of the apply do not apply again.
     private var applying = false
     /// Whether a message id is in `messages` (the confirmation of applied rows at commit);
@@ -111,6 +114,7 @@ final class MessageLogJournal {
     /// A new row of the open transaction, left for later (`--message-log-apply later`): it
     /// is logged at commit like an inserted one, and applied later.
     func `defer`(_ message: LoggedMessage) {
+        deferredRows += 1
         pending.append(message.record)
         unapplied?.add(message)
     }

@@ -24,9 +24,18 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The backends this machine can test, or those named in `PARLEY_CONTRACT_BACKENDS`
+    /// (comma-separated raw values), to run the contract on one backend alone.
+    static let available: [StoreBackend] = {
+        if let names = ProcessInfo.processInfo.environment["PARLEY_CONTRACT_BACKENDS"] {
+            return names.split(separator: ",").compactMap { StoreBackend(rawValue: String($0)) }
+        }
+        return installed
+    }()
+
     /// The backends this machine can test. PostgreSQL is left out, with a note on stderr,
     /// only when its server binaries are missing (`make test-deps` installs them).
-    static let available: [StoreBackend] = {
+    private static let installed: [StoreBackend] = {
         guard PostgresTestServer.isAvailable else {
             FileHandle.standardError.write(Data("note: PostgreSQL store tests skipped: \(PostgresTestServer.unavailableReason)\n".utf8))
             return [.sqlite, .sqliteMessageLog, .sqliteMessageLogLater]
