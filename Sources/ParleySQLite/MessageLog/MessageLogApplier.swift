@@ -6,7 +6,8 @@ import ParleyStoreSupport
 /// `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads and other writes do not
 /// wait for it: they apply what waits themselves (`MessageLogJournal`).
 ///
-/// A failed step leaves the rows waiting and is retried after the delay; failures are told
+/// A failed step leaves the rows waiting and is retried after the delay (at least
+/// `failurePause`); failures are told
 /// (`MessageLogApplyReport`) at the 1st, 10th, 100th… in a row, and the recovery once.
 ///
 /// Owned by the write session, on its thread.
@@ -18,6 +19,9 @@ final class MessageLogApplier: WriterUpkeep {
     weak var session: SQLiteWriteSession?
     private var failedSteps = 0
     private var lastFailure: ContinuousClock.Instant?
+    /// The least wait after a failed step, also with no delay, so a lasting failure never
+    /// keeps the writer from its writes.
+    static let failurePause = Duration.milliseconds(100)
 
     init(unapplied: UnappliedMessages, settings: MessageLogSettings, report: @escaping @Sendable (MessageLogApplyReport) -> Void) {
         self.unapplied = unapplied
@@ -27,7 +31,7 @@ final class MessageLogApplier: WriterUpkeep {
 
     func due(at now: ContinuousClock.Instant) -> Duration? {
         guard unapplied.acknowledgedCount > 0, let since = unapplied.waitingSince else { return nil }
-        if let lastFailure { return lastFailure.advanced(by: settings.applyDelay) - now }
+        if let lastFailure { return lastFailure.advanced(by: max(settings.applyDelay, Self.failurePause)) - now }
         if unapplied.acknowledgedCount >= settings.applyBatchRows { return .zero }
         return since.advanced(by: settings.applyDelay) - now
     }
