@@ -58,8 +58,8 @@ extension ParleyServer {
     static func logSearchIndex(_ report: SearchIndexReport, logger: Logger) {
         switch report {
         case let .stepFailed(reason, failedSteps, waiting):
-            logger.warning("search index step failed; messages stay searchable, retried after the interval",
-                           ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
+            logUpkeepFailure("search index step failed; messages stay searchable, retried after the interval", reason: reason,
+                             failedSteps: failedSteps, waiting: waiting, logger: logger)
         case .recovered(let failedSteps):
             logger.info("search index recovered", ["failed_steps": .int(failedSteps)])
         }
@@ -70,11 +70,16 @@ extension ParleyServer {
     static func logMessageLogApply(_ report: MessageLogApplyReport, logger: Logger) {
         switch report {
         case let .stepFailed(reason, failedSteps, waiting):
-            logger.warning("message log apply failed; the rows stay in the log and are applied before any read, retried after the delay",
-                           ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
+            logUpkeepFailure("message log apply failed; the rows stay in the log and are applied before any read, retried after the delay",
+                             reason: reason, failedSteps: failedSteps, waiting: waiting, logger: logger)
         case .recovered(let failedSteps):
             logger.info("message log apply recovered", ["failed_steps": .int(failedSteps)])
         }
+    }
+
+    /// A step of the store writer's upkeep failed (told at the 1st, 10th, 100th… in a row).
+    private static func logUpkeepFailure(_ message: String, reason: String, failedSteps: Int, waiting: Int, logger: Logger) {
+        logger.warning(message, ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
     }
 
     static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool, group: EventLoopGroup,

@@ -10,46 +10,9 @@ import Testing
 /// everything that could see SQLite's messages sees it first (`UnappliedMessages`,
 /// `MessageLogJournal`, `MessageLogApplier`).
 @Suite struct MessageLogApplyLaterTests {
-    private struct Fixture: Sendable {
-        let root: String
-        var path: String { root + "/parley.sqlite" }
-        var logDirectory: String { root + "/message-log" }
-        let ann: UserID
-        let bob: UserID
-        let chat: ConversationID
+    private typealias Fixture = MessageLogFixture
 
-        /// A store whose own apply never runs (unless told otherwise): rows reach SQLite only
-        /// when something needs them.
-        func open(segmentBytes: Int = 16 << 20, batchRows: Int = 1_000_000, delay: Duration = .seconds(3_600)) throws -> SQLiteStore {
-            try SQLiteStore(path: path, messageLog: MessageLogSettings(directory: logDirectory, segmentBytes: segmentBytes, apply: .later,
-                                                                       applyBatchRows: batchRows, applyDelay: delay))
-        }
-
-        /// Rows in SQLite's committed state, read by a connection of its own (not the store's,
-        /// whose reads apply first).
-        func storedRows() throws -> Int {
-            let connection = try SQLiteConnection(path: path, flags: [.readOnly])
-            return try connection.queryFirst("SELECT count(*) FROM messages", row: { try $0.int(0) }) ?? -1
-        }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
-    private func fixture() async throws -> Fixture {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("parley.sqlite"))
-        defer { store.close() }
-        let ann = try await store.write { try $0.insertUser(newUser("ann")) }
-        let bob = try await store.write { try $0.insertUser(newUser("bob")) }
-        let chat = try await store.write { writer in
-            let chat = try writer.insertConversation(NewConversation(kind: .user, userA: ann.id, userB: bob.id, createdAt: 1))
-            for user in [ann.id, bob.id] {
-                try writer.saveMember(StoredMember(conversationID: chat.id, userID: user, role: .member, joinedAt: 1, readSeq: 0))
-            }
-            return chat
-        }
-        return Fixture(root: directory.path, ann: ann.id, bob: bob.id, chat: chat.id)
-    }
+    private func fixture() async throws -> Fixture { try await MessageLogFixture.make() }
 
     private func new(_ fixture: Fixture, from sender: UserID, _ clientID: String) -> NewMessage {
         NewMessage(conversationID: fixture.chat, sender: sender, clientID: clientID, kind: .text, text: "text " + clientID, createdAt: 10)
@@ -63,7 +26,7 @@ import Testing
     @Test func aSendIsReadableRightAfterItsAcknowledgement() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        let store = try fixture.open()
+        let store = try fixture.open(apply: .later)
         defer { store.close() }
         let first = try await send(store, fixture, from: fixture.ann, "a1")
         let second = try await send(store, fixture, from: fixture.ann, "a2")
@@ -86,7 +49,7 @@ import Testing
     @Test func aRefusedSendInABatchLeavesNoGap() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        let store = try fixture.open()
+        let store = try fixture.open(apply: .later)
         defer { store.close() }
         let (gate, held) = try await WriterGate.hold(store)
         let a = new(fixture, from: fixture.ann, "a1")
@@ -118,7 +81,7 @@ import Testing
     @Test func aClientIDUsedByAnUnappliedRowIsAConflict() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        let store = try fixture.open()
+        let store = try fixture.open(apply: .later)
         defer { store.close() }
         _ = try await send(store, fixture, from: fixture.ann, "same")
         #expect(try fixture.storedRows() == 0)
@@ -140,7 +103,7 @@ import Testing
     @Test func editsMarkersAndHidingSeeAnUnappliedMessage() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        let store = try fixture.open()
+        let store = try fixture.open(apply: .later)
         defer { store.close() }
         let sent = try await send(store, fixture, from: fixture.ann, "a1")
         #expect(try fixture.storedRows() == 0)
@@ -161,11 +124,11 @@ import Testing
     @Test func theWritersOwnApplyRunsAtTheBatchAndAfterTheDelay() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        var store = try fixture.open(batchRows: 3)
+        var store = try fixture.open(apply: .later, batchRows: 3)
         for index in 0..<3 { _ = try await send(store, fixture, from: fixture.ann, "a\(index)") }
         try await eventually("the batch to be applied") { (try? fixture.storedRows()) == 3 }
         store.close()
-        store = try fixture.open(delay: .milliseconds(20))
+        store = try fixture.open(apply: .later, delay: .milliseconds(20))
         defer { store.close() }
         #expect(store.replayedFromMessageLog == 0)
         _ = try await send(store, fixture, from: fixture.ann, "late")
@@ -175,7 +138,7 @@ import Testing
     @Test func unappliedRowsKeepTheirSegmentsAndAreReplayedOnceAfterAClose() async throws {
         let fixture = try await fixture()
         defer { fixture.remove() }
-        var store = try fixture.open(segmentBytes: 4_096)
+        var store = try fixture.open(segmentBytes: 4_096, apply: .later)
         let text = String(repeating: "x", count: 500)
         for index in 0..<60 {
             let message = NewMessage(conversationID: fixture.chat, sender: index % 2 == 0 ? fixture.ann : fixture.bob,
@@ -190,14 +153,14 @@ import Testing
         #expect(try fixture.storedRows() == 0)
         // Closed with every row unapplied (as a kill would leave it): the open replays them.
         store.close()
-        store = try fixture.open(segmentBytes: 4_096)
+        store = try fixture.open(segmentBytes: 4_096, apply: .later)
         #expect(store.replayedFromMessageLog == 60)
         #expect(try await store.read { try $0.messages(in: fixture.chat, after: 0, limit: 100) }.map(\.seq) == Array(1...60))
         // Ann read her own last message (seq 59), not Bob's last (seq 60).
         #expect(try await store.read { try $0.totalUnread(for: fixture.ann) } == 1)
         #expect(try await send(store, fixture, from: fixture.ann, "after").seq == 61)
         store.close()
-        store = try fixture.open(segmentBytes: 4_096)
+        store = try fixture.open(segmentBytes: 4_096, apply: .later)
         defer { store.close() }
         // Nothing twice: the one unapplied row is replayed, the others are there.
         #expect(store.replayedFromMessageLog == 1)
