@@ -77,7 +77,7 @@ extension SQLiteConnection {
     /// statement cache: these run for every write, and parsing their text each time showed
     /// in the writer thread's profile.
     public func runPrepared(_ sql: String) throws {
-        try cachedStatement(sql).run(bindings: [])
+        try cachedStatementUnobserved(sql).run(bindings: [])
     }
 
     /// The savepoint name and its `SAVEPOINT` / `RELEASE` text for a nesting depth; the

@@ -43,6 +43,12 @@ public final class SQLiteConnection: @unchecked Sendable {
     private var statementCache: [String: SQLiteStatement] = [:]
     /// How many savepoints are open, to give nested ones distinct names.
     var savepointDepth = 0
+    /// Runs before every statement this connection prepares, looks up or executes, except the
+    /// transaction control of `runPrepared` (statements prepared once and kept by their owner
+    /// are not seen again). The SQLite store's writer brings acknowledged message rows it has
+    /// not inserted yet into the transaction here, so no statement can miss them
+    /// (`MessageLogJournal`, `--message-log-apply later`). A throw fails the statement.
+    public var beforeStatement: (() throws -> Void)?
 
     /// Most statements kept by `cachedStatement(_:)`; SQL built at run time (an `IN` list of
     /// varying length, say) would otherwise grow the cache without bound.
@@ -98,6 +104,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Runs `sql`, which may hold several statements separated by semicolons (a schema, a
     /// migration). Nothing can be bound here: never build it from user data.
     public func execute(_ sql: String) throws {
+        try beforeStatement?()
         let rc = sqlite3_exec(database.pointer, sql, nil, nil, nil)
         guard rc == SQLITE_OK else {
             throw SQLiteError(resultCode: rc, database: database.pointer, sql: sql)
@@ -106,7 +113,8 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// Prepares one statement; the caller owns it.
     public func prepare(_ sql: String) throws -> SQLiteStatement {
-        try SQLiteStatement(database: database, sql: sql, persistent: false)
+        try beforeStatement?()
+        return try SQLiteStatement(database: database, sql: sql, persistent: false)
     }
 
     /// A prepared statement for `sql`, reused across calls with the same text: reset, with
@@ -116,9 +124,15 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// its `query` closure), a fresh, uncached statement is returned instead, so that nested
     /// use of the same SQL cannot disturb the outer one.
     public func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        try beforeStatement?()
+        return try cachedStatementUnobserved(sql)
+    }
+
+    /// `cachedStatement` without `beforeStatement` (transaction control).
+    func cachedStatementUnobserved(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             if statement.isRunning {
-                return try prepare(sql)
+                return try SQLiteStatement(database: database, sql: sql, persistent: false)
             }
             statement.reset()
             statement.clearBindings()

@@ -48,6 +48,9 @@ public final class SQLiteStore: Store {
     private let engine: ThreadedStore<SQLiteBackend>
     /// The message log and its lock, with `messageLog` settings.
     private let messageLog: (log: SegmentLog, lock: DirectoryLock)?
+    /// With `--message-log-apply later`: the rows acknowledged and not yet in SQLite, which a
+    /// read must have applied first.
+    private let unapplied: UnappliedCount?
     /// Message rows the open replayed from the message log (see `MessageLogReplay`).
     public let replayedFromMessageLog: Int
     /// The schema versions applied by this open (empty when the file was up to date).
@@ -75,12 +78,15 @@ public final class SQLiteStore: Store {
     ///     (`SearchIndexer`).
     ///   - searchIndexReport: told when an indexing step fails and when indexing recovers
     ///     (called on the writer thread; keep it short), for the server's log.
+    ///   - messageLogApplyReport: the same for the apply of acknowledged rows
+    ///     (`MessageLogSettings.Apply.later`).
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
     public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
                 batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
                 searchIndex: SearchIndexSettings = SearchIndexSettings(),
-                searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in }) throws {
+                searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in },
+                messageLogApplyReport: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
         var journal: MessageLogJournal?
@@ -106,7 +112,7 @@ public final class SQLiteStore: Store {
                 replayed = count
                 // From now on the log is the durability point of message inserts.
                 try writerConnection.setSynchronousMode(.normal)
-                journal = MessageLogJournal(log: log, settings: settings, databasePath: path)
+                journal = try MessageLogJournal(log: log, settings: settings, databasePath: path, connection: writerConnection)
             }
             // Read-only opens: a read can never write, whatever its closure tries.
             for _ in 0..<max(1, readers) {
@@ -115,13 +121,14 @@ public final class SQLiteStore: Store {
                 readerConnections.append(connection)
             }
             writeSession = try SQLiteWriteSession(connection: writerConnection, journal: journal, searchIndex: searchIndex,
-                                                  searchIndexReport: searchIndexReport)
+                                                  searchIndexReport: searchIndexReport, applyReport: messageLogApplyReport)
         } catch {
             throw StoreError.translating(error, during: "open \(path)")
         }
 
         self.path = path
         messageLog = opened
+        unapplied = journal?.unapplied?.waiting
         replayedFromMessageLog = replayed
         engine = try ThreadedStore(backend: SQLiteBackend(), writers: [writeSession], readers: readerConnections,
                                    batchLimit: batchLimit)
@@ -129,8 +136,16 @@ public final class SQLiteStore: Store {
 
     /// Runs `body` on a reader thread, in a read transaction: every query in it sees the
     /// database as of one commit.
+    ///
+    /// With `--message-log-apply later`, while acknowledged message rows are not yet in
+    /// SQLite, a write that applies them runs first (through the write queue, so every row
+    /// acknowledged before this read began is applied when it returns); with none waiting
+    /// (one atomic load) nothing extra happens.
     public nonisolated(nonsending) func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
-        try await engine.read(body)
+        if let unapplied, unapplied.count > 0 {
+            try await engine.write { writer in try (writer as? SQLiteStoreWriter)?.applyUnapplied() }
+        }
+        return try await engine.read(body)
     }
 
     /// Runs `body` on the writer thread, in the next batch's transaction, and returns

@@ -19,18 +19,26 @@ extension ParleyServer {
         let opened: OpenedStore
         let notes: [String]
         if configuration.store.isEmpty {
+            guard configuration.messageLogApply == "now" || configuration.messageLog == "segment" else {
+                throw ConfigurationError.invalidValue(flag: "message-log-apply", value: configuration.messageLogApply,
+                                                      expected: "now unless --message-log segment (rows are applied later from the log)")
+            }
             let messageLog = configuration.messageLog == "segment"
                 ? MessageLogSettings(directory: configuration.dataDirectory + "/message-log",
-                                     segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes)
+                                     segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes,
+                                     apply: configuration.messageLogApply == "later" ? .later : .now,
+                                     applyBatchRows: configuration.messageLogApplyBatch,
+                                     applyDelay: .milliseconds(configuration.messageLogApplyDelayMilliseconds))
                 : nil
             let store = try SQLiteStore(path: configuration.dataDirectory + "/parley.sqlite", readers: configuration.databaseReaders,
                                         batchLimit: configuration.databaseBatchLimit, messageLog: messageLog,
                                         searchIndex: configuration.searchIndexSettings,
-                                        searchIndexReport: { logSearchIndex($0, logger: logger) })
+                                        searchIndexReport: { logSearchIndex($0, logger: logger) },
+                                        messageLogApplyReport: { logMessageLogApply($0, logger: logger) })
             opened = OpenedStore(store: store, close: { store.close() })
             notes = store.migrationNotes
             if messageLog != nil {
-                logger.info("message log open", ["replayed": .int(store.replayedFromMessageLog)])
+                logger.info("message log open", ["replayed": .int(store.replayedFromMessageLog), "apply": .string(configuration.messageLogApply)])
             }
         } else {
             guard configuration.messageLog == "off" else {
@@ -50,11 +58,28 @@ extension ParleyServer {
     static func logSearchIndex(_ report: SearchIndexReport, logger: Logger) {
         switch report {
         case let .stepFailed(reason, failedSteps, waiting):
-            logger.warning("search index step failed; messages stay searchable, retried after the interval",
-                           ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
+            logUpkeepFailure("search index step failed; messages stay searchable, retried after the interval", reason: reason,
+                             failedSteps: failedSteps, waiting: waiting, logger: logger)
         case .recovered(let failedSteps):
             logger.info("search index recovered", ["failed_steps": .int(failedSteps)])
         }
+    }
+
+    /// The apply of acknowledged message rows (`--message-log-apply later`), failing or
+    /// recovering, as a log line.
+    static func logMessageLogApply(_ report: MessageLogApplyReport, logger: Logger) {
+        switch report {
+        case let .stepFailed(reason, failedSteps, waiting):
+            logUpkeepFailure("message log apply failed; the rows stay in the log and are applied before any read, retried after the delay",
+                             reason: reason, failedSteps: failedSteps, waiting: waiting, logger: logger)
+        case .recovered(let failedSteps):
+            logger.info("message log apply recovered", ["failed_steps": .int(failedSteps)])
+        }
+    }
+
+    /// A step of the store writer's upkeep failed (told at the 1st, 10th, 100th… in a row).
+    private static func logUpkeepFailure(_ message: String, reason: String, failedSteps: Int, waiting: Int, logger: Logger) {
+        logger.warning(message, ["error": .string(reason), "failed_steps": .int(failedSteps), "waiting": .int(waiting)])
     }
 
     static func makeServices(configuration: ServerConfiguration, store: any Store, pool: BlockingPool, group: EventLoopGroup,

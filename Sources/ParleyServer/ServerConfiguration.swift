@@ -127,6 +127,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Bytes in the message log's segments above which retention waits for readers to
     /// checkpoint SQLite's WAL so that old segments can go.
     public var messageLogMaxBytes = 256 << 20
+    /// `now`: a message row reaches SQLite in its send's transaction; `later`: the send is
+    /// acknowledged once its row is in the message log, and the writer inserts rows into
+    /// SQLite later in larger batches (before anything could read them). Needs `segment`.
+    public var messageLogApply = "now"
+    /// With `later`: acknowledged rows waiting that make an apply step due at once.
+    public var messageLogApplyBatch = 512
+    /// With `later`: milliseconds an acknowledged row may wait for its insert when fewer
+    /// than the batch wait and nothing reads.
+    public var messageLogApplyDelayMilliseconds = 250
     /// Requests a second one WebSocket may make on average (floods get `rate_limited`).
     public var webSocketRequestsPerSecond = 100
     /// Requests one WebSocket may make in a burst above that rate.
@@ -377,6 +386,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("db-batch-limit", \.databaseBatchLimit, 1...10_000, "most writes committed together in one transaction", exceeded: "further writes wait for the next transaction (nothing is refused)"),
         choice("message-log", \.messageLog, ["off", "segment"], "segment: message inserts are made durable by an append-only log in <data>/message-log/, synced before SQLite's commit, which then skips its own sync (SQLite store only; docs/architecture.md, \"The message log\"); off: SQLite syncs every commit"),
         number("message-log-segment-bytes", \.messageLogSegmentBytes, 1 << 20...1 << 30, "bytes per segment file of the message log; only whole segments are deleted, once SQLite's checkpoint holds their messages", exceeded: "a new segment file starts"),
+        choice("message-log-apply", \.messageLogApply, ["now", "later"], "later (needs --message-log segment): a send is acknowledged once its row is synced to the message log, and the writer inserts rows into SQLite afterwards, many in one transaction, or first when anything reads or writes messages (docs/architecture.md, \"The message log\"); now: in the send's own transaction"),
+        number("message-log-apply-batch", \.messageLogApplyBatch, 1...100_000, "acknowledged message rows waiting for SQLite (--message-log-apply later) that make the writer insert them all at once, between two batches of writes; writes queued meanwhile wait for that step", exceeded: "the waiting rows are inserted"),
+        number("message-log-apply-delay-ms", \.messageLogApplyDelayMilliseconds, 0...3_600_000, "milliseconds an acknowledged message row may wait for its insert into SQLite (--message-log-apply later) while fewer than the batch wait and nothing reads; a read or another write applies the waiting rows first anyway", exceeded: "the waiting rows are inserted"),
         number("message-log-max-bytes", \.messageLogMaxBytes, 2 << 20...1 << 40, "bytes of message-log segments above which every commit is followed by a checkpoint that waits for readers, until the old segments can be deleted (a soft bound: a reader holding its snapshot past the busy timeout delays it)", exceeded: "checkpoints wait for readers until the log is below it"),
         number("ws-rate", \.webSocketRequestsPerSecond, 1...1_000_000, "requests a second one WebSocket may make on average", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),
         number("ws-burst", \.webSocketRequestBurst, 1...1_000_000, "requests one WebSocket may make in a burst", exceeded: "the request is answered `rate_limited` (`retryAfterSeconds` 1)"),

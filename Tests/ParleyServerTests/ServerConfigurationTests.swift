@@ -124,7 +124,7 @@ import Testing
                               "public-url", "xmpp-port", "xmpp-domain", "xmpp-allow-plaintext", "xmpp-tls-cert", "xmpp-tls-key",
                               "tls-cert", "tls-key", "xmpp-tls-port", "hsts-max-age", "nats", "node-id", "cluster-heartbeat", "trusted-proxies",
                               "push-contact", "push-gateway-url", "push-allow-loopback",
-                              "erase-messages-on-delete", "admin-socket", "message-log"]
+                              "erase-messages-on-delete", "admin-socket", "message-log", "message-log-apply"]
         for option in ServerConfiguration.options where !notLimits.contains(option.flag) {
             #expect(!option.whenExceeded.isEmpty, "--\(option.flag) does not say what happens when it is exceeded")
         }

@@ -49,6 +49,9 @@ extension SQLiteStoreWriter {
         guard let seq else {
             throw StoreError.failure("appendMessage: conversation \(conversation) does not exist")
         }
+        if let unapplied = journal?.unapplied, !replaying {
+            return try deferRow(row, after: seq - 1, statements: statements, unapplied: unapplied)
+        }
         if replaying && seq != row.seq {
             throw StoreError.failure("message log replay: conversation \(conversation) expects seq \(seq), the log has \(row.seq)")
         }
@@ -112,6 +115,44 @@ extension SQLiteStoreWriter {
             journal.logged(logged, changes: connection.totalChanges - changesBefore)
         }
         return (id, seq)
+    }
+
+    /// The send path of `--message-log-apply later`: the row gets its seq (after both
+    /// SQLite's `last_seq`, `stored`, which also proved the conversation exists, and the rows
+    /// not yet applied) and its id, and is left to the journal, which logs it at commit and
+    /// applies it later (`MessageLogJournal`). What the insert would refuse is refused here,
+    /// since a row the apply could not insert would stop every later one: an unknown
+    /// sender (the foreign key) and a client id the sender used before, in SQLite or in a row
+    /// not yet applied (the unique index). The other constraints of `messages` hold by
+    /// construction (the kind is an enum, the body JSON we encoded, the seq the next one).
+    private func deferRow(_ row: LoggedMessage, after stored: Int64, statements: SendStatements.Prepared,
+                          unapplied: UnappliedMessages) throws -> (id: Int64, seq: Int64) {
+        if let sender = row.sender {
+            let (known, used) = try StoreError.mapping("appendMessage") {
+                try Self.runToEnd(statements.senderCheck) { statement in
+                    try statement.bind(integer: sender, at: 1)
+                    try statement.bind(text: row.clientID, at: 2)
+                    guard try statement.step() else { return (false, false) }
+                    return (try statement.integer(at: 0) != 0, try statement.integer(at: 1) != 0)
+                }
+            }
+            guard known else { throw StoreError.failure("appendMessage: sender \(sender) does not exist") }
+            if let clientID = row.clientID, used || unapplied.holds(sender: sender, clientID: clientID) {
+                throw StoreError.conflict("client_id")
+            }
+        }
+        var deferred = row
+        deferred.seq = unapplied.nextSeq(in: row.conversation, afterStored: stored)
+        deferred.id = try StoreError.mapping("appendMessage") { try sending.messageID() }
+        sending.inserted(deferred.id)
+        journal?.defer(deferred)
+        return (deferred.id, deferred.seq)
+    }
+
+    /// Inserts the acknowledged message rows not yet in SQLite into this write's transaction
+    /// (`--message-log-apply later`; nothing otherwise): what a read queues first.
+    func applyUnapplied() throws {
+        try journal?.apply(through: self)
     }
 
     /// Resets `statement`, binds it and reads what it needs with `body` (stepping it), runs it

@@ -20,6 +20,10 @@ final class SendStatements {
         let markRead: SQLiteStatement
         /// The online recipient's delivered marker (`markDelivered(conversation:user:toAppended:)`).
         let markDelivered: SQLiteStatement
+        /// Whether the sender exists and has used the client id (the send path of
+        /// `--message-log-apply later`, which inserts nothing that the foreign key or the
+        /// unique index could refuse).
+        let senderCheck: SQLiteStatement
     }
 
     private let connection: SQLiteConnection
@@ -36,7 +40,8 @@ final class SendStatements {
         if let prepared { return prepared }
         let statements = Prepared(lastSeq: try connection.prepare(Self.lastSeqSQL), insert: try connection.prepare(Self.insertSQL),
                                   advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL),
-                                  markDelivered: try connection.prepare(Self.markDeliveredSQL))
+                                  markDelivered: try connection.prepare(Self.markDeliveredSQL),
+                                  senderCheck: try connection.prepare(Self.senderCheckSQL))
         prepared = statements
         return statements
     }
@@ -89,6 +94,12 @@ final class SendStatements {
     /// needs no bound by `last_seq` here, only never to move back.
     static let markReadSQL = """
         UPDATE members SET read_seq = max(read_seq, ?1) WHERE conversation_id = ?2 AND user_id = ?3
+        """
+
+    /// The users row, and the unique index of `(sender_id, client_id)` (no client id: NULL,
+    /// never used).
+    static let senderCheckSQL = """
+        SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1), EXISTS (SELECT 1 FROM messages WHERE sender_id = ?1 AND client_id = ?2)
         """
 
     /// The recipient's delivered marker moves to the message just appended, its

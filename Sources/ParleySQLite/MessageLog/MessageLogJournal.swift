@@ -24,6 +24,16 @@ import ParleySQL
 /// into the database file and syncs it; when it got everything, every record of the
 /// complete segments is durable in SQLite and those segments are deleted.
 ///
+/// **Apply later** (`--message-log-apply later`, `unapplied` set). The send path inserts
+/// nothing: it hands out the seq and id and leaves the row here (`defer`); the commit logs
+/// and syncs it and acknowledges it with no row in SQLite. The rows are applied (inserted
+/// through `insertMessageRow`, as a replay would) by the writer's upkeep in larger
+/// transactions (`MessageLogApplier`), and before anything could read `messages`: on the
+/// writer, before any statement other than the send path's prepared ones
+/// (`SQLiteConnection.beforeStatement` calls `apply`); a reader first queues a write that
+/// applies them (`SQLiteStore.read`). An applied row's changes are tolerated like a
+/// marker's: the row is in the log already.
+///
 /// Owned by the writer thread, like its connection; never used by two threads.
 final class MessageLogJournal {
     let log: SegmentLog
@@ -36,15 +46,35 @@ final class MessageLogJournal {
     private var toleratedChanges = 0
     /// When retention last tried a checkpoint (monotonic seconds).
     private var lastRetention: Double = 0
+    /// With `--message-log-apply later`: the rows handed out and not yet in SQLite.
+    let unapplied: UnappliedMessages?
+    /// Whether a transaction of the write session is open (statements outside one, the
+    /// search indexer's and retention's, apply nothing).
+    private var inTransaction = false
+    /// Rows left for later since the open (only counts up), part of the session's change
+    /// count.
+    private(set) var deferredRows = 0
+    /// Set while rows are applied, so the statements of the apply do not apply again.
+    private var applying = false
+    /// Whether a message id is in `messages` (the confirmation of applied rows at commit);
+    /// prepared at open, before anything observes the connection's statements.
+    private let messageExists: SQLiteStatement?
 
     /// A passive checkpoint for retention is tried at most this often (seconds), so a reader
     /// holding its snapshot does not make every commit try again.
     private static let retentionInterval = 1.0
 
-    init(log: SegmentLog, settings: MessageLogSettings, databasePath: String) {
+    init(log: SegmentLog, settings: MessageLogSettings, databasePath: String, connection: SQLiteConnection) throws {
         self.log = log
         self.settings = settings
         walPath = databasePath + "-wal"
+        if settings.apply == .later {
+            unapplied = UnappliedMessages()
+            messageExists = try connection.prepare("SELECT 1 FROM messages WHERE id = ?1")
+        } else {
+            unapplied = nil
+            messageExists = nil
+        }
     }
 
     /// A transaction begins.
@@ -53,20 +83,66 @@ final class MessageLogJournal {
         marks.removeAll(keepingCapacity: true)
         changesAtBegin = changes
         toleratedChanges = 0
+        inTransaction = true
     }
 
     /// An isolated write's savepoint opens, is kept, or is undone with its rows.
-    func beginWrite() { marks.append(pending.count) }
-    func keepWrite() { _ = marks.popLast() }
-    func undoWrite() {
-        if let mark = marks.popLast() { pending.removeSubrange(mark...) }
+    func beginWrite() {
+        marks.append(pending.count)
+        unapplied?.beginWrite()
     }
 
-    /// The transaction was rolled back: none of its rows are kept.
+    func keepWrite() {
+        _ = marks.popLast()
+        unapplied?.keepWrite()
+    }
+
+    func undoWrite() {
+        if let mark = marks.popLast() { pending.removeSubrange(mark...) }
+        unapplied?.undoWrite()
+    }
+
+    /// The transaction was rolled back: none of its rows are kept (acknowledged rows it
+    /// applied wait again).
     func rollBack() {
         pending.removeAll(keepingCapacity: true)
         marks.removeAll(keepingCapacity: true)
+        unapplied?.rollBack()
+        inTransaction = false
     }
+
+    /// A new row of the open transaction, left for later (`--message-log-apply later`): it
+    /// is logged at commit like an inserted one, and applied later.
+    func `defer`(_ message: LoggedMessage) {
+        deferredRows += 1
+        pending.append(message.record)
+        unapplied?.add(message)
+    }
+
+    /// Inserts the rows not yet in SQLite, front first, up to `limit`, into the open
+    /// transaction through `writer` (nothing outside a transaction of the write session, or
+    /// while already applying). Their changes are tolerated: the rows are in the log. A
+    /// failure leaves the rest unapplied and is thrown.
+    func apply(through writer: SQLiteStoreWriter, limit: Int = .max) throws {
+        guard let unapplied, unapplied.hasRowsToApply, inTransaction, !applying else { return }
+        applying = true
+        defer { applying = false }
+        let before = writer.connection.totalChanges
+        defer { toleratedChanges += writer.connection.totalChanges - before }
+        var done = 0
+        for row in unapplied.rows[unapplied.applied...] {
+            guard done < limit else { break }
+            _ = try writer.insertMessageRow(row, replaying: true)
+            unapplied.applied(1)
+            done += 1
+        }
+    }
+
+    /// The apply's settings, with `--message-log-apply later`.
+    var applySettings: MessageLogSettings? { unapplied == nil ? nil : settings }
+
+    /// Whether acknowledged rows wait (`MessageLogApplier`, readers).
+    var hasUnapplied: Bool { (unapplied?.acknowledgedCount ?? 0) > 0 }
 
     /// `message` was inserted; its statements changed `changes` rows.
     func logged(_ message: LoggedMessage, changes: Int) {
@@ -85,6 +161,14 @@ final class MessageLogJournal {
     /// Before `COMMIT`: appends the transaction's rows to the log (synced) and says whether
     /// the commit must be followed by a sync of the WAL (it changed something else).
     func prepareCommit(changes: Int) throws -> Bool {
+        if let unapplied, unapplied.applied > 0, let messageExists {
+            // A closure's own savepoint that was undone may have taken applied rows with it:
+            // only those still in the table are applied (rows go in id order, so the ones
+            // left are a prefix).
+            var present = unapplied.applied
+            while present > 0, try !Self.exists(unapplied.rows[present - 1].id, messageExists) { present -= 1 }
+            unapplied.confirmApplied(present)
+        }
         if !pending.isEmpty {
             do {
                 try log.append(pending)
@@ -93,6 +177,20 @@ final class MessageLogJournal {
             }
         }
         return changes - changesAtBegin != toleratedChanges
+    }
+
+    /// After `COMMIT`: the transaction's applied rows are in SQLite for good, its new rows
+    /// are acknowledged.
+    func committed() {
+        inTransaction = false
+        unapplied?.committed(at: ContinuousClock.now)
+    }
+
+    private static func exists(_ id: Int64, _ statement: SQLiteStatement) throws -> Bool {
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(integer: id, at: 1)
+        return try statement.step()
     }
 
     /// After a `COMMIT` that must be durable by itself: `fdatasync` of the WAL file, which
@@ -113,7 +211,9 @@ final class MessageLogJournal {
     /// After a commit: deletes the complete segments once a checkpoint put everything in the
     /// database file (see above). Best effort: what fails now is tried after a later commit.
     func retain(_ connection: SQLiteConnection) {
-        guard log.segmentCount > 1 else { return }
+        // A row not in SQLite lives only in the log: nothing is dropped while one waits
+        // (an apply step takes every row waiting, so this does not wait for long).
+        guard log.segmentCount > 1, !hasUnapplied else { return }
         let over = log.byteCount > settings.maxBytes
         let now = Self.monotonicSeconds()
         guard over || now - lastRetention >= Self.retentionInterval else { return }

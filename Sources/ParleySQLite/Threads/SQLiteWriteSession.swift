@@ -7,11 +7,16 @@ import ParleyStoreSupport
 final class SQLiteWriteSession: StoreWriteSession {
     private let connection: SQLiteConnection
     let writer: any StoreWriter
+    /// `writer`, as the apply of unapplied message rows needs it.
+    private let sqliteWriter: SQLiteStoreWriter
     private let scrubber: WALScrubber
     /// The message log, when it is the durability point of message inserts.
     private let journal: MessageLogJournal?
     /// Indexes new messages for search between batches.
     private let searchIndexer: SearchIndexer
+    /// The upkeep between batches: the search index, and with `--message-log-apply later`
+    /// first the apply of acknowledged message rows (so the index step sees them).
+    let upkeep: (any WriterUpkeep)?
 
     // The savepoint of an isolated write. Closures' own savepoints (`SQLiteConnection.savepoint`)
     // have names of their own, so they nest inside it.
@@ -23,19 +28,41 @@ final class SQLiteWriteSession: StoreWriteSession {
     /// connection is then at `synchronous = NORMAL`; see `MessageLogJournal`). `searchIndex`:
     /// how new messages join the full-text index (`SearchIndexer`); `searchIndexReport`: where
     /// its failures are told.
+    /// `applyReport`: where failed apply steps of `--message-log-apply later` are told.
     init(connection: SQLiteConnection, journal: MessageLogJournal? = nil, searchIndex: SearchIndexSettings = SearchIndexSettings(),
-         searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in }) throws {
+         searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in },
+         applyReport: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws {
         self.connection = connection
         self.journal = journal
         let scrubber = WALScrubber()
         self.scrubber = scrubber
         let indexer = try SearchIndexer(connection: connection, settings: searchIndex, report: searchIndexReport)
         searchIndexer = indexer
-        writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
-                                   journal: journal, searchIndex: indexer)
+        let writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
+                                       journal: journal, searchIndex: indexer)
+        self.writer = writer
+        sqliteWriter = writer
+        guard let journal, let unapplied = journal.unapplied, let settings = journal.applySettings else {
+            upkeep = indexer
+            return
+        }
+        let applier = MessageLogApplier(unapplied: unapplied, settings: settings, report: applyReport)
+        upkeep = WriterUpkeeps([applier, indexer])
+        applier.session = self
+        // No statement of a write misses an acknowledged row (the send path's prepared
+        // statements are not seen here).
+        connection.beforeStatement = { [unowned self] in try self.applyUnapplied() }
     }
 
-    var upkeep: (any WriterUpkeep)? { searchIndexer }
+    deinit {
+        connection.beforeStatement = nil
+    }
+
+    /// Inserts the acknowledged rows not yet in SQLite (up to `limit`) into the open
+    /// transaction (`--message-log-apply later`; nothing otherwise).
+    func applyUnapplied(limit: Int = .max) throws {
+        try journal?.apply(through: sqliteWriter, limit: limit)
+    }
 
     func begin() throws {
         // IMMEDIATE takes the write lock at once: a batch never fails halfway for want of it.
@@ -52,6 +79,7 @@ final class SQLiteWriteSession: StoreWriteSession {
         // The log first: once it is synced the rows survive whatever happens to this commit.
         let mustSync = try journal.prepareCommit(changes: connection.totalChanges)
         try connection.runPrepared("COMMIT")
+        journal.committed()
         if mustSync { try journal.syncWAL() }
         scrubber.scrubIfRequested(connection)
         journal.retain(connection)
@@ -84,7 +112,9 @@ final class SQLiteWriteSession: StoreWriteSession {
     /// not just the statement.
     var state: WriteTransactionState { connection.isInTransaction ? .open : .lost }
 
-    var changeCount: Int { connection.totalChanges }
+    /// SQLite's changes, and with `--message-log-apply later` the rows left for later, which
+    /// change nothing in SQLite but must be undone like an insert when their write fails.
+    var changeCount: Int { connection.totalChanges + (journal?.deferredRows ?? 0) }
 
     var retryableFailure: (any Error)? { nil }
 

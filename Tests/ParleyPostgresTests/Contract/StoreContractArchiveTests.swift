@@ -109,7 +109,7 @@ import Testing
             let plans: [String] = try await store.read { reader throws in
                 let range: [Int64] = [conversation, 0, .max, .min, .min, .max, .max, 10]
                 switch backend {
-                case .sqlite, .sqliteMessageLog:
+                case .sqlite, .sqliteMessageLog, .sqliteMessageLogLater:
                     let connection = try #require(reader as? SQLiteStoreReader).connection
                     func plan(_ sql: String, _ values: [Int64]) throws -> String {
                         try connection.prepare("EXPLAIN QUERY PLAN " + sql).query(bindings: values, row: { try $0.string(3) })

@@ -73,7 +73,7 @@ import Testing
             changed.signature = "before\u{0}after"
             let user = changed
             switch backend {
-            case .sqlite, .sqliteMessageLog:
+            case .sqlite, .sqliteMessageLog, .sqliteMessageLogLater:
                 try await store.write { [user] in try $0.updateUser(user) }
                 #expect(try await store.read { try $0.user(id: user.id) }?.signature == "before\u{0}after")
             case .postgres:

@@ -15,16 +15,30 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// leaves them to the default interval: search is checked through both the index and the
     /// unindexed tail.
     case sqliteMessageLog = "sqlite-message-log"
+    /// `sqliteMessageLog` with `--message-log-apply later` and an apply delay and batch so
+    /// large that the writer's own apply never runs: every acknowledged row reaches SQLite
+    /// only because a read or another write applied it first, which is what the contract
+    /// then checks.
+    case sqliteMessageLogLater = "sqlite-message-log-later"
     case postgres
 
     var testDescription: String { rawValue }
 
+    /// The backends this machine can test, or those named in `PARLEY_CONTRACT_BACKENDS`
+    /// (comma-separated raw values), to run the contract on one backend alone.
+    static let available: [StoreBackend] = {
+        if let names = ProcessInfo.processInfo.environment["PARLEY_CONTRACT_BACKENDS"] {
+            return names.split(separator: ",").compactMap { StoreBackend(rawValue: String($0)) }
+        }
+        return installed
+    }()
+
     /// The backends this machine can test. PostgreSQL is left out, with a note on stderr,
     /// only when its server binaries are missing (`make test-deps` installs them).
-    static let available: [StoreBackend] = {
+    private static let installed: [StoreBackend] = {
         guard PostgresTestServer.isAvailable else {
             FileHandle.standardError.write(Data("note: PostgreSQL store tests skipped: \(PostgresTestServer.unavailableReason)\n".utf8))
-            return [.sqlite, .sqliteMessageLog]
+            return [.sqlite, .sqliteMessageLog, .sqliteMessageLogLater]
         }
         return allCases
     }()
@@ -52,12 +66,17 @@ extension PostgresStore: InspectableStore {}
 func withStore(_ backend: StoreBackend, readers: Int = 2,
                _ body: (any InspectableStore) async throws -> Void) async throws {
     switch backend {
-    case .sqlite, .sqliteMessageLog:
+    case .sqlite, .sqliteMessageLog, .sqliteMessageLogLater:
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-contract-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let log = backend == .sqliteMessageLog ? MessageLogSettings(directory: directory + "/message-log") : nil
-        let searchIndex = backend == .sqliteMessageLog ? SearchIndexSettings(batchRows: 2, interval: .zero) : SearchIndexSettings()
+        let log: MessageLogSettings? = switch backend {
+        case .sqliteMessageLog: MessageLogSettings(directory: directory + "/message-log")
+        case .sqliteMessageLogLater: MessageLogSettings(directory: directory + "/message-log", apply: .later,
+                                                         applyBatchRows: 1_000_000, applyDelay: .seconds(3_600))
+        default: nil
+        }
+        let searchIndex = backend != .sqlite ? SearchIndexSettings(batchRows: 2, interval: .zero) : SearchIndexSettings()
         let store = try SQLiteStore(path: directory + "/parley.sqlite", readers: readers, messageLog: log, searchIndex: searchIndex)
         defer { store.close() }
         try await body(store)

@@ -9,38 +9,9 @@ import Testing
 /// The message log as the durability point of message inserts: what the store appends to
 /// it, and what an open replays from it (`MessageLogReplay`).
 @Suite struct MessageLogReplayTests {
-    /// A store with the log, two users and their conversation.
-    private struct Fixture: Sendable {
-        let root: String
-        var path: String { root + "/parley.sqlite" }
-        var logDirectory: String { root + "/message-log" }
-        let ann: UserID
-        let bob: UserID
-        let chat: ConversationID
+    private typealias Fixture = MessageLogFixture
 
-        func open(segmentBytes: Int = 16 << 20) throws -> SQLiteStore {
-            try SQLiteStore(path: path, messageLog: MessageLogSettings(directory: logDirectory, segmentBytes: segmentBytes))
-        }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
-    private func fixture() async throws -> Fixture {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("parley.sqlite"),
-                                    messageLog: MessageLogSettings(directory: directory.file("message-log")))
-        defer { store.close() }
-        let ann = try await store.write { try $0.insertUser(newUser("ann")) }
-        let bob = try await store.write { try $0.insertUser(newUser("bob")) }
-        let chat = try await store.write { writer in
-            let chat = try writer.insertConversation(NewConversation(kind: .user, userA: ann.id, userB: bob.id, createdAt: 1))
-            for user in [ann.id, bob.id] {
-                try writer.saveMember(StoredMember(conversationID: chat.id, userID: user, role: .member, joinedAt: 1, readSeq: 0))
-            }
-            return chat
-        }
-        return Fixture(root: directory.path, ann: ann.id, bob: bob.id, chat: chat.id)
-    }
+    private func fixture() async throws -> Fixture { try await MessageLogFixture.make() }
 
     private func send(_ store: SQLiteStore, _ chat: ConversationID, from sender: UserID, _ text: String) async throws -> Message {
         try await store.write { writer in

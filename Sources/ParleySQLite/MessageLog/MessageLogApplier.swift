@@ -1,0 +1,63 @@
+import ParleyStoreSupport
+
+/// The writer's upkeep with `--message-log-apply later`: inserts the acknowledged message
+/// rows that are only in the log (`UnappliedMessages`) into SQLite, every one waiting in one
+/// transaction of the write session (no sync of its own: the rows are in the log), once
+/// `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads and other writes do not
+/// wait for it: they apply what waits themselves (`MessageLogJournal`).
+///
+/// A failed step leaves the rows waiting and is retried after the delay (at least
+/// `failurePause`); failures are told
+/// (`MessageLogApplyReport`) at the 1st, 10th, 100th… in a row, and the recovery once.
+///
+/// Owned by the write session, on its thread.
+final class MessageLogApplier: WriterUpkeep {
+    private let unapplied: UnappliedMessages
+    private let settings: MessageLogSettings
+    private let report: @Sendable (MessageLogApplyReport) -> Void
+    /// The session whose transactions the steps run in (it owns this upkeep).
+    weak var session: SQLiteWriteSession?
+    private var failedSteps = 0
+    private var lastFailure: ContinuousClock.Instant?
+    /// The least wait after a failed step, also with no delay, so a lasting failure never
+    /// keeps the writer from its writes.
+    static let failurePause = Duration.milliseconds(100)
+
+    init(unapplied: UnappliedMessages, settings: MessageLogSettings, report: @escaping @Sendable (MessageLogApplyReport) -> Void) {
+        self.unapplied = unapplied
+        self.settings = settings
+        self.report = report
+    }
+
+    func due(at now: ContinuousClock.Instant) -> Duration? {
+        guard unapplied.acknowledgedCount > 0, let since = unapplied.waitingSince else { return nil }
+        if let lastFailure { return lastFailure.advanced(by: max(settings.applyDelay, Self.failurePause)) - now }
+        if unapplied.acknowledgedCount >= settings.applyBatchRows { return .zero }
+        return since.advanced(by: settings.applyDelay) - now
+    }
+
+    func runStep(at now: ContinuousClock.Instant) {
+        guard let session else { return }
+        do {
+            try session.begin()
+            do {
+                try session.applyUnapplied()
+                try session.commit()
+            } catch {
+                session.rollBack()
+                throw error
+            }
+            if failedSteps > 0 {
+                report(.recovered(failedSteps: failedSteps))
+                failedSteps = 0
+            }
+            lastFailure = nil
+        } catch {
+            failedSteps += 1
+            lastFailure = now
+            if SearchIndexer.isReported(failedSteps) {
+                report(.stepFailed(reason: String(describing: error), failedSteps: failedSteps, waiting: unapplied.acknowledgedCount))
+            }
+        }
+    }
+}
