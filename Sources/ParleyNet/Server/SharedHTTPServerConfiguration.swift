@@ -4,10 +4,10 @@
 final class SharedHTTPServerConfiguration: Sendable {
     let value: HTTPServer.Configuration
     /// `value.webSocket`, shared by every WebSocket of the server.
-    let webSocket: SharedWebSocketOptions
+    let webSocket: SharedValue<WebSocketOptions>
 
     init(_ value: HTTPServer.Configuration) {
         self.value = value
-        webSocket = SharedWebSocketOptions(value.webSocket)
+        webSocket = SharedValue(value.webSocket)
     }
 }

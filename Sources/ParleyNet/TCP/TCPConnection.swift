@@ -39,7 +39,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// The client address this connection counts against, when per-address limits apply.
     var admittedAddress: String?
     /// The options of its server (or its own, for a client connection), shared.
-    private let sharedOptions: SharedConnectionOptions
+    private let sharedOptions: SharedValue<TCPConnectionOptions>
     /// The options; `idleTimeout` there is the server's, `idleTimeoutNanoseconds` this connection's.
     var options: TCPConnectionOptions { sharedOptions.value }
     /// This connection's idle timeout in nanoseconds (`setIdleTimeout`); 0 for none.
@@ -76,10 +76,10 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     private var connectAfterHandshake = false
 
     convenience init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
-        self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedConnectionOptions(options))
+        self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedValue(options))
     }
 
-    init(fd: Int32, loop: EventLoop, state: State, sharedOptions: SharedConnectionOptions) {
+    init(fd: Int32, loop: EventLoop, state: State, sharedOptions: SharedValue<TCPConnectionOptions>) {
         socket = TCPSocket(fd: fd)
         self.loop = loop
         self.state = state

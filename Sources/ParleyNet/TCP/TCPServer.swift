@@ -45,7 +45,7 @@ public final class TCPServer: @unchecked Sendable {
     public let localAddress: SocketAddress
     let options: TCPServerOptions
     /// `options.connection`, once for every connection accepted.
-    let connectionOptions: SharedConnectionOptions
+    let connectionOptions: SharedValue<TCPConnectionOptions>
     private let makeHandler: HandlerFactory
     private var listeners: [TCPListener] = []
     private let shuttingDown = Atomic<Bool>(false)
@@ -57,7 +57,7 @@ public final class TCPServer: @unchecked Sendable {
                 makeHandler: @escaping HandlerFactory) throws(SystemError) {
         self.group = group
         self.options = options
-        connectionOptions = SharedConnectionOptions(options.connection)
+        connectionOptions = SharedValue(options.connection)
         self.makeHandler = makeHandler
         // SO_REUSEPORT would let a second server of the same user share this port silently
         // and split the traffic. A bind without it fails if anyone holds the port.

@@ -20,7 +20,7 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     private var decoder: WebSocketFrameDecoder
     private let encoder: WebSocketFrameEncoder
     /// The options of its server (or its own, for a client), shared.
-    private let sharedOptions: SharedWebSocketOptions
+    private let sharedOptions: SharedValue<WebSocketOptions>
     private var options: WebSocketOptions { sharedOptions.value }
     private(set) var state: State = .open
     private var reportedClose = false
@@ -34,12 +34,12 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     /// bytes that followed the handshake.
     public convenience init(connection: TCPConnection, role: WebSocketRole, options: WebSocketOptions,
                             delegate: WebSocketDelegate, leftover: [UInt8] = []) {
-        self.init(connection: connection, role: role, sharedOptions: SharedWebSocketOptions(options), delegate: delegate,
+        self.init(connection: connection, role: role, sharedOptions: SharedValue(options), delegate: delegate,
                   leftover: leftover)
     }
 
     /// The same, with options shared by every WebSocket of a server.
-    init(connection: TCPConnection, role: WebSocketRole, sharedOptions: SharedWebSocketOptions,
+    init(connection: TCPConnection, role: WebSocketRole, sharedOptions: SharedValue<WebSocketOptions>,
          delegate: WebSocketDelegate, leftover: [UInt8] = []) {
         let options = sharedOptions.value
         self.connection = connection

@@ -17,7 +17,7 @@ final class MessageLogApplier: WriterUpkeep {
     private let report: @Sendable (MessageLogApplyReport) -> Void
     /// The session whose transactions the steps run in (it owns this upkeep).
     weak var session: SQLiteWriteSession?
-    private var failedSteps = 0
+    private var failures = FailureStreak()
     private var lastFailure: ContinuousClock.Instant?
     /// The least wait after a failed step, also with no delay, so a lasting failure never
     /// keeps the writer from its writes.
@@ -47,16 +47,12 @@ final class MessageLogApplier: WriterUpkeep {
                 session.rollBack()
                 throw error
             }
-            if failedSteps > 0 {
-                report(.recovered(failedSteps: failedSteps))
-                failedSteps = 0
-            }
+            if let failedSteps = failures.succeeded() { report(.recovered(failedSteps: failedSteps)) }
             lastFailure = nil
         } catch {
-            failedSteps += 1
             lastFailure = now
-            if SearchIndexer.isReported(failedSteps) {
-                report(.stepFailed(reason: String(describing: error), failedSteps: failedSteps, waiting: unapplied.acknowledgedCount))
+            if failures.failed() {
+                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: unapplied.acknowledgedCount))
             }
         }
     }

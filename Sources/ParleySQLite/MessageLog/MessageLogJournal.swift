@@ -119,22 +119,19 @@ final class MessageLogJournal {
         unapplied?.add(message)
     }
 
-    /// Inserts the rows not yet in SQLite, front first, up to `limit`, into the open
-    /// transaction through `writer` (nothing outside a transaction of the write session, or
+    /// Inserts the rows not yet in SQLite, front first, into the open transaction through
+    /// `writer` (nothing outside a transaction of the write session, or
     /// while already applying). Their changes are tolerated: the rows are in the log. A
     /// failure leaves the rest unapplied and is thrown.
-    func apply(through writer: SQLiteStoreWriter, limit: Int = .max) throws {
+    func apply(through writer: SQLiteStoreWriter) throws {
         guard let unapplied, unapplied.hasRowsToApply, inTransaction, !applying else { return }
         applying = true
         defer { applying = false }
         let before = writer.connection.totalChanges
         defer { toleratedChanges += writer.connection.totalChanges - before }
-        var done = 0
         for row in unapplied.rows[unapplied.applied...] {
-            guard done < limit else { break }
             _ = try writer.insertMessageRow(row, replaying: true)
             unapplied.applied(1)
-            done += 1
         }
     }
 

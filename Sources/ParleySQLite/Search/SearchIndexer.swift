@@ -30,7 +30,7 @@ final class SearchIndexer: WriterUpkeep {
     /// here.
     private var waitingSince: ContinuousClock.Instant
     /// Steps failed in a row; a failure makes the next step wait the interval, however many wait.
-    private var failedSteps = 0
+    private var failures = FailureStreak()
     /// Where failures and recoveries are told (the server's log).
     private let report: @Sendable (SearchIndexReport) -> Void
 
@@ -53,35 +53,24 @@ final class SearchIndexer: WriterUpkeep {
 
     func due(at now: ContinuousClock.Instant) -> Duration? {
         guard waiting > 0 else { return nil }
-        if waiting >= settings.batchRows && failedSteps == 0 { return .zero }
+        if waiting >= settings.batchRows && failures.count == 0 { return .zero }
         return waitingSince.advanced(by: settings.interval) - now
     }
 
     func runStep(at now: ContinuousClock.Instant) {
         do {
             let indexed = try indexNextBatch()
-            if failedSteps > 0 {
-                report(.recovered(failedSteps: failedSteps))
-                failedSteps = 0
-            }
+            if let failedSteps = failures.succeeded() { report(.recovered(failedSteps: failedSteps)) }
             // A step short of a batch took everything; after a full one, the count says.
             waiting = indexed < settings.batchRows ? 0 : max(waiting - indexed, 0)
         } catch {
             // The tail stays searchable (by reading it); the next step tries again after the
             // interval. A failed write would fail the sends' commits too, which report it.
-            failedSteps += 1
             waitingSince = now
-            if Self.isReported(failedSteps) {
-                report(.stepFailed(reason: String(describing: error), failedSteps: failedSteps, waiting: waiting))
+            if failures.failed() {
+                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: waiting))
             }
         }
-    }
-
-    /// The 1st, 10th, 100th… failure in a row (`SearchIndexReport.stepFailed`).
-    static func isReported(_ failedSteps: Int) -> Bool {
-        var step = failedSteps
-        while step >= 10 && step % 10 == 0 { step /= 10 }
-        return step == 1
     }
 
     /// Indexes the messages after the watermark, up to `batchRows` of them (system notices

@@ -6,9 +6,9 @@ import ParleyStoreSupport
 /// drives them. Used only on the writer thread (made before it starts and handed to it).
 final class SQLiteWriteSession: StoreWriteSession {
     private let connection: SQLiteConnection
-    let writer: any StoreWriter
-    /// `writer`, as the apply of unapplied message rows needs it.
+    /// The store's writer, with its concrete type (the apply of unapplied message rows needs it).
     private let sqliteWriter: SQLiteStoreWriter
+    var writer: any StoreWriter { sqliteWriter }
     private let scrubber: WALScrubber
     /// The message log, when it is the durability point of message inserts.
     private let journal: MessageLogJournal?
@@ -40,7 +40,6 @@ final class SQLiteWriteSession: StoreWriteSession {
         searchIndexer = indexer
         let writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: scrubber,
                                        journal: journal, searchIndex: indexer)
-        self.writer = writer
         sqliteWriter = writer
         guard let journal, let unapplied = journal.unapplied, let settings = journal.applySettings else {
             upkeep = indexer
@@ -58,10 +57,10 @@ final class SQLiteWriteSession: StoreWriteSession {
         connection.beforeStatement = nil
     }
 
-    /// Inserts the acknowledged rows not yet in SQLite (up to `limit`) into the open
-    /// transaction (`--message-log-apply later`; nothing otherwise).
-    func applyUnapplied(limit: Int = .max) throws {
-        try journal?.apply(through: sqliteWriter, limit: limit)
+    /// Inserts the acknowledged rows not yet in SQLite into the open transaction
+    /// (`--message-log-apply later`; nothing otherwise).
+    func applyUnapplied() throws {
+        try journal?.apply(through: sqliteWriter)
     }
 
     func begin() throws {

@@ -118,7 +118,7 @@ import Testing
         // Retried every 20 ms: another report only at the 10th failure in a row.
         try await Task.sleep(for: .milliseconds(100))
         #expect(reports.reports.allSatisfy { report in
-            if case let .stepFailed(_, steps, _) = report { SearchIndexer.isReported(steps) } else { false }
+            if case let .stepFailed(_, steps, _) = report { FailureStreak.isReported(steps) } else { false }
         })
 
         try beside.run("INSERT INTO search_index_watermark (only, indexed_through) VALUES (1, ?1)", Int64(first.id))
@@ -131,8 +131,8 @@ import Testing
     }
 
     @Test func failuresAreReportedAtTheFirstAndEveryPowerOfTen() {
-        #expect([1, 10, 100, 1000].allSatisfy(SearchIndexer.isReported))
-        #expect(![2, 9, 11, 20, 99, 110, 1001].contains(where: SearchIndexer.isReported))
+        #expect([1, 10, 100, 1000].allSatisfy(FailureStreak.isReported))
+        #expect(![2, 9, 11, 20, 99, 110, 1001].contains(where: FailureStreak.isReported))
     }
 
     @Test func aSentMessageIsFoundAtOnceAndAfterIndexing() async throws {
