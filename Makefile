@@ -161,6 +161,9 @@ BENCH_DIRECT_RATE ?= 2000
 BENCH_GROUP_RATE  ?= 40
 # Each find-max search runs this many times; the report shows the median and the spread.
 BENCH_SEARCHES    ?= 3
+# After a search's rates (doubling) stop rising, this many steps bisect between the last rate
+# held and the first failed, so a ratio between two servers is not off by 2× for one step.
+BENCH_REFINE      ?= 2
 BENCH_BIN          = .build/release
 BENCH_SOURCES      = 127.0.0.2-127.0.0.9
 bench: bench-deps
@@ -195,16 +198,16 @@ bench: bench-deps
 		--results $$results || echo "(direct: errors, see above)"; \
 	echo "== Native: direct, highest rate with p99 <= 20 ms (median of $(BENCH_SEARCHES) searches)"; \
 	$$bin/parley-bench direct $$direct_targets --pairs 500 --rate 1000 --step-factor 2 --max-rate 128000 --warmup 0.5 --duration 2 \
-		--find-max --searches $(BENCH_SEARCHES) --p99-bound-ms 20 --source-ips $(BENCH_SOURCES) --results $$results || true; \
+		--find-max --searches $(BENCH_SEARCHES) --refine $(BENCH_REFINE) --p99-bound-ms 20 --source-ips $(BENCH_SOURCES) --results $$results || true; \
 	echo "== Native: direct, the ceiling: highest rate with p99 <= 1 s (median of $(BENCH_SEARCHES) searches)"; \
 	$$bin/parley-bench direct $$direct_targets --pairs 500 --rate 4000 --step-factor 2 --max-rate 512000 --warmup 0.5 --duration 2 \
-		--find-max --searches $(BENCH_SEARCHES) --p99-bound-ms 1000 --source-ips $(BENCH_SOURCES) --results $$results || true; \
+		--find-max --searches $(BENCH_SEARCHES) --refine $(BENCH_REFINE) --p99-bound-ms 1000 --source-ips $(BENCH_SOURCES) --results $$results || true; \
 	echo "== Native: group of 1,000, 4 senders, parley serve, the bare relay and nats-server"; \
 	$$bin/parley-bench group $$targets --nats-port $$nats_port --nats-pid $$nats_pid --members 1000 --senders 4 \
 		--rate $(BENCH_GROUP_RATE) --duration 5 --source-ips $(BENCH_SOURCES) --results $$results || echo "(group: errors, see above)"; \
 	echo "== Native: group, highest rate with p99 <= 100 ms"; \
 	$$bin/parley-bench group $$targets --nats-port $$nats_port --nats-pid $$nats_pid --members 1000 --senders 4 \
-		--rate 20 --step-factor 2 --max-rate 1280 --warmup 0.5 --duration 2 --find-max --searches $(BENCH_SEARCHES) --p99-bound-ms 100 \
+		--rate 20 --step-factor 2 --max-rate 5120 --warmup 0.5 --duration 2 --find-max --searches $(BENCH_SEARCHES) --refine $(BENCH_REFINE) --p99-bound-ms 100 \
 		--source-ips $(BENCH_SOURCES) --results $$results || true; \
 	echo "== Native: 1,000 clients reconnect at once and sync"; \
 	$$bin/parley-bench reconnect --port $$http_port --server-pid $$serve_pid --clients 1000 --missed 10 \

@@ -49,6 +49,30 @@ import Testing
         #expect(stopped.maxHeld == 2000)
     }
 
+    @Test func refinementsBisectBetweenTheLastHeldAndTheFirstFailedRate() {
+        // Holds up to 6,000/s: the rise stops at 8,000 (held 4,000), then 5,660 holds,
+        // 6,730 fails (three tries), and the search ends with 5,660.
+        let result = RateSearch(policy: RateSearch.Policy(start: 1000, factor: 2, maxRate: 1_000_000, retries: 2, refinements: 2))
+            .run { rate, _ in rate <= 6000 }
+        #expect(result.maxHeld == 5660)
+        let firstTries = result.attempts.filter { $0.retry == 0 }.map(\.rate)
+        #expect(firstTries == [1000, 2000, 4000, 8000, 5660, 6730])
+        #expect(result.attempts.filter { $0.rate == 6730 }.count == 3)
+    }
+
+    @Test func refinementsNeedARateThatHeldAndOneThatFailed() {
+        let none = RateSearch(policy: RateSearch.Policy(start: 1000, factor: 2, maxRate: 1_000_000, retries: 0, refinements: 3))
+            .run { _, _ in false }
+        #expect(none.maxHeld == nil)
+        #expect(none.attempts.count == 1)
+        let capped = RateSearch(policy: RateSearch.Policy(start: 1000, factor: 2, maxRate: 4000, retries: 0, refinements: 3))
+            .run { _, _ in true }
+        #expect(capped.attempts.map(\.rate) == [1000, 2000, 4000])
+        // Below 1,000 a rate is rounded to a whole number; above, to three digits.
+        #expect(RateSearch.rounded(452.55) == 453)
+        #expect(RateSearch.rounded(181_019.3) == 181_000)
+    }
+
     @Test func aFixedRateRunIsOneStepWithoutRepeats() {
         var calls = 0
         let result = RateSearch(policy: policy(retries: 2, findMax: false)).run { _, _ in

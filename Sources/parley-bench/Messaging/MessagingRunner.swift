@@ -44,7 +44,7 @@ enum MessagingRunner {
         var outcome = Outcome(server: target.server, steps: [])
         let search = RateSearch(policy: RateSearch.Policy(start: settings.rate, factor: settings.stepFactor,
                                                           maxRate: settings.maxRate, retries: settings.findMax ? settings.retries : 0,
-                                                          findMax: settings.findMax))
+                                                          refinements: settings.refinements, findMax: settings.findMax))
         var step = 0
         let searchCount = settings.findMax ? settings.searches : 1
         for searchIndex in 1...searchCount {

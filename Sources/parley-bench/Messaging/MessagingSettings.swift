@@ -48,6 +48,8 @@ struct MessagingSettings {
     var searches: Int = 1
     /// `--retries`: with `--find-max`, how often a failed step is repeated before it counts.
     var retries: Int = 0
+    /// `--refine`: with `--find-max`, how many bisecting steps follow the rise.
+    var refinements: Int = 0
     /// How long to wait for the server to go quiet before a search and before a repeat
     /// (`--settle-cpu`, `--settle-seconds`, `--settle-timeout`); nil: no wait.
     var settle: ServerSettle?
@@ -77,6 +79,10 @@ struct MessagingSettings {
                             median highest rate with its spread (default 3)
         --retries N         with --find-max: repeat a failed step up to N times before the
                             rate counts as failed (default 2)
+        --refine N          with --find-max: after the first rate that fails, bisect N times
+                            between it and the highest that held (geometric middle, 3
+                            significant digits), so 2 narrow a --step-factor of 2 to ≈ 1.19
+                            (default 0)
         --settle-cpu PCT    before each search and each repeat, wait until the server's CPU
                             (--parley-pid etc.) stays below PCT % of a core (default 10) ...
         --settle-write-kib K ... and its writes to storage (/proc/PID/io) below K KiB/s
@@ -96,7 +102,7 @@ struct MessagingSettings {
     static let valueOptions: Set<String> = Set(["parley-port", "relay-port", "durable-relay-port", "parley-pid", "relay-pid",
                                             "durable-relay-pid", "host", "source-ips",
                                             "rate", "duration", "warmup", "size", "loops", "drain", "p99-bound-ms",
-                                            "step-factor", "max-rate", "results", "action-every", "searches", "retries",
+                                            "step-factor", "max-rate", "results", "action-every", "searches", "retries", "refine",
                                             "settle-cpu", "settle-write-kib", "settle-seconds", "settle-timeout"]).union(BenchTLS.valueOptions)
     static let switchOptions: Set<String> = Set(["find-max", "markdown"]).union(BenchTLS.switchOptions)
 
@@ -159,6 +165,7 @@ struct MessagingSettings {
             tls: try BenchTLS.parse(options),
             searches: try options.int("searches", default: 3, in: 1...100),
             retries: try options.int("retries", default: 2, in: 0...10),
+            refinements: try options.int("refine", default: 0, in: 0...10),
             settle: settle)
     }
 }
