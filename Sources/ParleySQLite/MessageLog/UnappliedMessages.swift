@@ -2,7 +2,9 @@
 /// (`--message-log apply later`): those of the open transaction (pending: logged at its
 /// commit) followed by those acknowledged in earlier commits, in id order, with what the
 /// send path needs to hand out the next ones without reading them from SQLite: the last seq
-/// given in each conversation and the (sender, client id) pairs used.
+/// given in each conversation and the (sender, client id) pairs used. A row carries the
+/// delivered marker its send moved (`deliver`), which moves with its insert, so markers wait,
+/// are applied and are undone with their rows.
 ///
 /// Rows are applied front first, inside a write transaction (`MessageLogJournal.apply`);
 /// `applied` counts those inserted in the open transaction, which only its commit confirms.
@@ -63,6 +65,16 @@ final class UnappliedMessages {
         seqChanges.append((row.conversation, lastSeqs[row.conversation]))
         lastSeqs[row.conversation] = row.seq
         if let key = Self.key(of: row) { clientKeys.insert(key) }
+    }
+
+    /// The recipient's delivered marker moves with the insert of the newest row, (`conversation`,
+    /// `seq`), if that row was handed out by the open transaction and is not yet applied
+    /// (otherwise false). Undone with the row.
+    func deliver(conversation: Int64, seq: Int64, to user: Int64) -> Bool {
+        guard let last = rows.indices.last, last >= max(applied, acknowledged), rows[last].conversation == conversation,
+              rows[last].seq == seq else { return false }
+        rows[last].deliveredTo = user
+        return true
     }
 
     /// `count` more rows from the front were inserted in the open transaction.
