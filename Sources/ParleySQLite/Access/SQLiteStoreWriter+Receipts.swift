@@ -46,9 +46,17 @@ extension SQLiteStoreWriter {
     /// With `--message-log-apply later`, when the message is a row left for later, nothing
     /// changes in SQLite now: the move goes with the row (`MessageLogJournal.deferDelivered`)
     /// and is made right after its insert, the same way (`moveDeliveredMarker(toInserted:)`).
-    /// The answer is the same: `seq` (the recipient is a member, which the send checked).
+    /// The answer is the same: `seq` (only a member's marker is left for later).
     func markDelivered(conversation: ConversationID, user: UserID, toAppended seq: Int64) throws -> Int64 {
-        if journal?.deferDelivered(conversation: conversation.rawValue, user: user.rawValue, seq: seq) == true { return seq }
+        if let journal, try StoreError.mapping("markDelivered", {
+            try journal.deferDelivered(conversation: conversation.rawValue, user: user.rawValue, seq: seq) {
+                try Self.runToEnd(try sending.statements().memberCheck) { member in
+                    try member.bind(integer: conversation.rawValue, at: 1)
+                    try member.bind(integer: user.rawValue, at: 2)
+                    return try member.step()
+                }
+            }
+        }) { return seq }
         return try tolerated { try moveDeliveredMarker(conversation: conversation.rawValue, user: user.rawValue, toInserted: seq) }
     }
 

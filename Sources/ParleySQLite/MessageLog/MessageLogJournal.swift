@@ -125,10 +125,15 @@ final class MessageLogJournal {
     /// The recipient's delivered marker moves to `seq`, the row the open write just left for
     /// later: it moves with the row's insert (at the apply, or the replay after a crash: the
     /// log record says so). False when that row is not one left for later (it is in SQLite,
-    /// or there is no log): the caller moves the marker in SQLite.
-    func deferDelivered(conversation: Int64, user: Int64, seq: Int64) -> Bool {
+    /// or there is no log), when it moves another recipient's marker already, or when
+    /// `isMember` says the recipient is none (only a member gets a marker row): the caller
+    /// moves the marker in SQLite.
+    func deferDelivered(conversation: Int64, user: Int64, seq: Int64, isMember: () throws -> Bool) throws -> Bool {
         guard let unapplied, let last = pending.indices.last, pending[last].conversation == conversation, pending[last].seq == seq,
-              unapplied.deliver(conversation: conversation, seq: seq, to: user) else { return false }
+              unapplied.canDeliver(conversation: conversation, seq: seq, to: user) else { return false }
+        if pending[last].deliveredTo == user { return true }
+        guard try isMember() else { return false }
+        unapplied.deliver(to: user)
         pending[last].deliveredTo = user
         deferredChanges += 1
         return true

@@ -67,14 +67,17 @@ final class UnappliedMessages {
         if let key = Self.key(of: row) { clientKeys.insert(key) }
     }
 
-    /// The recipient's delivered marker moves with the insert of the newest row, (`conversation`,
-    /// `seq`), if that row was handed out by the open transaction and is not yet applied
-    /// (otherwise false). Undone with the row.
-    func deliver(conversation: Int64, seq: Int64, to user: Int64) -> Bool {
-        guard let last = rows.indices.last, last >= max(applied, acknowledged), rows[last].conversation == conversation,
-              rows[last].seq == seq else { return false }
-        rows[last].deliveredTo = user
-        return true
+    /// Whether the newest row is (`conversation`, `seq`), handed out by the open transaction,
+    /// not yet applied, and moves no other recipient's delivered marker.
+    func canDeliver(conversation: Int64, seq: Int64, to user: Int64) -> Bool {
+        guard let last = rows.last, rows.count - 1 >= max(applied, acknowledged) else { return false }
+        return last.conversation == conversation && last.seq == seq && (last.deliveredTo == nil || last.deliveredTo == user)
+    }
+
+    /// The recipient's delivered marker moves with the insert of the newest row (`canDeliver`);
+    /// undone with the row.
+    func deliver(to user: Int64) {
+        rows[rows.count - 1].deliveredTo = user
     }
 
     /// `count` more rows from the front were inserted in the open transaction.
