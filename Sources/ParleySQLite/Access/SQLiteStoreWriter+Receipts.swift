@@ -48,16 +48,23 @@ extension SQLiteStoreWriter {
     /// and is made right after its insert, the same way (`moveDeliveredMarker(toInserted:)`).
     /// The answer is the same: `seq` (only a member's marker is left for later).
     func markDelivered(conversation: ConversationID, user: UserID, toAppended seq: Int64) throws -> Int64 {
-        if let journal, try StoreError.mapping("markDelivered", {
-            try journal.deferDelivered(conversation: conversation.rawValue, user: user.rawValue, seq: seq) {
+        if try leaveDeliveredForLater(conversation: conversation.rawValue, user: user.rawValue, seq: seq) { return seq }
+        return try tolerated { try moveDeliveredMarker(conversation: conversation.rawValue, user: user.rawValue, toInserted: seq) }
+    }
+
+    /// Whether the marker's move went with the row left for later (`--message-log-apply
+    /// later`, a member's marker, see `MessageLogJournal.deferDelivered`).
+    private func leaveDeliveredForLater(conversation: Int64, user: Int64, seq: Int64) throws -> Bool {
+        guard let journal else { return false }
+        return try StoreError.mapping("markDelivered") {
+            try journal.deferDelivered(conversation: conversation, user: user, seq: seq) {
                 try Self.runToEnd(try sending.statements().memberCheck) { member in
-                    try member.bind(integer: conversation.rawValue, at: 1)
-                    try member.bind(integer: user.rawValue, at: 2)
+                    try member.bind(integer: conversation, at: 1)
+                    try member.bind(integer: user, at: 2)
                     return try member.step()
                 }
             }
-        }) { return seq }
-        return try tolerated { try moveDeliveredMarker(conversation: conversation.rawValue, user: user.rawValue, toInserted: seq) }
+        }
     }
 
     /// The delivered marker's move to `seq`, the conversation's newest message (see

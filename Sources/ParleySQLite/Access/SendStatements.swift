@@ -106,6 +106,7 @@ final class SendStatements {
         SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1), EXISTS (SELECT 1 FROM messages WHERE sender_id = ?1 AND client_id = ?2)
         """
 
+    /// A member's row: the guard of a recipient's first delivered marker.
     static let memberCheckSQL = "SELECT 1 FROM members WHERE conversation_id = ?1 AND user_id = ?2"
 
     /// The recipient's delivered marker moves to the message just appended, its

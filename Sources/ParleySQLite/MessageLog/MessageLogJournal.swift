@@ -28,8 +28,9 @@ import ParleySQL
 /// nothing: it hands out the seq and id and leaves the row here (`defer`), with the online
 /// recipient's delivered marker of a 1:1 send (`deferDelivered`), so a transaction of plain
 /// sends changes nothing in SQLite (no WAL frames, a `COMMIT` of a read-only transaction);
-/// the commit logs and syncs the rows and acknowledges them with no row in SQLite. The rows are applied (inserted
-/// through `insertMessageRow`, as a replay would) by the writer's upkeep in larger
+/// the commit logs and syncs the rows and acknowledges them with no row in SQLite. The rows
+/// are applied (inserted through `insertMessageRow`, as a replay would, markers with them)
+/// by the writer's upkeep in larger
 /// transactions (`MessageLogApplier`), and before anything could read `messages`: on the
 /// writer, before any statement other than the send path's prepared ones
 /// (`SQLiteConnection.beforeStatement` calls `apply`); a reader first queues a write that
