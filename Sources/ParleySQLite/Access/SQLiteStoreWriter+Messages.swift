@@ -106,6 +106,10 @@ extension SQLiteStoreWriter {
                 }
             }
         }
+        // A row left for later carries its recipient's delivered marker (never a new one).
+        if replaying, let recipient = row.deliveredTo {
+            _ = try moveDeliveredMarker(conversation: conversation, user: recipient, toInserted: seq)
+        }
         // The full-text index takes the message later, off the send path (`SearchIndexer`).
         searchIndex?.added()
         if let journal, !replaying {

@@ -24,6 +24,9 @@ final class SendStatements {
         /// `--message-log-apply later`, which inserts nothing that the foreign key or the
         /// unique index could refuse).
         let senderCheck: SQLiteStatement
+        /// Whether a user is a member of a conversation (a delivered marker left for later
+        /// with its row, which the apply's `INSERT … SELECT` would not give a non-member).
+        let memberCheck: SQLiteStatement
     }
 
     private let connection: SQLiteConnection
@@ -41,7 +44,8 @@ final class SendStatements {
         let statements = Prepared(lastSeq: try connection.prepare(Self.lastSeqSQL), insert: try connection.prepare(Self.insertSQL),
                                   advance: try connection.prepare(Self.advanceSQL), markRead: try connection.prepare(Self.markReadSQL),
                                   markDelivered: try connection.prepare(Self.markDeliveredSQL),
-                                  senderCheck: try connection.prepare(Self.senderCheckSQL))
+                                  senderCheck: try connection.prepare(Self.senderCheckSQL),
+                                  memberCheck: try connection.prepare(Self.memberCheckSQL))
         prepared = statements
         return statements
     }
@@ -101,6 +105,9 @@ final class SendStatements {
     static let senderCheckSQL = """
         SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1), EXISTS (SELECT 1 FROM messages WHERE sender_id = ?1 AND client_id = ?2)
         """
+
+    /// A member's row: the guard of a recipient's first delivered marker.
+    static let memberCheckSQL = "SELECT 1 FROM members WHERE conversation_id = ?1 AND user_id = ?2"
 
     /// The recipient's delivered marker moves to the message just appended, its
     /// conversation's newest: no bound by `last_seq` to read, only never to move back. A

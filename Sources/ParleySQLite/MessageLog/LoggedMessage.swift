@@ -2,11 +2,14 @@ import ParleyLog
 
 /// One message row as the send path inserted it into `messages`, as the segment log keeps
 /// it: every column the insert sets (the others take their defaults), and whether the
-/// sender's read marker moved with it, so that recovery inserts exactly the same row
-/// through the same statements (`SQLiteStoreWriter.insertMessageRow`).
+/// sender's read marker moved with it, and whose delivered marker moved to it (the online
+/// recipient of a 1:1 send with `--message-log-apply later`), so that recovery inserts
+/// exactly the same row and moves the same markers through the same statements
+/// (`SQLiteStoreWriter.insertMessageRow`).
 ///
 /// Payload layout, little-endian: a flags byte (which optional fields follow; bit 4: read
-/// by the sender), id i64, created at i64, sender i64 (if present), then kind, client id,
+/// by the sender), id i64, created at i64, sender i64 (if present), delivered-to i64 (if
+/// present, bit 5), then kind, client id,
 /// text and body as u32 byte counts and UTF-8 bytes (the optional ones if present). The
 /// conversation and seq are the log record's own.
 struct LoggedMessage: Equatable, Sendable {
@@ -20,6 +23,8 @@ struct LoggedMessage: Equatable, Sendable {
     var body: String?
     var createdAt: Int64
     var markedReadBySender: Bool
+    /// The recipient whose delivered marker moves to this message with its insert.
+    var deliveredTo: Int64?
 
     private enum Flag {
         static let sender: UInt8 = 1
@@ -27,22 +32,25 @@ struct LoggedMessage: Equatable, Sendable {
         static let text: UInt8 = 4
         static let body: UInt8 = 8
         static let markedRead: UInt8 = 16
+        static let deliveredTo: UInt8 = 32
     }
 
     /// The log record of this row.
     var record: LogRecord {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32 + kind.utf8.count + (clientID?.utf8.count ?? 0) + (text?.utf8.count ?? 0) + (body?.utf8.count ?? 0))
+        bytes.reserveCapacity(40 + kind.utf8.count + (clientID?.utf8.count ?? 0) + (text?.utf8.count ?? 0) + (body?.utf8.count ?? 0))
         var flags: UInt8 = 0
         if sender != nil { flags |= Flag.sender }
         if clientID != nil { flags |= Flag.clientID }
         if text != nil { flags |= Flag.text }
         if body != nil { flags |= Flag.body }
         if markedReadBySender { flags |= Flag.markedRead }
+        if deliveredTo != nil { flags |= Flag.deliveredTo }
         bytes.append(flags)
         Self.put(UInt64(bitPattern: id), 8, into: &bytes)
         Self.put(UInt64(bitPattern: createdAt), 8, into: &bytes)
         if let sender { Self.put(UInt64(bitPattern: sender), 8, into: &bytes) }
+        if let deliveredTo { Self.put(UInt64(bitPattern: deliveredTo), 8, into: &bytes) }
         for string in [kind, clientID, text, body] {
             guard let string else { continue }
             Self.put(UInt64(string.utf8.count), 4, into: &bytes)
@@ -64,6 +72,10 @@ struct LoggedMessage: Equatable, Sendable {
             guard let sender = reader.integer(8) else { return nil }
             self.sender = Int64(bitPattern: sender)
         }
+        if flags & Flag.deliveredTo != 0 {
+            guard let recipient = reader.integer(8) else { return nil }
+            deliveredTo = Int64(bitPattern: recipient)
+        }
         guard let kind = reader.string() else { return nil }
         self.kind = kind
         if flags & Flag.clientID != 0 { guard let value = reader.string() else { return nil }; clientID = value }
@@ -74,7 +86,7 @@ struct LoggedMessage: Equatable, Sendable {
     }
 
     init(conversation: Int64, seq: Int64, id: Int64, sender: Int64?, clientID: String?, kind: String, text: String?,
-         body: String?, createdAt: Int64, markedReadBySender: Bool) {
+         body: String?, createdAt: Int64, markedReadBySender: Bool, deliveredTo: Int64? = nil) {
         self.conversation = conversation
         self.seq = seq
         self.id = id
@@ -85,6 +97,7 @@ struct LoggedMessage: Equatable, Sendable {
         self.body = body
         self.createdAt = createdAt
         self.markedReadBySender = markedReadBySender
+        self.deliveredTo = deliveredTo
     }
 
     private static func put(_ value: UInt64, _ count: Int, into bytes: inout [UInt8]) {

@@ -25,9 +25,12 @@ import ParleySQL
 /// complete segments is durable in SQLite and those segments are deleted.
 ///
 /// **Apply later** (`--message-log-apply later`, `unapplied` set). The send path inserts
-/// nothing: it hands out the seq and id and leaves the row here (`defer`); the commit logs
-/// and syncs it and acknowledges it with no row in SQLite. The rows are applied (inserted
-/// through `insertMessageRow`, as a replay would) by the writer's upkeep in larger
+/// nothing: it hands out the seq and id and leaves the row here (`defer`), with the online
+/// recipient's delivered marker of a 1:1 send (`deferDelivered`), so a transaction of plain
+/// sends changes nothing in SQLite (no WAL frames, a `COMMIT` of a read-only transaction);
+/// the commit logs and syncs the rows and acknowledges them with no row in SQLite. The rows
+/// are applied (inserted through `insertMessageRow`, as a replay would, markers with them)
+/// by the writer's upkeep in larger
 /// transactions (`MessageLogApplier`), and before anything could read `messages`: on the
 /// writer, before any statement other than the send path's prepared ones
 /// (`SQLiteConnection.beforeStatement` calls `apply`); a reader first queues a write that
@@ -39,7 +42,8 @@ final class MessageLogJournal {
     let log: SegmentLog
     private let settings: MessageLogSettings
     private let walPath: String
-    private var pending: [LogRecord] = []
+    /// The rows of the open transaction, logged at its commit.
+    private var pending: [LoggedMessage] = []
     /// Where each open savepoint of an isolated write began in `pending`.
     private var marks: [Int] = []
     private var changesAtBegin = 0
@@ -51,9 +55,9 @@ final class MessageLogJournal {
     /// Whether a transaction of the write session is open (statements outside one, the
     /// search indexer's and retention's, apply nothing).
     private var inTransaction = false
-    /// Rows left for later since the open (only counts up), part of the session's change
-    /// count.
-    private(set) var deferredRows = 0
+    /// Rows and delivered markers left for later since the open (only counts up), part of
+    /// the session's change count.
+    private(set) var deferredChanges = 0
     /// Set while rows are applied, so the statements of the apply do not apply again.
     private var applying = false
     /// Whether a message id is in `messages` (the confirmation of applied rows at commit);
@@ -114,9 +118,26 @@ final class MessageLogJournal {
     /// A new row of the open transaction, left for later (`--message-log-apply later`): it
     /// is logged at commit like an inserted one, and applied later.
     func `defer`(_ message: LoggedMessage) {
-        deferredRows += 1
-        pending.append(message.record)
+        deferredChanges += 1
+        pending.append(message)
         unapplied?.add(message)
+    }
+
+    /// The recipient's delivered marker moves to `seq`, the row the open write just left for
+    /// later: it moves with the row's insert (at the apply, or the replay after a crash: the
+    /// log record says so). False when that row is not one left for later (it is in SQLite,
+    /// or there is no log), when it moves another recipient's marker already, or when
+    /// `isMember` says the recipient is none (only a member gets a marker row): the caller
+    /// moves the marker in SQLite.
+    func deferDelivered(conversation: Int64, user: Int64, seq: Int64, isMember: () throws -> Bool) throws -> Bool {
+        guard let unapplied, let last = pending.indices.last, pending[last].conversation == conversation, pending[last].seq == seq,
+              unapplied.canDeliver(conversation: conversation, seq: seq, to: user) else { return false }
+        if pending[last].deliveredTo == user { return true }
+        guard try isMember() else { return false }
+        unapplied.deliver(to: user)
+        pending[last].deliveredTo = user
+        deferredChanges += 1
+        return true
     }
 
     /// Inserts the rows not yet in SQLite, front first, into the open transaction through
@@ -143,7 +164,7 @@ final class MessageLogJournal {
 
     /// `message` was inserted; its statements changed `changes` rows.
     func logged(_ message: LoggedMessage, changes: Int) {
-        pending.append(message.record)
+        pending.append(message)
         toleratedChanges += changes
     }
 
@@ -168,7 +189,7 @@ final class MessageLogJournal {
         }
         if !pending.isEmpty {
             do {
-                try log.append(pending)
+                try log.append(pending.map(\.record))
             } catch {
                 throw StoreError.failure("message log: \(error)")
             }

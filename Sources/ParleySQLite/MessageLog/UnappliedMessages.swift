@@ -2,7 +2,9 @@
 /// (`--message-log apply later`): those of the open transaction (pending: logged at its
 /// commit) followed by those acknowledged in earlier commits, in id order, with what the
 /// send path needs to hand out the next ones without reading them from SQLite: the last seq
-/// given in each conversation and the (sender, client id) pairs used.
+/// given in each conversation and the (sender, client id) pairs used. A row carries the
+/// delivered marker its send moved (`deliver`), which moves with its insert, so markers wait,
+/// are applied and are undone with their rows.
 ///
 /// Rows are applied front first, inside a write transaction (`MessageLogJournal.apply`);
 /// `applied` counts those inserted in the open transaction, which only its commit confirms.
@@ -63,6 +65,19 @@ final class UnappliedMessages {
         seqChanges.append((row.conversation, lastSeqs[row.conversation]))
         lastSeqs[row.conversation] = row.seq
         if let key = Self.key(of: row) { clientKeys.insert(key) }
+    }
+
+    /// Whether the newest row is (`conversation`, `seq`), handed out by the open transaction,
+    /// not yet applied, and moves no other recipient's delivered marker.
+    func canDeliver(conversation: Int64, seq: Int64, to user: Int64) -> Bool {
+        guard let last = rows.last, rows.count - 1 >= max(applied, acknowledged) else { return false }
+        return last.conversation == conversation && last.seq == seq && (last.deliveredTo == nil || last.deliveredTo == user)
+    }
+
+    /// The recipient's delivered marker moves with the insert of the newest row (`canDeliver`);
+    /// undone with the row.
+    func deliver(to user: Int64) {
+        rows[rows.count - 1].deliveredTo = user
     }
 
     /// `count` more rows from the front were inserted in the open transaction.

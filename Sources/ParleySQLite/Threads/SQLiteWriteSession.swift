@@ -111,9 +111,10 @@ final class SQLiteWriteSession: StoreWriteSession {
     /// not just the statement.
     var state: WriteTransactionState { connection.isInTransaction ? .open : .lost }
 
-    /// SQLite's changes, and with `--message-log-apply later` the rows left for later, which
-    /// change nothing in SQLite but must be undone like an insert when their write fails.
-    var changeCount: Int { connection.totalChanges + (journal?.deferredRows ?? 0) }
+    /// SQLite's changes, and with `--message-log-apply later` the rows and delivered markers
+    /// left for later, which change nothing in SQLite but must be undone like an insert when
+    /// their write fails.
+    var changeCount: Int { connection.totalChanges + (journal?.deferredChanges ?? 0) }
 
     var retryableFailure: (any Error)? { nil }
 

@@ -166,4 +166,93 @@ import Testing
         #expect(store.replayedFromMessageLog == 1)
         #expect(try await store.read { try $0.messages(in: fixture.chat, after: 0, limit: 100) }.map(\.seq) == Array(1...61))
     }
+
+    /// Plain 1:1 sends that also move the online recipient's delivered marker
+    /// (`ConversationService`'s send): the writer's transactions change nothing in SQLite,
+    /// and every read sees the messages and the markers.
+    private func sendDelivered(_ store: SQLiteStore, _ fixture: Fixture, _ clientID: String) async throws -> (seq: Int64, marker: Int64) {
+        let message = new(fixture, from: fixture.ann, clientID)
+        let chat = fixture.chat, bob = fixture.bob
+        return try await store.write { writer in
+            let sent = try writer.appendMessage(message, markingReadBySender: true)
+            return (sent.seq, try writer.markDelivered(conversation: chat, user: bob, toAppended: sent.seq))
+        }
+    }
+
+    private func writerChanges(_ store: SQLiteStore) async throws -> Int {
+        try await store.write { writer in (writer as? SQLiteStoreWriter)?.connection.totalChanges ?? -1 }
+    }
+
+    private func walBytes(_ fixture: Fixture) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: fixture.path + "-wal")[.size] as? Int) ?? -1
+    }
+
+    @Test func plainSendsAndTheirDeliveredMarkersChangeNothingInSQLite() async throws {
+        let fixture = try await fixture()
+        defer { fixture.remove() }
+        let store = try fixture.open(apply: .later)
+        defer { store.close() }
+        // Another connection's view: `data_version` moves with every commit that changed the file.
+        let observer = try SQLiteConnection(path: fixture.path, flags: [.readOnly])
+        let dataVersion = { try observer.queryFirst("PRAGMA data_version", row: { try $0.int64(0) }) ?? -1 }
+        let changes = try await writerChanges(store)
+        let wal = try walBytes(fixture)
+        let version = try dataVersion()
+        // The first send to Bob has no marker row yet: its apply takes the general way.
+        for index in 1...20 {
+            let sent = try await sendDelivered(store, fixture, "a\(index)")
+            #expect(sent == (Int64(index), Int64(index)))
+        }
+        #expect(try await writerChanges(store) == changes)
+        #expect(try walBytes(fixture) == wal)
+        #expect(try dataVersion() == version)
+        #expect(try fixture.storedRows() == 0)
+        // Every read sees the sends and the marker.
+        #expect(try await store.read { try $0.deliveredSeq(in: fixture.chat, user: fixture.bob) } == 20)
+        #expect(try await store.read { try $0.messages(in: fixture.chat, after: 0, limit: 50) }.map(\.seq) == Array(1...20))
+        #expect(try await store.read { try $0.totalUnread(for: fixture.bob) } == 20)
+        #expect(try fixture.storedRows() == 20)
+        #expect(try dataVersion() != version)
+        // Now the marker row exists: the next ones take the prepared UPDATE, also in a write's own apply.
+        _ = try await sendDelivered(store, fixture, "b1")
+        let marker = try await store.write { writer in
+            try writer.markDelivered(conversation: fixture.chat, user: fixture.bob, upTo: 100)
+        }
+        #expect(marker == 21)
+        #expect(try fixture.storedRows() == 21)
+    }
+
+    @Test func aFailedWriteTakesItsDeliveredMarkerWithIt() async throws {
+        let fixture = try await fixture()
+        defer { fixture.remove() }
+        let store = try fixture.open(apply: .later)
+        defer { store.close() }
+        _ = try await sendDelivered(store, fixture, "a1")
+        let message = new(fixture, from: fixture.ann, "a2")
+        let chat = fixture.chat, bob = fixture.bob
+        await #expect(throws: StoreError.self) {
+            try await store.write { writer in
+                let sent = try writer.appendMessage(message, markingReadBySender: true)
+                _ = try writer.markDelivered(conversation: chat, user: bob, toAppended: sent.seq)
+                throw StoreError.failure("the caller changed its mind")
+            }
+        }
+        #expect(try await store.read { try $0.deliveredSeq(in: fixture.chat, user: fixture.bob) } == 1)
+        #expect(try await sendDelivered(store, fixture, "a3") == (2, 2))
+        #expect(try await store.read { try $0.deliveredSeq(in: fixture.chat, user: fixture.bob) } == 2)
+    }
+
+    @Test func aDeliveredMarkerLeftForLaterIsReplayedWithItsRow() async throws {
+        let fixture = try await fixture()
+        defer { fixture.remove() }
+        var store = try fixture.open(apply: .later)
+        for index in 1...3 { _ = try await sendDelivered(store, fixture, "a\(index)") }
+        // Closed with every row unapplied, as a kill would leave it.
+        store.close()
+        #expect(try fixture.storedRows() == 0)
+        store = try fixture.open(apply: .later)
+        defer { store.close() }
+        #expect(store.replayedFromMessageLog == 3)
+        #expect(try await store.read { try $0.deliveredSeq(in: fixture.chat, user: fixture.bob) } == 3)
+    }
 }

@@ -34,7 +34,7 @@ import Testing
 
     @Test func aRowSurvivesItsPayloadCoding() throws {
         let full = LoggedMessage(conversation: 7, seq: 3, id: 99, sender: 5, clientID: "c-1", kind: "image", text: "héllo",
-                                 body: #"{"image":{"id":"m"}}"#, createdAt: -4, markedReadBySender: true)
+                                 body: #"{"image":{"id":"m"}}"#, createdAt: -4, markedReadBySender: true, deliveredTo: 6)
         let bare = LoggedMessage(conversation: 7, seq: 4, id: 100, sender: nil, clientID: nil, kind: "system", text: nil,
                                  body: nil, createdAt: 0, markedReadBySender: false)
         #expect(LoggedMessage(record: full.record) == full)
