@@ -219,7 +219,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     /// Queues a copy of `bytes`.
     public func write(_ bytes: [UInt8]) {
-        write(ByteChunk(bytes))
+        write(ByteChunk.of(bytes))
     }
 
     func scheduleFlush() {
