@@ -47,7 +47,7 @@ import Testing
         #expect(encode(declared, headRequest: true).contains("\r\nContent-Length: 1234\r\n"))
         // Without headRequest the declared length would be a lie about the (empty) body.
         #expect(encode(declared).contains("\r\nContent-Length: 0\r\n"))
-        let withBody = HTTPResponse(status: .ok, body: ByteChunk([1, 2, 3]))
+        let withBody = HTTPResponse(status: .ok, body: ByteChunk.of([1, 2, 3]))
         #expect(encode(withBody, headRequest: true).contains("\r\nContent-Length: 3\r\n"))
         #expect(!HTTPResponseEncoder.sendsBody(status: .ok, headRequest: true))
         #expect(HTTPResponseEncoder.sendsBody(status: .ok, headRequest: false))

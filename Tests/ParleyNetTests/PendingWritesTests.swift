@@ -16,7 +16,7 @@ import Testing
 
     @Test func loneWriteStaysInlineWithoutARing() {
         var writes = PendingWrites()
-        writes.append(ByteChunk([1, 2, 3]))
+        writes.append(ByteChunk.of([1, 2, 3]))
         #expect(writes.chunkCount == 1)
         #expect(writes.ringCapacity == 0)
         #expect(writes.bytes == 3)
@@ -28,11 +28,11 @@ import Testing
 
     @Test func partialWritesOfTheLoneWriteResumeWhereTheyStopped() {
         var writes = PendingWrites()
-        writes.append(ByteChunk([1, 2, 3, 4, 5]))
+        writes.append(ByteChunk.of([1, 2, 3, 4, 5]))
         writes.advance(by: 2)
         #expect(gathered(writes) == [[3, 4, 5]])
         #expect(writes.bytes == 3)
-        writes.append(ByteChunk([6]))
+        writes.append(ByteChunk.of([6]))
         // The partly written lone chunk moves into the ring with its offset.
         #expect(writes.ringCapacity > 0)
         #expect(gathered(writes) == [[3, 4, 5], [6]])
@@ -42,9 +42,9 @@ import Testing
 
     @Test func partialWriteAcrossChunksKeepsOrderAndOffsets() {
         var writes = PendingWrites()
-        writes.append(ByteChunk([1, 2]))
-        writes.append(ByteChunk([3, 4, 5]))
-        writes.append(ByteChunk([6, 7]))
+        writes.append(ByteChunk.of([1, 2]))
+        writes.append(ByteChunk.of([3, 4, 5]))
+        writes.append(ByteChunk.of([6, 7]))
         writes.advance(by: 3)
         #expect(gathered(writes) == [[4, 5], [6, 7]])
         #expect(writes.bytes == 4)
@@ -58,7 +58,7 @@ import Testing
         var expected: [[UInt8]] = []
         var next: UInt8 = 0
         func add() {
-            writes.append(ByteChunk([next]))
+            writes.append(ByteChunk.of([next]))
             expected.append([next])
             next &+= 1
         }
@@ -79,7 +79,7 @@ import Testing
 
     @Test func gatherStopsAtTheLimit() {
         var writes = PendingWrites()
-        for value in 0..<10 { writes.append(ByteChunk([UInt8(value)])) }
+        for value in 0..<10 { writes.append(ByteChunk.of([UInt8(value)])) }
         #expect(gathered(writes, limit: 4) == [[0], [1], [2], [3]])
     }
 
@@ -88,13 +88,13 @@ import Testing
         weak var first: ByteChunk?
         weak var second: ByteChunk?
         do {
-            let a = ByteChunk([1, 2, 3])
-            let b = ByteChunk([4, 5, 6])
+            let a = ByteChunk.of([1, 2, 3])
+            let b = ByteChunk.of([4, 5, 6])
             first = a
             second = b
             writes.append(a)
             writes.append(b)
-            writes.append(ByteChunk([7]))
+            writes.append(ByteChunk.of([7]))
         }
         #expect(first != nil)
         writes.advance(by: 4)  // all of the first chunk and one byte of the second
@@ -111,10 +111,10 @@ import Testing
         var writes = PendingWrites()
         weak var chunk: ByteChunk?
         do {
-            let a = ByteChunk([1])
+            let a = ByteChunk.of([1])
             chunk = a
             writes.append(a)
-            writes.append(ByteChunk([2]))
+            writes.append(ByteChunk.of([2]))
         }
         writes.removeAll()
         #expect(writes.isEmpty)
@@ -124,7 +124,7 @@ import Testing
 
     @Test func emptyChunksAreNotQueued() {
         var writes = PendingWrites()
-        writes.append(ByteChunk([]))
+        writes.append(ByteChunk.of([]))
         #expect(writes.isEmpty)
     }
 }

@@ -65,12 +65,12 @@ import Testing
         func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
             for byte in bytes {
                 if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) {
-                    connection.write(ByteChunk([byte]), flushWithin: window)
+                    connection.write(ByteChunk.of([byte]), flushWithin: window)
                 } else if byte == UInt8(ascii: "#") {
                     // Twenty KiB with the window: for the queue's bound.
-                    connection.write(ByteChunk([UInt8](repeating: 7, count: 20 * 1024)), flushWithin: window)
+                    connection.write(ByteChunk.of([UInt8](repeating: 7, count: 20 * 1024)), flushWithin: window)
                 } else {
-                    connection.write(ByteChunk([byte]))
+                    connection.write(ByteChunk.of([byte]))
                 }
             }
             connections.mutate { list in if !list.contains(where: { $0 === connection }) { list.append(connection) } }

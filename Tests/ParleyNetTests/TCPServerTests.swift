@@ -70,7 +70,7 @@ final class WritingHandler: ConnectionHandler {
     /// A chunk queued alone is written in pieces as the peer reads; chunks queued behind its
     /// unwritten rest (or in the same turn) follow it in order.
     @Test func aLargeLoneWriteAndWritesQueuedBehindItArriveInOrder() throws {
-        let big = ByteChunk((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        let big = ByteChunk.of((0..<8_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
         let group = try EventLoopGroup(loopCount: 1)
         defer { group.shutdown() }
         let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: 64 * 1024 * 1024))
@@ -79,8 +79,8 @@ final class WritingHandler: ConnectionHandler {
                 for byte in bytes {
                     if byte == UInt8(ascii: "x") { connection.write(big) }
                     if byte == UInt8(ascii: "y") {
-                        connection.write(ByteChunk([1, 2, 3]))
-                        connection.write(ByteChunk([4, 5]))
+                        connection.write(ByteChunk.of([1, 2, 3]))
+                        connection.write(ByteChunk.of([4, 5]))
                     }
                 }
             }
@@ -129,7 +129,7 @@ final class WritingHandler: ConnectionHandler {
             maxQueuedBytes: 1 << 30, writeStallTimeout: .milliseconds(300)))
         // A read makes the server write 16 MiB back, far more than socket buffers hold; the
         // peer never reads, so the writes stall.
-        let blob = ByteChunk([UInt8](repeating: 7, count: 16 * 1024 * 1024))
+        let blob = ByteChunk.of([UInt8](repeating: 7, count: 16 * 1024 * 1024))
         let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
             RecordingHandler(reasons: reasons) { connection in connection.write(blob) }
         }
@@ -147,7 +147,7 @@ final class WritingHandler: ConnectionHandler {
         let group = try EventLoopGroup(loopCount: 1)
         defer { group.shutdown() }
         let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: 512 * 1024))
-        let blob = ByteChunk([UInt8](repeating: 7, count: 200 * 1024))
+        let blob = ByteChunk.of([UInt8](repeating: 7, count: 200 * 1024))
         let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
             RecordingHandler(reasons: reasons) { connection in
                 for _ in 0..<50 { connection.write(blob) }
@@ -172,8 +172,8 @@ final class WritingHandler: ConnectionHandler {
         let options = TCPServerOptions(connection: TCPConnectionOptions(maxQueuedBytes: bound))
         let server = try TCPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0), options: options) { _ in
             RecordingHandler(reasons: reasons) { connection in
-                for _ in 0..<4 { connection.write(ByteChunk([UInt8](repeating: 7, count: bound / 4))) }
-                if extra > 0 { connection.write(ByteChunk([UInt8](repeating: 7, count: extra))) }
+                for _ in 0..<4 { connection.write(ByteChunk.of([UInt8](repeating: 7, count: bound / 4))) }
+                if extra > 0 { connection.write(ByteChunk.of([UInt8](repeating: 7, count: extra))) }
             }
         }
         defer { server.shutdown(timeout: Duration.seconds(1)) }

@@ -45,10 +45,10 @@ final class StartTLSEchoHandler: ConnectionHandler {
             let text = String(decoding: line, as: UTF8.self)
             line = []
             if text == "STARTTLS" {
-                connection.write(ByteChunk(string: "OK\n"))
+                connection.write(ByteChunk.of(string: "OK\n"))
                 do { try connection.startTLS(context) } catch { connection.close() }
             } else {
-                connection.write(ByteChunk(string: "echo: \(text) tls=\(connection.isTLS)\n"))
+                connection.write(ByteChunk.of(string: "echo: \(text) tls=\(connection.isTLS)\n"))
             }
         }
     }
@@ -119,7 +119,7 @@ final class StartTLSEchoHandler: ConnectionHandler {
         let alpn = Locked<String?>(nil)
         let probe = ByteProbe { connection in
             alpn.mutate { $0 = connection.tlsApplicationProtocol }
-            connection.write(ByteChunk(string: "GET /hello/tls HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+            connection.write(ByteChunk.of(string: "GET /hello/tls HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
         }
         // By address: the certificate's IP entry is checked.
         Self.connectRaw(server.port, tls: trust, on: clients.next(), probe: probe)
@@ -143,7 +143,7 @@ final class StartTLSEchoHandler: ConnectionHandler {
         // One TLS record each (one write each), all flushed together in one segment.
         let requests = (0..<40).map { "GET /hello/n\($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }
         let probe = ByteProbe { connection in
-            for request in requests { connection.write(ByteChunk(string: request)) }
+            for request in requests { connection.write(ByteChunk.of(string: request)) }
         }
         Self.connectRaw(server.port, tls: trust, serverName: "localhost", on: clients.next(), probe: probe)
         #expect(probe.state.wait(seconds: 10) { $0.text.contains("hello n39") }, "\(probe.state.value.text.suffix(200))")
@@ -216,7 +216,7 @@ final class StartTLSEchoHandler: ConnectionHandler {
         let connection = Locked<TCPConnection?>(nil)
         let probe = ByteProbe { open in
             connection.mutate { $0 = open }
-            open.write(ByteChunk(string: "one\nSTARTTLS\n"))
+            open.write(ByteChunk.of(string: "one\nSTARTTLS\n"))
         }
         let loop = clients.next()
         Self.connectRaw(server.localAddress.port, tls: nil, on: loop, probe: probe)
@@ -227,7 +227,7 @@ final class StartTLSEchoHandler: ConnectionHandler {
             probe.state.mutate { $0.received = [] }
             do {
                 try open.startTLS(trust, serverName: "localhost")
-                open.write(ByteChunk(string: "two\n"))
+                open.write(ByteChunk.of(string: "two\n"))
             } catch {
                 open.close()
             }

@@ -51,8 +51,8 @@ public final class HTTPClientExchange: ConnectionHandler {
     }
 
     public func connectionDidConnect(_ connection: TCPConnection) {
-        connection.write(ByteChunk(request))
-        if !body.isEmpty { connection.write(ByteChunk(body)) }
+        connection.write(ByteChunk.of(request))
+        if !body.isEmpty { connection.write(ByteChunk.of(body)) }
     }
 
     public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {

@@ -20,39 +20,44 @@ protocol EndOfTurnWork: AnyObject {
 public final class EventLoop: @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every `var` below is read and written only on the
     // loop's own thread, except `incoming` (behind a PThreadMutex) and `wakeArmed` (atomic).
+    // They are marked `@exclusivity(unchecked)`: the runtime's check of overlapping access
+    // only ever sees one thread's accesses, these are touched by the loop's code alone (which
+    // takes its queues by swapping them out, never while iterating them), and the checks cost
+    // about sixty calls a 1:1 message through the loops (docs/benchmarks.md, (aa)). `thread`
+    // is written once by `start` before the loop runs and read after.
 
     /// The loop's position in its group.
     public let index: Int
     let epollFD: Int32
     private let wakeFD: Int32
-    private var thread: pthread_t?
+    @exclusivity(unchecked) private var thread: pthread_t?
     private let incoming = PThreadMutex<[LoopWork]>([])
     private let wakeArmed = Atomic<Bool>(false)
     private let stopRequested = Atomic<Bool>(false)
     private let threadStarted = Atomic<Bool>(false)
-    private var localTasks: [LoopWork] = []
-    private var timers = TimerHeap()
-    private var timerSequence: UInt64 = 0
+    @exclusivity(unchecked) private var localTasks: [LoopWork] = []
+    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var timerSequence: UInt64 = 0
     /// The connections' deadlines (idle, stall, linger, ping), swept by tick: no timer per
     /// connection. See DeadlineWheel.swift.
-    var deadlines = DeadlineWheel(now: MonotonicClock.now())
+    @exclusivity(unchecked) var deadlines = DeadlineWheel(now: MonotonicClock.now())
     /// Reused for the connections a sweep finds due, so a sweep allocates nothing.
-    private var dueConnections: [TCPConnection] = []
-    private var selectables: [Selectable?] = []
-    private var generations: [UInt32] = []
-    private var endOfTurn: [EndOfTurnWork] = []
+    @exclusivity(unchecked) private var dueConnections: [TCPConnection] = []
+    @exclusivity(unchecked) private var selectables: [Selectable?] = []
+    @exclusivity(unchecked) private var generations: [UInt32] = []
+    @exclusivity(unchecked) private var endOfTurn: [EndOfTurnWork] = []
     /// Empty buffers the queues above trade places with when their work is taken, so that a
     /// turn allocates nothing (a copy and `removeAll(keepingCapacity:)` made a new buffer each
     /// time, two or three a message). Loop thread only.
-    private var spareWork: [LoopWork] = []
-    private var spareEndOfTurn: [EndOfTurnWork] = []
+    @exclusivity(unchecked) private var spareWork: [LoopWork] = []
+    @exclusivity(unchecked) private var spareEndOfTurn: [EndOfTurnWork] = []
     /// Work whose flush waits for the end of the current delivery window, each knowing its
     /// place (`deferredFlushSlot`); see EventLoop+DeferredFlush.swift. Loop thread only.
-    var deferredFlushes: [DeferredFlushWork] = []
+    @exclusivity(unchecked) var deferredFlushes: [DeferredFlushWork] = []
     /// The one timer that ends the current delivery window; nil while none is open.
-    var deferredFlushTimer: ScheduledTimer?
+    @exclusivity(unchecked) var deferredFlushTimer: ScheduledTimer?
     /// The time at the start of the current turn; cheap for handlers that stamp activity.
-    public private(set) var now: UInt64 = MonotonicClock.now()
+    @exclusivity(unchecked) public private(set) var now: UInt64 = MonotonicClock.now()
     /// Scratch space for reads on this loop, shared by every connection on it, so that an idle
     /// connection holds no read buffer of its own.
     let readBuffer: UnsafeMutableRawBufferPointer

@@ -72,6 +72,6 @@ public struct HTTPResponse: Sendable {
     public init(status: HTTPStatus, contentType: String, text: String, headers: HTTPHeaders = [:]) {
         var headers = headers
         headers.replaceOrAdd(name: "Content-Type", value: contentType)
-        self.init(status: status, headers: headers, body: ByteChunk(string: text))
+        self.init(status: status, headers: headers, body: ByteChunk.of(string: text))
     }
 }

@@ -44,7 +44,7 @@ public final class HTTPResponseFile: Sendable {
     /// or if the file shrank. Blocks on the disk. Throws a `SystemError`.
     func read(at position: Int, count: Int) throws -> ByteChunk {
         let wanted = max(0, min(count, length - position))
-        return try ByteChunk(capacity: wanted) { buffer in
+        return try ByteChunk.filled(capacity: wanted) { buffer in
             var total = 0
             while total < wanted, let base = buffer.baseAddress {
                 let fileOffset = off_t(offset + position + total)

@@ -48,7 +48,7 @@ final class OpenFile {
     /// `fstat`; bytes it gained are left out, so the body matches the headers. Throws a
     /// `SystemError`.
     func read(size: Int) throws -> ByteChunk {
-        try ByteChunk(capacity: size) { buffer in
+        try ByteChunk.filled(capacity: size) { buffer in
             var total = 0
             while total < size, let base = buffer.baseAddress {
                 let result = try systemCall("read") { Glibc.read(descriptor, base + total, size - total) }

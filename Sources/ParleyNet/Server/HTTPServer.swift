@@ -62,7 +62,7 @@ public final class HTTPServer: Sendable {
     /// What a plaintext HTTP request to the TLS port gets before the connection closes.
     static let useHTTPS: ByteChunk = {
         let body = "This port speaks HTTPS only: use an https:// (or wss://) URL.\n"
-        return ByteChunk(string: "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        return ByteChunk.of(string: "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
                          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
     }()
 

@@ -102,7 +102,7 @@ final class HTTPServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         }
         if pending.head.version == .http1_1, pending.head.headers.containsToken("100-continue", in: "Expect") {
-            connection.write(ByteChunk(string: "HTTP/1.1 100 Continue\r\n\r\n"))
+            connection.write(ByteChunk.of(string: "HTTP/1.1 100 Continue\r\n\r\n"))
         }
         connection.resumeReading()
         take(decoder.admit())

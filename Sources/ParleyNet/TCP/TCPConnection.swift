@@ -12,6 +12,8 @@
 public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, @unchecked Sendable {
     // Invariant for `@unchecked Sendable`: every method and property is used only on `loop`
     // (checked by `assertOnLoop`); other threads submit work through `loop.execute`.
+    // The state the loop drives is `@exclusivity(unchecked)`, as in `EventLoop`: one thread
+    // only, and the runtime's checks cost a dozen calls a message (docs/benchmarks.md, (aa)).
 
     enum State: Equatable {
         /// A client connection waiting for `connect` to finish.
@@ -33,7 +35,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// The loop that owns the connection.
     public let loop: EventLoop
     /// Receives reads and the close; replaceable (protocol upgrades).
-    public var handler: ConnectionHandler?
+    @exclusivity(unchecked) public var handler: ConnectionHandler?
     /// The server that accepted it, if any (for graceful shutdown and limits).
     weak var server: TCPServer?
     /// The client address this connection counts against, when per-address limits apply.
@@ -43,37 +45,37 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// The options; `idleTimeout` there is the server's, `idleTimeoutNanoseconds` this connection's.
     var options: TCPConnectionOptions { sharedOptions.value }
     /// This connection's idle timeout in nanoseconds (`setIdleTimeout`); 0 for none.
-    var idleTimeoutNanoseconds: UInt64
+    @exclusivity(unchecked) var idleTimeoutNanoseconds: UInt64
     /// What waits to be written, each chunk released once written.
-    var pending = PendingWrites()
+    @exclusivity(unchecked) var pending = PendingWrites()
     /// The idle, write stall, linger and handler deadlines, watched by the loop's wheel.
-    var deadlines: ConnectionDeadlines
+    @exclusivity(unchecked) var deadlines: ConnectionDeadlines
     /// The deadline it is filed under (the earliest of `deadlines` when filed).
-    var filedDeadline: UInt64 = 0
+    @exclusivity(unchecked) var filedDeadline: UInt64 = 0
     /// TLS between the socket and the handler, when the connection is encrypted: the handler
     /// reads and writes plaintext either way.
-    var tls: TLSEngine?
+    @exclusivity(unchecked) var tls: TLSEngine?
     /// Why a client connection's TLS could not be set up; reported once it connects, and
     /// nothing is written meanwhile (never in the clear).
     var tlsSetupError: TLSError?
     var closeReason: ConnectionCloseReason = .local
     /// Where the loop's `DeadlineWheel` files this connection (`DeadlineWheel.Slot.none`
     /// while it is not filed: no optional's extra byte).
-    var wheelSlot = DeadlineWheel.Slot.none
-    var socket: TCPSocket
+    @exclusivity(unchecked) var wheelSlot = DeadlineWheel.Slot.none
+    @exclusivity(unchecked) var socket: TCPSocket
     /// What the loop watches the socket for now.
-    private var interest: IOEvents = []
+    @exclusivity(unchecked) private var interest: IOEvents = []
     /// Where this connection waits in the loop's delivery window (`write(_:flushWithin:)`);
     /// nil when it does not. Kept by the loop.
-    var deferredFlushSlot: Int?
+    @exclusivity(unchecked) var deferredFlushSlot: Int?
     // One byte each, in the optional's padding.
-    var state: State
-    private var flushScheduled = false
-    private var waitingForWritable = false
-    private var readPausedForBackpressure = false
-    private var readPausedByUser = false
+    @exclusivity(unchecked) var state: State
+    @exclusivity(unchecked) private var flushScheduled = false
+    @exclusivity(unchecked) private var waitingForWritable = false
+    @exclusivity(unchecked) private var readPausedForBackpressure = false
+    @exclusivity(unchecked) private var readPausedByUser = false
     /// A TLS client tells its handler it is connected only once the handshake is done.
-    private var connectAfterHandshake = false
+    @exclusivity(unchecked) private var connectAfterHandshake = false
 
     convenience init(fd: Int32, loop: EventLoop, state: State, options: TCPConnectionOptions) {
         self.init(fd: fd, loop: loop, state: state, sharedOptions: SharedValue(options))
@@ -217,7 +219,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     /// Queues a copy of `bytes`.
     public func write(_ bytes: [UInt8]) {
-        write(ByteChunk(bytes))
+        write(ByteChunk.of(bytes))
     }
 
     func scheduleFlush() {

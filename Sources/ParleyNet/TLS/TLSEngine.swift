@@ -137,7 +137,7 @@ final class TLSEngine {
         let output = SSL_get_wbio(ssl)
         let pending = parley_bio_pending(output)
         guard pending > 0 else { return nil }
-        let chunk = ByteChunk(capacity: pending) { buffer in
+        let chunk = ByteChunk.filled(capacity: pending) { buffer in
             max(0, Int(BIO_read(output, buffer.baseAddress, Int32(buffer.count))))
         }
         releaseBufferIfLarge(output, isInput: false)

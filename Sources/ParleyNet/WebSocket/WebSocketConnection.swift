@@ -17,12 +17,13 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
     public let role: WebSocketRole
     /// Receives messages; released when the WebSocket closes.
     public var delegate: WebSocketDelegate?
-    private var decoder: WebSocketFrameDecoder
+    // On the loop only, as `TCPConnection`'s state: no runtime exclusivity checks.
+    @exclusivity(unchecked) private var decoder: WebSocketFrameDecoder
     private let encoder: WebSocketFrameEncoder
     /// The options of its server (or its own, for a client), shared.
     private let sharedOptions: SharedValue<WebSocketOptions>
     private var options: WebSocketOptions { sharedOptions.value }
-    private(set) var state: State = .open
+    @exclusivity(unchecked) private(set) var state: State = .open
     private var reportedClose = false
     private var closeCode: WebSocketCloseCode = .abnormalClosure
     private var closeReason = ""

@@ -70,7 +70,7 @@ public struct WebSocketFrameEncoder: Sendable {
     public static func encode(fin: Bool = true, opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer,
                               maskingKey: WebSocketMaskingKey? = nil) -> ByteChunk {
         let size = frameSize(payloadCount: payload.count, masked: maskingKey != nil)
-        return ByteChunk(capacity: size) { out in
+        return ByteChunk.filled(capacity: size) { out in
             write(fin: fin, opcode: opcode, payload: payload, maskingKey: maskingKey, into: out)
         }
     }

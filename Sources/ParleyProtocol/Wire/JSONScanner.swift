@@ -103,16 +103,11 @@ struct JSONScanner {
     mutating func plainString() -> PlainString? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return PlainString(bytes: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
-            }
-            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
-            index += 1
-        }
-        return nil
+        // Stops at the closing quote, or at an escape, a control character or the end (nil).
+        index = JSONPlainBytes.runEnd(bytes, from: start)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        return PlainString(bytes: UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)]))
     }
 
     /// A string, or null (`.some(nil)`); nil when it is neither.

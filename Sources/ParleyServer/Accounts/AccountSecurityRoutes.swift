@@ -89,7 +89,7 @@ enum AccountSecurityRoutes {
             return HTTPResponse(status: .ok, headers: ["Content-Type": "application/zip",
                                                        "Content-Disposition": "attachment; filename=\"parley-export.zip\"",
                                                        "Cache-Control": "no-store"],
-                                body: ByteChunk(bytes))
+                                body: ByteChunk.of(bytes))
         })
         routes.add(.delete, "/v1/auth/sessions", .task { request throws(ProtocolError) in
             let session = try await authenticate(request)

@@ -36,7 +36,7 @@ enum JSONCoding {
         let body = (try? encoder().encode(value)) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8",
                                                       "Cache-Control": "no-store"],
-                            body: ByteChunk(body))
+                            body: ByteChunk.of(body))
     }
 
     /// The protocol's error body with the code's status (and `Retry-After` for rate limits).

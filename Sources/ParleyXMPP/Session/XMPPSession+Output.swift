@@ -50,7 +50,7 @@ extension XMPPSession {
     /// Writes (the connection encrypts when the stream uses TLS).
     func write(_ text: String) {
         guard let connection, connection.isActive else { return }
-        connection.write(ByteChunk(Array(text.utf8)))
+        connection.write(ByteChunk.of(Array(text.utf8)))
     }
 
     /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on

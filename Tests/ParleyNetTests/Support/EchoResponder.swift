@@ -8,7 +8,7 @@ struct EchoResponder: HTTPResponder {
     init() {
         var builder = RouterBuilder<@Sendable (HTTPRequest, [String: String]) -> HTTPResponse>()
         builder.add(.post, "/echo") { request, _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: ByteChunk(request.body))
+            HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: ByteChunk.of(request.body))
         }
         builder.add(.get, "/hello/:name") { _, parameters in
             HTTPResponse(status: .ok, contentType: "text/plain", text: "hello \(parameters["name"] ?? "")")
