@@ -26,13 +26,47 @@ import Testing
         func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {}
     }
 
+    /// A delegate that asks for a deadline `after` its socket opens (and clears it at once if
+    /// `cleared`), and sends the text "due" when it passes.
+    final class DeadlineSocket: WebSocketDelegate {
+        let after: Duration
+        let cleared: Bool
+        init(after: Duration, cleared: Bool) {
+            self.after = after
+            self.cleared = cleared
+        }
+        func webSocketDidOpen(_ socket: WebSocketConnection) {
+            socket.setDelegateDeadline(after: after)
+            if cleared { socket.setDelegateDeadline(after: nil) }
+        }
+        func webSocketDeadlinePassed(_ socket: WebSocketConnection) { socket.send(text: "due") }
+        func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {}
+        func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String) {}
+    }
+
+    struct DeadlineResponder: HTTPResponder {
+        let after: Duration
+        let cleared: Bool
+        func respond(to request: HTTPRequest, context: HTTPRequestContext) {
+            context.respond(HTTPResponse(status: .notFound))
+        }
+        func webSocketDelegate(for head: HTTPRequestHead, context: HTTPRequestContext) -> WebSocketDelegate? {
+            DeadlineSocket(after: after, cleared: cleared)
+        }
+    }
+
     /// A one-loop server pinging every `ping`, its sockets idle after `idle`.
     static func serve(ping: Duration, idle: Duration) throws -> (EventLoopGroup, HTTPServer) {
+        try serve(ping: ping, responder: QuietResponder(idle: idle))
+    }
+
+    /// A one-loop server pinging every `ping`, answered by `responder`.
+    static func serve(ping: Duration, responder: HTTPResponder) throws -> (EventLoopGroup, HTTPServer) {
         let group = try EventLoopGroup(loopCount: 1)
         let configuration = HTTPServer.Configuration(webSocket: WebSocketOptions(pingInterval: ping), originPolicy: .allowAny)
         do {
             let server = try HTTPServer(group: group, address: SocketAddress(host: "127.0.0.1", port: 0),
-                                        configuration: configuration, responder: QuietResponder(idle: idle))
+                                        configuration: configuration, responder: responder)
             return (group, server)
         } catch {
             group.shutdown()
@@ -80,5 +114,35 @@ import Testing
         var pollTimeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &pollTimeout, socklen_t(MemoryLayout<timeval>.size))
         #expect(throws: SystemError.self) { _ = try client.receive() }
+    }
+
+    /// The delegate's deadline and the WebSocket's pings share the connection's one handler
+    /// deadline: each comes at its own time, neither early, and neither puts the other off.
+    @Test func aDelegateDeadlineComesBetweenThePings() throws {
+        let tick = Duration.milliseconds(DeadlineWheel.tickNanoseconds / 1_000_000)
+        let (group, server) = try Self.serve(ping: .milliseconds(300), responder: DeadlineResponder(after: .milliseconds(500), cleared: false))
+        defer { group.shutdown() }
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 10)
+        let clock = ContinuousClock()
+        #expect(try Self.upgrade(client))
+        let opened = clock.now
+        #expect(try client.receive(exactly: 2) == [0x89, 0x00])
+        #expect(clock.now - opened >= .milliseconds(300) - tick)
+        #expect(try client.receive(exactly: 5) == [0x81, 0x03] + Array("due".utf8))
+        #expect(clock.now - opened >= .milliseconds(500) - tick)
+        // The pings go on after the delegate's deadline.
+        #expect(try client.receive(exactly: 2) == [0x89, 0x00])
+        #expect(clock.now - opened >= .milliseconds(600) - tick)
+    }
+
+    @Test func aClearedDelegateDeadlineNeverComes() throws {
+        let (group, server) = try Self.serve(ping: .milliseconds(400), responder: DeadlineResponder(after: .milliseconds(100), cleared: true))
+        defer { group.shutdown() }
+        defer { server.shutdown(timeout: .seconds(1)) }
+        let client = try BlockingSocket(port: server.localAddress.port, timeoutSeconds: 10)
+        #expect(try Self.upgrade(client))
+        // The first thing after 100 ms is the ping at 400, then the next one: no "due".
+        #expect(try client.receive(exactly: 4) == [0x89, 0x00, 0x89, 0x00])
     }
 }
