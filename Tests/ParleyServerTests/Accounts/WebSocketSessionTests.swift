@@ -105,8 +105,8 @@ import Testing
 
     /// The sign-in deadline is the socket's delegate deadline on the loop's wheel: a client that
     /// never signs in is closed at `--ws-auth-timeout`, one that signed in stays past it, and
-    /// neither leaves a timer on a loop's heap (a `ScheduledTimer` cancelled at sign-in stayed
-    /// there, with its closure, until its time).
+    /// neither leaves a timer on a loop's heap (each had a `ScheduledTimer` there: pending, or
+    /// cancelled at sign-in and kept until it reached the heap's top).
     @Test func onlyAClientThatNeverSignsInIsClosedAtTheAuthTimeout() async throws {
         let server = try TestServer { $0.webSocketAuthTimeoutSeconds = 2 }
         defer { server.stop() }
