@@ -130,6 +130,10 @@ public final class EventLoop: @unchecked Sendable {
         return timer
     }
 
+    /// Timers on the loop's heap, cancelled ones still waiting for their time included (what
+    /// they hold stays allocated until then); on the loop.
+    var heldTimerCount: Int { timers.count }
+
     /// Asks for `work.runEndOfTurn()` once the current turn's events and tasks are done.
     func requestEndOfTurn(_ work: EndOfTurnWork) {
         endOfTurn.append(work)

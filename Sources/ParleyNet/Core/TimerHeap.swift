@@ -41,6 +41,8 @@ struct TimerHeap {
     private var items: [ScheduledTimer] = []
 
     var isEmpty: Bool { items.isEmpty }
+    /// Timers held, cancelled ones not yet popped included (each keeps its task until then).
+    var count: Int { items.count }
 
     /// The earliest deadline, skipping cancelled timers at the top.
     mutating func nextDeadline() -> UInt64? {

@@ -14,9 +14,19 @@ extension TCPConnection {
     /// deadline); replaces the previous one. Kept like the connection's own deadlines, to
     /// `DeadlineWheel.tickNanoseconds`, never early; cleared when it passes or the connection closes.
     public func setHandlerDeadline(after delay: Duration?) {
+        setHandlerDeadline(at: Self.deadline(after: delay, now: loop.now))
+    }
+
+    /// The same at a time of the loop's clock (`MonotonicClock`'s nanoseconds; 0: no deadline).
+    func setHandlerDeadline(at deadline: UInt64) {
         assertOnLoop()
-        deadlines.handler = delay.map { max(1, loop.now &+ $0.nanoseconds) } ?? 0
+        deadlines.handler = deadline
         fileDeadline()
+    }
+
+    /// The loop's time `delay` after `now` (at least 1, so that it is never "none"); 0 for nil.
+    static func deadline(after delay: Duration?, now: UInt64) -> UInt64 {
+        delay.map { max(1, now &+ $0.nanoseconds) } ?? 0
     }
 
     /// An idle timeout as the nanoseconds `idleTimeoutNanoseconds` keeps (0: none; a zero

@@ -11,18 +11,27 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         case closed
     }
 
+    // The stored properties are in layout order (Swift keeps a class's declaration order):
+    // `ownDeadline` fills the padding before the decoder (aligned to 16 bytes), and the
+    // one-byte fields sit together, so that the object stays in its malloc size class.
+
     /// The TCP connection underneath.
     public let connection: TCPConnection
-    /// Whether this side is the server or the client (clients mask their frames).
-    public let role: WebSocketRole
     /// Receives messages; released when the WebSocket closes.
     public var delegate: WebSocketDelegate?
+    /// The WebSocket's own next deadline: the next ping, or the end of the closing handshake
+    /// (0: none). The connection's handler deadline is the earlier of it and `delegateDeadline`.
+    private var ownDeadline: UInt64 = 0
     // On the loop only, as `TCPConnection`'s state: no runtime exclusivity checks.
     @exclusivity(unchecked) private var decoder: WebSocketFrameDecoder
-    private let encoder: WebSocketFrameEncoder
     /// The options of its server (or its own, for a client), shared.
     private let sharedOptions: SharedValue<WebSocketOptions>
     private var options: WebSocketOptions { sharedOptions.value }
+    /// When the delegate asked to hear `webSocketDeadlinePassed` (`setDelegateDeadline`; 0: never).
+    private var delegateDeadline: UInt64 = 0
+    /// Whether this side is the server or the client (clients mask their frames).
+    public let role: WebSocketRole
+    private let encoder: WebSocketFrameEncoder
     @exclusivity(unchecked) private(set) var state: State = .open
     private var reportedClose = false
     private var closeCode: WebSocketCloseCode = .abnormalClosure
@@ -54,7 +63,7 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         if let interval = options.pingInterval {
             // Idle peers answer pings, so only one that is gone stays silent past the timeout.
             connection.setIdleTimeout(interval * 2 + .seconds(15))
-            connection.setHandlerDeadline(after: interval)
+            setOwnDeadline(after: interval)
         }
         delegate.webSocketDidOpen(self)
         if !leftover.isEmpty, state != .closed {
@@ -105,7 +114,30 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
         connection.write(encoder.close(code: code, reason: reason))
         // The peer's close frame completes the handshake; a peer that never sends one is cut
         // off after the timeout (the deadline replaces the next ping's).
-        connection.setHandlerDeadline(after: options.closeTimeout)
+        setOwnDeadline(after: options.closeTimeout)
+    }
+
+    // MARK: Deadlines
+
+    /// Asks for `webSocketDeadlinePassed` on the delegate once `delay` has passed (nil: no
+    /// deadline); replaces the delegate's previous one. Kept on the loop's `DeadlineWheel` with
+    /// the connection's own deadlines (to `DeadlineWheel.tickNanoseconds`, never early), so a
+    /// delegate's timeout costs no timer object; it ends when the WebSocket closes.
+    public func setDelegateDeadline(after delay: Duration?) {
+        delegateDeadline = TCPConnection.deadline(after: delay, now: loop.now)
+        fileDeadline()
+    }
+
+    private func setOwnDeadline(after delay: Duration?) {
+        ownDeadline = TCPConnection.deadline(after: delay, now: loop.now)
+        fileDeadline()
+    }
+
+    /// Files the earlier of the two deadlines as the connection's handler deadline.
+    private func fileDeadline() {
+        let earliest = ownDeadline == 0 ? delegateDeadline
+            : delegateDeadline == 0 ? ownDeadline : min(ownDeadline, delegateDeadline)
+        connection.setHandlerDeadline(at: earliest)
     }
 
     // MARK: ConnectionHandler
@@ -208,10 +240,24 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
 
     // MARK: Keep-alive
 
-    /// The connection's handler deadline: in the closing handshake, the peer's close is
-    /// overdue; while open, the next ping is. A peer silent for the ping interval gets a
-    /// ping (its pong is input); one that answers nothing meets the idle timeout.
+    /// The connection's handler deadline: the delegate's, the WebSocket's own, or both.
     public func connectionDeadlinePassed(_ connection: TCPConnection) {
+        let now = loop.now
+        if delegateDeadline != 0 && now >= delegateDeadline {
+            delegateDeadline = 0
+            if state == .open { delegate?.webSocketDeadlinePassed(self) }
+        }
+        if ownDeadline != 0 && now >= ownDeadline {
+            ownDeadline = 0
+            ownDeadlinePassed()
+        }
+        if state != .closed { fileDeadline() }
+    }
+
+    /// In the closing handshake, the peer's close is overdue; while open, the next ping is. A
+    /// peer silent for the ping interval gets a ping (its pong is input); one that answers
+    /// nothing meets the idle timeout.
+    private func ownDeadlinePassed() {
         switch state {
         case .closeSent:
             connection.closeNow(.local)
@@ -220,9 +266,9 @@ public final class WebSocketConnection: ConnectionHandler, @unchecked Sendable {
             let quiet = loop.now &- connection.lastReadTime
             if quiet >= interval.nanoseconds {
                 connection.write(encoder.ping())
-                connection.setHandlerDeadline(after: interval)
+                setOwnDeadline(after: interval)
             } else {
-                connection.setHandlerDeadline(after: .nanoseconds(Int64(interval.nanoseconds - quiet)))
+                setOwnDeadline(after: .nanoseconds(Int64(interval.nanoseconds - quiet)))
             }
         case .closed:
             return

@@ -16,10 +16,14 @@ public protocol WebSocketDelegate: AnyObject {
     func webSocketDidClose(_ socket: WebSocketConnection, code: WebSocketCloseCode, reason: String)
     /// A client connection failed before the WebSocket opened (connect or handshake).
     func webSocketDidFailToConnect(reason: String)
+    /// The deadline set by `WebSocketConnection.setDelegateDeadline(after:)` has passed (it is
+    /// cleared; set it again for another). Called only while the WebSocket is open.
+    func webSocketDeadlinePassed(_ socket: WebSocketConnection)
 }
 
 extension WebSocketDelegate {
     public func webSocketDidFailToConnect(reason: String) {}
+    public func webSocketDeadlinePassed(_ socket: WebSocketConnection) {}
     public func webSocketDidOpen(_ socket: WebSocketConnection) {}
     public func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer) {
         webSocket(socket, didReceiveText: String(decoding: bytes, as: UTF8.self))

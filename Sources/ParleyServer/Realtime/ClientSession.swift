@@ -20,7 +20,8 @@ import ParleyXMPP
 /// task isolated to the session.
 actor ClientSession: WebSocketDelegate, CompletionHop {
     enum State {
-        /// Waiting for the `auth` request; closed with 4000 if it does not come in time.
+        /// Waiting for the `auth` request; closed with 4000 if it does not come in time (the
+        /// socket's delegate deadline, `--ws-auth-timeout` after it opened).
         case awaitingAuth
         /// `auth` is being checked.
         case authenticating
@@ -36,7 +37,6 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     private var bucket: TokenBucket
     private var socket: WebSocketConnection?
     private var state: State = .awaitingAuth
-    private var authTimer: ScheduledTimer?
     /// Requests waiting while an earlier one is in progress.
     private var queue: [Data] = []
     private var busy = false
@@ -98,15 +98,21 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
 
     private func opened(_ socket: WebSocketConnection) {
         self.socket = socket
-        // The timer holds the session strongly, not weakly (a weak reference would give every
-        // session a side table for its whole life): the cycle ends when the timer fires or is
-        // cancelled, at sign-in or at close, so at most the auth timeout after the socket opens.
-        authTimer = loop.schedule(after: services.limits.webSocketAuthTimeout) {
-            self.loop.assumeIsolated(self) { session in
-                guard case .awaitingAuth = session.state else { return }
-                session.socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
-            }
-        }
+        // On the loop's wheel with the socket's own deadlines, not a `ScheduledTimer`: no timer
+        // and closure allocated per socket, and none left on the loop's heap after its cancel
+        // until it reaches the top.
+        socket.setDelegateDeadline(after: services.limits.webSocketAuthTimeout)
+    }
+
+    nonisolated func webSocketDeadlinePassed(_ socket: WebSocketConnection) {
+        loop.assumeIsolated(self) { $0.authDeadlinePassed() }
+    }
+
+    /// The sign-in deadline: a client still not signed in is closed (one being checked is
+    /// left to the check's outcome).
+    private func authDeadlinePassed() {
+        guard case .awaitingAuth = state else { return }
+        socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
     }
 
     private func received(_ frame: Data) {
@@ -140,8 +146,6 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
             Task { await presence.wentOffline(session.userID) }
         }
         state = .closed
-        authTimer?.cancel()
-        authTimer = nil
         queue.removeAll()
         socket = nil
         HeapTrimmer.shared.freed(Self.connectionHeapBytes)
@@ -212,8 +216,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         guard case .authenticating = state else { return }
         switch outcome {
         case .success(let (session, account, deviceName)):
-            authTimer?.cancel()
-            authTimer = nil
+            socket?.setDelegateDeadline(after: nil)
             state = .authenticated(session)
             // Before the hub: the presence event of a first connection finds the resource.
             if services.nativeResources.isObserved {

@@ -19,9 +19,18 @@ public final class XMLStreamParser {
     public let limits: XMLStreamLimits
     /// nil while released between stanzas.
     private var parser: XML_Parser?
-    /// The stream header's namespace declarations (prefix nil: the default namespace), for
-    /// priming a parser made again after `releaseIfIdle`.
-    private var headerDeclarations: [(prefix: String?, uri: String)] = []
+    /// A namespace declaration on the stream header (prefix nil: the default namespace).
+    typealias HeaderDeclaration = (prefix: String?, uri: String)
+
+    /// What nearly every client's header declares: `jabber:client` as the default namespace
+    /// and `stream:` for the stream's. One array for every parser: a header that declares
+    /// exactly these, in either order, keeps no array of its own (96 bytes a stream).
+    static let usualHeaderDeclarations: [HeaderDeclaration] = [(nil, XMLElement.clientNamespace),
+                                                               ("stream", XMLElement.streamNamespace)]
+
+    /// The stream header's namespace declarations, for priming a parser made again after
+    /// `releaseIfIdle`: `usualHeaderDeclarations` itself when they are those.
+    private(set) var headerDeclarations: [HeaderDeclaration] = []
     /// Set while a new parser reads the synthetic header: it is not the client's, so it
     /// yields no event and its declarations are not recorded again.
     private var priming = false
@@ -248,6 +257,7 @@ public final class XMLStreamParser {
                 return
             }
             guard !priming else { return }
+            headerDeclarations = Self.sharedIfUsual(headerDeclarations)
             events.append(.streamOpened(attributes: attributes, defaultNamespace: defaultNamespace ?? ""))
             boundary = endOfCurrentEvent
         case 2:
@@ -300,6 +310,17 @@ public final class XMLStreamParser {
         } else {
             open[last].children.append(.text(string))
         }
+    }
+
+    /// `usualHeaderDeclarations` if `declarations` are the same ones in any order (a prefix is
+    /// declared at most once on an element, so equal counts and containment suffice), else
+    /// `declarations` as they are.
+    static func sharedIfUsual(_ declarations: [HeaderDeclaration]) -> [HeaderDeclaration] {
+        let usual = usualHeaderDeclarations
+        guard declarations.count == usual.count,
+              declarations.allSatisfy({ declared in usual.contains { $0.prefix == declared.prefix && $0.uri == declared.uri } })
+        else { return declarations }
+        return usual
     }
 
     // MARK: Names

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyNet
+@testable import ParleyNet
 import Testing
 @testable import ParleyServer
 
@@ -101,6 +101,37 @@ import Testing
         defer { server.stop() }
         let socket = try await TestWebSocket(port: server.port)
         #expect(try await socket.closed(timeout: 5) == 4000)
+    }
+
+    /// The sign-in deadline is the socket's delegate deadline on the loop's wheel: a client that
+    /// never signs in is closed at `--ws-auth-timeout`, one that signed in stays past it, and
+    /// neither leaves a timer on a loop's heap (each had a `ScheduledTimer` there: pending, or
+    /// cancelled at sign-in and kept until it reached the heap's top).
+    @Test func onlyAClientThatNeverSignsInIsClosedAtTheAuthTimeout() async throws {
+        let server = try TestServer { $0.webSocketAuthTimeoutSeconds = 2 }
+        defer { server.stop() }
+        let (token, _) = try await server.register("stays")
+        let timersBefore = await Self.heldTimers(server)
+        let signedIn = try await TestWebSocket(port: server.port)
+        let auth = try await signedIn.call("auth", ["token": token])
+        #expect(auth["ok"] as? Bool == true)
+        let silent = try await TestWebSocket(port: server.port)
+        #expect(await Self.heldTimers(server) == timersBefore)
+        // Opened after the signed-in one: when it is closed, the other's deadline has passed too.
+        #expect(try await silent.closed(timeout: 10) == 4000)
+        let pong = try await signedIn.call("ping")
+        #expect(pong["ok"] as? Bool == true)
+    }
+
+    /// Timers on the server's loops' heaps, read on each loop.
+    static func heldTimers(_ server: TestServer) async -> Int {
+        var total = 0
+        for loop in server.server.group.loops {
+            total += await withCheckedContinuation { continuation in
+                loop.execute { continuation.resume(returning: loop.heldTimerCount) }
+            }
+        }
+        return total
     }
 
     @Test func signingOutClosesThatSessionsSockets() async throws {

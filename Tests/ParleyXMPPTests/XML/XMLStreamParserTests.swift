@@ -210,4 +210,51 @@ import Testing
             #expect(error { _ = try strict.feed(bad) } != nil, "\(bad) after a release")
         }
     }
+
+    /// Whether the parser keeps the shared usual declarations rather than an array of its own.
+    func sharesTheUsualDeclarations(_ parser: XMLStreamParser) -> Bool {
+        parser.headerDeclarations.withUnsafeBufferPointer { $0.baseAddress }
+            == XMLStreamParser.usualHeaderDeclarations.withUnsafeBufferPointer { $0.baseAddress }
+    }
+
+    @Test func theUsualHeaderDeclarationsAreSharedInEitherOrder() throws {
+        let swapped = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client' to='example.org' version='1.0'>"
+        for header in [Self.header, swapped] {
+            let parser = XMLStreamParser()
+            _ = try parser.feed(header)
+            #expect(sharesTheUsualDeclarations(parser), "\(header)")
+            // After a release the stanzas and the stream's end parse as before.
+            #expect(parser.releaseIfIdle())
+            let message = try #require(stanzas(try parser.feed("<message to='a@b'><body>hi</body></message>")).first)
+            #expect(message.namespace == "jabber:client" && message.child("body")?.text == "hi")
+            #expect(parser.releaseIfIdle())
+            #expect(try parser.feed("</stream:stream>") == [.streamClosed])
+        }
+    }
+
+    /// A header that declares anything else (another prefix for the stream, a further
+    /// namespace, another default namespace, no default namespace) keeps its own declarations,
+    /// and its stanzas parse after a release as they would have.
+    @Test func aHeaderDeclaringOtherNamespacesKeepsItsOwn() throws {
+        let cases: [(header: String, stanza: String, namespace: String, end: String)] = [
+            ("<s:stream xmlns:s='http://etherx.jabber.org/streams' xmlns='jabber:client'>", "<message/>", "jabber:client", "</s:stream>"),
+            ("<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' xmlns:x='urn:example:x'>",
+             "<x:note/>", "urn:example:x", "</stream:stream>"),
+            ("<stream:stream xmlns='jabber:server' xmlns:stream='http://etherx.jabber.org/streams'>", "<message/>", "jabber:server",
+             "</stream:stream>"),
+            ("<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>", "<message/>", "", "</stream:stream>"),
+        ]
+        for item in cases {
+            let parser = XMLStreamParser()
+            _ = try parser.feed(item.header)
+            #expect(!sharesTheUsualDeclarations(parser), "\(item.header)")
+            #expect(parser.releaseIfIdle())
+            let stanza = try #require(stanzas(try parser.feed(item.stanza)).first)
+            #expect(stanza.namespace == item.namespace, "\(item.header)")
+            #expect(parser.releaseIfIdle())
+            #expect(try parser.feed(item.end) == [.streamClosed], "\(item.header)")
+        }
+        #expect(XMLStreamParser.sharedIfUsual([("stream", XMLElement.streamNamespace), (nil, XMLElement.clientNamespace)]).count == 2)
+        #expect(XMLStreamParser.sharedIfUsual([("stream", XMLElement.streamNamespace), ("c", XMLElement.clientNamespace)])[1].prefix == "c")
+    }
 }

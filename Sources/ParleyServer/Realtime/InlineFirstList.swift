@@ -1,0 +1,54 @@
+/// A list that keeps its first element inline and allocates only for a second: the hub's
+/// connections of one user, where most users have one and an array of one is a heap object of
+/// its own (48 bytes and malloc's header, for every signed-in user).
+///
+/// Invariant: `first` is nil only when the list is empty (`rest` is then empty too).
+struct InlineFirstList<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
+    private var first: Element?
+    /// The elements after the first.
+    private var rest: [Element] = []
+
+    init() {}
+
+    init(arrayLiteral elements: Element...) {
+        for element in elements { append(element) }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+
+    subscript(position: Int) -> Element {
+        if position == 0, let first { return first }
+        return rest[position - 1]
+    }
+
+    mutating func append(_ element: Element) {
+        if first == nil {
+            first = element
+        } else {
+            rest.append(element)
+        }
+    }
+
+    mutating func remove(at position: Int) {
+        precondition(position >= 0 && position < endIndex, "index out of range")
+        if position == 0 {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+        } else {
+            rest.remove(at: position - 1)
+        }
+    }
+
+    mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        guard let first else { return }
+        if rest.isEmpty {
+            if try shouldBeRemoved(first) { self.first = nil }
+            return
+        }
+        var kept = InlineFirstList()
+        for element in self where !(try shouldBeRemoved(element)) { kept.append(element) }
+        self = kept
+    }
+}
+
+extension InlineFirstList: Sendable where Element: Sendable {}
