@@ -84,6 +84,17 @@ async def wait_event(session: Session, predicate, timeout: float = 15) -> dict:
     raise AssertionError(f"no such event; got {session.events}")
 
 
+async def history_until(session: Session, conversation: str, done, timeout: float = 10) -> list[dict]:
+    """The conversation's history once `done(messages)` holds (a client may show a send
+    before the server has acknowledged it), or as it is after `timeout`."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        messages = await history(session, conversation)
+        if done(messages) or asyncio.get_running_loop().time() > deadline:
+            return messages
+        await asyncio.sleep(0.1)
+
+
 async def wait_for_message(session: Session, text: str, timeout: float = 20) -> dict:
     """The `message.new` event of the message with `text`."""
     return await wait_event(session, lambda e: e["event"] == "message.new" and e["data"].get("text") == text, timeout)

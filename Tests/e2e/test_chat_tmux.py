@@ -10,7 +10,7 @@ import time
 import uuid
 
 from api import call, sign_up
-from client import Session, befriend_as, wait_for_message
+from client import Session, befriend_as, history_until, wait_for_message
 from tmux import Tmux, chat, needs_tmux, play
 
 OUTPUT = pathlib.Path(__file__).resolve().parent / "output"
@@ -68,14 +68,8 @@ def test_chat_in_tmux(parley):
         assert restarted.port == port
         await tmux.wait_for("● online", timeout=30)
         bob = await Session.open(restarted.port, bob_token)
-        history = await bob.call("message.history", {"conversationId": conversation})
-        texts = [message.get("text") for message in history["data"]["messages"]]
-        for _ in range(100):
-            if "written while offline" in texts:
-                break
-            await asyncio.sleep(0.1)
-            history = await bob.call("message.history", {"conversationId": conversation})
-            texts = [message.get("text") for message in history["data"]["messages"]]
+        messages = await history_until(bob, conversation, lambda ms: any(m.get("text") == "written while offline" for m in ms))
+        texts = [message.get("text") for message in messages]
         assert texts.count("written while offline") == 1, texts
         await bob.close()
 
@@ -232,9 +226,11 @@ def test_profile_discover_and_an_image_from_the_terminal(parley):
         session = await Session.open(server.port, dora["token"])
         conversations = await session.call("conversation.list", {})
         [conversation] = [c for c in conversations["data"]["conversations"] if c["kind"] == "user"]
-        history = await session.call("message.history", {"conversationId": conversation["id"]})
-        images = [m for m in history["data"]["messages"] if m["kind"] == "image"]
-        assert len(images) == 1 and images[0]["image"]["width"] == 64, history
+        # "Image sent" shows once the client has queued the send; the server's answer may
+        # come a moment later (the bubble says "sending…" until then).
+        messages = await history_until(session, conversation["id"], lambda ms: any(m["kind"] == "image" for m in ms))
+        images = [m for m in messages if m["kind"] == "image"]
+        assert len(images) == 1 and images[0]["image"]["width"] == 64, messages
         await session.close()
 
         # A file that is not a picture: the server's reason, no message.

@@ -39,6 +39,19 @@ def test_last_seen_under_the_header_and_on_the_profile_by_privacy(parley, browse
     browser.route(f"#/chats/u/{ben['user']['id']}")
     browser.wait(".kv-data", text="last seen just now")
 
+    # The kept time is the start of its minute: the time since counts from the minute's end,
+    # so someone who left in the last seconds of a minute is still "just now" after it.
+    minute = 60_000
+    start = seen["lastSeenAt"]
+    labels = browser.driver.execute_async_script("""
+        const [start, minute, done] = arguments;
+        import('/js/lastseen.js').then((m) => done([
+          m.relative(start, start + minute + 50_000),
+          m.relative(start, start + 2 * minute + 10_000),
+          m.relative(start, start + 4 * minute),
+        ])).catch((error) => done(String(error)));""", start, minute)
+    assert labels == ["last seen just now", "last seen 1 min ago", "last seen 3 min ago"], labels
+
     # Ben shows it to nobody: the header says only Offline, the profile has no row.
     [saved] = ws(server.port, ben["token"], ("privacy.set", {"readReceipts": True, "typing": True, "lastSeen": "nobody"}))
     assert saved["lastSeen"] == "nobody"

@@ -39,9 +39,14 @@ export function label(call, userId, now = Date.now()) {
   return relative(seen.lastSeenAt, now);
 }
 
-/** "last seen just now / 5 minutes ago / 3 hours ago / yesterday at 14:05 / on 2026-11-02". */
+/**
+ * "last seen just now / 5 minutes ago / 3 hours ago / yesterday at 14:05 / on 2026-11-02".
+ * The server keeps the time to the minute, rounded down: the person was there until some
+ * moment of the minute starting at `ms`, so the time since is counted from its end (someone
+ * who left a second ago is "just now", never "1 minute ago").
+ */
 export function relative(ms, now = Date.now()) {
-  const ago = Math.max(0, now - ms);
+  const ago = Math.max(0, now - (ms + MINUTE));
   if (ago < MINUTE) return t('last_seen_just_now');
   if (ago < 60 * MINUTE) return t('last_seen_minutes', { n: Math.floor(ago / MINUTE) });
   const then = new Date(ms);
