@@ -168,7 +168,7 @@ public final class ParleyServer: Sendable {
         (http, xmpp, xmppDirectTLS) = (listening.1, listening.2, listening.3)
         let socketServices = services
         adminSocket = try lifecycle.start("admin socket", {
-            try AdminSocket.start(configuration: configuration, services: socketServices, pool: pool,
+            try AdminSocket.start(configuration: configuration, services: socketServices, store: store, pool: pool,
                                   connections: { group.metrics.openWebSockets }, logger: logger)
         }, stop: { socket, _ in socket?.stop() })
         let media = services.media

@@ -3,13 +3,14 @@ a live server under a bounded write load that restores into a server with the sa
 restore refuses a data directory that is not empty."""
 import asyncio
 import os
+import sqlite3
 import subprocess
 import tempfile
 import threading
 import uuid
 
 from api import call, register
-from client import Session
+from client import Session, befriend
 from conftest import binary
 
 SENDERS = 4
@@ -143,3 +144,63 @@ def test_restore_refuses_a_directory_that_is_not_empty(parley):
     assert "exists" in admin(live.data_dir, "backup", backup).stderr
     empty = tempfile.mkdtemp(prefix="parley-restore-")
     assert "not a backup" in admin(empty, "restore", other).stderr
+
+
+def test_a_backup_in_later_mode_holds_every_acknowledged_message(parley):
+    """With `--message-log-apply later` acknowledged 1:1 messages may be only in the message
+    log (here all of them: a huge apply batch and delay, and the sender's session stays open,
+    since a sign-out's reads would apply them), which a backup does not copy: the server
+    applies them before it copies the database."""
+    live = parley("--message-log", "segment", "--message-log-apply", "later", "--message-log-apply-batch", "100000",
+                  "--message-log-apply-delay-ms", "3600000")
+    ann, bob = register(live, "ann"), register(live, "bob")
+    backup = os.path.join(tempfile.mkdtemp(prefix="parley-backups-"), "b")
+
+    async def chat_and_back_up() -> tuple[str, list[str]]:
+        asker, target = await Session.open(live.port, ann), await Session.open(live.port, bob)
+        conversation = await befriend(asker, target, "bob")
+        await target.close()
+        texts = []
+        for index in range(30):
+            text = f"kept {index} 留着"
+            reply = await asker.call("message.send", {"conversationId": conversation, "clientId": uuid.uuid4().hex,
+                                                     "kind": "text", "text": text})
+            assert reply["ok"], reply
+            texts.append(text)
+        # The database file itself does not hold them yet (or this test would test nothing).
+        database = sqlite3.connect(f"file:{os.path.join(live.data_dir, 'parley.sqlite')}?mode=ro", uri=True)
+        try:
+            in_file = database.execute("SELECT count(*) FROM messages WHERE conversation_id = ? AND kind = 'text'",
+                                       (int(conversation),)).fetchone()[0]
+        finally:
+            database.close()
+        assert in_file < len(texts), in_file
+        result = admin(live.data_dir, "backup", backup)
+        assert result.returncode == 0, result.stderr
+        # More, then kill -9 with them only in the log: a backup of the stopped server (no
+        # admin socket answers) replays the log into the database before it copies it.
+        for index in range(30, 40):
+            reply = await asker.call("message.send", {"conversationId": conversation, "clientId": uuid.uuid4().hex,
+                                                     "kind": "text", "text": f"after {index}"})
+            assert reply["ok"], reply
+        live.process.kill()
+        live.process.wait()
+        await asker.close()
+        return conversation, texts
+    conversation, texts = asyncio.run(chat_and_back_up())
+    stopped_backup = os.path.join(os.path.dirname(backup), "stopped")
+    result = admin(live.data_dir, "backup", stopped_backup)
+    assert result.returncode == 0, result.stderr
+
+    restored_dir = tempfile.mkdtemp(prefix="parley-restored-")
+    assert admin(restored_dir, "restore", backup).returncode == 0
+    server = parley(data_dir=restored_dir)
+    restored = asyncio.run(history(server.port, ann, conversation))
+    assert [m.get("text") for m in restored if m["kind"] == "text"] == texts
+    server.stop()
+
+    restored_dir = tempfile.mkdtemp(prefix="parley-restored-")
+    assert admin(restored_dir, "restore", stopped_backup).returncode == 0
+    server = parley(data_dir=restored_dir)
+    restored = asyncio.run(history(server.port, ann, conversation))
+    assert [m.get("text") for m in restored if m["kind"] == "text"] == texts + [f"after {index}" for index in range(30, 40)]

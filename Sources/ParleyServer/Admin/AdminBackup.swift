@@ -1,4 +1,5 @@
 import Foundation
+import ParleyNet
 import ParleySQLite
 
 /// `parley admin backup` and `restore` (docs/operations.md, "Backup and restore").
@@ -25,6 +26,22 @@ public enum AdminBackup {
         try copyIfPresent(configuration.dataDirectory + "/" + ServerSecret.fileName, to: destination + "/" + ServerSecret.fileName)
         try copyIfPresent(configuration.dataDirectory + "/media", to: destination + "/media")
         return "backed up \(source) to \(destination)"
+    }
+
+    /// `backup` of a data directory no server runs on. If it has a message log, the store is
+    /// opened with it first and closed again: the open replays into the database file what
+    /// only the log holds (rows acknowledged in `--message-log-apply later` mode before a
+    /// kill or a power cut), so the copy has them too, whatever flags this command was given.
+    public static func backupStopped(_ configuration: ServerConfiguration, to destination: String) throws -> String {
+        if configuration.store.isEmpty && FileManager.default.fileExists(atPath: configuration.dataDirectory + "/message-log") {
+            var replaying = configuration
+            replaying.messageLog = "segment"
+            replaying.messageLogApply = "now"
+            replaying.databaseReaders = 1
+            let opened = try ParleyServer.openStore(replaying, logger: Logger(label: "parley-admin", minimumLevel: .error))
+            opened.close()
+        }
+        return try backup(configuration, to: destination)
     }
 
     /// Restores a backup into `dataDirectory`, which must be empty or absent: a restore never

@@ -27,7 +27,12 @@ enum AdminSocket {
     }
 
     /// Opens the socket `--admin-socket` names (nil when it is `off`).
-    static func start(configuration: ServerConfiguration, services: ServerServices, pool: BlockingPool,
+    ///
+    /// `store` is the server's own: a `backup` reads it first, which makes every message row
+    /// acknowledged before the command came part of the database file the copy is taken from
+    /// (with `--message-log-apply later` such rows may be only in the message log, which a
+    /// backup does not copy).
+    static func start(configuration: ServerConfiguration, services: ServerServices, store: any Store, pool: BlockingPool,
                       connections: @escaping @Sendable () -> Int, logger: Logger) throws -> LocalSocketServer? {
         guard let path = configuration.adminSocketPath else { return nil }
         // A Unix socket's path has at most 107 bytes. A data directory deep enough to pass it
@@ -47,8 +52,11 @@ enum AdminSocket {
                                            maxConnections: configuration.maxAdminSocketConnections, busy: busy) { text, peer in
             let commands = AdminCommands(admin: admin.acting(as: AdminCommands.localActor(uid: peer.uid)), connections: connections,
                                          backup: { destination in
+                // `Store.read` returns only once every row acknowledged before it began is in
+                // SQLite (applied first if it was only in the log): the copy then holds them.
+                _ = try await store.read { _ in true }
                 // The copy reads the database for a while: off the accept thread's task, on the pool.
-                try await pool.run { try AdminBackup.backup(configuration, to: destination) }
+                return try await pool.run { try AdminBackup.backup(configuration, to: destination) }
             })
             return await AdminSocket.answer(text, commands: commands, uid: peer.uid, logger: logger)
         }

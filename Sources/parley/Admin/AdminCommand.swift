@@ -73,7 +73,7 @@ enum AdminCommand {
             case _ where running != nil:
                 try runThroughSocket(running ?? "", words)
             case ("backup", 2):
-                print(try AdminBackup.backup(configuration, to: words[1]))
+                print(try AdminBackup.backupStopped(configuration, to: words[1]))
             default:
                 try runOnStore(configuration, words)
             }
