@@ -23,8 +23,27 @@ extension ParleyServer {
                 throw ConfigurationError.invalidValue(flag: "message-log-apply", value: configuration.messageLogApply,
                                                       expected: "now unless --message-log segment (rows are applied later from the log)")
             }
+            let logDirectory = configuration.dataDirectory + "/message-log"
+            if configuration.messageLog != "segment" && FileManager.default.fileExists(atPath: logDirectory) {
+                // A log left by a run with `--message-log segment` may hold acknowledged rows
+                // the database lacks (`later` mode, or a power cut): opened without it, those
+                // messages would be missing and their seqs given to new ones. A store opened
+                // with the log replays them into the database file (committed at `FULL`), after
+                // which the log holds nothing the database lacks and is removed: left, it would
+                // fall behind the database's seqs, and a later start with it would refuse them.
+                var replaying = configuration
+                replaying.messageLog = "segment"
+                replaying.messageLogApply = "now"
+                try openStore(replaying, logger: logger).close()
+                do {
+                    try FileManager.default.removeItem(atPath: logDirectory)
+                } catch {
+                    throw StoreError.failure("message log: remove \(logDirectory) after its replay: \(error)")
+                }
+                logger.info("message log replayed and removed", ["reason": .string("--message-log is off")])
+            }
             let messageLog = configuration.messageLog == "segment"
-                ? MessageLogSettings(directory: configuration.dataDirectory + "/message-log",
+                ? MessageLogSettings(directory: logDirectory,
                                      segmentBytes: configuration.messageLogSegmentBytes, maxBytes: configuration.messageLogMaxBytes,
                                      apply: configuration.messageLogApply == "later" ? .later : .now,
                                      applyBatchRows: configuration.messageLogApplyBatch,

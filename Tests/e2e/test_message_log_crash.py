@@ -175,3 +175,53 @@ def test_acknowledged_messages_survive_kill_nine_with_the_message_log(parley, ap
         # The kills met acknowledged rows that only the log held.
         assert replayed >= 100, f"only {replayed} rows replayed"
 
+
+
+def test_a_restart_without_the_message_log_replays_what_it_held(parley):
+    """A server run with `--message-log segment --message-log-apply later` is killed with
+    acknowledged rows only in the log, then started without the log's flags: the log left in
+    the data directory is replayed first, so no acknowledged message is missing and no seq is
+    given twice; a later start with the flags again replays nothing twice."""
+    server = parley(*BASE_ARGS, *APPLY_ARGS["later"])
+    ann, bob = sign_up(server.url, "ann"), sign_up(server.url, "bob")
+    texts = [f"only in the log {index}" for index in range(12)]
+
+    async def send_then_kill() -> str:
+        asker, target = await Session.open(server.port, ann["token"]), await Session.open(server.port, bob["token"])
+        conversation = await befriend(asker, target, "bob")
+        await target.close()
+        for text in texts:
+            reply = await asker.call("message.send", {"conversationId": conversation, "clientId": uuid.uuid4().hex,
+                                                     "kind": "text", "text": text})
+            assert reply["ok"], reply
+        # Killed with the sender still signed in: no sign-out's reads applied the rows.
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        await guarded(asker.close())
+        return conversation
+    conversation = asyncio.run(send_then_kill())
+    server.log.close()
+
+    async def read_and_send(port: int, text: str) -> list[dict]:
+        session = await Session.open(port, ann["token"])
+        try:
+            reply = await session.call("message.send", {"conversationId": conversation, "clientId": uuid.uuid4().hex,
+                                                        "kind": "text", "text": text})
+            assert reply["ok"], reply
+            return await history(session, conversation)
+        finally:
+            await session.close()
+
+    plain = parley("--password-cost", "minimum", data_dir=server.data_dir)
+    replays = [line for line in plain.log_lines() if line.get("msg") == "message log open"]
+    # Most of them (a read made during the sends may have applied the first ones).
+    assert replays and int(replays[-1]["replayed"]) >= len(texts) // 2, replays
+    messages = asyncio.run(read_and_send(plain.port, "without the log"))
+    assert [m.get("text") for m in messages if m["kind"] == "text"] == texts + ["without the log"]
+    assert [m["seq"] for m in messages] == list(range(1, len(messages) + 1))
+    assert plain.stop() == 0
+
+    again = parley(*BASE_ARGS, *APPLY_ARGS["later"], data_dir=server.data_dir)
+    messages = asyncio.run(read_and_send(again.port, "with it again"))
+    assert [m.get("text") for m in messages if m["kind"] == "text"] == texts + ["without the log", "with it again"]
+    assert [m["seq"] for m in messages] == list(range(1, len(messages) + 1))

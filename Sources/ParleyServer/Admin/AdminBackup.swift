@@ -29,17 +29,16 @@ public enum AdminBackup {
     }
 
     /// `backup` of a data directory no server runs on. If it has a message log, the store is
-    /// opened with it first and closed again: the open replays into the database file what
-    /// only the log holds (rows acknowledged in `--message-log-apply later` mode before a
-    /// kill or a power cut), so the copy has them too, whatever flags this command was given.
+    /// opened with it and closed first (whatever flags this command was given): the open
+    /// replays into the database file what only the log holds (rows acknowledged in
+    /// `--message-log-apply later` mode before a kill or a power cut), so the copy has them too.
     public static func backupStopped(_ configuration: ServerConfiguration, to destination: String) throws -> String {
         if configuration.store.isEmpty && FileManager.default.fileExists(atPath: configuration.dataDirectory + "/message-log") {
-            var replaying = configuration
-            replaying.messageLog = "segment"
-            replaying.messageLogApply = "now"
-            replaying.databaseReaders = 1
-            let opened = try ParleyServer.openStore(replaying, logger: Logger(label: "parley-admin", minimumLevel: .error))
-            opened.close()
+            var quiet = configuration
+            quiet.messageLog = "segment"
+            quiet.messageLogApply = "now"
+            quiet.databaseReaders = 1
+            try ParleyServer.openStore(quiet, logger: Logger(label: "parley-admin", minimumLevel: .error)).close()
         }
         return try backup(configuration, to: destination)
     }
