@@ -24,12 +24,12 @@ struct OperationTable: Sendable {
         /// answer cost the loop nothing; returns the response frame's text. `run` runs on its
         /// caller's executor (`nonisolated(nonsending)`): `ClientSession` calls it from
         /// `@concurrent` code.
-        case task(run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
+        case task(run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, [UInt8]) async -> [UInt8])
         /// With no task (the hot `message.send`): started on the connection's loop, inside
         /// its session, it calls `Answer` once, back on that loop (the store's writer hands
         /// the commit's outcome there in one hop), or at once for a refusal found before any
         /// wait.
-        case completion(@Sendable (OperationContext, RequestEnvelope, Data, _ answer: @escaping Answer) -> Void)
+        case completion(@Sendable (OperationContext, RequestEnvelope, [UInt8], _ answer: @escaping Answer) -> Void)
     }
 
     private let handlers: [String: Handler]
