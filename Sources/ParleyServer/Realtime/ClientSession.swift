@@ -252,10 +252,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         case .completion(let start):
             // No task: started here, on the loop; the answer comes back on the loop once (the
             // writer's hop, or at once for a refusal), and enters the session again there.
-            let id = envelope.id
-            start(context, envelope, frame) { result in
-                self.loop.assumeIsolated(self) { $0.answer(id, result) }
-            }
+            start(context, envelope, frame, OperationAnswer(session: self, id: envelope.id))
         case .task(let run):
             // Isolated to this session and started at once; the handler's work (decoding, the
             // services, encoding a large answer) runs on the pool, costing the loop nothing:
@@ -282,10 +279,15 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         processNext()
     }
 
-    /// Answers the request in progress (`id`) from a handler with no task, and starts the next
-    /// one. The response's text is assembled in the thread's scratch bytes and copied once,
-    /// into its frame.
-    private func answer(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
+    /// Answers the request in progress (`id`) from a handler with no task (`OperationAnswer`);
+    /// call on the loop.
+    nonisolated func answer(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
+        loop.assumeIsolated(self) { $0.answerOnLoop(id, result) }
+    }
+
+    /// Answers the request in progress and starts the next one. The response's text is
+    /// assembled in the thread's scratch bytes and copied once, into its frame.
+    private func answerOnLoop(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
         busy = false
         if let socket {
             let frame = ScratchBytes.with { text in
