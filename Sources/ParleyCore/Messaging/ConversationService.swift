@@ -87,9 +87,10 @@ public final class ConversationService: Sendable {
             hop.hop { self.finish() }
         }
 
-        /// On the caller's thread: the message announced, then the caller told.
+        /// On the caller's thread: the message announced, then the caller told. The outcome is
+        /// moved out, not copied (a copy of the stored message, field by field, and its release).
         private func finish() {
-            switch outcome {
+            switch outcome.take() {
             case .success(let stored)?: completion(.success(service.announce(stored, connection: connection)))
             case .failure(let error)?: completion(.failure(StoreGateway.translate(error)))
             case nil: preconditionFailure("a send finished before its write")
