@@ -44,15 +44,15 @@ enum JSONFramesHarness {
         for check in checks {
             try check.run(data)
         }
-        try checkFrameReader(data)
+        try checkFrameReader(bytes, data)
     }
 
     /// `FrameReader` (the hand-written scanner with `JSONDecoder` behind it) never crashes, and
     /// what it reads as `message.send`'s parameters is what `JSONDecoder` reads from the
     /// frame's `data`; a server frame it reads as an event decodes as `JSONDecoder` would.
-    static func checkFrameReader(_ data: Data) throws(InvariantFailure) {
-        if let envelope = try? FrameReader.request(data),
-           let fast = try? FrameReader.parameters(SendParameters.self, in: data, envelope),
+    static func checkFrameReader(_ bytes: [UInt8], _ data: Data) throws(InvariantFailure) {
+        if let envelope = try? FrameReader.request(bytes),
+           let fast = try? FrameReader.parameters(SendParameters.self, in: bytes, envelope),
            let reference = (try? JSONDecoder().decode(OptionalData<SendParameters>.self, from: data))?.data {
             try InvariantFailure.expect(fast.conversationId == reference.conversationId && fast.clientId == reference.clientId
                                         && fast.kind == reference.kind && fast.text == reference.text && fast.mediaId == reference.mediaId

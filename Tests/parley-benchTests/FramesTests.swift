@@ -42,7 +42,7 @@ import Testing
         let actionAnswer = "{\"id\":78,\"ok\":true,\"data\":{\"event\":{\"id\":\"12\"}}}"
         #expect(Array(actionAnswer.utf8).withUnsafeBytes { ParleyFrames.sentMessageID($0) } == nil)
         let edit = ParleyFrames.edit(sentAt: 5, conversation: "3", message: "981", clientID: stamp, text: "x")
-        let envelope = try FrameReader.request(Data(edit.utf8))
+        let envelope = try FrameReader.request(Array(edit.utf8))
         #expect(envelope.op == "message.edit" && envelope.id == .number(5))
     }
 

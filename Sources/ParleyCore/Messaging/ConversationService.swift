@@ -55,13 +55,45 @@ public final class ConversationService: Sendable {
             completion(.failure(error))
             return
         }
-        context.gateway.write(storing(parameters, from: user)) { outcome in
-            // On the writer thread: only handed on.
-            hop.hop {
-                switch outcome {
-                case .success(let stored): completion(.success(self.announce(stored, connection: connection)))
-                case .failure(let error): completion(.failure(StoreGateway.translate(error)))
-                }
+        let pending = PendingSend(service: self, connection: connection, hop: hop, completion: completion)
+        // Closures that capture the one object only: no context of their own each.
+        context.gateway.write(storing(parameters, from: user)) { outcome in pending.committed(outcome) }
+    }
+
+    /// One send started with no task, from its write's commit to its caller's completion:
+    /// what the writer's completion and the hop back to the caller's thread carry, in one
+    /// object (a closure for each step allocated its own context, two a message).
+    private final class PendingSend: @unchecked Sendable {
+        // Invariant: `outcome` is set once, on the writer thread, before `hop` queues its
+        // announcement, which alone reads it, on the caller's thread, after the queue's
+        // hand-over (a lock) orders the two.
+        private let service: ConversationService
+        private let connection: ConnectionToken?
+        private let hop: any CompletionHop
+        private let completion: @Sendable (Result<SentMessage, ProtocolError>) -> Void
+        private var outcome: Result<Stored, any Error>?
+
+        init(service: ConversationService, connection: ConnectionToken?, hop: any CompletionHop,
+             completion: @escaping @Sendable (Result<SentMessage, ProtocolError>) -> Void) {
+            self.service = service
+            self.connection = connection
+            self.hop = hop
+            self.completion = completion
+        }
+
+        /// The write's outcome, on the writer thread: only handed on.
+        func committed(_ outcome: Result<Stored, any Error>) {
+            self.outcome = outcome
+            hop.hop { self.finish() }
+        }
+
+        /// On the caller's thread: the message announced, then the caller told. The outcome is
+        /// moved out, not copied (a copy of the stored message, field by field, and its release).
+        private func finish() {
+            switch outcome.take() {
+            case .success(let stored)?: completion(.success(service.announce(stored, connection: connection)))
+            case .failure(let error)?: completion(.failure(StoreGateway.translate(error)))
+            case nil: preconditionFailure("a send finished before its write")
             }
         }
     }

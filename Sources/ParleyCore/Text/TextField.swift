@@ -18,6 +18,20 @@ public enum TextField: String, CaseIterable, Sendable, Hashable {
     /// A message's client id (idempotency key).
     case clientId
 
+    /// The field's place in `allCases` (declaration order), where `TextLimits` keeps its limit.
+    var position: Int {
+        switch self {
+        case .nickname: 0
+        case .signature: 1
+        case .hobby: 2
+        case .greeting: 3
+        case .name: 4
+        case .description: 5
+        case .text: 6
+        case .clientId: 7
+        }
+    }
+
     /// The field name errors carry (`ProtocolError.field`).
     public var wireName: String {
         switch self {

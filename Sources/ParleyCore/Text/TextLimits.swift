@@ -3,16 +3,18 @@ public import ParleyProtocol
 /// The limit in force for every `TextField`, and the one check of free text: every service
 /// that stores or relays user text (native protocol, HTTP, XMPP) validates it here.
 public struct TextLimits: Sendable, Equatable {
-    private var limits: [TextField: TextLimit]
+    /// Each field's limit at its `position`: read on every send (the client id's and the
+    /// text's), where a dictionary keyed by the field would hash its name's string each time.
+    private var limits: [TextLimit]
 
     /// Every field at its default limit.
     public init() {
-        limits = Dictionary(uniqueKeysWithValues: TextField.allCases.map { ($0, $0.defaultLimit) })
+        limits = TextField.allCases.map(\.defaultLimit)
     }
 
     public subscript(field: TextField) -> TextLimit {
-        get { limits[field] ?? field.defaultLimit }
-        set { limits[field] = newValue }
+        get { limits[field.position] }
+        set { limits[field.position] = newValue }
     }
 
     /// Refuses `text` when it is outside the field's limit or holds characters the field

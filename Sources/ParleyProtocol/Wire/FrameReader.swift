@@ -31,11 +31,14 @@ public enum ServerFrame: Sendable, Equatable {
 public enum FrameReader {
     // MARK: Requests
 
-    /// The envelope of a request frame, or `bad_request`.
-    public static func request(_ frame: Data) throws(ProtocolError) -> RequestEnvelope {
+    /// The envelope of a request frame (its text's bytes), or `bad_request`. Requests are
+    /// plain byte arrays on their way through the server: one allocation each and no
+    /// exclusivity checks, where a `Data` makes two and checks its storage on each access;
+    /// only `JSONDecoder`'s fallback takes a `Data` of them.
+    public static func request(_ frame: [UInt8]) throws(ProtocolError) -> RequestEnvelope {
         if let envelope = frame.withUnsafeBytes({ scanRequest($0) }) { return envelope }
         do {
-            let decoded = try JSONDecoder().decode(DecodedRequest.self, from: frame)
+            let decoded = try JSONDecoder().decode(DecodedRequest.self, from: Data(frame))
             // The data's range is found again by the scanner only if it can: otherwise the
             // whole frame is decoded again for it (`parameters`).
             return RequestEnvelope(id: decoded.id, op: decoded.op, data: decoded.hasData ? 0..<frame.count : nil)
@@ -45,14 +48,14 @@ public enum FrameReader {
     }
 
     /// The request's `data` as `type`, with the protocol's errors for what is wrong with it.
-    public static func parameters<P: Decodable & Sendable>(_ type: P.Type, in frame: Data, _ envelope: RequestEnvelope) throws(ProtocolError) -> P {
+    public static func parameters<P: Decodable & Sendable>(_ type: P.Type, in frame: [UInt8], _ envelope: RequestEnvelope) throws(ProtocolError) -> P {
         guard let range = envelope.data else {
             return try decodeEmptyObject(type)
         }
         if range == 0..<frame.count {
             // The envelope came from JSONDecoder: read `data` from the whole frame.
             do {
-                return try JSONDecoder().decode(WholeFrameData<P>.self, from: frame).data ?? decodeEmptyObject(type)
+                return try JSONDecoder().decode(WholeFrameData<P>.self, from: Data(frame)).data ?? decodeEmptyObject(type)
             } catch let error as ProtocolError {
                 throw error
             } catch {
@@ -63,7 +66,7 @@ public enum FrameReader {
             return value
         }
         do {
-            return try JSONDecoder().decode(type, from: frame.subdata(in: range))
+            return try JSONDecoder().decode(type, from: Data(frame[range]))
         } catch {
             throw describe(error)
         }
@@ -72,9 +75,9 @@ public enum FrameReader {
     /// `data` at `range` read by `Fast`'s hand-written reader, as `P` (the same type); nil when
     /// the reader is not sure. Generic over both, so the value is never boxed in an existential
     /// on its way out (`message.send`'s parameters, on every send).
-    private static func scan<Fast: FastJSONReadable, P>(_ fast: Fast.Type, as type: P.Type, in frame: Data, _ range: Range<Int>) -> P? {
-        frame.withUnsafeBytes { raw -> P? in
-            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[range]))
+    private static func scan<Fast: FastJSONReadable, P>(_ fast: Fast.Type, as type: P.Type, in frame: [UInt8], _ range: Range<Int>) -> P? {
+        frame.withUnsafeBufferPointer { bytes -> P? in
+            var scanner = JSONScanner(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
             guard let value = Fast(scanning: &scanner), scanner.atEnd() else { return nil }
             return value as? P
         }

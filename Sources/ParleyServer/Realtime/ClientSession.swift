@@ -37,8 +37,8 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     private var bucket: TokenBucket
     private var socket: WebSocketConnection?
     private var state: State = .awaitingAuth
-    /// Requests waiting while an earlier one is in progress.
-    private var queue: [Data] = []
+    /// Requests waiting while an earlier one is in progress, each its text's bytes.
+    private var queue: [[UInt8]] = []
     private var busy = false
     private static let frames = WebSocketFrameEncoder(role: .server)
 
@@ -76,15 +76,15 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     }
 
     nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveText text: String) {
-        let frame = Data(text.utf8)
+        let frame = Array(text.utf8)
         loop.assumeIsolated(self) { $0.received(frame) }
     }
 
-    /// A whole frame read in place (most requests): copied once into the request's `Data`,
+    /// A whole frame read in place (most requests): copied once into the request's bytes,
     /// without the `String` the default makes first (a second allocation and copy, and a
     /// UTF-8 check the WebSocket already made).
     nonisolated func webSocket(_ socket: WebSocketConnection, didReceiveUTF8 bytes: UnsafeRawBufferPointer) {
-        let frame = bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data()
+        let frame = [UInt8](bytes)
         loop.assumeIsolated(self) { $0.received(frame) }
     }
 
@@ -115,7 +115,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         socket?.close(code: CloseCodes.authTimeout, reason: "no auth request in time")
     }
 
-    private func received(_ frame: Data) {
+    private func received(_ frame: [UInt8]) {
         guard let socket else { return }
         guard queue.count < services.limits.maxQueuedRequestsPerConnection else {
             socket.close(code: .policyViolation, reason: "too many requests in flight")
@@ -162,7 +162,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     }
 
     /// Handles one request; then the next waiting one, unless it runs on (`busy`).
-    private func process(_ frame: Data) {
+    private func process(_ frame: [UInt8]) {
         guard socket?.isOpen == true else { return }
         let envelope: RequestEnvelope
         do throws(ProtocolError) {
@@ -190,7 +190,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         }
     }
 
-    private func authenticate(_ envelope: RequestEnvelope, _ frame: Data) {
+    private func authenticate(_ envelope: RequestEnvelope, _ frame: [UInt8]) {
         state = .authenticating
         busy = true
         let accounts = services.accounts
@@ -240,7 +240,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         }
     }
 
-    private func run(_ envelope: RequestEnvelope, _ frame: Data, _ session: AuthenticatedSession) {
+    private func run(_ envelope: RequestEnvelope, _ frame: [UInt8], _ session: AuthenticatedSession) {
         guard let handler = services.operations[envelope.op] else {
             send(FrameWriter.failure(envelope.id, ProtocolError(.unknownOperation, "no operation '\(envelope.op)'")))
             processNext()
@@ -252,10 +252,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         case .completion(let start):
             // No task: started here, on the loop; the answer comes back on the loop once (the
             // writer's hop, or at once for a refusal), and enters the session again there.
-            let id = envelope.id
-            start(context, envelope, frame) { result in
-                self.loop.assumeIsolated(self) { $0.answer(id, result) }
-            }
+            start(context, envelope, frame, OperationAnswer(session: self, id: envelope.id))
         case .task(let run):
             // Isolated to this session and started at once; the handler's work (decoding, the
             // services, encoding a large answer) runs on the pool, costing the loop nothing:
@@ -270,8 +267,8 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     /// Runs `run` away from the session (`@concurrent`): on the global pool, the executor its
     /// task prefers.
     @concurrent
-    private static func runOffLoop(_ run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8],
-                                   _ context: OperationContext, _ envelope: RequestEnvelope, _ frame: Data) async -> [UInt8] {
+    private static func runOffLoop(_ run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, [UInt8]) async -> [UInt8],
+                                   _ context: OperationContext, _ envelope: RequestEnvelope, _ frame: [UInt8]) async -> [UInt8] {
         await run(context, envelope, frame)
     }
 
@@ -282,10 +279,15 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         processNext()
     }
 
-    /// Answers the request in progress (`id`) from a handler with no task, and starts the next
-    /// one. The response's text is assembled in the thread's scratch bytes and copied once,
-    /// into its frame.
-    private func answer(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
+    /// Answers the request in progress (`id`) from a handler with no task (`OperationAnswer`);
+    /// call on the loop.
+    nonisolated func answer(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
+        loop.assumeIsolated(self) { $0.answerOnLoop(id, result) }
+    }
+
+    /// Answers the request in progress and starts the next one. The response's text is
+    /// assembled in the thread's scratch bytes and copied once, into its frame.
+    private func answerOnLoop(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
         busy = false
         if let socket {
             let frame = ScratchBytes.with { text in

@@ -17,19 +17,16 @@ struct OperationContext: Sendable {
 struct OperationTable: Sendable {
     /// How an operation runs: its parameters decoded, the work done, the answer encoded.
     enum Handler: Sendable {
-        /// What a handler with no task answers, once: its result's `data` JSON, or a refusal.
-        typealias Answer = @Sendable (Result<[UInt8], ProtocolError>) -> Void
-
         /// As a task on the global pool, so decoding, the services and encoding a large
         /// answer cost the loop nothing; returns the response frame's text. `run` runs on its
         /// caller's executor (`nonisolated(nonsending)`): `ClientSession` calls it from
         /// `@concurrent` code.
-        case task(run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, Data) async -> [UInt8])
+        case task(run: nonisolated(nonsending) @Sendable (OperationContext, RequestEnvelope, [UInt8]) async -> [UInt8])
         /// With no task (the hot `message.send`): started on the connection's loop, inside
-        /// its session, it calls `Answer` once, back on that loop (the store's writer hands
-        /// the commit's outcome there in one hop), or at once for a refusal found before any
-        /// wait.
-        case completion(@Sendable (OperationContext, RequestEnvelope, Data, _ answer: @escaping Answer) -> Void)
+        /// its session, it calls its `OperationAnswer` once, back on that loop (the store's
+        /// writer hands the commit's outcome there in one hop), or at once for a refusal found
+        /// before any wait.
+        case completion(@Sendable (OperationContext, RequestEnvelope, [UInt8], OperationAnswer) -> Void)
     }
 
     private let handlers: [String: Handler]
@@ -79,8 +76,7 @@ final class OperationTableBuilder {
     /// are decoded on the connection's loop, and `body` starts the work there and calls its
     /// answer once, back on the loop, with the result's `data` JSON or a refusal.
     func onCompletion<O: APIOperation>(_ operation: O.Type,
-                                       _ body: @escaping @Sendable (OperationContext, O.Parameters,
-                                                                    _ answer: @escaping OperationTable.Handler.Answer) -> Void) {
+                                       _ body: @escaping @Sendable (OperationContext, O.Parameters, OperationAnswer) -> Void) {
         add(O.name, .completion { context, envelope, frame, answer in
             let parameters: O.Parameters
             do throws(ProtocolError) {

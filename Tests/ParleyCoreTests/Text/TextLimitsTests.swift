@@ -47,6 +47,18 @@ struct TextLimitsTests {
         try limits.validate("🇨🇳a", as: .nickname)
     }
 
+    @Test func eachFieldKeepsItsOwnLimit() {
+        #expect(TextField.allCases.enumerated().allSatisfy { $0.offset == $0.element.position })
+        var limits = TextLimits()
+        for (index, field) in TextField.allCases.enumerated() {
+            limits[field] = TextLimit(characters: 0...(100 + index), bytes: 1000 + index)
+        }
+        for (index, field) in TextField.allCases.enumerated() {
+            #expect(limits[field] == TextLimit(characters: 0...(100 + index), bytes: 1000 + index), "\(field)")
+        }
+        #expect(TextLimits()[.text] == TextField.text.defaultLimit)
+    }
+
     @Test func minimumsAndControlCharacters() throws {
         let limits = TextLimits()
         #expect(throws: ProtocolError.self) { try limits.validate("", as: .text) }

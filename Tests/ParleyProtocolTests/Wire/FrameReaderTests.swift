@@ -109,12 +109,12 @@ import Testing
 
     /// Whichever path reads a frame, the answer is the same: values, or errors naming the field.
     @Test(arguments: plain + leftAlone) func bothPathsAgree(_ json: String) {
-        let frame = Data(json.utf8)
+        let frame = Array(json.utf8)
         let viaReader: Result<SendParameters, ProtocolError> = Result { () throws(ProtocolError) in
             let envelope = try FrameReader.request(frame)
             return try FrameReader.parameters(SendParameters.self, in: frame, envelope)
         }
-        let viaDecoder = Result { try JSONDecoder().decode(Whole.self, from: frame).data }
+        let viaDecoder = Result { try JSONDecoder().decode(Whole.self, from: Data(frame)).data }
         switch (viaReader, viaDecoder) {
         case (.success(let a), .success(let b)):
             #expect(a.conversationId == b.conversationId && a.clientId == b.clientId && a.text == b.text && a.kind == b.kind
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func aSendsParametersAndOtherOperationsData() throws {
-        let frame = Data(#"{"id":"r1","op":"message.history","data":{"conversationId":"42","before":7}}"#.utf8)
+        let frame = Array(#"{"id":"r1","op":"message.history","data":{"conversationId":"42","before":7}}"#.utf8)
         let envelope = try FrameReader.request(frame)
         #expect(envelope.id == .string("r1") && envelope.op == "message.history")
         let history = try FrameReader.parameters(HistoryParameters.self, in: frame, envelope)
@@ -158,7 +158,7 @@ import Testing
 
     @Test func badParametersNameTheirField() throws {
         func failure(_ json: String) throws -> ProtocolError? {
-            let frame = Data(json.utf8)
+            let frame = Array(json.utf8)
             let envelope = try FrameReader.request(frame)
             do {
                 _ = try FrameReader.parameters(SendParameters.self, in: frame, envelope)
@@ -184,7 +184,7 @@ import Testing
 
     @Test func aFrameWithoutIdOrOpIsRefusedWhole() {
         for json in [#"{"op":"message.send","data":{}}"#, #"{"id":1,"data":{}}"#, #"[1]"#, ""] {
-            #expect(throws: ProtocolError.self, "\(json)") { try FrameReader.request(Data(json.utf8)) }
+            #expect(throws: ProtocolError.self, "\(json)") { try FrameReader.request(Array(json.utf8)) }
         }
     }
 

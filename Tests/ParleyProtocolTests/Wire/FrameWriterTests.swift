@@ -149,7 +149,7 @@ import Testing
     /// A request written for an operation reads back as the same operation and parameters.
     @Test func requestsRoundTripThroughTheReader() throws {
         let parameters = SendParameters(conversationId: ConversationID(5), clientId: "c", kind: .text, text: "hé \"x\"")
-        let frame = Data(try #require(FrameWriter.request(Op.MessageSend.self, id: .number(12), parameters)))
+        let frame = try #require(FrameWriter.request(Op.MessageSend.self, id: .number(12), parameters))
         let envelope = try FrameReader.request(frame)
         #expect(envelope.id == .number(12) && envelope.op == Op.MessageSend.name)
         let read = try FrameReader.parameters(SendParameters.self, in: frame, envelope)
@@ -157,7 +157,7 @@ import Testing
         // A voice send (keys the hand-written reader leaves to JSONDecoder) reads back whole.
         let voice = SendParameters(conversationId: ConversationID(5), clientId: "v", kind: .voice, mediaId: "rec", durationMs: 900,
                                    waveform: Array(repeating: 31, count: 64))
-        let voiceFrame = Data(try #require(FrameWriter.request(Op.MessageSend.self, id: .number(13), voice)))
+        let voiceFrame = try #require(FrameWriter.request(Op.MessageSend.self, id: .number(13), voice))
         let voiceRead = try FrameReader.parameters(SendParameters.self, in: voiceFrame, try FrameReader.request(voiceFrame))
         #expect(voiceRead.kind == .voice && voiceRead.durationMs == 900 && voiceRead.waveform == voice.waveform && voiceRead.mediaId == "rec")
     }
