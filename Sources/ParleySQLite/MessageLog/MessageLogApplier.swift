@@ -1,7 +1,9 @@
 import ParleyStoreSupport
 
-/// The writer's upkeep with `--message-log-apply later`: inserts the acknowledged message
-/// rows that are only in the log (`UnappliedMessages`) into SQLite, every one waiting in one
+/// The writer's upkeep with `--message-log-apply later`: inserts the committed message rows
+/// that are only in the log (`UnappliedMessages`; synced or still on their way to the log:
+/// the writer's commit is in SQLite either way, and a kill in between leaves SQLite ahead
+/// of the log, which the next open puts right, `MessageLogReplay`) into SQLite, every one waiting in one
 /// transaction of the write session (no sync of its own: the rows are in the log), once
 /// `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads and other writes do not
 /// wait for it: they apply what waits themselves (`MessageLogJournal`).
@@ -30,9 +32,10 @@ final class MessageLogApplier: WriterUpkeep {
     }
 
     func due(at now: ContinuousClock.Instant) -> Duration? {
-        guard unapplied.acknowledgedCount > 0, let since = unapplied.waitingSince else { return nil }
+        // After a failed sync of the log the store writes nothing more.
+        guard session?.hasFailed != true, unapplied.committedRows > 0, let since = unapplied.waitingSince else { return nil }
         if let lastFailure { return lastFailure.advanced(by: max(settings.applyDelay, Self.failurePause)) - now }
-        if unapplied.acknowledgedCount >= settings.applyBatchRows { return .zero }
+        if unapplied.committedRows >= settings.applyBatchRows { return .zero }
         return since.advanced(by: settings.applyDelay) - now
     }
 
@@ -52,7 +55,7 @@ final class MessageLogApplier: WriterUpkeep {
         } catch {
             lastFailure = now
             if failures.failed() {
-                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: unapplied.acknowledgedCount))
+                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: unapplied.committedRows))
             }
         }
     }
