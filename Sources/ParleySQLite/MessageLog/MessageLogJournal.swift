@@ -225,7 +225,9 @@ final class MessageLogJournal {
                 throw StoreError.failure("message log: \(error)")
             }
         }
-        return changes - changesAtBegin != toleratedChanges
+        // A row applied before its sync has only SQLite's copy until then: the commit is
+        // synced, so no reader sees a row a power cut could still take.
+        return changes - changesAtBegin != toleratedChanges || unapplied?.appliesUnsyncedRows == true
     }
 
     /// After `COMMIT`: the transaction's applied rows are in SQLite for good, its new rows

@@ -51,6 +51,11 @@ final class UnappliedMessages {
     /// Rows committed (handed to the log) and not yet applied for good.
     var committedRows: Int { committedCount }
 
+    /// Whether the open transaction applied a row the `message-log` thread has not synced yet
+    /// (one of its own, or one handed off and still on its way): its commit must then be
+    /// synced by SQLite before any reader could see the row (`MessageLogJournal`).
+    var appliesUnsyncedRows: Bool { applied > 0 && appliedForGood + applied > waiting.syncedRows }
+
     /// Whether a row waits to be applied in the open transaction.
     var hasRowsToApply: Bool { applied < rows.count }
 
