@@ -1,16 +1,19 @@
 import ParleyStoreSupport
 
 /// The writer's upkeep with `--message-log-apply later`: inserts the committed message rows
-/// that are only in the log (`UnappliedMessages`; synced or still on their way to the log:
-/// the writer's commit is in SQLite either way, and a kill in between leaves SQLite ahead
-/// of the log, which the next open puts right, `MessageLogReplay`) into SQLite, every one waiting in one
-/// transaction of the write session (no sync of its own: the rows are in the log), once
-/// `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads and other writes do not
-/// wait for it: they apply what waits themselves (`MessageLogJournal`).
+/// not yet in SQLite (`UnappliedMessages`), every one waiting in one transaction of the
+/// write session, once `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads
+/// and other writes do not wait for it: they apply what waits themselves
+/// (`MessageLogJournal`).
+///
+/// The step needs no sync of its own for rows the log has synced. A row still on its way to
+/// the log (`MessageLogSyncer`) makes the commit sync SQLite's WAL (`MessageLogJournal`), and
+/// if the log then never gets it (a kill, a failed sync) the next open appends it to the log
+/// (`MessageLogReplay.catchUp`).
 ///
 /// A failed step leaves the rows waiting and is retried after the delay (at least
-/// `failurePause`); failures are told
-/// (`MessageLogApplyReport`) at the 1st, 10th, 100th… in a row, and the recovery once.
+/// `failurePause`); failures are told (`MessageLogApplyReport`) at the 1st, 10th, 100th… in
+/// a row, and the recovery once.
 ///
 /// Owned by the write session, on its thread.
 final class MessageLogApplier: WriterUpkeep {

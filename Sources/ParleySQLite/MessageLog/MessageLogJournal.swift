@@ -30,14 +30,14 @@ import ParleySQL
 /// sends changes nothing in SQLite (no WAL frames, a `COMMIT` of a read-only transaction);
 /// the commit hands the rows to the `message-log` thread (`MessageLogSyncer`) with the
 /// answers of the batch's callers, and it syncs them and acknowledges them with no row in
-/// SQLite while the writer goes on with its next batch. The rows
-/// are applied (inserted through `insertMessageRow`, as a replay would, markers with them)
-/// by the writer's upkeep in larger
-/// transactions (`MessageLogApplier`), and before anything could read `messages`: on the
-/// writer, before any statement other than the send path's prepared ones
+/// SQLite while the writer goes on with its next batch. The rows are applied (inserted
+/// through `insertMessageRow`, as a replay would, markers with them) by the writer's upkeep
+/// in larger transactions (`MessageLogApplier`), and before anything could read `messages`:
+/// on the writer, before any statement other than the send path's prepared ones
 /// (`SQLiteConnection.beforeStatement` calls `apply`); a reader first queues a write that
 /// applies them (`SQLiteStore.read`). An applied row's changes are tolerated like a
-/// marker's: the row is in the log already.
+/// marker's: the row is in the log already, or on its way there, in which case the commit
+/// syncs the WAL (`prepareCommit`).
 ///
 /// Owned by the writer thread, like its connection; never used by two threads.
 final class MessageLogJournal {

@@ -37,6 +37,11 @@ final class MessageLogSyncer: Sendable {
         var answers: (@Sendable ((any Error)?) -> Void)?
     }
 
+    /// As many entries as the thread takes at once: all of them (the writer hands off one
+    /// per batch, so fewer than this ever wait; finite so that the queue's index arithmetic
+    /// cannot overflow).
+    private static let everything = 1 << 30
+
     /// What every answer gets once a sync failed.
     static let failure = StoreError.failure("message log: sync failed")
 
@@ -54,7 +59,7 @@ final class MessageLogSyncer: Sendable {
         self.queue = queue
         self.worker = worker
         let started = try StoreThread.start(name: "message-log") {
-            while let entries = queue.take(upTo: Int.max) {
+            while let entries = queue.take(upTo: Self.everything) {
                 worker.sync(entries)
             }
         }
