@@ -22,7 +22,9 @@ import Testing
         store.write({ try $0.appendMessage(message, markingReadBySender: true) }) { answers.add(clientID, $0.map { _ in () }) }
     }
 
-    @Test func answersComeInHandOffOrderAcrossBatchesAlsoForWritesWithoutRows() async throws {
+    /// A store whose first sync (of the send "a1", answered into `answers`) is held while
+    /// `body` runs; closed afterwards.
+    private func withHeldSend(_ body: (SQLiteStore, Fixture, SyncControl, Answers) async throws -> Void) async throws {
         let fixture = try await MessageLogFixture.make()
         defer { fixture.remove() }
         let control = SyncControl(.hold)
@@ -31,43 +33,43 @@ import Testing
         let answers = Answers()
         send(store, fixture, "a1", into: answers)
         try await control.waitUntilHeld()
-        // Each write below is taken by the writer (a batch of its own) before the next one
-        // queues, while the sync of the first send is held.
-        store.write({ try $0.insertUser(newUser("carl")) }) { answers.add("user", $0.map { _ in () }) }
-        try await eventually("the user write to be taken") { store.queuedWriteCount == 0 }
-        // Refused because the held send uses the client id: it must not answer first either.
-        send(store, fixture, "a1", into: answers)
-        try await eventually("the refused send to be taken") { store.queuedWriteCount == 0 }
-        send(store, fixture, "a2", into: answers)
-        try await eventually("the last send to be taken") { store.queuedWriteCount == 0 }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(answers.labels.isEmpty, "nobody hears back before the first send is synced")
-        control.open()
-        try await eventually("every answer") { answers.labels.count == 4 }
-        #expect(answers.labels == ["a1", "user", "a1", "a2"])
-        #expect(answers.outcomes == ["ok", "ok", "conflict", "ok"])
-        #expect(try await store.read { try $0.messages(in: fixture.chat, after: 0, limit: 10) }.map(\.text) == ["text a1", "text a2"])
+        try await body(store, fixture, control, answers)
+    }
+
+    @Test func answersComeInHandOffOrderAcrossBatchesAlsoForWritesWithoutRows() async throws {
+        try await withHeldSend { store, fixture, control, answers in
+            // Each write below is taken by the writer (a batch of its own) before the next one
+            // queues, while the sync of the first send is held.
+            store.write({ try $0.insertUser(newUser("carl")) }) { answers.add("user", $0.map { _ in () }) }
+            try await eventually("the user write to be taken") { store.queuedWriteCount == 0 }
+            // Refused because the held send uses the client id: it must not answer first either.
+            send(store, fixture, "a1", into: answers)
+            try await eventually("the refused send to be taken") { store.queuedWriteCount == 0 }
+            send(store, fixture, "a2", into: answers)
+            try await eventually("the last send to be taken") { store.queuedWriteCount == 0 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(answers.labels.isEmpty, "nobody hears back before the first send is synced")
+            control.open()
+            try await eventually("every answer") { answers.labels.count == 4 }
+            #expect(answers.labels == ["a1", "user", "a1", "a2"])
+            #expect(answers.outcomes == ["ok", "ok", "conflict", "ok"])
+            #expect(try await store.read { try $0.messages(in: fixture.chat, after: 0, limit: 10) }.map(\.text) == ["text a1", "text a2"])
+        }
     }
 
     @Test func aWriteThatSeesAnUnsyncedSendAnswersOnlyAfterItsSync() async throws {
-        let fixture = try await MessageLogFixture.make()
-        defer { fixture.remove() }
-        let control = SyncControl(.hold)
-        let store = try fixture.openLater(syncSeam: control.seam)
-        defer { control.open(); store.close() }
-        let answers = Answers()
-        send(store, fixture, "a1", into: answers)
-        try await control.waitUntilHeld()
-        // Bob's write reads the conversation: the writer applies the unsynced row for it.
-        let chat = fixture.chat
-        let seen = Task { try await store.write { try $0.message(in: chat, seq: 1)?.text } }
-        try await eventually("the reading write to be taken") { store.queuedWriteCount == 0 }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(answers.labels.isEmpty)
-        control.open()
-        #expect(try await seen.value == "text a1")
-        #expect(answers.labels == ["a1"], "the send was answered before the write that saw it")
-        #expect(try fixture.storedRows() == 1)
+        try await withHeldSend { store, fixture, control, answers in
+            // Bob's write reads the conversation: the writer applies the unsynced row for it.
+            let chat = fixture.chat
+            let seen = Task { try await store.write { try $0.message(in: chat, seq: 1)?.text } }
+            try await eventually("the reading write to be taken") { store.queuedWriteCount == 0 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(answers.labels.isEmpty)
+            control.open()
+            #expect(try await seen.value == "text a1")
+            #expect(answers.labels == ["a1"], "the send was answered before the write that saw it")
+            #expect(try fixture.storedRows() == 1)
+        }
     }
 
     @Test func aFailedSyncFailsTheHeldCallersAndEveryLaterWriteAndTheReopenReplaysWhatIsDurable() async throws {
