@@ -11,6 +11,6 @@ public enum MessageLogApplyReport: Sendable, Equatable {
     case recovered(failedSteps: Int)
     /// The log's sync failed (told once): every write waiting for it and every later one
     /// fails, until the server is restarted (which replays what the log has).
-    /// `refusedWrites`: hand-offs of the writer (batches) whose callers were failed with it.
-    case syncFailed(reason: String, refusedWrites: Int)
+    /// `failedBatches`: the writer's hand-offs (one a batch) whose callers it failed.
+    case syncFailed(reason: String, failedBatches: Int)
 }

@@ -129,7 +129,7 @@ final class MessageLogSyncer: Sendable {
                 } catch {
                     failed.store(true, ordering: .releasing)
                     failure = MessageLogSyncer.failure
-                    report(.syncFailed(reason: String(describing: error), refusedWrites: entries.count { $0.answers != nil }))
+                    report(.syncFailed(reason: String(describing: error), failedBatches: entries.count { $0.answers != nil }))
                 }
             }
             for entry in entries { entry.answers?(failure) }
