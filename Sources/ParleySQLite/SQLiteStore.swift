@@ -46,8 +46,9 @@ public final class SQLiteStore: Store {
     /// The database file.
     public let path: String
     private let engine: ThreadedStore<SQLiteBackend>
-    /// The message log and its lock, with `messageLog` settings.
-    private let messageLog: (log: SegmentLog, lock: DirectoryLock)?
+    /// The message log and its lock, with `messageLog` settings, and with
+    /// `--message-log-apply later` the `message-log` thread that syncs it.
+    private let messageLog: (log: SegmentLog, lock: DirectoryLock, syncer: MessageLogSyncer?)?
     /// With `--message-log-apply later`: the rows acknowledged and not yet in SQLite, which a
     /// read must have applied first.
     private let unapplied: UnappliedCount?
@@ -79,14 +80,27 @@ public final class SQLiteStore: Store {
     ///   - searchIndexReport: told when an indexing step fails and when indexing recovers
     ///     (called on the writer thread; keep it short), for the server's log.
     ///   - messageLogApplyReport: the same for the apply of acknowledged rows
-    ///     (`MessageLogSettings.Apply.later`).
+    ///     (`MessageLogSettings.Apply.later`), and the failure of its log's sync.
     /// - Throws: `StoreError.failure` if the file cannot be opened, is not a database, or
     ///   has a newer schema than this build knows.
-    public init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
-                batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
-                searchIndex: SearchIndexSettings = SearchIndexSettings(),
-                searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in },
-                messageLogApplyReport: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws {
+    public convenience init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
+                            batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
+                            searchIndex: SearchIndexSettings = SearchIndexSettings(),
+                            searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in },
+                            messageLogApplyReport: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws {
+        try self.init(path: path, readers: readers, synchronous: synchronous, batchLimit: batchLimit, messageLog: settings,
+                      searchIndex: searchIndex, searchIndexReport: searchIndexReport, messageLogApplyReport: messageLogApplyReport,
+                      messageLogSyncSeam: nil)
+    }
+
+    /// The public `init`, and for tests `messageLogSyncSeam`, which runs every sync of the
+    /// `message-log` thread (`MessageLogSyncer.SyncSeam`: it may hold it back or fail it).
+    init(path: String, readers: Int = 2, synchronous: Synchronous = .full,
+         batchLimit: Int = 256, messageLog settings: MessageLogSettings? = nil,
+         searchIndex: SearchIndexSettings = SearchIndexSettings(),
+         searchIndexReport: @escaping @Sendable (SearchIndexReport) -> Void = { _ in },
+         messageLogApplyReport: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in },
+         messageLogSyncSeam: MessageLogSyncer.SyncSeam?) throws {
         let writerConnection: SQLiteConnection
         var readerConnections: [SQLiteConnection] = []
         var journal: MessageLogJournal?
@@ -112,7 +126,8 @@ public final class SQLiteStore: Store {
                 replayed = count
                 // From now on the log is the durability point of message inserts.
                 try writerConnection.setSynchronousMode(.normal)
-                journal = try MessageLogJournal(log: log, settings: settings, databasePath: path, connection: writerConnection)
+                journal = try MessageLogJournal(log: log, settings: settings, databasePath: path, connection: writerConnection,
+                                                syncSeam: messageLogSyncSeam, report: messageLogApplyReport)
             }
             // Read-only opens: a read can never write, whatever its closure tries.
             for _ in 0..<max(1, readers) {
@@ -127,7 +142,7 @@ public final class SQLiteStore: Store {
         }
 
         self.path = path
-        messageLog = opened
+        messageLog = opened.map { ($0.log, $0.lock, journal?.syncer) }
         unapplied = journal?.unapplied?.waiting
         replayedFromMessageLog = replayed
         engine = try ThreadedStore(backend: SQLiteBackend(), writers: [writeSession], readers: readerConnections,
@@ -175,7 +190,9 @@ public final class SQLiteStore: Store {
     public func close() {
         engine.close()
         if let messageLog {
-            // After the writer: no commit can append any more.
+            // After the writer: nothing more is handed off; the thread syncs and answers
+            // what was, and then no commit can append any more.
+            messageLog.syncer?.close()
             messageLog.log.close()
             messageLog.lock.release()
         }

@@ -93,6 +93,9 @@ extension ParleyServer {
                              reason: reason, failedSteps: failedSteps, waiting: waiting, logger: logger)
         case .recovered(let failedSteps):
             logger.info("message log apply recovered", ["failed_steps": .int(failedSteps)])
+        case let .syncFailed(reason, failedBatches):
+            logger.error("message log sync failed; every write fails until the server is restarted",
+                         ["error": .string(reason), "failed_batches": .int(failedBatches)])
         }
     }
 

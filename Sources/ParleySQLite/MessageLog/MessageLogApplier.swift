@@ -1,14 +1,19 @@
 import ParleyStoreSupport
 
-/// The writer's upkeep with `--message-log-apply later`: inserts the acknowledged message
-/// rows that are only in the log (`UnappliedMessages`) into SQLite, every one waiting in one
-/// transaction of the write session (no sync of its own: the rows are in the log), once
-/// `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads and other writes do not
-/// wait for it: they apply what waits themselves (`MessageLogJournal`).
+/// The writer's upkeep with `--message-log-apply later`: inserts the committed message rows
+/// not yet in SQLite (`UnappliedMessages`), every one waiting in one transaction of the
+/// write session, once `applyBatchRows` wait or the oldest has waited `applyDelay`. Reads
+/// and other writes do not wait for it: they apply what waits themselves
+/// (`MessageLogJournal`).
+///
+/// The step needs no sync of its own for rows the log has synced. A row still on its way to
+/// the log (`MessageLogSyncer`) makes the commit sync SQLite's WAL (`MessageLogJournal`), and
+/// if the log then never gets it (a kill, a failed sync) the next open appends it to the log
+/// (`MessageLogReplay.catchUp`).
 ///
 /// A failed step leaves the rows waiting and is retried after the delay (at least
-/// `failurePause`); failures are told
-/// (`MessageLogApplyReport`) at the 1st, 10th, 100th… in a row, and the recovery once.
+/// `failurePause`); failures are told (`MessageLogApplyReport`) at the 1st, 10th, 100th… in
+/// a row, and the recovery once.
 ///
 /// Owned by the write session, on its thread.
 final class MessageLogApplier: WriterUpkeep {
@@ -30,9 +35,10 @@ final class MessageLogApplier: WriterUpkeep {
     }
 
     func due(at now: ContinuousClock.Instant) -> Duration? {
-        guard unapplied.acknowledgedCount > 0, let since = unapplied.waitingSince else { return nil }
+        // After a failed sync of the log the store writes nothing more.
+        guard session?.hasFailed != true, unapplied.committedRows > 0, let since = unapplied.waitingSince else { return nil }
         if let lastFailure { return lastFailure.advanced(by: max(settings.applyDelay, Self.failurePause)) - now }
-        if unapplied.acknowledgedCount >= settings.applyBatchRows { return .zero }
+        if unapplied.committedRows >= settings.applyBatchRows { return .zero }
         return since.advanced(by: settings.applyDelay) - now
     }
 
@@ -52,7 +58,7 @@ final class MessageLogApplier: WriterUpkeep {
         } catch {
             lastFailure = now
             if failures.failed() {
-                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: unapplied.acknowledgedCount))
+                report(.stepFailed(reason: String(describing: error), failedSteps: failures.count, waiting: unapplied.committedRows))
             }
         }
     }

@@ -28,14 +28,16 @@ import ParleySQL
 /// nothing: it hands out the seq and id and leaves the row here (`defer`), with the online
 /// recipient's delivered marker of a 1:1 send (`deferDelivered`), so a transaction of plain
 /// sends changes nothing in SQLite (no WAL frames, a `COMMIT` of a read-only transaction);
-/// the commit logs and syncs the rows and acknowledges them with no row in SQLite. The rows
-/// are applied (inserted through `insertMessageRow`, as a replay would, markers with them)
-/// by the writer's upkeep in larger
-/// transactions (`MessageLogApplier`), and before anything could read `messages`: on the
-/// writer, before any statement other than the send path's prepared ones
+/// the commit hands the rows to the `message-log` thread (`MessageLogSyncer`) with the
+/// answers of the batch's callers, and it syncs them and acknowledges them with no row in
+/// SQLite while the writer goes on with its next batch. The rows are applied (inserted
+/// through `insertMessageRow`, as a replay would, markers with them) by the writer's upkeep
+/// in larger transactions (`MessageLogApplier`), and before anything could read `messages`:
+/// on the writer, before any statement other than the send path's prepared ones
 /// (`SQLiteConnection.beforeStatement` calls `apply`); a reader first queues a write that
 /// applies them (`SQLiteStore.read`). An applied row's changes are tolerated like a
-/// marker's: the row is in the log already.
+/// marker's: the row is in the log already, or on its way there, in which case the commit
+/// syncs the WAL (`prepareCommit`).
 ///
 /// Owned by the writer thread, like its connection; never used by two threads.
 final class MessageLogJournal {
@@ -52,6 +54,11 @@ final class MessageLogJournal {
     private var lastRetention: Double = 0
     /// With `--message-log-apply later`: the rows handed out and not yet in SQLite.
     let unapplied: UnappliedMessages?
+    /// With `--message-log-apply later`: the thread that syncs the committed rows and then
+    /// answers the callers.
+    let syncer: MessageLogSyncer?
+    /// Rows committed and not yet handed to `syncer` (they go with the batch's answers).
+    private var toHandOff: [LoggedMessage] = []
     /// Whether a transaction of the write session is open (statements outside one, the
     /// search indexer's and retention's, apply nothing).
     private var inTransaction = false
@@ -68,17 +75,40 @@ final class MessageLogJournal {
     /// holding its snapshot does not make every commit try again.
     private static let retentionInterval = 1.0
 
-    init(log: SegmentLog, settings: MessageLogSettings, databasePath: String, connection: SQLiteConnection) throws {
+    /// With `--message-log-apply later` the `message-log` thread starts here (`syncSeam`: see
+    /// `MessageLogSyncer`; `report`: told when its sync fails).
+    init(log: SegmentLog, settings: MessageLogSettings, databasePath: String, connection: SQLiteConnection,
+         syncSeam: MessageLogSyncer.SyncSeam? = nil, report: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws {
         self.log = log
         self.settings = settings
         walPath = databasePath + "-wal"
         if settings.apply == .later {
-            unapplied = UnappliedMessages()
+            let unapplied = UnappliedMessages()
+            self.unapplied = unapplied
             messageExists = try connection.prepare("SELECT 1 FROM messages WHERE id = ?1")
+            syncer = try MessageLogSyncer(log: log, counts: unapplied.waiting, seam: syncSeam, report: report)
         } else {
             unapplied = nil
             messageExists = nil
+            syncer = nil
         }
+    }
+
+    /// Whether the log's sync failed (`--message-log-apply later`): nothing may be written
+    /// until the store is opened again.
+    var hasFailed: Bool { syncer?.hasFailed ?? false }
+
+    /// Hands the rows committed since the last call and `answers` (the callers of the writes
+    /// decided since then) to the `message-log` thread, which runs `answers` once the rows and
+    /// every row handed before are synced; without that thread (`now`) runs it at once.
+    func handOff(_ answers: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let syncer else {
+            answers(nil)
+            return
+        }
+        let rows = toHandOff
+        toHandOff = []
+        syncer.handOff(MessageLogSyncer.Entry(rows: rows, answers: answers))
     }
 
     /// A transaction begins.
@@ -159,8 +189,8 @@ final class MessageLogJournal {
     /// The apply's settings, with `--message-log-apply later`.
     var applySettings: MessageLogSettings? { unapplied == nil ? nil : settings }
 
-    /// Whether acknowledged rows wait (`MessageLogApplier`, readers).
-    var hasUnapplied: Bool { (unapplied?.acknowledgedCount ?? 0) > 0 }
+    /// Whether committed rows wait for their apply (retention keeps their segments).
+    var hasUnapplied: Bool { (unapplied?.committedRows ?? 0) > 0 }
 
     /// `message` was inserted; its statements changed `changes` rows.
     func logged(_ message: LoggedMessage, changes: Int) {
@@ -176,8 +206,9 @@ final class MessageLogJournal {
         return try body()
     }
 
-    /// Before `COMMIT`: appends the transaction's rows to the log (synced) and says whether
-    /// the commit must be followed by a sync of the WAL (it changed something else).
+    /// Before `COMMIT`: appends the transaction's rows to the log (synced; with a `message-log`
+    /// thread they go to it after the commit instead) and says whether the commit must be
+    /// followed by a sync of the WAL (it changed something else).
     func prepareCommit(changes: Int) throws -> Bool {
         if let unapplied, unapplied.applied > 0, let messageExists {
             // A closure's own savepoint that was undone may have taken applied rows with it:
@@ -187,20 +218,23 @@ final class MessageLogJournal {
             while present > 0, try !Self.exists(unapplied.rows[present - 1].id, messageExists) { present -= 1 }
             unapplied.confirmApplied(present)
         }
-        if !pending.isEmpty {
+        if !pending.isEmpty && syncer == nil {
             do {
                 try log.append(pending.map(\.record))
             } catch {
                 throw StoreError.failure("message log: \(error)")
             }
         }
-        return changes - changesAtBegin != toleratedChanges
+        // A row applied before its sync has only SQLite's copy until then: the commit is
+        // synced, so no reader sees a row a power cut could still take.
+        return changes - changesAtBegin != toleratedChanges || unapplied?.appliesUnsyncedRows == true
     }
 
     /// After `COMMIT`: the transaction's applied rows are in SQLite for good, its new rows
-    /// are acknowledged.
+    /// are acknowledged (with a `message-log` thread: go to it with the next hand-off).
     func committed() {
         inTransaction = false
+        if syncer != nil { toHandOff.append(contentsOf: pending) }
         unapplied?.committed(at: ContinuousClock.now)
     }
 

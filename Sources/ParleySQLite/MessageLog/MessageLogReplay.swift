@@ -12,6 +12,12 @@ import ParleySQL
 /// inserts nothing twice; a row that does not continue its conversation (the log lost rows
 /// SQLite lacks too) stops the open rather than leave a gap.
 ///
+/// With `--message-log-apply later` SQLite may also be *ahead* of the log: the writer commits
+/// before the `message-log` thread syncs, and may apply a row in between (or the sync
+/// failed), so a kill leaves rows in SQLite the log lacks. Nobody was told about them, but
+/// the log would refuse the conversation's next seq: those rows are appended to the log
+/// (`catchUp`) so it continues every conversation from SQLite's last seq.
+///
 /// The replay commits at `synchronous = FULL`, then a checkpoint moves everything into the
 /// database file, after which the log's complete segments are deleted.
 enum MessageLogReplay {
@@ -37,6 +43,8 @@ enum MessageLogReplay {
         let writer = SQLiteStoreWriter(connection: connection, sending: SendStatements(connection: connection), scrubber: WALScrubber(),
                                        journal: nil, searchIndex: nil)
         let replayed = try replay(log, into: writer)
+        // Before segments go: the log's checks know the seqs of the records it opened with.
+        try catchUp(log, from: connection)
         if MessageLogJournal.checkpoint(connection, waitingForReaders: true) {
             do {
                 try log.dropCompleteSegments()
@@ -46,6 +54,34 @@ enum MessageLogReplay {
             }
         }
         return (log, lock, replayed)
+    }
+
+    /// Appends to `log` the rows SQLite has past the last record of each conversation the log
+    /// knows (see above); returns how many. A conversation whose rows past it are not
+    /// gapless (deleted since) cannot be continued and stops the open.
+    @discardableResult
+    static func catchUp(_ log: SegmentLog, from connection: SQLiteConnection) throws -> Int {
+        var appended = 0
+        do {
+            for conversation in try log.conversations() {
+                let logged = Int64(bitPattern: try log.lastSeq(of: conversation))
+                let rows = try connection.query(
+                    "SELECT id, seq, sender_id, client_id, kind, text, body, created_at FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq",
+                    Int64(bitPattern: conversation), logged
+                ) { row in
+                    LoggedMessage(conversation: Int64(bitPattern: conversation), seq: try row.int64(1), id: try row.int64(0),
+                                  sender: try row.column(2, as: Int64?.self), clientID: try row.column(3, as: String?.self),
+                                  kind: try row.string(4), text: try row.column(5, as: String?.self),
+                                  body: try row.column(6, as: String?.self), createdAt: try row.int64(7), markedReadBySender: false)
+                }
+                guard !rows.isEmpty else { continue }
+                try log.append(rows.map(\.record))
+                appended += rows.count
+            }
+        } catch let error as LogError {
+            throw StoreError.failure("message log: catching up with SQLite: \(error)")
+        }
+        return appended
     }
 
     /// Inserts what `log` holds past each conversation's `last_seq`, in one transaction;

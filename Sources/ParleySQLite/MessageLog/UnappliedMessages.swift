@@ -1,6 +1,7 @@
 /// The message rows the writer has handed out but not yet inserted into SQLite
-/// (`--message-log apply later`): those of the open transaction (pending: logged at its
-/// commit) followed by those acknowledged in earlier commits, in id order, with what the
+/// (`--message-log apply later`): those committed by earlier transactions (handed to the
+/// `message-log` thread, synced or not yet) followed by those of the open transaction
+/// (handed at its commit), in id order, with what the
 /// send path needs to hand out the next ones without reading them from SQLite: the last seq
 /// given in each conversation and the (sender, client id) pairs used. A row carries the
 /// delivered marker its send moved (`deliver`), which moves with its insert, so markers wait,
@@ -12,7 +13,7 @@
 /// `undoWrite`) or the whole transaction (`rollBack`) take back its rows, the seqs they
 /// took (so seqs stay gapless) and its applies.
 ///
-/// Owned by the writer thread; only `waiting` is read by other threads.
+/// Owned by the writer thread; only `waiting` is shared with other threads.
 final class UnappliedMessages {
     /// (sender, client id): what the unique index of `messages` keeps apart.
     private struct ClientKey: Hashable {
@@ -28,8 +29,11 @@ final class UnappliedMessages {
     }
 
     private(set) var rows: [LoggedMessage] = []
-    /// `rows[..<acknowledged]` were committed (to the log) by earlier transactions.
-    private var acknowledged = 0
+    /// `rows[..<committedCount]` were committed by earlier transactions.
+    private var committedCount = 0
+    /// Rows applied for good (committed in SQLite) since the store opened: the position of
+    /// `rows[0]` in commit order.
+    private var appliedForGood = 0
     /// `rows[..<applied]` were inserted into SQLite in the open transaction.
     private(set) var applied = 0
     /// The last seq handed out per conversation with rows here (or applied since).
@@ -38,13 +42,19 @@ final class UnappliedMessages {
     private var seqChanges: [(conversation: Int64, previous: Int64?)] = []
     private var clientKeys: Set<ClientKey> = []
     private var marks: [Mark] = []
-    /// Rows acknowledged and not in SQLite's committed state, for readers (`SQLiteStore.read`).
+    /// Rows acknowledged (synced) and not in SQLite's committed state, for readers
+    /// (`SQLiteStore.read`); the `message-log` thread counts the synced ones.
     let waiting = UnappliedCount()
-    /// When the oldest of the acknowledged rows was acknowledged (nil: none waits).
+    /// When the oldest of the committed rows was committed (nil: none waits).
     private(set) var waitingSince: ContinuousClock.Instant?
 
-    /// Rows acknowledged and not yet applied for good.
-    var acknowledgedCount: Int { acknowledged }
+    /// Rows committed (handed to the log) and not yet applied for good.
+    var committedRows: Int { committedCount }
+
+    /// Whether the open transaction applied a row the `message-log` thread has not synced yet
+    /// (one of its own, or one handed off and still on its way): its commit must then be
+    /// synced by SQLite before any reader could see the row (`MessageLogJournal`).
+    var appliesUnsyncedRows: Bool { applied > 0 && appliedForGood + applied > waiting.syncedRows }
 
     /// Whether a row waits to be applied in the open transaction.
     var hasRowsToApply: Bool { applied < rows.count }
@@ -70,7 +80,7 @@ final class UnappliedMessages {
     /// Whether the newest row is (`conversation`, `seq`), handed out by the open transaction,
     /// not yet applied, and moves no other recipient's delivered marker.
     func canDeliver(conversation: Int64, seq: Int64, to user: Int64) -> Bool {
-        guard let last = rows.last, rows.count - 1 >= max(applied, acknowledged) else { return false }
+        guard let last = rows.last, rows.count - 1 >= max(applied, committedCount) else { return false }
         return last.conversation == conversation && last.seq == seq && (last.deliveredTo == nil || last.deliveredTo == user)
     }
 
@@ -103,29 +113,30 @@ final class UnappliedMessages {
         undo(to: mark)
     }
 
-    /// The transaction was rolled back: its rows and applies are gone; the acknowledged
-    /// rows wait on.
+    /// The transaction was rolled back: its rows and applies are gone; the committed rows
+    /// wait on.
     func rollBack() {
-        undo(to: Mark(rows: acknowledged, applied: 0, seqChanges: 0))
+        undo(to: Mark(rows: committedCount, applied: 0, seqChanges: 0))
         marks.removeAll(keepingCapacity: true)
     }
 
-    /// The transaction committed: its applied rows are in SQLite for good, the rest are
-    /// acknowledged and wait.
+    /// The transaction committed: its applied rows are in SQLite for good, the rest wait
+    /// (and are acknowledged once the `message-log` thread has synced them).
     func committed(at now: ContinuousClock.Instant) {
         for row in rows[..<applied] {
             if let key = Self.key(of: row) { clientKeys.remove(key) }
         }
         rows.removeFirst(applied)
-        if acknowledged <= applied || waitingSince == nil { waitingSince = rows.isEmpty ? nil : now }
+        appliedForGood += applied
+        if committedCount <= applied || waitingSince == nil { waitingSince = rows.isEmpty ? nil : now }
         applied = 0
-        acknowledged = rows.count
+        committedCount = rows.count
         seqChanges.removeAll(keepingCapacity: true)
         marks.removeAll(keepingCapacity: true)
         // Nothing waits: SQLite's counters say it all (and a conversation deleted since
         // leaves nothing behind).
         if rows.isEmpty { lastSeqs.removeAll(keepingCapacity: true) }
-        waiting.set(rows.count)
+        waiting.setApplied(appliedForGood)
     }
 
     private func undo(to mark: Mark) {

@@ -64,6 +64,8 @@ final class SQLiteWriteSession: StoreWriteSession {
     }
 
     func begin() throws {
+        // After a failed sync of the log nothing it covers may be written (nor applied).
+        if journal?.hasFailed == true { throw MessageLogSyncer.failure }
         // IMMEDIATE takes the write lock at once: a batch never fails halfway for want of it.
         try connection.runPrepared("BEGIN IMMEDIATE")
         journal?.begin(changes: connection.totalChanges)
@@ -117,6 +119,19 @@ final class SQLiteWriteSession: StoreWriteSession {
     var changeCount: Int { connection.totalChanges + (journal?.deferredChanges ?? 0) }
 
     var retryableFailure: (any Error)? { nil }
+
+    /// With `--message-log-apply later` the callers hear back on the `message-log` thread,
+    /// once the rows committed before their answers are synced (`MessageLogSyncer`).
+    func tell(_ answers: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let journal else {
+            answers(nil)
+            return
+        }
+        journal.handOff(answers)
+    }
+
+    /// Whether the log's sync failed: the store writes nothing more until opened again.
+    var hasFailed: Bool { journal?.hasFailed ?? false }
 
     func translate(_ error: any Error, during operation: String) -> any Error {
         StoreError.translating(error, during: operation)

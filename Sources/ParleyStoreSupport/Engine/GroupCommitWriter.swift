@@ -20,6 +20,11 @@ import ParleyCore
 ///
 /// Running a closure twice is safe because write closures touch nothing but the store (the
 /// `Store` contract), and only the last run's result reaches its caller.
+///
+/// **Answers.** Every outcome (a commit's, a refusal's, an abandoned batch's) is collected
+/// in the order it was decided and handed to the session's `tell` after each run of a
+/// batch, so a session that makes its commits durable on another thread answers nobody
+/// before what was committed earlier is durable (`StoreWriteSession.tell`).
 final class GroupCommitWriter: @unchecked Sendable {
     // @unchecked Sendable so that the thread can be handed it. Invariant: after `init`,
     // `session` (a connection, not Sendable) is used only by the writer thread, in `run()`.
@@ -35,6 +40,37 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Most writes per transaction: bounds how long one commit holds the write lock and how
     /// long the first caller of a batch waits for the last.
     private let batchLimit: Int
+    /// The outcomes decided and not yet handed to the session's `tell`, oldest first.
+    private var answers: [Answer] = []
+
+    /// One caller's outcome, decided on the writer thread and told through the session.
+    private enum Answer: Sendable {
+        /// `WriteJob.finish`: the job's own result, or the commit's error.
+        case finish(Job, commitError: (any Error)?)
+        /// `WriteJob.abandon`: the batch could not run.
+        case abandon(Job, any Error)
+
+        /// Tells the caller its outcome, or `override` instead (what the commit needed after
+        /// it failed: no outcome of the batch may be trusted).
+        func tell(overriding override: (any Error)?) {
+            if let override {
+                job.abandon(override)
+                return
+            }
+            switch self {
+            case .finish(let job, let commitError):
+                job.finish(commitError: commitError ?? override)
+            case .abandon(let job, let error):
+                job.abandon(error)
+            }
+        }
+
+        private var job: Job {
+            switch self {
+            case .finish(let job, _), .abandon(let job, _): return job
+            }
+        }
+    }
 
     init(session: any StoreWriteSession, savepoints: SavepointPolicy, retryRule: WriteRetryRule, queue: JobQueue<Job>,
          commits: CommitCounter, batchLimit: Int) {
@@ -100,19 +136,38 @@ final class GroupCommitWriter: @unchecked Sendable {
     private func commit(_ batch: ArraySlice<Job>) {
         var jobs = batch
         var attempt = 1
-        while case .retry(let failure, let remaining) = run(jobs) {
+        while case .retry(let failure, let remaining) = runAndTell(jobs) {
             if remaining.count > 1 {
                 for job in remaining { commit([job][...]) }
                 return
             }
             guard let pause = retryRule.pause(after: attempt) else {
                 let error = session.translate(failure, during: "write (gave up after \(attempt) attempts)")
-                for job in remaining { job.abandon(error) }
+                for job in remaining { answers.append(.abandon(job, error)) }
+                tellAnswers()
                 return
             }
             sleep(for: pause)
             jobs = remaining
             attempt += 1
+        }
+    }
+
+    /// `run`, then hands the outcomes it decided to the session.
+    private func runAndTell(_ batch: ArraySlice<Job>) -> Outcome {
+        let outcome = run(batch)
+        tellAnswers()
+        return outcome
+    }
+
+    /// Hands the outcomes decided so far to the session's `tell`, which answers the callers
+    /// in that order (at once, or once what was committed before them is durable).
+    private func tellAnswers() {
+        guard !answers.isEmpty else { return }
+        let decided = answers
+        answers = []
+        session.tell { failure in
+            for answer in decided { answer.tell(overriding: failure) }
         }
     }
 
@@ -126,7 +181,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 try session.begin()
             } catch {
                 let failure = session.translate(error, during: "begin write transaction")
-                for job in pending { job.abandon(failure) }
+                for job in pending { answers.append(.abandon(job, failure)) }
                 return .finished
             }
             let transaction = pending
@@ -135,30 +190,30 @@ final class GroupCommitWriter: @unchecked Sendable {
                 do {
                     try session.commit()
                     commits.increment()
-                    for job in transaction { job.finish(commitError: nil) }
+                    for job in transaction { answers.append(.finish(job, commitError: nil)) }
                 } catch {
                     session.rollBack()
                     if let retryable = session.retryableFailure { return .retry(retryable, remaining: transaction) }
                     // A commit whose answer was lost with the connection may or may not have
                     // happened; the callers are told it failed, which is what they must assume.
                     let failure = session.translate(error, during: "commit")
-                    for job in transaction { job.finish(commitError: failure) }
+                    for job in transaction { answers.append(.finish(job, commitError: failure)) }
                 }
             case .failedChange:
                 session.rollBack()
                 pending = transaction
                 isolated = true
             case .refusedAlone:
-                transaction.first?.finish(commitError: nil)
+                if let job = transaction.first { answers.append(.finish(job, commitError: nil)) }
             case .lost(let ran):
                 let lost = StoreError.failure("write: the database rolled the transaction back after an error; nothing was saved")
-                for job in ran { job.finish(commitError: lost) }
+                for job in ran { answers.append(.finish(job, commitError: lost)) }
             case .retry(let failure):
                 return .retry(failure, remaining: transaction)
             case .aborted(let error, let ran):
                 let failure = session.translate(error, during: "write")
-                for job in ran { job.finish(commitError: failure) }
-                for job in pending { job.abandon(failure) }
+                for job in ran { answers.append(.finish(job, commitError: failure)) }
+                for job in pending { answers.append(.abandon(job, failure)) }
                 return .finished
             }
         }

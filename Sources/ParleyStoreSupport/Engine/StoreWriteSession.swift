@@ -38,9 +38,21 @@ package protocol StoreWriteSession: AnyObject {
 
     /// Work the writer thread does between batches on this session's connection; nil: none.
     var upkeep: (any WriterUpkeep)? { get }
+
+    /// Tells the callers of the writes decided since the last call, in the order they were
+    /// decided: `answers` runs their completions, each with its own outcome when given nil,
+    /// all failed with the error when given one. A session whose commits become durable after
+    /// `COMMIT`, on a thread of its own, runs it there once everything committed before is
+    /// durable (or failed to become so); every other session runs it at once.
+    func tell(_ answers: @escaping @Sendable ((any Error)?) -> Void)
 }
 
 extension StoreWriteSession {
     /// No upkeep: every write is done in its own batch's transaction.
     package var upkeep: (any WriterUpkeep)? { nil }
+
+    /// Commits are durable when `commit` returns: the callers are told at once.
+    package func tell(_ answers: @escaping @Sendable ((any Error)?) -> Void) {
+        answers(nil)
+    }
 }

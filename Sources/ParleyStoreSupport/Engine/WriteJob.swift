@@ -16,7 +16,9 @@ import ParleyCore
 class WriteJob: @unchecked Sendable {
     // @unchecked Sendable: a job is created by its caller, handed to one writer thread
     // through `JobQueue` (whose lock orders the two), and from then on touched by that
-    // thread alone; the subclass's stored `result` is only read and written there.
+    // thread alone, until its outcome is decided and handed through the session's `tell`
+    // (to the thread that tells the caller, through a queue whose lock orders them again);
+    // the subclass's stored `result` is only read and written by one of them at a time.
 
     fileprivate init() {}
 

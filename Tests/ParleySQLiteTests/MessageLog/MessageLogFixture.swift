@@ -39,6 +39,15 @@ struct MessageLogFixture: Sendable {
                                                                    applyBatchRows: batchRows, applyDelay: delay))
     }
 
+    /// The store with `--message-log-apply later` whose `message-log` thread syncs through
+    /// `syncSeam` (a `SyncControl`'s), telling `report` when a sync fails.
+    func openLater(syncSeam: @escaping MessageLogSyncer.SyncSeam,
+                   report: @escaping @Sendable (MessageLogApplyReport) -> Void = { _ in }) throws -> SQLiteStore {
+        try SQLiteStore(path: path, messageLog: MessageLogSettings(directory: logDirectory, apply: .later, applyBatchRows: 1_000_000,
+                                                                   applyDelay: .seconds(3_600)),
+                        messageLogApplyReport: report, messageLogSyncSeam: syncSeam)
+    }
+
     /// Rows in SQLite's committed state, read by a connection of its own (not the store's,
     /// whose reads apply waiting rows first).
     func storedRows() throws -> Int {
