@@ -55,6 +55,8 @@ public final class ParleyServer: Sendable {
         if !HeapArenas.limit(to: configuration.heapArenas) {
             logger.warning("heap arenas not limited", ["heapArenas": .int(configuration.heapArenas)])
         }
+        // A failure a client hears of only as `internal_error` is logged with its cause.
+        InternalFailures.setReporter { cause in logger.error("internal error", ["cause": .string(cause)]) }
         // Before anything is opened: a bad certificate is a configuration error.
         certificates = try ServerCertificates(configuration: configuration)
         try Self.prepareDataDirectory(configuration.dataDirectory, logger: logger)

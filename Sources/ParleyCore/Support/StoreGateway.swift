@@ -55,6 +55,7 @@ public struct StoreGateway: Sendable {
         case .conflict("username"): return ProtocolError(.usernameTaken, "the username is taken", field: "username")
         default: break
         }
+        InternalFailures.report(error)
         return ProtocolError(.internalError, "the server could not complete the request")
     }
 }
