@@ -135,6 +135,17 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     @discardableResult
     func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
+        deliver(event, toEach: users, excluding: excluding)
+    }
+
+    @discardableResult
+    func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
+        deliver(event, toEach: CollectionOfOne(user), excluding: excluding)
+    }
+
+    /// Both `deliver`s: one user's (a receipt) without an array of one, many users' as they come.
+    private func deliver<Users: Collection<UserID>>(_ event: ServerEvent, toEach users: Users,
+                                                    excluding: ConnectionToken?) -> [UInt8]? {
         // The first native recipient is kept apart, so an event for one connection (a 1:1
         // message, a receipt) needs no array. With more, they are grouped by event loop as they
         // are found: one closure per loop carrying all of its recipients, not one per

@@ -55,6 +55,23 @@ import Testing
         #expect(meiLaptop.received.withLock { $0.isEmpty })
         #expect(bobPhone.received.withLock { $0.isEmpty })
     }
+
+    /// One user's `deliver` (a receipt's) reaches that user's connections as the list's does,
+    /// and no one else's.
+    @Test func anEventForOneUserReachesOnlyTheirConnections() {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
+        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
+        _ = hub.add(meiPhone, for: mei)
+        _ = hub.add(meiLaptop, for: mei)
+        _ = hub.add(bobPhone, for: bob)
+        let receipt = ReceiptState(conversationId: ConversationID(rawValue: 7), userId: bob, deliveredSeq: 3)
+        #expect(hub.deliver(.conversationReceipt(receipt), to: mei, excluding: meiPhone.token) == nil)
+        #expect(meiLaptop.received.withLock { $0 } == [.conversationReceipt(receipt)])
+        #expect(meiPhone.received.withLock { $0.isEmpty } && bobPhone.received.withLock { $0.isEmpty })
+        hub.deliver(.conversationReceipt(receipt), to: UserID(rawValue: 3), excluding: nil)
+        #expect(meiLaptop.received.withLock { $0.count } == 1, "nobody else hears of an event for someone offline")
+    }
 }
 
 @Suite struct ConnectionHubWindowTests {
