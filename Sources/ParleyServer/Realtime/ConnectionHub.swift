@@ -122,11 +122,18 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { $0[user] != nil }
     }
 
-    /// Whether the user has a connection here that `isInactive` does not hold back (push
-    /// notifications ask, for every member of every conversation a message goes to, so
-    /// nothing is copied out of the table).
+    /// Whether the user has a connection here that `isActive` holds (a push for one user; for
+    /// a message's members, `users(among:withNo:)`). Nothing is copied out of the table.
     func hasConnection(of user: UserID, where isActive: (ConnectionToken) -> Bool) -> Bool {
         byUser.withLock { table in table[user]?.contains { isActive($0.token) } ?? false }
+    }
+
+    /// The users among `users` without a connection here that `isActive` holds, in their
+    /// order: `hasConnection` for the members of a conversation at once, under one lock.
+    func users(among users: [UserID], withNo isActive: (ConnectionToken) -> Bool) -> [UserID] {
+        byUser.withLock { table in
+            users.filter { user in !(table[user]?.contains { isActive($0.token) } ?? false) }
+        }
     }
 
     func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {

@@ -72,6 +72,20 @@ import Testing
         hub.deliver(.conversationReceipt(receipt), to: UserID(rawValue: 3), excluding: nil)
         #expect(meiLaptop.received.withLock { $0.count } == 1, "nobody else hears of an event for someone offline")
     }
+
+    /// Push notifications ask for the members without an active connection all at once.
+    @Test func usersWithoutAnActiveConnectionAreFoundInTheirOrder() {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2), ana = UserID(rawValue: 3), zoe = UserID(rawValue: 4)
+        _ = hub.add(Receiver(1), for: mei)
+        _ = hub.add(Receiver(2), for: bob)
+        _ = hub.add(Receiver(3), for: bob)
+        let backgrounded: Set<ConnectionToken> = [ConnectionToken(1), ConnectionToken(2)]
+        // Mei's one connection is in the background, one of Bob's is not; Ana and Zoe have none.
+        #expect(hub.users(among: [zoe, mei, bob, ana], withNo: { !backgrounded.contains($0) }) == [zoe, mei, ana])
+        #expect(hub.users(among: [bob, mei], withNo: { _ in true }) == [])
+        #expect(hub.users(among: [], withNo: { _ in true }) == [])
+    }
 }
 
 @Suite struct ConnectionHubWindowTests {
