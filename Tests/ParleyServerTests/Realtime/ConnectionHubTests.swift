@@ -23,6 +23,19 @@ import Testing
         }
     }
 
+    /// Mei with a phone and a laptop, Bob with a phone, on one hub.
+    struct Scene {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
+        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
+
+        init() {
+            _ = hub.add(meiPhone, for: mei)
+            _ = hub.add(meiLaptop, for: mei)
+            _ = hub.add(bobPhone, for: bob)
+        }
+    }
+
     @Test func typedReceiversCountForOnlineStateFirstAndLast() {
         let hub = ConnectionHub()
         let mei = UserID(rawValue: 1)
@@ -43,12 +56,8 @@ import Testing
     }
 
     @Test func eventsReachTypedReceiversAsTheyAreButNotTheExcludedOne() {
-        let hub = ConnectionHub()
-        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
-        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
-        _ = hub.add(meiPhone, for: mei)
-        _ = hub.add(meiLaptop, for: mei)
-        _ = hub.add(bobPhone, for: bob)
+        let scene = Scene()
+        let (hub, mei, bob, meiPhone, meiLaptop, bobPhone) = (scene.hub, scene.mei, scene.bob, scene.meiPhone, scene.meiLaptop, scene.bobPhone)
         let presence = Presence(userId: bob, online: true, at: 5)
         hub.deliver(.presence(presence), to: [mei], excluding: meiLaptop.token)
         #expect(meiPhone.received.withLock { $0 } == [.presence(presence)])
@@ -59,12 +68,8 @@ import Testing
     /// One user's `deliver` (a receipt's) reaches that user's connections as the list's does,
     /// and no one else's.
     @Test func anEventForOneUserReachesOnlyTheirConnections() {
-        let hub = ConnectionHub()
-        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
-        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
-        _ = hub.add(meiPhone, for: mei)
-        _ = hub.add(meiLaptop, for: mei)
-        _ = hub.add(bobPhone, for: bob)
+        let scene = Scene()
+        let (hub, mei, bob, meiPhone, meiLaptop, bobPhone) = (scene.hub, scene.mei, scene.bob, scene.meiPhone, scene.meiLaptop, scene.bobPhone)
         let receipt = ReceiptState(conversationId: ConversationID(rawValue: 7), userId: bob, deliveredSeq: 3)
         #expect(hub.deliver(.conversationReceipt(receipt), to: mei, excluding: meiPhone.token) == nil)
         #expect(meiLaptop.received.withLock { $0 } == [.conversationReceipt(receipt)])
