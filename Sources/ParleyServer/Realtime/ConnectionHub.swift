@@ -128,11 +128,12 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { table in table[user]?.contains { isActive($0.token) } ?? false }
     }
 
-    /// The users among `users` without a connection here that `isActive` holds, in their
-    /// order: `hasConnection` for the members of a conversation at once, under one lock.
-    func users(among users: [UserID], withNo isActive: (ConnectionToken) -> Bool) -> [UserID] {
+    /// The users among `users` but `except` without a connection here that `isActive` holds,
+    /// in their order: `hasConnection` for the members of a conversation at once, under one
+    /// lock (`except`, a message's author, is not looked up).
+    func users(among users: [UserID], except: UserID? = nil, withNo isActive: (ConnectionToken) -> Bool) -> [UserID] {
         byUser.withLock { table in
-            users.filter { user in !(table[user]?.contains { isActive($0.token) } ?? false) }
+            users.filter { user in user != except && !(table[user]?.contains { isActive($0.token) } ?? false) }
         }
     }
 

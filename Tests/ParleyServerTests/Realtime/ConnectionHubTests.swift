@@ -88,6 +88,7 @@ import Testing
         let backgrounded: Set<ConnectionToken> = [ConnectionToken(1), ConnectionToken(2)]
         // Mei's one connection is in the background, one of Bob's is not; Ana and Zoe have none.
         #expect(hub.users(among: [zoe, mei, bob, ana], withNo: { !backgrounded.contains($0) }) == [zoe, mei, ana])
+        #expect(hub.users(among: [zoe, mei, ana], except: zoe, withNo: { _ in true }) == [ana])
         #expect(hub.users(among: [bob, mei], withNo: { _ in true }) == [])
         #expect(hub.users(among: [], withNo: { _ in true }) == [])
     }
