@@ -13,8 +13,9 @@ Besides instructions (Ir, in user space: callgrind sees no kernel time) it count
 ran for a task or an actor), `swift_task_create_common` (tasks made) and `epoll_wait` (loop
 turns that waited).
 
-Usage: callgrind-roles.py LABEL STORED_BEFORE STORED_AFTER DUMP_FILE...
-Prints one JSON line; a window without messages is invalid."""
+Usage: callgrind-roles.py [--fanout N] LABEL STORED_BEFORE STORED_AFTER DUMP_FILE...
+Prints one JSON line; a window without messages is invalid. With --fanout N (a group's N
+deliveries a message) each role also has its instructions and mallocs per delivery."""
 import json
 import re
 import sys
@@ -55,7 +56,7 @@ def role(calls):
     return "other"
 
 
-def main(label, before, after, *files):
+def main(label, before, after, *files, fanout=1):
     messages = int(after) - int(before)
     roles = {}
     for path in files:
@@ -77,8 +78,19 @@ def main(label, before, after, *files):
             row[name] = {"threads": entry["threads"], "instructions_per_msg": round(entry["instructions"] / messages),
                          **{f"{callee}_per_msg": round(entry[callee] / messages, 2) for callee in COUNTED
                             if entry[callee]}}
+            if fanout > 1:
+                deliveries = messages * fanout
+                row[name]["instructions_per_delivery"] = round(entry["instructions"] / deliveries)
+                row[name]["malloc_per_delivery"] = round(entry["malloc"] / deliveries, 3)
+        if fanout > 1:
+            row["deliveries_per_msg"] = fanout
     print(json.dumps(row))
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    arguments = sys.argv[1:]
+    fanout = 1
+    if arguments[:1] == ["--fanout"]:
+        fanout = int(arguments[1])
+        arguments = arguments[2:]
+    main(*arguments, fanout=fanout)

@@ -4,6 +4,7 @@
 # hardware counters, and instructions counted by callgrind hardly move with the neighbours.
 #
 #   scripts/native-count.sh PARLEY_BIN BENCH_BIN [LABEL]
+#   SCENARIO=group scripts/native-count.sh PARLEY_BIN BENCH_BIN [LABEL]
 #
 # Starts PARLEY_BIN serve under callgrind (--separate-threads=yes) on a free loopback port
 # with a fresh data directory, lets BENCH_BIN direct send PAIRS (20) pairs at RATE (20)
@@ -13,9 +14,24 @@
 # At this rate every message is its own commit. Everything stops at the end (bounded: the
 # bench's own duration is DURATION, 240 s). KEEP=1 keeps the dumps (their directory goes to
 # stderr) for callgrind_annotate.
+#
+# SCENARIO=group measures a group's fan-out instead (section (ae)): BENCH_BIN group with
+# MEMBERS (200) members online, SENDERS (4) of them sending RATE (4) messages/s in all; the
+# line then also has the figures per delivery (MEMBERS - 1 a message).
 set -euo pipefail
 parley=$1 bench=$2 label=${3:-$1}
-PAIRS=${PAIRS:-20} RATE=${RATE:-20} WINDOW=${WINDOW:-15} SETTLE=${SETTLE:-3} DURATION=${DURATION:-240}
+SCENARIO=${SCENARIO:-direct} WINDOW=${WINDOW:-15} SETTLE=${SETTLE:-3} DURATION=${DURATION:-240}
+case "$SCENARIO" in
+direct)
+    PAIRS=${PAIRS:-20} RATE=${RATE:-20}
+    load=(direct --pairs "$PAIRS") fanout=1 ;;
+group)
+    MEMBERS=${MEMBERS:-200} SENDERS=${SENDERS:-4} RATE=${RATE:-4}
+    load=(group --members "$MEMBERS" --senders "$SENDERS") fanout=$((MEMBERS - 1)) ;;
+*)
+    echo "SCENARIO is direct or group, not $SCENARIO" >&2
+    exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -33,7 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 for _ in $(seq 1 240); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.5; done
-"$bench" direct --parley-port "$port" --pairs "$PAIRS" --rate "$RATE" --duration "$DURATION" --warmup 1 \
+"$bench" "${load[@]}" --parley-port "$port" --rate "$RATE" --duration "$DURATION" --warmup 1 \
     --source-ips 127.0.0.2-127.0.0.9 > "$work/bench.out" 2>&1 &
 bench_pid=$!
 stored() {
@@ -51,4 +67,4 @@ before=$(stored)
 sleep "$WINDOW"
 callgrind_control -d "$server" > /dev/null
 after=$(stored)
-python3 "$here/callgrind-roles.py" "$label" "$before" "$after" "$work"/cg."$server".out.1*
+python3 "$here/callgrind-roles.py" --fanout "$fanout" "$label" "$before" "$after" "$work"/cg."$server".out.1*

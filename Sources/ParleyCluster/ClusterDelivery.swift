@@ -164,7 +164,19 @@ public final class ClusterDelivery: Delivery, ConnectionRegistry, Sendable {
     @discardableResult
     public func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
         let encoded = local.deliver(event, to: users, excluding: excluding)
-        let remote = directory.withLock { $0.nodes(of: users) }
+        return publishElsewhere(event, encoded: encoded, to: directory.withLock { $0.nodes(of: users) })
+    }
+
+    @discardableResult
+    public func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
+        let encoded = local.deliver(event, to: user, excluding: excluding)
+        // The other nodes are looked up (an array of one) only for a user connected to one.
+        guard directory.withLock({ $0.isOnline(user) }) else { return encoded }
+        return publishElsewhere(event, encoded: encoded, to: directory.withLock { $0.nodes(of: [user]) })
+    }
+
+    /// Sends an event delivered here to the users of it on `remote` nodes; returns `encoded`.
+    private func publishElsewhere(_ event: ServerEvent, encoded: [UInt8]?, to remote: [String: [UserID]]) -> [UInt8]? {
         guard !remote.isEmpty else { return encoded }
         // `excluding` is not forwarded: a token names a connection of this node only. The
         // JSON the hub wrote is sent as it is.

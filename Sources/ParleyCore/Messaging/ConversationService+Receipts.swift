@@ -14,7 +14,7 @@ extension ConversationService {
     /// Tells the other person of a 1:1 conversation that their messages were delivered or read.
     func announce(_ receipt: Receipt?) {
         guard let receipt else { return }
-        context.delivery.deliver(.conversationReceipt(receipt.state), to: [receipt.to], excluding: nil)
+        context.delivery.deliver(.conversationReceipt(receipt.state), to: receipt.to, excluding: nil)
     }
 
     /// Whether two people see each other's read state: only when both share their own.

@@ -16,6 +16,10 @@ public protocol Delivery: Sendable {
     /// the same bytes instead of writing them again.
     @discardableResult
     func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]?
+    /// `deliver` to the connections of one user (a receipt, a notice for one person), without
+    /// an array of one to make.
+    @discardableResult
+    func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]?
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
     /// Whether the user has an authenticated connection other than `excluding`, here or on
@@ -33,6 +37,11 @@ public protocol Delivery: Sendable {
 }
 
 extension Delivery {
+    /// A delivery without a way of its own for one user takes an array of one.
+    @discardableResult
+    public func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
+        deliver(event, to: [user], excluding: excluding)
+    }
     /// A single server has no elsewhere.
     public func isOnlineElsewhere(_ user: UserID) -> Bool { false }
     /// A single server knows every connection at once.

@@ -31,4 +31,10 @@ final class ClientActivity: Sendable {
     func isInactive(_ token: ConnectionToken) -> Bool {
         inactive.withLock { $0.contains(token) }
     }
+
+    /// The connections in the background now: one lock for a check of many connections (the
+    /// members of a group a message goes to).
+    var inactiveTokens: Set<ConnectionToken> {
+        inactive.withLock { $0 }
+    }
 }

@@ -122,11 +122,19 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         byUser.withLock { $0[user] != nil }
     }
 
-    /// Whether the user has a connection here that `isInactive` does not hold back (push
-    /// notifications ask, for every member of every conversation a message goes to, so
-    /// nothing is copied out of the table).
+    /// Whether the user has a connection here that `isActive` holds (a push for one user; for
+    /// a message's members, `users(among:withNo:)`). Nothing is copied out of the table.
     func hasConnection(of user: UserID, where isActive: (ConnectionToken) -> Bool) -> Bool {
         byUser.withLock { table in table[user]?.contains { isActive($0.token) } ?? false }
+    }
+
+    /// The users among `users` but `except` without a connection here that `isActive` holds,
+    /// in their order: `hasConnection` for the members of a conversation at once, under one
+    /// lock (`except`, a message's author, is not looked up).
+    func users(among users: [UserID], except: UserID? = nil, withNo isActive: (ConnectionToken) -> Bool) -> [UserID] {
+        byUser.withLock { table in
+            users.filter { user in user != except && !(table[user]?.contains { isActive($0.token) } ?? false) }
+        }
     }
 
     func isOnline(_ user: UserID, excluding: ConnectionToken?) -> Bool {
@@ -135,77 +143,47 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     @discardableResult
     func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
-        // The first native recipient is kept apart, so an event for one connection (a 1:1
-        // message, a receipt) needs no array. With more, they are grouped by event loop as they
-        // are found: one closure per loop carrying all of its recipients, not one per
-        // recipient, so a group message to 1,000 members costs as many loop wake-ups as there
-        // are loops (and no second array).
-        var lone: ClientSession?
-        var byLoop: [(loop: EventLoop, sessions: [ClientSession])] = []
-        // Likewise the first typed receiver (a Jabber stream): most events reach one or none.
-        var loneTyped: (any EventReceiver)?
-        var typed: [any EventReceiver] = []
+        deliver(event, toEach: users, excluding: excluding)
+    }
+
+    @discardableResult
+    func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
+        deliver(event, toEach: CollectionOfOne(user), excluding: excluding)
+    }
+
+    /// Both `deliver`s: one user's (a receipt) without an array of one, many users' as they come.
+    private func deliver<Users: Collection<UserID>>(_ event: ServerEvent, toEach users: Users,
+                                                    excluding: ConnectionToken?) -> [UInt8]? {
+        // Native recipients are grouped by event loop as they are found: one closure per loop
+        // carrying all of its recipients, not one per recipient, so a group message to 1,000
+        // members costs as many loop wake-ups as there are loops. Both lists keep their first
+        // entry inline: an event for one connection (a 1:1 message, a receipt, most events to
+        // a Jabber stream) needs no array.
+        var native = InlineFirstList<LoopRecipients>()
+        var typed = InlineFirstList<any EventReceiver>()
+        let expecting = users.count
         byUser.withLock { table in
             for user in users {
                 guard let members = table[user] else { continue }
                 for member in members where member.token != excluding {
                     switch member {
-                    case .native(let session):
-                        if lone == nil && byLoop.isEmpty {
-                            lone = session
-                            continue
-                        }
-                        if let first = lone {
-                            lone = nil
-                            Self.group(first, into: &byLoop, expecting: users.count)
-                        }
-                        Self.group(session, into: &byLoop, expecting: users.count)
-                    case .typed(let receiver):
-                        if loneTyped == nil && typed.isEmpty {
-                            loneTyped = receiver
-                            continue
-                        }
-                        if let first = loneTyped {
-                            loneTyped = nil
-                            typed.append(first)
-                        }
-                        typed.append(receiver)
+                    case .native(let session): native.add(session, expecting: expecting)
+                    case .typed(let receiver): typed.append(receiver)
                     }
                 }
             }
         }
-        loneTyped?.receive(event)
         for receiver in typed { receiver.receive(event) }
         // Encoded at most once, and only if a native connection is among the recipients; the
         // frame's text is assembled in the thread's scratch bytes and copied once, into it.
-        guard lone != nil || !byLoop.isEmpty, let data = event.dataJSON() else { return nil }
+        guard !native.isEmpty, let data = event.dataJSON() else { return nil }
         let frame = ScratchBytes.with { text in
             FrameWriter.appendEvent(name: event.name, dataJSON: data, to: &text)
             return encoder.frame(opcode: .text, payload: text)
         }
-        let window = flushWindow(forEventTo: users.count)
-        if let lone {
-            lone.deliver(frame, flushWithin: window)
-            return data
-        }
-        for (loop, sessions) in byLoop {
-            loop.execute { for session in sessions { session.deliverOnLoop(frame, flushWithin: window) } }
-        }
+        let window = flushWindow(forEventTo: expecting)
+        for recipients in native { recipients.deliver(frame, flushWithin: window) }
         return data
-    }
-
-    /// Adds `session` to its loop's recipients in `byLoop` (a new entry, with room for
-    /// `expecting` sessions, for a loop not there yet).
-    private static func group(_ session: ClientSession, into byLoop: inout [(loop: EventLoop, sessions: [ClientSession])],
-                              expecting: Int) {
-        if let index = byLoop.firstIndex(where: { $0.loop === session.loop }) {
-            byLoop[index].sessions.append(session)
-            return
-        }
-        var sessions: [ClientSession] = []
-        sessions.reserveCapacity(expecting)
-        sessions.append(session)
-        byLoop.append((session.loop, sessions))
     }
 
     /// Closes every WebSocket of `user` that signed in with the sign-in session `sessionID`.

@@ -1,6 +1,7 @@
 /// A list that keeps its first element inline and allocates only for a second: the hub's
 /// connections of one user, where most users have one and an array of one is a heap object of
-/// its own (48 bytes and malloc's header, for every signed-in user).
+/// its own (48 bytes and malloc's header, for every signed-in user); and an event's recipients,
+/// where most events reach one connection.
 ///
 /// Invariant: `first` is nil only when the list is empty (`rest` is then empty too).
 struct InlineFirstList<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
@@ -28,6 +29,19 @@ struct InlineFirstList<Element>: RandomAccessCollection, ExpressibleByArrayLiter
         } else {
             rest.append(element)
         }
+    }
+
+    /// Changes the element at `position` in place (no copy of it to write back: an element
+    /// that holds an array appends to it without copying the array).
+    mutating func update<Result>(at position: Int, _ body: (inout Element) throws -> Result) rethrows -> Result {
+        precondition(position >= 0 && position < endIndex, "index out of range")
+        if position == 0 { return try body(&first!) }
+        return try body(&rest[position - 1])
+    }
+
+    /// Makes room for `capacity` elements in all, so that appending up to them allocates once.
+    mutating func reserveCapacity(_ capacity: Int) {
+        rest.reserveCapacity(capacity - 1)
     }
 
     mutating func remove(at position: Int) {

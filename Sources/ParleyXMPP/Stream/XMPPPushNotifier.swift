@@ -25,7 +25,7 @@ public final class XMPPPushNotifier: MessageNotifying {
     public func stored(_ message: Message, for members: [UserID]) {
         guard message.kind != .system, let sender = message.sender else { return }
         let registrations = services.pushRegistrations
-        for user in members where user != sender && registrations.has(user) && isAway(user) {
+        for user in registrations.registered(among: members) where user != sender && isAway(user) {
             let list = registrations.notify(user)
             guard !list.isEmpty else { continue }
             Task { [services] in

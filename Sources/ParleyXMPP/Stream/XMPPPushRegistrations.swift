@@ -45,9 +45,15 @@ final class XMPPPushRegistrations: Sendable {
         }
     }
 
-    /// Whether the user has a registration (asked for every message to every member: cheap).
+    /// Whether the user has a registration.
     func has(_ user: UserID) -> Bool {
         table.withLock { $0[user] != nil }
+    }
+
+    /// The users among `users` with a registration, in their order: asked for every message,
+    /// with its members, so one lock for all of them (and no lookup while nobody registered).
+    func registered(among users: [UserID]) -> [UserID] {
+        table.withLock { table in table.isEmpty ? [] : users.filter { table[$0] != nil } }
     }
 
     /// Counts one more notification for each of the user's registrations; returns them.

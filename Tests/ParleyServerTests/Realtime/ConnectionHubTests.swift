@@ -23,6 +23,19 @@ import Testing
         }
     }
 
+    /// Mei with a phone and a laptop, Bob with a phone, on one hub.
+    struct Scene {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
+        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
+
+        init() {
+            _ = hub.add(meiPhone, for: mei)
+            _ = hub.add(meiLaptop, for: mei)
+            _ = hub.add(bobPhone, for: bob)
+        }
+    }
+
     @Test func typedReceiversCountForOnlineStateFirstAndLast() {
         let hub = ConnectionHub()
         let mei = UserID(rawValue: 1)
@@ -43,17 +56,41 @@ import Testing
     }
 
     @Test func eventsReachTypedReceiversAsTheyAreButNotTheExcludedOne() {
-        let hub = ConnectionHub()
-        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2)
-        let meiPhone = Receiver(1), meiLaptop = Receiver(2), bobPhone = Receiver(3)
-        _ = hub.add(meiPhone, for: mei)
-        _ = hub.add(meiLaptop, for: mei)
-        _ = hub.add(bobPhone, for: bob)
+        let scene = Scene()
+        let (hub, mei, bob, meiPhone, meiLaptop, bobPhone) = (scene.hub, scene.mei, scene.bob, scene.meiPhone, scene.meiLaptop, scene.bobPhone)
         let presence = Presence(userId: bob, online: true, at: 5)
         hub.deliver(.presence(presence), to: [mei], excluding: meiLaptop.token)
         #expect(meiPhone.received.withLock { $0 } == [.presence(presence)])
         #expect(meiLaptop.received.withLock { $0.isEmpty })
         #expect(bobPhone.received.withLock { $0.isEmpty })
+    }
+
+    /// One user's `deliver` (a receipt's) reaches that user's connections as the list's does,
+    /// and no one else's.
+    @Test func anEventForOneUserReachesOnlyTheirConnections() {
+        let scene = Scene()
+        let (hub, mei, bob, meiPhone, meiLaptop, bobPhone) = (scene.hub, scene.mei, scene.bob, scene.meiPhone, scene.meiLaptop, scene.bobPhone)
+        let receipt = ReceiptState(conversationId: ConversationID(rawValue: 7), userId: bob, deliveredSeq: 3)
+        #expect(hub.deliver(.conversationReceipt(receipt), to: mei, excluding: meiPhone.token) == nil)
+        #expect(meiLaptop.received.withLock { $0 } == [.conversationReceipt(receipt)])
+        #expect(meiPhone.received.withLock { $0.isEmpty } && bobPhone.received.withLock { $0.isEmpty })
+        hub.deliver(.conversationReceipt(receipt), to: UserID(rawValue: 3), excluding: nil)
+        #expect(meiLaptop.received.withLock { $0.count } == 1, "nobody else hears of an event for someone offline")
+    }
+
+    /// Push notifications ask for the members without an active connection all at once.
+    @Test func usersWithoutAnActiveConnectionAreFoundInTheirOrder() {
+        let hub = ConnectionHub()
+        let mei = UserID(rawValue: 1), bob = UserID(rawValue: 2), ana = UserID(rawValue: 3), zoe = UserID(rawValue: 4)
+        _ = hub.add(Receiver(1), for: mei)
+        _ = hub.add(Receiver(2), for: bob)
+        _ = hub.add(Receiver(3), for: bob)
+        let backgrounded: Set<ConnectionToken> = [ConnectionToken(1), ConnectionToken(2)]
+        // Mei's one connection is in the background, one of Bob's is not; Ana and Zoe have none.
+        #expect(hub.users(among: [zoe, mei, bob, ana], withNo: { !backgrounded.contains($0) }) == [zoe, mei, ana])
+        #expect(hub.users(among: [zoe, mei, ana], except: zoe, withNo: { _ in true }) == [ana])
+        #expect(hub.users(among: [bob, mei], withNo: { _ in true }) == [])
+        #expect(hub.users(among: [], withNo: { _ in true }) == [])
     }
 }
 

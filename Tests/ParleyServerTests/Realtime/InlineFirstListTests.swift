@@ -34,4 +34,15 @@ import Testing
         one.removeAll { $0 == 7 }
         #expect(one.isEmpty)
     }
+
+    @Test func updatesAnElementInPlaceAtEitherPosition() {
+        var list: InlineFirstList<[Int]> = []
+        list.append([1])
+        list.reserveCapacity(4)
+        list.update(at: 0) { $0.append(2) }
+        list.append([3])
+        list.update(at: 1) { $0.append(4) }
+        #expect(Array(list) == [[1, 2], [3, 4]])
+        #expect(list.update(at: 1) { $0.count } == 2)
+    }
 }
