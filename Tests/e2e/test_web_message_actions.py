@@ -67,7 +67,9 @@ def test_message_actions_in_the_browser(parley, browsers):
     browser.wait(".composer-context", text="Replying to bob")
     browser.send_message("an answer")
     browser.wait_bubble("an answer")
-    quote = bubble_row(browser, "an answer").find_element("css selector", ".bubble-quote")
+    # The quote comes with the server's copy of the reply (the pending bubble has none yet).
+    quote = browser.wait_until(lambda: next(iter(bubble_row(browser, "an answer").find_elements("css selector", ".bubble-quote")), None),
+                               10, "the reply's quote")
     assert "first from bob" in quote.text
     quote.click()
     browser.wait(".msg.is-highlighted .bubble-text", text="first from bob")
