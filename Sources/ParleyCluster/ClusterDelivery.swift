@@ -170,9 +170,10 @@ public final class ClusterDelivery: Delivery, ConnectionRegistry, Sendable {
     @discardableResult
     public func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
         let encoded = local.deliver(event, to: user, excluding: excluding)
-        // The other nodes are looked up (an array of one) only for a user connected to one.
-        guard directory.withLock({ $0.isOnline(user) }) else { return encoded }
-        return publishElsewhere(event, encoded: encoded, to: directory.withLock { $0.nodes(of: [user]) })
+        // The other nodes are looked up (an array of one) only for a user connected to one;
+        // one lock for both.
+        let remote = directory.withLock { $0.isOnline(user) ? $0.nodes(of: [user]) : [:] }
+        return publishElsewhere(event, encoded: encoded, to: remote)
     }
 
     /// Sends an event delivered here to the users of it on `remote` nodes; returns `encoded`.
