@@ -8,7 +8,7 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from web import DESKTOP, WEB_ROOT, register, ws
+from web import DESKTOP, WEB_ROOT, png, register, upload, ws
 
 
 def befriend(port: int, a: dict, b: dict) -> str:
@@ -129,6 +129,69 @@ def test_message_actions_in_the_browser(parley, browsers):
     browser.wait(".bubble--mention .bubble-text", text="@alice look")
     browser.wait_until(lambda: browser.count(".view--list:not([hidden]) a.row .row-mention") == 0, 10, "the badge cleared by reading")
     assert browser.console_errors() == []
+
+
+def reply_to(browser, bubble, text: str):
+    """Replies to the message of `bubble` from its menu (right-click) with `text`."""
+    ActionChains(browser.driver).context_click(bubble).perform()
+    browser.click(".msg-menu-item[data-action=reply]")
+    browser.wait(".composer-context")
+    browser.send_message(text)
+
+
+def pending_quote(browser, text: str) -> str:
+    """The quote's text above the pending (clock) bubble of `text`."""
+    row = browser.wait_until(lambda: next((row for row in browser.driver.find_elements("css selector", ".view--dialogue .msg[data-state=pending]")
+                                           if text in [p.text for p in row.find_elements("css selector", ".bubble-text")]), None),
+                             10, f"the pending row of {text!r}")
+    return browser.wait_until(lambda: next((q.text for q in row.find_elements("css selector", ".bubble-quote") if q.text), None),
+                              5, f"the quote above the pending {text!r}")
+
+
+def test_a_pending_reply_shows_its_quote_at_once_and_after_a_reload(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    alice, bob = register(server.url, "alice"), register(server.url, "bob")
+    chat = befriend(server.port, alice, bob)
+    [first] = ws(server.port, bob["token"], ("message.send", {"conversationId": chat, "clientId": "b1", "kind": "text",
+                                                              "text": "first from bob"}))
+    picture = upload(server.url, alice["token"], png(60, 40)).rsplit("/", 1)[1]
+    [image] = ws(server.port, alice["token"], ("message.send", {"conversationId": chat, "clientId": "a1", "kind": "image",
+                                                                "mediaId": picture}))
+    english = browsers(server.url, size=DESKTOP)
+    english.sign_in_with_token(alice)
+    english.open_chat_titled("bob")
+    english.wait_bubble("first from bob")
+    chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
+    chinese.sign_in_with_token(bob)
+    chinese.open_chat_titled("alice")
+    chinese.wait(".bubble--image img")
+
+    # The server is gone: the replies stay pending, each with its quote from the start.
+    server.stop()
+    english.wait(".view--dialogue .conn-banner", text="No connection", timeout=15)
+    chinese.wait(".view--dialogue .conn-banner:not([hidden])", timeout=15)
+    reply_to(english, bubble_row(english, "first from bob").find_element("css selector", ".bubble"), "an answer")
+    quote = pending_quote(english, "an answer")
+    assert "bob" in quote and "first from bob" in quote, quote
+    reply_to(chinese, chinese.wait(".bubble--image"), "好看")
+    quote = pending_quote(chinese, "好看")
+    assert "alice" in quote and "[图片]" in quote, quote
+    english.shoot_both("pending-reply-quote", check=lambda b, label: b.wait(".msg[data-state=pending] .bubble-quote"))
+
+    # After a reload the quoted message is not loaded yet (still offline): the outbox kept the quote.
+    english.driver.refresh()
+    english.wait(".shell")
+    quote = pending_quote(english, "an answer")
+    assert "bob" in quote and "first from bob" in quote, quote
+
+    # Back online: both go out as replies; the server's copies keep the quote.
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT, data_dir=server.data_dir, port=server.port)
+    english.wait(".view--dialogue .msg[data-state=sent] .bubble-quote", text="first from bob", timeout=30)
+    chinese.wait(".view--dialogue .msg[data-state=sent] .bubble-quote", text="[图片]", timeout=30)
+    [page] = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))
+    replies = {m["text"]: m["replyTo"]["messageId"] for m in page["messages"] if m.get("replyTo")}
+    assert replies == {"an answer": first["id"], "好看": image["id"]}, replies
+    assert english.console_errors() == [] and chinese.console_errors() == []
 
 
 def test_mention_autocomplete_and_menu_in_chinese(parley, browsers):

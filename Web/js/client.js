@@ -502,6 +502,9 @@ function applyRead(read) {
 export function sendText(conversationId, text, extras = {}) {
   const entry = { conversationId, kind: 'text', text };
   if (extras.replyTo) entry.replyTo = extras.replyTo;
+  // The quoted message as the sender saw it (its preview), kept with the entry so the pending
+  // bubble shows the quote at once and after a reload, before the quoted message is in memory.
+  if (extras.replyTo && extras.quote) entry.quote = extras.quote;
   if (extras.mentions?.length) entry.mentions = extras.mentions;
   if (extras.mentionsAll) entry.mentionsAll = true;
   return outbox.enqueue(entry);

@@ -17,7 +17,7 @@ import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { fileTile } from '../files.js';
 import { bindMedia, signedMediaURL } from '../media.js';
-import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
+import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf, replyPreviewOf } from './messageactions.js';
 import { userName } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
 import { voiceRecorder, voiceBubble } from '../voice.js';
@@ -472,6 +472,17 @@ export function dialogueView() {
 
   const render = rafThrottle(() => renderNow());
 
+  /**
+   * A pending reply's quote, as the server will show it: from the quoted message in memory (so
+   * a recall or an edit since shows), else as it was when the reply was written; none when
+   * neither is known (the server's copy brings it).
+   */
+  function pendingQuote(entry, tl) {
+    if (!entry.replyTo) return undefined;
+    const quoted = tl.items.find((m) => m.id === entry.replyTo);
+    return quoted ? replyPreviewOf(quoted) : entry.quote;
+  }
+
   function renderNow() {
     if (!id) return;
     const conversation = state.conversations.get(id);
@@ -486,7 +497,7 @@ export function dialogueView() {
       items.push({
         key: `c:${entry.clientId}`, pending: entry,
         message: { kind: entry.kind, text: entry.text, image: entry.image, voice: entry.voice, preview: entry.preview, sender: me, createdAt: entry.createdAt, clientId: entry.clientId,
-          file: entry.fileInfo, pendingEntry: entry.kind === 'file' ? entry : undefined },
+          file: entry.fileInfo, pendingEntry: entry.kind === 'file' ? entry : undefined, replyTo: pendingQuote(entry, tl) },
       });
     }
 
@@ -803,6 +814,7 @@ export function dialogueView() {
     const ids = [...mentioned].filter(([name]) => trimmed.includes(name)).map(([, user]) => user);
     client.sendText(id, trimmed, {
       replyTo: context?.mode === 'reply' ? context.message.id : undefined,
+      quote: context?.mode === 'reply' ? replyPreviewOf(context.message) : undefined,
       mentions: ids.filter((user) => user !== 'all'),
       mentionsAll: ids.includes('all'),
     });
