@@ -219,19 +219,21 @@ def test_profile_discover_and_an_image_from_the_terminal(parley):
         tmux.keys("Enter")
         await tmux.wait_for("Say something", "Dora")
 
-        # /image PATH uploads the file and sends it as an image.
-        tmux.text(f"/image {picture}")
-        tmux.keys("Enter")
-        await tmux.wait_for("Image sent", "[Image]")
+        # /image PATH uploads the file and sends it as an image: "Sending image…" while the
+        # server has not answered, "Image sent" once it has stored it.
         session = await Session.open(server.port, dora["token"])
         conversations = await session.call("conversation.list", {})
         [conversation] = [c for c in conversations["data"]["conversations"] if c["kind"] == "user"]
-        # "Image sent" shows once the client has queued the send; the server's answer may
-        # come a moment later (the bubble says "sending…" until then).
-        messages = await history_until(session, conversation["id"], lambda ms: any(m["kind"] == "image" for m in ms))
-        images = [m for m in messages if m["kind"] == "image"]
-        assert len(images) == 1 and images[0]["image"]["width"] == 64, messages
+        tmux.text(f"/image {picture}")
+        tmux.keys("Enter")
+        await tmux.wait_for("Image sent", "[Image]")
+        # Asked once, right away: no waiting for a send that was only queued.
+        history = await session.call("message.history", {"conversationId": conversation["id"]})
+        images = [m for m in history["data"]["messages"] if m["kind"] == "image"]
+        assert len(images) == 1 and images[0]["image"]["width"] == 64, history
         await session.close()
+        flashes = [line.split("flash ", 1)[1] for line in open(os.path.join(tmux.home, "chat.log"), encoding="utf-8").read().splitlines() if "flash " in line]
+        assert flashes[-3:] == ["Uploading…", "Sending image…", "Image sent"], flashes
 
         # A file that is not a picture: the server's reason, no message.
         notes = os.path.join(os.path.dirname(picture), "notes.txt")

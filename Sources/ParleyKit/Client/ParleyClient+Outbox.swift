@@ -27,8 +27,17 @@ extension ParleyClient {
     @discardableResult
     public func sendAndWait(text: String, to conversation: ConversationID,
                             timeout: Duration = .seconds(30)) async throws(ParleyError) -> Message {
-        let entry = try send(text: text, to: conversation)
-        return try await waitForAcknowledgement(of: entry.clientId, timeout: timeout)
+        try await waitForAcknowledgement(of: try send(text: text, to: conversation).clientId, timeout: timeout)
+    }
+
+    /// Queues an image message (an upload of yours, see `uploadImage`) and waits until the
+    /// server has stored it (or refused it: a media id that is not an image of yours, say).
+    /// If the wait ends first (`timeout`, cancellation, no connection) the message stays
+    /// queued and still goes out.
+    @discardableResult
+    public func sendAndWait(imageMediaId mediaId: String, to conversation: ConversationID,
+                            timeout: Duration = .seconds(30)) async throws(ParleyError) -> Message {
+        try await waitForAcknowledgement(of: try send(imageMediaId: mediaId, to: conversation).clientId, timeout: timeout)
     }
 
     /// The outbox (or the part of it for one conversation), oldest first.

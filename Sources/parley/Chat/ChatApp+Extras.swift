@@ -130,8 +130,12 @@ extension ChatApp {
 
     // MARK: Images
 
+    /// How long "/image" waits for the server to store the image before saying it is queued.
+    static let imageAcknowledgementWait: Duration = .seconds(10)
+
     /// "/image PATH" (or "/file PATH"): uploads the file and sends it as an image; the
-    /// server says which kinds it takes. "/send-file PATH": any file, see `sendAnyFile`.
+    /// server says which kinds it takes. "Image sent" only once the server has stored it.
+    /// "/send-file PATH": any file, see `sendAnyFile`.
     func sendFile(_ command: String, to dialogue: DialogueViewModel) -> Bool {
         let parts = command.split(separator: " ", maxSplits: 1)
         if parts.first == "/send-file" {
@@ -152,8 +156,17 @@ extension ChatApp {
         Task {
             do throws(ParleyError) {
                 let media = try await client.uploadImage(bytes)
-                _ = try await client.send(imageMediaId: media.id, to: conversation)
-                showFlash(language.pick("Image sent", "图片已发送"))
+                showFlash(language.pick("Sending image…", "正在发送图片…"), seconds: 60)
+                do throws(ParleyError) {
+                    try await client.sendAndWait(imageMediaId: media.id, to: conversation, timeout: Self.imageAcknowledgementWait)
+                    showFlash(language.pick("Image sent", "图片已发送"))
+                } catch let error where !error.isTransient {
+                    throw error
+                } catch {
+                    // Uploaded and queued: the outbox sends it when the server answers again.
+                    showFlash(language.pick("Image queued — it goes out when the connection is back",
+                                            "图片已排队 — 连接恢复后会发出"))
+                }
             } catch {
                 showFlash(describe(error), isError: true)
             }
