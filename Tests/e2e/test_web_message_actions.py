@@ -45,7 +45,8 @@ def test_message_actions_in_the_browser(parley, browsers):
     # Right-click opens the menu; a quick reaction puts a chip under the bubble.
     menu = open_menu_by_right_click(browser, "first from bob")
     actions = [b.get_attribute("data-action") for b in menu.find_elements("css selector", ".msg-menu-item")]
-    assert actions[:3] == ["reply", "copy", "forward"] and "hide" in actions and "pin" in actions
+    # In the fixed order: reply, (react above), copy, forward, (edit, recall), delete for me, pin; report last.
+    assert actions == ["reply", "copy", "forward", "hide", "pin", "report"], actions
     assert "edit" not in actions and "recall" not in actions, "not alice's message"
     menu.find_element("css selector", ".msg-menu-emoji").click()
     chip = browser.wait(".reaction-chip.is-mine")
@@ -77,7 +78,9 @@ def test_message_actions_in_the_browser(parley, browsers):
     # Alice edits her own message: the new text and the "edited" mark, on both sides.
     browser.send_message("a tpyo here")
     browser.wait_bubble("a tpyo here")
-    open_menu_by_right_click(browser, "a tpyo here")
+    menu = open_menu_by_right_click(browser, "a tpyo here")
+    actions = [b.get_attribute("data-action") for b in menu.find_elements("css selector", ".msg-menu-item")]
+    assert actions == ["reply", "copy", "forward", "edit", "recall", "hide", "pin"], actions
     browser.click(".msg-menu-item[data-action=edit]")
     box = browser.wait("textarea.composer-input")
     assert box.get_attribute("value") == "a tpyo here"

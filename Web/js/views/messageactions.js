@@ -138,8 +138,9 @@ export function openMessageMenu(message, anchor, hooks) {
   if ((mine && age < RECALL_WINDOW) || owner) {
     add('recall', t('action_recall'), () => run(() => client.recallMessage(message)));
   }
-  add('pin', pinned ? t('action_unpin') : t('action_pin'), () => run(() => client.pinMessage(message, pinned)));
+  // The look and feel's fixed order: … recall, delete for me, pin (report, not in it, last).
   add('hide', t('action_hide'), () => run(() => client.hideMessage(message)));
+  add('pin', pinned ? t('action_unpin') : t('action_pin'), () => run(() => client.pinMessage(message, pinned)));
   if (!mine && message.sender) {
     add('report', t('action_report'), () => reportDialog({ conversationId: message.conversationId, messageId: message.id }));
   }
