@@ -79,6 +79,9 @@ def test_two_people_chat_in_two_browsers(parley, browsers):
     image = bob.wait(".view--dialogue .msg--other .bubble-image img", timeout=15)
     bob.wait_until(lambda: bob.js("const i = document.querySelector('.msg--other .bubble-image img'); return i.complete && i.naturalWidth === 320"), 10, "the image to load")
     assert image.get_attribute("width") and int(image.get_attribute("width")) > 0
+    # Narrower than its reserved width on a phone, it keeps its shape (not cropped to a squarer box).
+    shown = bob.js("const i = document.querySelector('.msg--other .bubble-image img'); return [i.clientWidth, i.clientHeight]")
+    assert abs(shown[0] / shown[1] - 320 / 200) < 0.03, shown
     bob.click(".msg--other .bubble-image")
     bob.wait(".lightbox img")
     bob.press(Keys.ESCAPE)

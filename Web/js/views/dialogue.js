@@ -251,8 +251,8 @@ export function dialogueView() {
     if (message.kind === 'image') {
       const box = imageBox(message.image);
       const img = h('img', { alt: t('image'), width: box.width, height: box.height, loading: 'lazy', decoding: 'async', draggable: 'false' });
+      // The height follows the width (chat.css): a bubble narrower than `box` keeps the shape.
       img.style.width = `${box.width}px`;
-      img.style.height = `${box.height}px`;
       const broken = () => {
         // A picture that cannot be decoded (an upload the server refused, say) must not
         // leave an empty bubble.
