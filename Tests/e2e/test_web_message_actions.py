@@ -109,6 +109,9 @@ def test_message_actions_in_the_browser(parley, browsers):
     browser.click(".msg-menu-item[data-action=recall]")
     browser.wait_system("You recalled a message")
     assert "sent to the wrong chat" not in browser.bubble_texts()
+    # The notice ends the run: the next message starts a new one (avatar and name again).
+    browser.send_message("sent to the right chat")
+    assert "run-start" in bubble_row(browser, "sent to the right chat").get_attribute("class").split()
 
     # The hover button opens the same menu; delete for me hides the bubble here only.
     row = bubble_row(browser, "a typo here")

@@ -23,6 +23,8 @@ import { typingUsers, tickState } from '../receipts.js';
 import { voiceRecorder, voiceBubble } from '../voice.js';
 
 const RUN_GAP = 5 * 60 * 1000;
+/** Shown as a centred notice (a recalled message is one too): it ends a run of bubbles. */
+const isNotice = (message) => message.kind === 'system' || !!message.recalled;
 // A room notice pair "X left" then "X entered" this close together is a reload or a
 // reconnect, not news: both are left out.
 const ROOM_BOUNCE = 2 * 60 * 1000;
@@ -535,7 +537,7 @@ export function dialogueView() {
       }
       entry.message = m;
       if (m.kind !== 'system' && !m.recalled) paintStatus(entry, item.pending);
-      const runStart = !previous || previous.kind === 'system' || m.kind === 'system' || previous.sender !== m.sender
+      const runStart = !previous || isNotice(previous) || isNotice(m) || previous.sender !== m.sender
         || m.createdAt - previous.createdAt > RUN_GAP;
       entry.el.classList.toggle('run-start', runStart);
       if (rowEntries.length && runStart) rowEntries[rowEntries.length - 1].el.classList.add('run-end');
