@@ -189,10 +189,15 @@ def test_a_pending_reply_shows_its_quote_at_once_and_after_a_reload(parley, brow
     english.wait(".shell")
     quote = pending_quote(english, "an answer")
     assert "bob" in quote and "first from bob" in quote, quote
+    # Not a blank page: the dialogue says the history comes with the connection.
+    english.wait(".view--dialogue .dialogue-empty--offline:not([hidden])", text="when the connection is back")
+    english.screenshot("dialogue-opened-offline")
 
     # Back online: both go out as replies; the server's copies keep the quote.
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT, data_dir=server.data_dir, port=server.port)
     english.wait(".view--dialogue .msg[data-state=sent] .bubble-quote", text="first from bob", timeout=30)
+    english.wait_bubble("first from bob")
+    english.wait_gone(".view--dialogue .dialogue-empty:not([hidden])")
     chinese.wait(".view--dialogue .msg[data-state=sent] .bubble-quote", text="[图片]", timeout=30)
     [page] = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))
     replies = {m["text"]: m["replyTo"]["messageId"] for m in page["messages"] if m.get("replyTo")}

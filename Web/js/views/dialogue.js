@@ -97,7 +97,8 @@ export function dialogueView() {
   const list = h('div', { class: 'message-list' });
   const skeleton = h('div', { class: 'message-skeleton', 'aria-hidden': 'true' },
     ['l', 'r', 'l', 'l', 'r'].map((side, i) => h('div', { class: `sk-bubble sk-bubble--${side} sk-w${i % 3}` })));
-  const emptyNote = h('div', { class: 'dialogue-empty', hidden: true }, icon('smile', { size: 32 }), h('p', { text: t('no_messages') }));
+  const emptyNote = h('div', { class: 'dialogue-empty', hidden: true },
+    icon('smile', { size: 32, cls: 'dialogue-empty-smile' }), icon('offline', { size: 32, cls: 'dialogue-empty-offline' }), h('p', { text: t('no_messages') }));
   const scroller = h('div', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0' }, historyTop, skeleton, emptyNote, list);
   const pill = h('button', { type: 'button', class: 'new-pill', hidden: true }, icon('back', { size: 16, cls: 'new-pill-icon' }), h('span'));
   // The newest pinned message, above the messages; a click jumps to it (the next click to
@@ -554,8 +555,11 @@ export function dialogueView() {
 
     skeleton.hidden = !(tl.loading && !tl.loaded);
     const failed = !tl.loaded && !tl.loading && tl.error && tl.error !== 'not_member';
-    emptyNote.hidden = !((tl.loaded && items.length === 0) || failed);
-    emptyNote.querySelector('p').textContent = failed ? errorText({ code: tl.error }) : t('no_messages');
+    // Opened offline (a reload with the server away): nothing to show yet, and it says why.
+    const waiting = !tl.loaded && !tl.loading && !failed && state.connection.status !== 'online';
+    emptyNote.hidden = !((tl.loaded && items.length === 0) || failed || waiting);
+    emptyNote.classList.toggle('dialogue-empty--offline', waiting);
+    emptyNote.querySelector('p').textContent = failed ? errorText({ code: tl.error }) : waiting ? t('messages_when_online') : t('no_messages');
     historyTop.replaceChildren();
     if (tl.loaded && tl.loading && items.length) historyTop.append(spinner('spinner--sm'), h('span', { text: t('loading_earlier') }));
     else if (tl.loaded && !tl.hasMore && items.length) historyTop.append(h('span', { text: t('beginning') }));
@@ -924,7 +928,11 @@ export function dialogueView() {
     on('friends', () => { if (id) paintHeader(); }),
     on('lastseen', () => { if (id) paintHeader(); }),
     on('resources', () => { if (id) paintHeader(); }),
-    on('connection', () => { if (id) paintHeader(); }),
+    on('connection', () => {
+      if (!id) return;
+      paintHeader();
+      render();
+    }),
     on('group', (changed) => { if (changed === id) paintHeader(); }),
     on('pins', (changed) => { if (changed === id) paintPins(); }),
     on('users', () => { if (id) paintHeader(); }),
