@@ -18,11 +18,11 @@ from tmux import Tmux
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-@pytest.mark.parametrize("language,label,sent,usage", [
-    ("en", "[file notes 2026.pdf 12 MB]", "Sent notes 2026.pdf", "Usage: /send-file PATH"),
-    ("zh", "[文件 notes 2026.pdf 12 MB]", "已发送 notes 2026.pdf", "用法：/send-file 文件路径"),
+@pytest.mark.parametrize("language,label,sent,usage,login", [
+    ("en", "[file notes 2026.pdf 12 MB]", "Sent notes 2026.pdf", "Usage: /send-file PATH", ("Username", "sign in", "Esc quit")),
+    ("zh", "[文件 notes 2026.pdf 12 MB]", "已发送 notes 2026.pdf", "用法：/send-file 文件路径", ("用户名", "短信验证码", "Esc 退出")),
 ])
-def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage):
+def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage, login):
     server = parley()
     alice = sign_up(server.url, "alice")
     sign_up(server.url, "bob")
@@ -40,6 +40,8 @@ def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage):
     async def scenario():
         bob = await Session.open(server.port, bob_token)
         conversation = await befriend_as(server.port, alice["token"], bob, "bob")
+        # The sign-in screen speaks the chosen language too.
+        await tmux.wait_for(*login)
         await tmux.sign_in("alice")
         await tmux.wait_for("bob")
         tmux.keys("Enter")

@@ -66,8 +66,12 @@ class Tmux:
         self.keys("q")
 
     async def sign_in(self, username: str, password: str = PASSWORD) -> None:
-        """Fills the login form once it shows, and submits it."""
-        await self.wait_for("Username", "Password")
+        """Fills the login form once it shows (in English or Chinese), and submits it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 20
+        while not any(all(label in self.screen() for label in labels) for labels in (("Username", "Password"), ("用户名", "密码"))):
+            assert loop.time() < deadline, f"no login form:\n{self.screen()}"
+            await asyncio.sleep(0.1)
         self.text(username)
         self.keys("Tab")
         self.text(password)

@@ -39,7 +39,7 @@ extension ChatApp {
 
     private func handleLogin(_ key: Key) {
         guard !login.isBusy else { return }
-        let count = login.fieldLabels.count
+        let count = login.fieldCount
         switch key {
         case .ctrl("t"), .function(2):
             login.switchMethod()
@@ -68,22 +68,23 @@ extension ChatApp {
 
     private func requestCode() {
         guard login.phoneLooksValid else {
-            login.phase = .failed("Please enter a phone number (11 digits, or + and the country code)")
+            login.phase = .failed(LoginForm.phoneProblem(in: language))
             return
         }
         let wait = login.secondsUntilCode()
         guard wait == 0 else {
-            login.phase = .note("A new code can be requested in \(wait) s")
+            login.phase = .note(language.pick("A new code can be requested in \(wait) s", "\(wait) 秒后可重新获取验证码"))
             login.focus = 1
             return
         }
         let phone = login.phone.text
-        login.phase = .busy("Requesting a code…")
+        login.phase = .busy(language.pick("Requesting a code…", "正在获取验证码…"))
         Task {
             do throws(ParleyError) {
                 let sent = try await client.requestSMSCode(phone: phone)
                 login.codeAvailableAt = Date().addingTimeInterval(TimeInterval(sent.retryAfterSeconds))
-                login.phase = .note("Code sent: \(sent.codeLength) digits, valid \(sent.expiresInSeconds / 60) min")
+                login.phase = .note(language.pick("Code sent: \(sent.codeLength) digits, valid \(sent.expiresInSeconds / 60) min",
+                                                  "验证码已发送：\(sent.codeLength) 位，\(sent.expiresInSeconds / 60) 分钟内有效"))
                 login.focus = 1
             } catch {
                 if let retry = error.retryAfterSeconds { login.codeAvailableAt = Date().addingTimeInterval(TimeInterval(retry)) }
@@ -94,12 +95,13 @@ extension ChatApp {
     }
 
     private func submitLogin() {
-        if let problem = login.problem() {
+        if let problem = login.problem(in: language) {
             login.phase = .failed(problem)
             return
         }
         let form = login
-        login.phase = .busy(form.method == .register ? "Registering, please wait…" : "Logging in, please wait…")
+        login.phase = .busy(form.method == .register ? language.pick("Registering, please wait…", "正在注册，请稍候…")
+                                                     : language.pick("Logging in, please wait…", "正在登录，请稍候…"))
         Task {
             do throws(ParleyError) {
                 switch form.method {
@@ -112,7 +114,7 @@ extension ChatApp {
                 }
                 await enterMain()
             } catch {
-                let what = form.method == .register ? "Registration failed" : "Login failed"
+                let what = form.method == .register ? language.pick("Registration failed", "注册失败") : language.pick("Login failed", "登录失败")
                 login.phase = .failed("\(what): \(describe(error))")
             }
             post.yield(.changed)

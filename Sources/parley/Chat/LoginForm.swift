@@ -1,4 +1,5 @@
 import Foundation
+import ParleyKit
 
 /// The sign-in screen's state (seeds 000 and 002): password login, SMS code login, or
 /// registration, each with its own fields, checks and messages.
@@ -32,12 +33,24 @@ struct LoginForm {
     /// The last user who signed in here, for the seed's prefill.
     var lastUser: String?
 
-    /// The fields of the current method, with their labels.
-    var fieldLabels: [String] {
+    /// How many fields the current method has.
+    var fieldCount: Int { method == .register ? 3 : 2 }
+
+    /// The labels of the current method's fields, in `language`.
+    func fieldLabels(in language: ParleyLanguage) -> [String] {
         switch method {
-        case .password: return ["Username", "Password"]
-        case .register: return ["Username", "Password", "Again"]
-        case .sms: return ["Phone", "Code"]
+        case .password: return [language.pick("Username", "用户名"), language.pick("Password", "密码")]
+        case .register: return [language.pick("Username", "用户名"), language.pick("Password", "密码"), language.pick("Again", "确认密码")]
+        case .sms: return [language.pick("Phone", "手机号"), language.pick("Code", "验证码")]
+        }
+    }
+
+    /// The tab title of `method`, in `language`.
+    static func title(of method: Method, in language: ParleyLanguage) -> String {
+        switch method {
+        case .password: return language.pick("Password", "密码登录")
+        case .sms: return language.pick("SMS code", "短信验证码")
+        case .register: return language.pick("Register", "注册")
         }
     }
 
@@ -83,22 +96,27 @@ struct LoginForm {
     }
 
     /// The seed's checks before anything is sent: each empty field and a mismatch has its
-    /// own message. Nil when the form may be sent.
-    func problem() -> String? {
+    /// own message, in `language`. Nil when the form may be sent.
+    func problem(in language: ParleyLanguage) -> String? {
         switch method {
         case .password, .register:
-            if username.text.trimmingCharacters(in: .whitespaces).isEmpty { return "Please enter a username" }
-            if password.isEmpty { return "Please enter a password" }
+            if username.text.trimmingCharacters(in: .whitespaces).isEmpty { return language.pick("Please enter a username", "请输入用户名") }
+            if password.isEmpty { return language.pick("Please enter a password", "请输入密码") }
             if method == .register {
-                if confirmation.isEmpty { return "Please enter the password again" }
-                if confirmation.text != password.text { return "The two passwords differ" }
+                if confirmation.isEmpty { return language.pick("Please enter the password again", "请再次输入密码") }
+                if confirmation.text != password.text { return language.pick("The two passwords differ", "两次输入的密码不一致") }
             }
         case .sms:
-            if !phoneLooksValid { return "Please enter a phone number (11 digits, or + and the country code)" }
-            if code.isEmpty { return "Please enter the code from the SMS" }
-            if !code.text.allSatisfy(\.isNumber) { return "The code has digits only" }
+            if !phoneLooksValid { return Self.phoneProblem(in: language) }
+            if code.isEmpty { return language.pick("Please enter the code from the SMS", "请输入短信里的验证码") }
+            if !code.text.allSatisfy(\.isNumber) { return language.pick("The code has digits only", "验证码只含数字") }
         }
         return nil
+    }
+
+    /// What is wrong with a phone number that does not look like one, in `language`.
+    static func phoneProblem(in language: ParleyLanguage) -> String {
+        language.pick("Please enter a phone number (11 digits, or + and the country code)", "请输入手机号（11 位，或 + 加国家代码）")
     }
 
     /// An 11-digit number starting with 1, or + and 8–15 digits (spaces and dashes ignored).
