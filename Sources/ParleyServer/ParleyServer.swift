@@ -88,7 +88,10 @@ public final class ParleyServer: Sendable {
             // After the connections closed: the other nodes forget this one's users now.
             started.1?.stop()
         })
-        let staticFiles = try? StaticFiles(root: configuration.webRoot)
+        // The web client's modules import one another by unversioned names: each is asked
+        // again on every load (a 304 when unchanged), so after a deploy no browser runs an
+        // old module beside a new one.
+        let staticFiles = try? StaticFiles(root: configuration.webRoot, assetCacheControl: "no-cache")
         if staticFiles == nil {
             logger.warning("web client directory not found; only the API is served", ["web": .string(configuration.webRoot)])
         }
