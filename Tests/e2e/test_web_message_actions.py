@@ -205,6 +205,32 @@ def test_a_pending_reply_shows_its_quote_at_once_and_after_a_reload(parley, brow
     assert english.console_errors() == [] and chinese.console_errors() == []
 
 
+def test_a_replys_quote_follows_the_quoted_messages_edit_and_recall(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    alice, bob = register(server.url, "alice"), register(server.url, "bob")
+    chat = befriend(server.port, alice, bob)
+    [plan, secret] = ws(server.port, alice["token"],
+                        ("message.send", {"conversationId": chat, "clientId": "a1", "kind": "text", "text": "meet at nine"}),
+                        ("message.send", {"conversationId": chat, "clientId": "a2", "kind": "text", "text": "the door code is 4711"}))
+    ws(server.port, bob["token"],
+       ("message.send", {"conversationId": chat, "clientId": "b1", "kind": "text", "text": "ok", "replyTo": plan["id"]}),
+       ("message.send", {"conversationId": chat, "clientId": "b2", "kind": "text", "text": "noted", "replyTo": secret["id"]}))
+    browser = browsers(server.url, size=DESKTOP)
+    browser.sign_in_with_token(bob)
+    browser.open_chat_titled("alice")
+    quote = lambda text: bubble_row(browser, text).find_element("css selector", ".bubble-quote-text").text
+    browser.wait_until(lambda: quote("ok") == "meet at nine" and quote("noted") == "the door code is 4711", 10, "both quotes")
+
+    # Alice edits one and recalls the other elsewhere: the quotes follow at once, without a reload.
+    ws(server.port, alice["token"],
+       ("message.edit", {"conversationId": chat, "messageId": plan["id"], "clientId": "e1", "text": "meet at ten"}),
+       ("message.recall", {"conversationId": chat, "messageId": secret["id"], "clientId": "r1"}))
+    browser.wait_until(lambda: quote("ok") == "meet at ten", 10, "the edited quote")
+    browser.wait_until(lambda: quote("noted") == "[Recalled]", 10, "the recalled quote")
+    assert "4711" not in browser.driver.find_element("css selector", ".view--dialogue .messages").text
+    assert browser.console_errors() == []
+
+
 def test_mention_autocomplete_and_menu_in_chinese(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     owner = register(server.url, "olga")

@@ -5,6 +5,7 @@
 import { state, emit } from './store.js';
 import * as queue from './actionqueue.js';
 import { call, onMessage } from './client.js';
+import { replyPreviewOf } from './format.js';
 
 // ---- Message actions (docs/protocol.md, "Message actions") ----
 
@@ -20,10 +21,16 @@ export function replaceMessage(m) {
   const tl = state.timelines.get(m.conversationId);
   if (tl) {
     const index = tl.items.findIndex((item) => item.seq === m.seq);
-    if (index >= 0) {
-      tl.items[index] = m;
-      emit('timeline', m.conversationId);
-    }
+    if (index >= 0) tl.items[index] = m;
+    // The replies quoting it show it as it is now: an edit's text, a recall's placeholder
+    // (never the recalled words).
+    let quoted = false;
+    tl.items.forEach((item, at) => {
+      if (item.replyTo?.messageId !== m.id || !m.id) return;
+      tl.items[at] = { ...item, replyTo: replyPreviewOf(m) };
+      quoted = true;
+    });
+    if (index >= 0 || quoted) emit('timeline', m.conversationId);
   }
   const conversation = state.conversations.get(m.conversationId);
   if (conversation?.lastMessage?.id === m.id) {

@@ -5,6 +5,28 @@ import { voiceLength } from './time.js';
 import { state, displayName } from './store.js';
 import { ensureUser } from './client.js';
 
+// Characters of a message's text shown in one line (the pinned bar, the composer, a reply's
+// quote made here); the line is cut by the layout anyway, this only bounds what is kept.
+const EXCERPT_CHARACTERS = 80;
+
+/** `text` on one line, at most `EXCERPT_CHARACTERS` characters. */
+export function shortLine(text) {
+  const line = (text || '').replace(/\s+/g, ' ');
+  return line.length > EXCERPT_CHARACTERS ? `${line.slice(0, EXCERPT_CHARACTERS)}…` : line;
+}
+
+/**
+ * A reply's preview of `message` in the server's shape (docs/protocol.md, "Message actions"):
+ * what a pending reply shows above its bubble, and a reply's quote once the quoted message is
+ * edited or recalled, until the server's copy comes with the next history page.
+ */
+export function replyPreviewOf(message) {
+  const preview = { messageId: message.id, seq: message.seq, sender: message.sender, kind: message.kind };
+  if (message.recalled) preview.recalled = true;
+  else if (message.text) preview.excerpt = shortLine(message.text);
+  return preview;
+}
+
 /** A user's display name by id; unknown users read "ID: <id>" until their profile arrives. */
 export function userName(id) {
   if (!id) return t('someone');

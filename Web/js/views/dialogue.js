@@ -17,8 +17,8 @@ import { go } from '../router.js';
 import { openActionForm } from './menu.js';
 import { fileTile } from '../files.js';
 import { bindMedia, signedMediaURL } from '../media.js';
-import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf, replyPreviewOf } from './messageactions.js';
-import { userName } from '../format.js';
+import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
+import { userName, replyPreviewOf } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
 import { voiceRecorder, voiceBubble } from '../voice.js';
 

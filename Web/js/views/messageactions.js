@@ -7,7 +7,7 @@ import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, sortedConversations, conversationTitle } from '../store.js';
 import { modal, toast } from '../ui.js';
-import { userName } from '../format.js';
+import { userName, shortLine } from '../format.js';
 import { voiceLength } from '../time.js';
 import * as client from '../client.js';
 import { reportDialog } from './report.js';
@@ -24,16 +24,6 @@ const LONG_PRESS = 500;
 export const ACTION_TYPES = new Set(['message_edited', 'message_recalled', 'reaction_added', 'reaction_removed',
   'message_pinned', 'message_unpinned', 'message_listened']);
 
-// Characters of a message's text shown in one line (the pinned bar, the composer, a pending
-// reply's quote); the line is cut by the layout anyway, this only bounds what is kept.
-const EXCERPT_CHARACTERS = 80;
-
-/** `text` on one line, at most `EXCERPT_CHARACTERS` characters. */
-const shortLine = (text) => {
-  const line = (text || '').replace(/\s+/g, ' ');
-  return line.length > EXCERPT_CHARACTERS ? `${line.slice(0, EXCERPT_CHARACTERS)}…` : line;
-};
-
 /** The short text of a message for quotes and the pinned bar. */
 export function excerptOf(message) {
   if (!message) return t('quoted_missing');
@@ -42,17 +32,6 @@ export function excerptOf(message) {
   if (message.kind === 'voice') return t('voice_preview', { length: voiceLength(message.voice?.durationMs) });
   if (message.kind === 'file') return t('file_preview', { name: message.file?.name || '' });
   return shortLine(message.text);
-}
-
-/**
- * A reply's preview of `message` in the server's shape (docs/protocol.md, "Message actions"):
- * what a pending reply shows above its bubble until the server's copy replaces it.
- */
-export function replyPreviewOf(message) {
-  const preview = { messageId: message.id, seq: message.seq, sender: message.sender, kind: message.kind };
-  if (message.recalled) preview.recalled = true;
-  else if (message.text) preview.excerpt = shortLine(message.text);
-  return preview;
 }
 
 /** The quote above a reply's bubble; a click jumps to the quoted message. */
