@@ -176,6 +176,7 @@ def test_a_pending_reply_shows_its_quote_at_once_and_after_a_reload(parley, brow
     server.stop()
     english.wait(".view--dialogue .conn-banner", text="No connection", timeout=15)
     chinese.wait(".view--dialogue .conn-banner:not([hidden])", timeout=15)
+    assert len(english.visible(".conn-banner")) == 1, "one banner for the two panes"
     reply_to(english, bubble_row(english, "first from bob").find_element("css selector", ".bubble"), "an answer")
     quote = pending_quote(english, "an answer")
     assert "bob" in quote and "first from bob" in quote, quote
