@@ -88,7 +88,7 @@ def test_security_section_in_chinese(parley, browsers):
     browser.js("document.querySelector('#security').scrollIntoView()")
     browser.screenshot("security-zh-phone")
     browser.type("form[data-form='delete'] input[name='delete-password']", "password123")
-    browser.fill("输入“lan”以确认", "lan")
+    browser.fill("输入「lan」以确认", "lan")
     browser.click("form[data-form='delete'] button[type=submit]")
     browser.wait("form.auth-form", timeout=15)
 

@@ -45,3 +45,11 @@ def test_each_language_names_each_key_once_and_the_same_keys():
         twice = [key for key, count in collections.Counter(keys).items() if count > 1]
         assert not twice, f"{language} defines these keys more than once: {twice}"
     assert set(blocks["en"]) == set(blocks["zh"]), set(blocks["en"]) ^ set(blocks["zh"])
+
+
+def test_the_chinese_table_quotes_with_corner_brackets():
+    # One style of quotation marks on every Chinese screen: 「发现」, not “发现” on some.
+    source = (WEB / "js/i18n.js").read_text()
+    chinese = source[source.index("\n  zh: {"):]
+    curly = [line.strip() for line in chinese.splitlines() if "“" in line or "”" in line]
+    assert not curly, curly
