@@ -17,9 +17,9 @@ def befriend(port: int, a: dict, b: dict) -> str:
     return friend["conversationId"]
 
 
-def bubble_row(browser, text: str):
-    """The message row whose bubble text is `text`."""
-    return browser.wait_until(lambda: next((row for row in browser.driver.find_elements("css selector", ".view--dialogue .msg")
+def bubble_row(browser, text: str, rows: str = ".view--dialogue .msg"):
+    """The message row (among `rows`) whose bubble text is `text`."""
+    return browser.wait_until(lambda: next((row for row in browser.driver.find_elements("css selector", rows)
                                             if text in [p.text for p in row.find_elements("css selector", ".bubble-text")]), None),
                               10, f"the row of {text!r}")
 
@@ -147,9 +147,7 @@ def reply_to(browser, bubble, text: str):
 
 def pending_quote(browser, text: str) -> str:
     """The quote's text above the pending (clock) bubble of `text`."""
-    row = browser.wait_until(lambda: next((row for row in browser.driver.find_elements("css selector", ".view--dialogue .msg[data-state=pending]")
-                                           if text in [p.text for p in row.find_elements("css selector", ".bubble-text")]), None),
-                             10, f"the pending row of {text!r}")
+    row = bubble_row(browser, text, ".view--dialogue .msg[data-state=pending]")
     return browser.wait_until(lambda: next((q.text for q in row.find_elements("css selector", ".bubble-quote") if q.text), None),
                               5, f"the quote above the pending {text!r}")
 
