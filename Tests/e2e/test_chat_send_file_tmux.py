@@ -18,11 +18,13 @@ from tmux import Tmux
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-@pytest.mark.parametrize("language,label,sent,usage,login", [
-    ("en", "[file notes 2026.pdf 12 MB]", "Sent notes 2026.pdf", "Usage: /send-file PATH", ("Username", "sign in", "Esc quit")),
-    ("zh", "[文件 notes 2026.pdf 12 MB]", "已发送 notes 2026.pdf", "用法：/send-file 文件路径", ("用户名", "短信验证码", "Esc 退出")),
+@pytest.mark.parametrize("language,label,sent,usage,login,main,dialogue", [
+    ("en", "[file notes 2026.pdf 12 MB]", "Sent notes 2026.pdf", "Usage: /send-file PATH", ("Username", "sign in", "Esc quit"),
+     ("● online", "q quit"), ("Enter send", "Ctrl-C quit")),
+    ("zh", "[文件 notes 2026.pdf 12 MB]", "已发送 notes 2026.pdf", "用法：/send-file 文件路径", ("用户名", "短信验证码", "Esc 退出"),
+     ("● 在线", "q 退出"), ("Enter 发送", "Ctrl-C 退出")),
 ])
-def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage, login):
+def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage, login, main, dialogue):
     server = parley()
     alice = sign_up(server.url, "alice")
     sign_up(server.url, "bob")
@@ -43,9 +45,10 @@ def test_chat_sends_a_file_from_disk(parley, language, label, sent, usage, login
         # The sign-in screen speaks the chosen language too.
         await tmux.wait_for(*login)
         await tmux.sign_in("alice")
-        await tmux.wait_for("bob")
+        # So do the connection state and the key help, in the list and in a dialogue.
+        await tmux.wait_for("bob", *main)
         tmux.keys("Enter")
-        await asyncio.sleep(0.5)
+        await tmux.wait_for(*dialogue)
         tmux.text("/send-file")
         tmux.keys("Enter")
         await tmux.wait_for(usage)

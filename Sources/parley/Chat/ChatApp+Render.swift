@@ -124,9 +124,9 @@ extension ChatApp {
         if let accountName { left.append(" · " + accountName, .reverse) }
         let state: Line
         switch connection {
-        case .online: state = Line("● online ", Style.reverse.colored(.green))
-        case .connecting: state = Line("◌ connecting… ", Style.reverse.colored(.yellow))
-        case .offline: state = Line("✕ offline ", Style.reverse.colored(.red))
+        case .online: state = Line(language.pick("● online ", "● 在线 "), Style.reverse.colored(.green))
+        case .connecting: state = Line(language.pick("◌ connecting… ", "◌ 连接中… "), Style.reverse.colored(.yellow))
+        case .offline: state = Line(language.pick("✕ offline ", "✕ 离线 "), Style.reverse.colored(.red))
         }
         return Line.spread(left, state, width: columns, padStyle: .reverse)
     }
@@ -173,21 +173,34 @@ extension ChatApp {
                         language.pick(" ↑↓ Enter open · m more · / new search · Esc back · ^C quit",
                                       " ↑↓ Enter 打开 · m 更多 · / 搜索 · Esc 返回 · ^C 退出")]
         } else if focus == .dialogue && dialogue != nil {
-            variants = [" Enter send · /image PATH · /send-file PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
-                        " Enter send · /send-file PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
-                        " Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
-                        " Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit"]
+            variants = [language.pick(" Enter send · /image PATH · /send-file PATH · /actions (reply, react, edit…) · /search WORDS · Esc list · ↑↓ PgUp PgDn scroll · End newest · Ctrl-R reconnect · Ctrl-C quit",
+                                      " Enter 发送 · /image 路径 · /send-file 路径 · /actions（回复、表情、编辑…）· /search 关键词 · Esc 列表 · ↑↓ PgUp PgDn 滚动 · End 最新 · Ctrl-R 重连 · Ctrl-C 退出"),
+                        language.pick(" Enter send · /send-file PATH · /actions · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
+                                      " Enter 发送 · /send-file 路径 · /actions · Esc 列表 · ↑↓/PgUp/PgDn 滚动 · End 最新 · Ctrl-C 退出"),
+                        language.pick(" Enter send · /image PATH · Esc list · ↑↓/PgUp/PgDn scroll · End newest · Ctrl-C quit",
+                                      " Enter 发送 · /image 路径 · Esc 列表 · ↑↓/PgUp/PgDn 滚动 · End 最新 · Ctrl-C 退出"),
+                        language.pick(" Enter send · /image PATH · Esc back · PgUp/PgDn · End · ^C quit",
+                                      " Enter 发送 · /image 路径 · Esc 返回 · PgUp/PgDn · End · ^C 退出")]
         } else if tab == .contacts {
-            variants = [" ↑↓ select · Enter open/accept · y/n request · Tab chats · a add friend · g/G group · r/R room · L logout · q quit",
-                        " ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
-                        " ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit"]
+            variants = [language.pick(" ↑↓ select · Enter open/accept · y/n request · Tab chats · a add friend · g/G group · r/R room · L logout · q quit",
+                                      " ↑↓ 选择 · Enter 打开/接受 · y/n 好友请求 · Tab 会话 · a 加好友 · g/G 群聊 · r/R 聊天室 · L 退出登录 · q 退出"),
+                        language.pick(" ↑↓ Enter open · y/n request · Tab chats · a friend · g/G group · r/R room · L logout · q quit",
+                                      " ↑↓ Enter 打开 · y/n 请求 · Tab 会话 · a 好友 · g/G 群聊 · r/R 聊天室 · L 登出 · q 退出"),
+                        language.pick(" ↑↓ Enter · y/n · Tab · a friend · g/G group · r/R room · q quit",
+                                      " ↑↓ Enter · y/n · Tab · a 好友 · g/G 群聊 · r/R 聊天室 · q 退出")]
         } else {
-            variants = [" ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · v devices · L logout · q quit",
-                        " ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter open · Tab contacts · / search · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter · Tab contacts · / search · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
-                        " ↑↓ Enter · Tab · / search · a friend · g/G group · r/R room · d discover · p profile · q quit",
-                        " ↑↓ Enter · Tab · / search · a friend · g/G · r/R · d discover · p me · q quit"]
+            variants = [language.pick(" ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · v devices · L logout · q quit",
+                                      " ↑↓ 选择 · Enter 打开 · Tab 通讯录 · / 搜索 · a 加好友 · g/G 加入/新建群聊 · r/R 进入/新建聊天室 · d 发现 · p 资料 · v 设备 · L 退出登录 · q 退出"),
+                        language.pick(" ↑↓ select · Enter open · Tab contacts · / search · a add friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                                      " ↑↓ 选择 · Enter 打开 · Tab 通讯录 · / 搜索 · a 加好友 · g/G 加入/新建群聊 · r/R 进入/新建聊天室 · d 发现 · p 资料 · L 退出登录 · q 退出"),
+                        language.pick(" ↑↓ Enter open · Tab contacts · / search · a friend · g/G join/new group · r/R enter/new room · d discover · p profile · L logout · q quit",
+                                      " ↑↓ Enter 打开 · Tab 通讯录 · / 搜索 · a 好友 · g/G 群聊 · r/R 聊天室 · d 发现 · p 资料 · L 登出 · q 退出"),
+                        language.pick(" ↑↓ Enter · Tab contacts · / search · a friend · g/G group · r/R room · d discover · p profile · L logout · q quit",
+                                      " ↑↓ Enter · Tab 通讯录 · / 搜索 · a 好友 · g/G 群 · r/R 聊天室 · d 发现 · p 资料 · L 登出 · q 退出"),
+                        language.pick(" ↑↓ Enter · Tab · / search · a friend · g/G group · r/R room · d discover · p profile · q quit",
+                                      " ↑↓ Enter · Tab · / 搜索 · a 好友 · g/G 群 · r/R 聊天室 · d 发现 · p 资料 · q 退出"),
+                        language.pick(" ↑↓ Enter · Tab · / search · a friend · g/G · r/R · d discover · p me · q quit",
+                                      " ↑↓ Enter · Tab · / 搜索 · a 好友 · g/G · r/R · d 发现 · p 我 · q 退出")]
         }
         // The last row: one column short, so that the terminal never scrolls.
         let text = variants.first { DisplayWidth.width(of: $0) < columns } ?? variants[variants.count - 1]
