@@ -64,14 +64,22 @@ public final class EventLoop: @unchecked Sendable {
     /// Scratch `iovec`s for gathering writes into one `writev` call.
     let iovecScratch: UnsafeMutablePointer<iovec>
     static let iovecScratchCount = 64
+    /// Write-queue rings its connections gave back, for the next that queues two chunks or
+    /// more (see PendingWrites.swift). Loop thread only.
+    @exclusivity(unchecked) var spareWriteRings: PendingWrites.SpareRings
+    /// How many spare write rings a loop keeps by default: enough for a group's fan-out to
+    /// a few hundred connections on one loop, ≈ 180 bytes each (≈ 23 KiB a loop at most).
+    public static let defaultSpareWriteRings = 128
     /// Counters of this loop, summed across loops by `EventLoopGroup.metrics`.
     public let metrics = NetMetrics()
 
     private static let wakeToken: UInt64 = .max
     private static let maxEventsPerWait: Int32 = 256
 
-    init(index: Int, readBufferSize: Int = 64 * 1024) throws(SystemError) {
+    init(index: Int, readBufferSize: Int = 64 * 1024,
+         spareWriteRings: Int = EventLoop.defaultSpareWriteRings) throws(SystemError) {
         self.index = index
+        self.spareWriteRings = PendingWrites.SpareRings(limit: spareWriteRings)
         epollFD = try blockingSystemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
             wakeFD = try blockingSystemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }

@@ -8,11 +8,13 @@ public final class EventLoopGroup: Sendable {
     private let nextIndex = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
-    /// Creates and starts `count` loops (at least one).
-    public init(loopCount: Int = EventLoopGroup.coreCount, name: String = "parley-loop") throws(SystemError) {
+    /// Creates and starts `count` loops (at least one), each keeping at most
+    /// `spareWriteRings` empty write-queue rings for its connections to reuse.
+    public init(loopCount: Int = EventLoopGroup.coreCount, name: String = "parley-loop",
+                spareWriteRings: Int = EventLoop.defaultSpareWriteRings) throws(SystemError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, loopCount) {
-            loops.append(try EventLoop(index: index))
+            loops.append(try EventLoop(index: index, spareWriteRings: spareWriteRings))
         }
         self.loops = loops
         for loop in loops { loop.start(name: "\(name)-\(loop.index)") }

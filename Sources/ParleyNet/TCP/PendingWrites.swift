@@ -6,11 +6,45 @@ import CParleySystem
 /// connections), so the first chunk is kept inline and costs no allocation; a second one
 /// moves both into a ring buffer. Each chunk is released as soon as its last byte is written,
 /// not when the whole queue drains: a large answer stuck behind a slow peer does not keep
-/// the chunks before it alive. A drained queue frees its ring, so an idle connection keeps
-/// no write buffer.
+/// the chunks before it alive. A drained queue gives its ring back, so an idle connection
+/// keeps no write buffer: the smallest rings go to the loop's `SpareRings` for the next
+/// connection that needs one (a flush with two events or more would otherwise make and free
+/// one every time, ≈ 8 % of a group delivery on the loops; docs/benchmarks.md, (ae)).
 struct PendingWrites {
+    /// Empty rings of the smallest capacity that drained queues gave back, kept by an event
+    /// loop for its connections (loop thread only), at most `limit` of them.
+    struct SpareRings {
+        /// The most rings kept; a ring given back beyond it is freed.
+        let limit: Int
+        fileprivate var rings: [[Entry?]] = []
+
+        /// The number of rings kept now.
+        var count: Int { rings.count }
+
+        init(limit: Int) {
+            self.limit = max(0, limit)
+        }
+
+        /// A ring of `PendingWrites.smallestRing` empty slots: a kept one, else a new one.
+        fileprivate mutating func take() -> [Entry?] {
+            rings.popLast() ?? [Entry?](repeating: nil, count: PendingWrites.smallestRing)
+        }
+
+        /// Keeps `ring` (every slot empty) if it is of the smallest capacity and there is room.
+        fileprivate mutating func giveBack(_ ring: inout [Entry?]) {
+            var taken: [Entry?] = []
+            swap(&taken, &ring)
+            if taken.count == PendingWrites.smallestRing && rings.count < limit {
+                rings.append(taken)
+            }
+        }
+    }
+
+    /// The capacity of a new ring, in chunks; only rings of this size are kept as spares.
+    static let smallestRing = 8
+
     /// One queued chunk and how much of it has been written.
-    private struct Entry {
+    fileprivate struct Entry {
         let chunk: ByteChunk
         var offset: Int
 
@@ -42,8 +76,9 @@ struct PendingWrites {
     /// The ring's capacity in chunks: 0 while the lone write (or nothing) is queued.
     var ringCapacity: Int { ring.count }
 
-    /// Queues `chunk` after everything queued before it. Empty chunks are not queued.
-    mutating func append(_ chunk: ByteChunk) {
+    /// Queues `chunk` after everything queued before it, a ring taken from `spares` when
+    /// it is the second. Empty chunks are not queued.
+    mutating func append(_ chunk: ByteChunk, spares: inout SpareRings) {
         guard chunk.count > 0 else { return }
         bytes += chunk.count
         if lone == nil && count == 0 {
@@ -52,6 +87,7 @@ struct PendingWrites {
         }
         if let first = lone {
             lone = nil
+            if ring.isEmpty { ring = spares.take() }
             push(first)
         }
         push(Entry(chunk: chunk, offset: 0))
@@ -74,8 +110,9 @@ struct PendingWrites {
         return gathered
     }
 
-    /// Moves past `written` bytes, releasing each chunk whose last byte they include.
-    mutating func advance(by written: Int) {
+    /// Moves past `written` bytes, releasing each chunk whose last byte they include; a
+    /// drained ring goes back to `spares`.
+    mutating func advance(by written: Int, spares: inout SpareRings) {
         precondition(written >= 0 && written <= bytes, "PendingWrites advanced past what was queued")
         bytes -= written
         if var entry = lone {
@@ -98,13 +135,19 @@ struct PendingWrites {
                 remaining = 0
             }
         }
-        if count == 0 { releaseRing() }
+        if count == 0 {
+            spares.giveBack(&ring)  // every slot is empty: each was cleared as it was written
+            head = 0
+        }
     }
 
-    /// Drops everything queued, written or not (a connection closed at once).
+    /// Drops everything queued, written or not (a connection closed at once); the ring,
+    /// which may still hold chunks, is freed rather than kept.
     mutating func removeAll() {
         lone = nil
-        releaseRing()
+        ring = []
+        head = 0
+        count = 0
         bytes = 0
     }
 
@@ -116,7 +159,7 @@ struct PendingWrites {
 
     /// Doubles the ring, laying the live entries out from slot 0.
     private mutating func grow() {
-        let capacity = max(8, ring.count * 2)
+        let capacity = max(Self.smallestRing, ring.count * 2)
         var larger = [Entry?](repeating: nil, count: capacity)
         let mask = ring.count - 1
         for index in 0..<count {
@@ -124,11 +167,5 @@ struct PendingWrites {
         }
         ring = larger
         head = 0
-    }
-
-    private mutating func releaseRing() {
-        if !ring.isEmpty { ring = [] }
-        head = 0
-        count = 0
     }
 }

@@ -203,7 +203,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// to be done (closed, empty, or the peer was just cut off).
     private func enqueue(_ chunk: ByteChunk) -> Bool {
         guard state == .open || state == .connecting, chunk.count > 0 else { return false }
-        pending.append(chunk)
+        pending.append(chunk, spares: &loop.spareWriteRings)
         if pending.bytes > options.maxQueuedBytes {
             loop.metrics.slowPeersClosed.add(1, ordering: .relaxed)
             closeNow(.slowPeer)
@@ -240,7 +240,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
         while !pending.isEmpty {
             let count = pending.gather(into: iovecs, limit: EventLoop.iovecScratchCount)
             guard let written = writeScratch(count) else { return }
-            pending.advance(by: written)
+            pending.advance(by: written, spares: &loop.spareWriteRings)
             wrote(written)
         }
         writeQueueDrained()

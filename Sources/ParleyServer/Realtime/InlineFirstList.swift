@@ -39,6 +39,26 @@ struct InlineFirstList<Element>: RandomAccessCollection, ExpressibleByArrayLiter
         return try body(&rest[position - 1])
     }
 
+    /// Whether `predicate` holds for an element, each lent in place rather than copied out.
+    /// Called on a list kept in a dictionary (`table[key]?.containsInPlace { … }`), the
+    /// dictionary lends the list itself too, where its getter copies the list and every
+    /// element read from it is copied again: a retain and a release for each, on every pass
+    /// over a user's connections (docs/benchmarks.md, (ae) and (ah)).
+    mutating func containsInPlace(where predicate: (inout Element) throws -> Bool) rethrows -> Bool {
+        guard first != nil else { return false }
+        if try predicate(&first!) { return true }
+        for index in rest.indices where try predicate(&rest[index]) { return true }
+        return false
+    }
+
+    /// Calls `body` with each element in order, lent in place (see `containsInPlace`).
+    mutating func forEachInPlace(_ body: (inout Element) throws -> Void) rethrows {
+        _ = try containsInPlace { element in
+            try body(&element)
+            return false
+        }
+    }
+
     /// Makes room for `capacity` elements in all, so that appending up to them allocates once.
     mutating func reserveCapacity(_ capacity: Int) {
         rest.reserveCapacity(capacity - 1)

@@ -35,6 +35,24 @@ import Testing
         #expect(one.isEmpty)
     }
 
+    @Test func visitsInPlaceInOrderAndStopsAtTheFirstMatch() {
+        var empty: InlineFirstList<Int> = []
+        #expect(!empty.containsInPlace { _ in true })
+        var list: InlineFirstList<Int> = [1, 2, 3, 4]
+        var seen: [Int] = []
+        #expect(list.containsInPlace { value in seen.append(value); return value == 2 })
+        #expect(seen == [1, 2], "it went on past the first match")
+        #expect(!list.containsInPlace { $0 == 5 })
+        seen = []
+        list.forEachInPlace { seen.append($0) }
+        #expect(seen == [1, 2, 3, 4])
+        var one: InlineFirstList<Int> = [9]
+        seen = []
+        one.forEachInPlace { seen.append($0) }
+        #expect(seen == [9])
+        #expect(Array(list) == [1, 2, 3, 4] && Array(one) == [9])
+    }
+
     @Test func updatesAnElementInPlaceAtEitherPosition() {
         var list: InlineFirstList<[Int]> = []
         list.append([1])
