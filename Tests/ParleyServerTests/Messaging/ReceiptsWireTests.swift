@@ -22,11 +22,13 @@ import Testing
         let history = try await amy.call("message.history", ["conversationId": conversation])
         #expect(history["peerReadSeq"] as? Int == seq && history["peerDeliveredSeq"] as? Int == seq)
 
-        // Typing: relayed to amy, never back to ben; ended by the server after 1 s.
+        // Typing: relayed to amy, never back to ben; ended by the server after 1 s. Timed
+        // from before the call (the server's timer cannot start earlier), not from amy's
+        // event, which a loaded machine may deliver late.
+        let began = Date()
         try await ben.call("typing.start", ["conversationId": conversation])
         let started = try await amy.event("typing") { $0["typing"] as? Bool == true }
         #expect(started["userId"] as? String == ben.id)
-        let began = Date()
         _ = try await amy.event("typing", timeout: 5) { $0["typing"] as? Bool == false }
         #expect(Date().timeIntervalSince(began) > 0.5)
         #expect(ben.pendingEvents("typing").isEmpty)
