@@ -356,13 +356,12 @@ export function dialogueView() {
   }
 
   /**
-   * Ticks on the user's own 1:1 bubbles (one: sent, two: delivered, two coloured: read) and
-   * "Read" under the newest read one; in a group, the newest own message says how many read it
-   * (a tap lists who).
+   * Ticks on the user's own 1:1 bubbles (one: sent, two: delivered, two coloured: read); the
+   * ticks say it all, so a 1:1 chat has no line under the bubble. In a group, the newest own
+   * message says how many read it (a tap lists who).
    */
   function paintTicks() {
     const conversation = state.conversations.get(id);
-    let lastRead = null;
     let lastOwnGroup = null;
     for (const entry of rows.values()) {
       const m = entry.message;
@@ -379,14 +378,10 @@ export function dialogueView() {
         mark.setAttribute('aria-label', tick ? t(`tick_${tick}`) : '');
         mark.title = tick ? t(`tick_${tick}`) : '';
       }
-      if (tick === 'read' && (!lastRead || m.seq > lastRead.message.seq)) lastRead = entry;
       if (conversation?.kind === 'group' && m.seq && m.sender === state.me?.id && (!lastOwnGroup || m.seq > lastOwnGroup.message.seq)) lastOwnGroup = entry;
     }
     for (const note of list.querySelectorAll('.msg-read-note')) {
-      if (note.closest('.msg') !== lastRead?.el && note.closest('.msg') !== lastOwnGroup?.el) note.remove();
-    }
-    if (lastRead && !lastRead.el.querySelector('.msg-read-note')) {
-      lastRead.el.querySelector('.msg-body')?.append(h('p', { class: 'msg-read-note', text: t('read_label') }));
+      if (note.closest('.msg') !== lastOwnGroup?.el) note.remove();
     }
     if (lastOwnGroup) paintReadCount(lastOwnGroup);
   }
