@@ -111,3 +111,19 @@ def test_emoji_in_profile_rows_and_cards_are_in_colour(parley, browsers):
     browser.wait(".swipe-card.is-top", text="Cat")
     fonts = emoji_fonts(browser, ".swipe-card.is-top")
     assert fonts == ["Noto Color Emoji"], fonts
+
+
+def test_the_me_page_shows_the_id_once_as_a_row(parley, browsers):
+    """The Me page lists the id among its rows (id, username, nickname, …); the card above it
+    shows the name and handle, not the id a second time."""
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann = register(server.url, "ann")
+    user_id = str(ann["user"]["id"])
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann, route="#/me")
+    browser.wait(".view--profile .kv-list")
+    rows = dict(zip(browser.texts(".view--profile .kv-label"), browser.texts(".view--profile .kv-data")))
+    assert rows["ID"] == user_id
+    assert browser.driver.find_elements("css selector", ".view--profile .id-chip") == []
+    assert not re.search(rf"(?<!\d){re.escape(user_id)}(?!\d)", browser.wait(".view--profile .hero").text)
+    browser.screenshot("me-id-once")
