@@ -165,7 +165,7 @@ export function dialogueView() {
       sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : client.lastSeenLabel(friend.user.id) || t('offline')) : '';
       // Where they are online: each device or Jabber client, with its show.
       const devices = friend?.online ? client.resourcesOf(friend.user.id) : [];
-      if (devices.length) sub += ` · ${devices.map((r) => (r.show ? `${r.resource} (${t(`resource_show_${r.show}`)})` : r.resource)).join(', ')}`;
+      if (devices.length) sub += ` · ${devices.map((r) => (r.show ? `${client.resourceLabel(r)} (${t(`resource_show_${r.show}`)})` : client.resourceLabel(r))).join(', ')}`;
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
