@@ -83,25 +83,28 @@ struct FormattingTests {
         let names: (UserID) -> String = { $0 == UserID(2) ? "Mei" : "Lin" }
         let joined = SystemNotice(type: .memberJoined, actor: UserID(2))
         #expect(SystemNoticeText.text(for: joined, name: names) == "Mei joined the group")
-        #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "Mei加入了群聊")
+        #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "Mei 加入了群聊")
         let renamed = SystemNotice(type: .infoChanged, actor: UserID(1), fields: ["name"], name: "Tea")
         #expect(SystemNoticeText.text(for: renamed, me: UserID(1), name: names) == "You renamed the group to “Tea”")
         #expect(SystemNoticeText.text(for: renamed, me: UserID(1), language: .chinese, name: names) == "你将群名改为「Tea」")
         let changed = SystemNotice(type: .infoChanged, actor: UserID(3), fields: ["avatar", "description"])
         #expect(SystemNoticeText.text(for: changed, name: names) == "Lin changed the group's avatar and description")
-        // Chinese writes names and 你 against the words, with no space, and 「」 around a group's name.
+        // Chinese writes 你 and a Chinese name against the words, sets a Latin name apart by a space
+        // (as the web client does), and puts 「」 around a group's name.
         let recalled = SystemNotice(type: .messageRecalled, actor: UserID(1))
         #expect(SystemNoticeText.text(for: recalled, me: UserID(1), language: .chinese, name: names) == "你撤回了一条消息")
         let created = SystemNotice(type: .groupCreated, actor: UserID(2), name: "茶话会")
-        #expect(SystemNoticeText.text(for: created, language: .chinese, name: names) == "Mei创建了群聊「茶话会」")
+        #expect(SystemNoticeText.text(for: created, language: .chinese, name: names) == "Mei 创建了群聊「茶话会」")
         #expect(SystemNoticeText.text(for: created, name: names) == "Mei created the group “茶话会”")
         let muted = SystemNotice(type: .memberMuted, actor: UserID(1), target: UserID(3))
         #expect(SystemNoticeText.text(for: muted, me: UserID(1), language: .chinese, name: { _ in "小林" }) == "你将小林禁言")
+        #expect(SystemNoticeText.text(for: muted, language: .chinese, name: { $0 == UserID(1) ? "小美" : "Lin" }) == "小美将 Lin 禁言")
+        #expect(SystemNoticeText.text(for: muted, me: UserID(3), language: .chinese, name: { _ in "Mei" }) == "Mei 将你禁言")
         let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
-        #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Mei将Lin移出了群聊")
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Mei 将 Lin 移出了群聊")
         // The server words a kick from a room as a removal; the reader's client names the room.
         #expect(SystemNoticeText.text(for: removed, in: .room, name: names) == "Mei removed Lin from the room")
-        #expect(SystemNoticeText.text(for: removed, language: .chinese, in: .room, name: names) == "Mei将Lin移出了聊天室")
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, in: .room, name: names) == "Mei 将 Lin 移出了聊天室")
         #expect(SystemNoticeText.text(for: removed, in: .group, name: names) == "Mei removed Lin from the group")
         let kick = Message(id: "m9", conversationId: ConversationID(4), seq: 9, sender: nil, clientId: nil, kind: .system,
                            system: removed, createdAt: ms(now))

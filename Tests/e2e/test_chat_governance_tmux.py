@@ -27,19 +27,19 @@ def test_owner_moderates_from_the_terminal(parley):
         await tmux.sign_in("alice")
         await tmux.wait_for("Tea Club")
         tmux.keys("Enter")
-        await tmux.wait_for("bob加入了群聊")
+        await tmux.wait_for("bob 加入了群聊")
 
         # Mute bob for five minutes: the notice shows, and bob is refused with `muted`.
         tmux.text("/mute bob 5")
         tmux.keys("Enter")
-        await tmux.wait_for("你将bob禁言")
+        await tmux.wait_for("你将 bob 禁言")
         said = await bob.call("message.send", {"conversationId": group, "clientId": "b1", "kind": "text", "text": "hi"})
         assert said["error"]["code"] == "muted", said
 
         # Ban him with a reason: removed, barred, the reason kept.
         tmux.text("/ban bob spam")
         tmux.keys("Enter")
-        await tmux.wait_for("你将bob加入了黑名单")
+        await tmux.wait_for("你将 bob 加入了黑名单")
         joined = await bob.call("group.join", {"name": "Tea Club"})
         assert joined["error"]["code"] == "banned", joined
         bans = await owner.call("group.bans", {"conversationId": group})
@@ -57,7 +57,7 @@ def test_owner_moderates_from_the_terminal(parley):
         token = re.search(r"邀请链接：(\S+)（", screen).group(1)
         entered = await cyd.call("group.invite.join", {"token": token})
         assert entered["ok"] and entered["data"]["memberCount"] == 2, entered
-        await tmux.wait_for("cyd加入了群聊")
+        await tmux.wait_for("cyd 加入了群聊")
 
         for session in (owner, bob, cyd):
             await session.close()

@@ -1,19 +1,36 @@
 public import ParleyProtocol
 
 /// The wording of system notifications in the reader's language. The server sends only what
-/// happened (`type`, `actor`, `target`…); every client words it the same way. Chinese writes
-/// a name (or 你) straight against the words around it, with no space, as the web client does;
-/// a group's or room's name is set off by `ParleyLanguage.quoted`.
+/// happened (`type`, `actor`, `target`…); every client words it the same way, the web client's
+/// rule for Chinese included (`spaced`); a group's or room's name is set off by
+/// `ParleyLanguage.quoted`.
 public enum SystemNoticeText {
     /// The sentence for `notice`. `name` turns a user id into a display name; the reader
     /// (`me`) is called "You". `kind` is the conversation's, where known: a notice the
     /// server words alike for groups and rooms (a removal) names the right one.
     public static func text(for notice: SystemNotice, me: UserID? = nil, language: ParleyLanguage = .english,
                             in kind: ConversationKind? = nil, name: (UserID) -> String) -> String {
+        let words = sentence(for: notice, me: me, language: language, in: kind, name: name)
+        guard language == .chinese else { return words }
+        // A Latin name at the start or the end leaves a space there, and two names side by side one.
+        return words.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// Chinese writes a name straight against the words around it (你撤回了一条消息, 小林加入了群聊)
+    /// except that a name starting or ending in a Latin letter or digit is set apart by a space on
+    /// that side (Mei 将 Lin 移出了群聊); English names are left as they are.
+    static func spaced(_ name: String, language: ParleyLanguage) -> String {
+        guard language == .chinese, let first = name.unicodeScalars.first, let last = name.unicodeScalars.last else { return name }
+        func latin(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) }
+        return (latin(first) ? " " : "") + name + (latin(last) ? " " : "")
+    }
+
+    private static func sentence(for notice: SystemNotice, me: UserID?, language: ParleyLanguage,
+                                 in kind: ConversationKind?, name: (UserID) -> String) -> String {
         func who(_ id: UserID?) -> String {
             guard let id else { return language.pick("Someone", "有人") }
             if id == me { return language.pick("You", "你") }
-            return name(id)
+            return spaced(name(id), language: language)
         }
         let actor = who(notice.actor)
         let target = who(notice.target)
