@@ -1219,6 +1219,11 @@ export function applyDocumentLanguage() {
   document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';
 }
 
+/** The string for key in every language (text written by someone reading another one). */
+export function everyLanguage(key) {
+  return [...new Set(Object.values(STRINGS).map((strings) => strings[key]).filter(Boolean))];
+}
+
 /** The string for key in the current language, with {name} placeholders filled. */
 export function t(key, vars) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;

@@ -18,7 +18,7 @@ import { openActionForm } from './menu.js';
 import { fileTile } from '../files.js';
 import { bindMedia, signedMediaURL } from '../media.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
-import { userName, replyPreviewOf } from '../format.js';
+import { userName, replyPreviewOf, mentionWords } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
 import { voiceRecorder, voiceBubble } from '../voice.js';
 
@@ -32,9 +32,19 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'“”‘’，。！？]+/gi;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** Text with clickable links and smileys shown as emoji. */
-export function renderRichText(container, text) {
+export function renderRichText(container, text, mentions = []) {
   let last = 0;
   const addPlain = (plain) => {
+    // A mention ("@Ann", one of `mentions`) stands out in the accent colour.
+    const at = mentions.length ? mentions.map((word) => plain.indexOf(word)).map((index, i) => [index, mentions[i]])
+      .filter(([index]) => index >= 0).sort((a, b) => a[0] - b[0] || b[1].length - a[1].length)[0] : null;
+    if (at) {
+      const [index, word] = at;
+      if (index > 0) addPlain(plain.slice(0, index));
+      container.appendChild(h('span', { class: 'mention', text: word }));
+      addPlain(plain.slice(index + word.length));
+      return;
+    }
     for (const part of splitEmoticons(plain)) {
       if (part.emoji) container.appendChild(h('span', { class: 'emoji', title: part.source, text: part.emoji }));
       else {
@@ -308,7 +318,7 @@ export function dialogueView() {
       const text = message.text || '';
       if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
       const p = h('p', { class: 'bubble-text' });
-      renderRichText(p, text);
+      renderRichText(p, text, mentionWords(message));
       bubble.appendChild(p);
     }
     if (message.forwarded) bubble.prepend(h('span', { class: 'bubble-forwarded', text: t('forwarded') }));
