@@ -145,6 +145,13 @@ def test_message_actions_in_the_browser(parley, browsers):
                                                     "text": "@Everyone dinner at 7", "mentionsAll": True}))
     browser.wait(".bubble-text .mention", text="@Everyone")
     assert browser.texts(".bubble-text .mention") == ["@alice", "@Everyone"]
+    # A member this browser has not met yet: the name arrives after the bubble and is marked then.
+    dan = register(server.url, "dan")
+    ws(server.port, dan["token"], ("group.join", {"name": "club"}))
+    ws(server.port, bob["token"], ("message.send", {"conversationId": group, "clientId": "g3", "kind": "text",
+                                                    "text": "welcome @dan!", "mentions": [dan["user"]["id"]]}))
+    browser.wait(".bubble-text .mention", text="@dan")
+    assert browser.texts(".bubble-text .mention") == ["@alice", "@Everyone", "@dan"]
     browser.wait_until(lambda: browser.count(".view--list:not([hidden]) a.row .row-mention") == 0, 10, "the badge cleared by reading")
     assert browser.console_errors() == []
 

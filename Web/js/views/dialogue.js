@@ -318,7 +318,17 @@ export function dialogueView() {
       const text = message.text || '';
       if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
       const p = h('p', { class: 'bubble-text' });
-      renderRichText(p, text, mentionWords(message));
+      // A mentioned member's name may arrive after the bubble: the text follows the users cache.
+      let words = null;
+      const paint = (el) => {
+        const now = mentionWords(message);
+        if (words && now.join('\n') === words.join('\n')) return;
+        words = now;
+        el.replaceChildren();
+        renderRichText(el, text, now);
+      };
+      if (message.mentions?.length) live(p, paint);
+      else paint(p);
       bubble.appendChild(p);
     }
     if (message.forwarded) bubble.prepend(h('span', { class: 'bubble-forwarded', text: t('forwarded') }));
