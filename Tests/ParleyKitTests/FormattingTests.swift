@@ -78,6 +78,19 @@ struct FormattingTests {
         #expect(Emoticons.emojify("plain text") == "plain text")
     }
 
+    @Test("a device reads as its name, not its Jabber resource, in English and Chinese")
+    func deviceNames() {
+        let native = ResourcePresence(resource: "Chrome-on-Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: native, language: .english) == "Chrome on Linux")
+        #expect(DeviceNameText.text(for: native, language: .chinese) == "Linux 上的 Chrome")
+        let jabber = ResourcePresence(resource: "gajim.home", available: true, client: ResourcePresence.xmppClient)
+        #expect(DeviceNameText.text(for: jabber, language: .chinese) == "gajim.home")
+        let chat = ResourcePresence(resource: "parley-chat.ab12cd", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley chat")
+        #expect(DeviceNameText.text(deviceName: "Firefox on Windows", language: .chinese) == "Windows 上的 Firefox")
+        #expect(DeviceNameText.text(deviceName: "Old laptop", language: .chinese) == "Old laptop")
+    }
+
     @Test("system notices are worded in English and Chinese, with 'You' for the reader")
     func notices() {
         let names: (UserID) -> String = { $0 == UserID(2) ? "Mei" : "Lin" }
