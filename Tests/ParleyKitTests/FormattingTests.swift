@@ -78,6 +78,19 @@ struct FormattingTests {
         #expect(Emoticons.emojify("plain text") == "plain text")
     }
 
+    @Test("a device reads as its name, not its Jabber resource, in English and Chinese")
+    func deviceNames() {
+        let native = ResourcePresence(resource: "Chrome-on-Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: native, language: .english) == "Chrome on Linux")
+        #expect(DeviceNameText.text(for: native, language: .chinese) == "Linux 上的 Chrome")
+        let jabber = ResourcePresence(resource: "gajim.home", available: true, client: ResourcePresence.xmppClient)
+        #expect(DeviceNameText.text(for: jabber, language: .chinese) == "gajim.home")
+        let chat = ResourcePresence(resource: "parley-chat.ab12cd", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley chat")
+        #expect(DeviceNameText.text(deviceName: "Firefox on Windows", language: .chinese) == "Windows 上的 Firefox")
+        #expect(DeviceNameText.text(deviceName: "Old laptop", language: .chinese) == "Old laptop")
+    }
+
     @Test("system notices are worded in English and Chinese, with 'You' for the reader")
     func notices() {
         let names: (UserID) -> String = { $0 == UserID(2) ? "Mei" : "Lin" }
@@ -86,9 +99,20 @@ struct FormattingTests {
         #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "Mei 加入了群聊")
         let renamed = SystemNotice(type: .infoChanged, actor: UserID(1), fields: ["name"], name: "Tea")
         #expect(SystemNoticeText.text(for: renamed, me: UserID(1), name: names) == "You renamed the group to “Tea”")
-        #expect(SystemNoticeText.text(for: renamed, me: UserID(1), language: .chinese, name: names) == "你 将群名称修改为“Tea”")
+        #expect(SystemNoticeText.text(for: renamed, me: UserID(1), language: .chinese, name: names) == "你将群名改为「Tea」")
         let changed = SystemNotice(type: .infoChanged, actor: UserID(3), fields: ["avatar", "description"])
         #expect(SystemNoticeText.text(for: changed, name: names) == "Lin changed the group's avatar and description")
+        // Chinese writes 你 and a Chinese name against the words, sets a Latin name apart by a space
+        // (as the web client does), and puts 「」 around a group's name.
+        let recalled = SystemNotice(type: .messageRecalled, actor: UserID(1))
+        #expect(SystemNoticeText.text(for: recalled, me: UserID(1), language: .chinese, name: names) == "你撤回了一条消息")
+        let created = SystemNotice(type: .groupCreated, actor: UserID(2), name: "茶话会")
+        #expect(SystemNoticeText.text(for: created, language: .chinese, name: names) == "Mei 创建了群聊「茶话会」")
+        #expect(SystemNoticeText.text(for: created, name: names) == "Mei created the group “茶话会”")
+        let muted = SystemNotice(type: .memberMuted, actor: UserID(1), target: UserID(3))
+        #expect(SystemNoticeText.text(for: muted, me: UserID(1), language: .chinese, name: { _ in "小林" }) == "你将小林禁言")
+        #expect(SystemNoticeText.text(for: muted, language: .chinese, name: { $0 == UserID(1) ? "小美" : "Lin" }) == "小美将 Lin 禁言")
+        #expect(SystemNoticeText.text(for: muted, me: UserID(3), language: .chinese, name: { _ in "Mei" }) == "Mei 将你禁言")
         let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
         #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Mei 将 Lin 移出了群聊")
         // The server words a kick from a room as a removal; the reader's client names the room.

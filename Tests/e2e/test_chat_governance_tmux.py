@@ -32,14 +32,14 @@ def test_owner_moderates_from_the_terminal(parley):
         # Mute bob for five minutes: the notice shows, and bob is refused with `muted`.
         tmux.text("/mute bob 5")
         tmux.keys("Enter")
-        await tmux.wait_for("你 将 bob 禁言")
+        await tmux.wait_for("你将 bob 禁言")
         said = await bob.call("message.send", {"conversationId": group, "clientId": "b1", "kind": "text", "text": "hi"})
         assert said["error"]["code"] == "muted", said
 
         # Ban him with a reason: removed, barred, the reason kept.
         tmux.text("/ban bob spam")
         tmux.keys("Enter")
-        await tmux.wait_for("你 将 bob 加入了黑名单")
+        await tmux.wait_for("你将 bob 加入了黑名单")
         joined = await bob.call("group.join", {"name": "Tea Club"})
         assert joined["error"]["code"] == "banned", joined
         bans = await owner.call("group.bans", {"conversationId": group})

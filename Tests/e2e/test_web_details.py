@@ -111,3 +111,41 @@ def test_emoji_in_profile_rows_and_cards_are_in_colour(parley, browsers):
     browser.wait(".swipe-card.is-top", text="Cat")
     fonts = emoji_fonts(browser, ".swipe-card.is-top")
     assert fonts == ["Noto Color Emoji"], fonts
+
+
+def test_the_me_page_shows_the_id_once_as_a_row(parley, browsers):
+    """The Me page lists the id among its rows (id, username, nickname, …); the card above it
+    shows the name and handle, not the id a second time."""
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann = register(server.url, "ann")
+    user_id = str(ann["user"]["id"])
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann, route="#/me")
+    browser.wait(".view--profile .kv-list")
+    rows = dict(zip(browser.texts(".view--profile .kv-label"), browser.texts(".view--profile .kv-data")))
+    assert rows["ID"] == user_id
+    assert browser.driver.find_elements("css selector", ".view--profile .id-chip") == []
+    assert not re.search(rf"(?<!\d){re.escape(user_id)}(?!\d)", browser.wait(".view--profile .hero").text)
+    browser.screenshot("me-id-once")
+
+
+def test_a_count_of_one_reads_in_the_singular(parley, browsers):
+    """"1 member", not "1 members", for a group just made (its details and, once they are
+    known, the dialogue's header); "2 members" once someone joins; Chinese has no plural."""
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "solo"}))
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann, route=f"#/chats/c/{group['id']}/info")
+    assert "· 1 member" in browser.wait(".view--info", text="member").text
+    assert "1 members" not in browser.wait(".view--info").text
+    browser.route(f"#/chats/c/{group['id']}")
+    assert browser.wait(".topbar-subtitle", text="member").text == "1 member"
+    ws(server.port, ben["token"], ("group.join", {"name": "solo"}))
+    browser.route("#/chats")
+    browser.route(f"#/chats/c/{group['id']}/info")
+    browser.wait(".view--info", text="2 members")
+    zh = browsers(server.url, size=PHONE, language="zh-CN")
+    [lone] = ws(server.port, ann["token"], ("group.create", {"name": "独处"}))
+    zh.sign_in_with_token(ann, route=f"#/chats/c/{lone['id']}/info")
+    zh.wait(".view--info", text="1 位成员")

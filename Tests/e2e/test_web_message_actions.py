@@ -133,6 +133,25 @@ def test_message_actions_in_the_browser(parley, browsers):
     browser.shoot_both("message-actions-mention-badge")
     browser.open_chat_titled("club")
     browser.wait(".bubble--mention .bubble-text", text="@alice look")
+    # The "@name" itself is in the accent colour (UI.md), the rest of the text is not; the
+    # owner's "@Everyone" (mentionsAll) too.
+    mention = browser.wait(".bubble--mention .bubble-text .mention")
+    assert mention.text == "@alice"
+    accent = browser.js("const probe = document.createElement('i'); probe.style.color = 'var(--accent)';"
+                        "document.body.append(probe); const c = getComputedStyle(probe).color; probe.remove(); return c")
+    assert browser.js("return getComputedStyle(arguments[0]).color", mention) == accent
+    assert browser.js("return getComputedStyle(arguments[0].parentNode).color", mention) != accent
+    ws(server.port, bob["token"], ("message.send", {"conversationId": group, "clientId": "g2", "kind": "text",
+                                                    "text": "@Everyone dinner at 7", "mentionsAll": True}))
+    browser.wait(".bubble-text .mention", text="@Everyone")
+    assert browser.texts(".bubble-text .mention") == ["@alice", "@Everyone"]
+    # A member this browser has not met yet: the name arrives after the bubble and is marked then.
+    dan = register(server.url, "dan")
+    ws(server.port, dan["token"], ("group.join", {"name": "club"}))
+    ws(server.port, bob["token"], ("message.send", {"conversationId": group, "clientId": "g3", "kind": "text",
+                                                    "text": "welcome @dan!", "mentions": [dan["user"]["id"]]}))
+    browser.wait(".bubble-text .mention", text="@dan")
+    assert browser.texts(".bubble-text .mention") == ["@alice", "@Everyone", "@dan"]
     browser.wait_until(lambda: browser.count(".view--list:not([hidden]) a.row .row-mention") == 0, 10, "the badge cleared by reading")
     assert browser.console_errors() == []
 

@@ -1,5 +1,6 @@
 """Receipts and typing in the web client: ticks on one's own bubbles (sent, delivered when the
-other side syncs, read with a "Read" line when they read), the typing line under the header
+other side syncs, read in the accent colour when they read, and no line under the bubble in a
+1:1 chat), the typing line under the header
 while the other side types and gone after the server's timeout, a group message's read count
 with the list on a tap, and the privacy settings on the profile page (zh and en)."""
 import time
@@ -30,10 +31,15 @@ def test_ticks_read_line_and_typing_line(parley, browsers):
     browser.wait(".msg--self .msg-ticks[data-tick=delivered]")
     assert browser.wait(".msg--self .msg-ticks").text == "✓✓"
     assert not browser.visible(".msg-read-note")
-    # Ben reads it: read ticks and "Read" under it.
+    # Ben reads it: two ticks in the accent colour, and (a 1:1 chat) no read line under it.
     ws(server.port, ben["token"], ("conversation.read", {"conversationId": conversation, "seq": seq}))
     browser.wait(".msg--self .msg-ticks[data-tick=read]")
-    assert browser.wait(".msg--self .msg-read-note").text == "Read"
+    ticks = browser.wait(".msg--self .msg-ticks")
+    assert ticks.text == "✓✓"
+    accent = browser.js("const probe = document.createElement('i'); probe.style.color = 'var(--accent)';"
+                        "document.body.append(probe); const c = getComputedStyle(probe).color; probe.remove(); return c")
+    assert browser.js("return getComputedStyle(arguments[0]).color", ticks) == accent
+    assert browser.driver.find_elements("css selector", ".msg-read-note") == []
     browser.screenshot("receipts-ticks-read")
 
     # Ben types: the line replaces the header's subtitle; without a stop it goes after the

@@ -4,6 +4,7 @@ live as they change (`presence.resource`), in English and Chinese."""
 import asyncio
 import time
 
+from api import call
 from client import Session
 from web import PHONE, WEB_ROOT, register, ws
 from xmpp import RawStream
@@ -81,3 +82,38 @@ def test_resources_in_chinese(parley, browsers):
     browser.wait(".kv-label", text="在线设备")
     browser.wait(".resource-item", text="gajim (Jabber, 请勿打扰)")
     gajim.close()
+
+
+def test_a_friends_device_reads_as_its_name_not_its_jabber_resource(parley, browsers):
+    """Ben's browser is a native device: its resource is "Chrome-on-Linux.<tag>" on the wire
+    (and to Jabber contacts), and the header and profile read "Chrome on Linux" in English,
+    "Linux 上的 Chrome" in Chinese; his own devices list reads the same."""
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT, xmpp=True)
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    conversation = befriend(server, ann, ben)
+    login = call(server.url, "POST", "/v1/auth/login", {"username": "ben", "password": "password123", "deviceName": "Chrome on Linux"})
+    assert login.status == 200, login.body
+    bens = browsers(server.url, size=PHONE)
+    bens.sign_in_with_token({"token": login.json["token"], "user": ben["user"]})
+    listed = {"resources": []}
+    deadline = time.monotonic() + 10
+    while not listed["resources"] and time.monotonic() < deadline:
+        [listed] = ws(server.port, ann["token"], ("user.resources", {"userId": ben["user"]["id"]}))
+    [device] = listed["resources"]
+    assert device["client"] == "parley" and device["resource"].startswith("Chrome-on-Linux."), device
+
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token(ann, route=f"#/chats/c/{conversation}")
+    subtitle = browser.wait(".topbar-subtitle", text="Chrome on Linux").text
+    assert "Chrome-on-Linux" not in subtitle and device["resource"] not in subtitle
+    browser.route(f"#/chats/u/{ben['user']['id']}")
+    assert browser.wait(".resource-item", text="Chrome on Linux").text == "Chrome on Linux (Parley)"
+    browser.screenshot("resources-device-name")
+
+    zh = browsers(server.url, size=PHONE, language="zh-CN")
+    zh.sign_in_with_token(ann, route=f"#/chats/u/{ben['user']['id']}")
+    assert zh.wait(".resource-item", text="Linux 上的 Chrome").text == "Linux 上的 Chrome (Parley)"
+    bens_zh = browsers(server.url, size=PHONE, language="zh-CN")
+    bens_zh.sign_in_with_token(ben, route="#/me")
+    bens_zh.wait_until(lambda: "Linux 上的 Chrome" in bens_zh.wait(".device-list").text, 10, "the device named in Chinese")
+    assert bens.console_errors() == [] and browser.console_errors() == [] and zh.console_errors() == []

@@ -629,6 +629,9 @@ export function resourcesOf(userId) {
 
 /** One resource as text: its name, kind, show and status. */
 export const describeResource = resources.describe;
+/** A resource's name as people read it ("Chrome on Linux"), and a device's name likewise. */
+export const resourceLabel = resources.resourceLabel;
+export const deviceLabel = resources.deviceLabel;
 
 /** The user's privacy choices (`privacy.get`). */
 export function privacy() {

@@ -1,5 +1,5 @@
 // Words for things: user names, system notices in the reader's language, list previews.
-import { t, language } from './i18n.js';
+import { t, language, everyLanguage } from './i18n.js';
 import { emojify } from './emoticons.js';
 import { voiceLength } from './time.js';
 import { state, displayName } from './store.js';
@@ -33,6 +33,21 @@ export function userName(id) {
   const user = state.users.get(id);
   if (!user) ensureUser(id);
   return displayName(user, id);
+}
+
+/**
+ * The "@name" words of a message that mention someone: each mentioned member by the names the
+ * sender may have typed (nickname, username), and "@Everyone" / "@所有人" when it mentions all.
+ * Longest first, so "@Ann Lee" wins over "@Ann".
+ */
+export function mentionWords(message) {
+  const names = [];
+  for (const id of message.mentions || []) {
+    const user = state.users.get(id);
+    names.push(userName(id), user?.nickname, user?.username);
+  }
+  if (message.mentionsAll) names.push(...everyLanguage('mention_all'));
+  return [...new Set(names.filter((name) => name && name.trim()).map((name) => `@${name}`))].sort((a, b) => b.length - a.length);
 }
 
 // Chinese sentences put no spaces around names, except to set a Latin name apart.

@@ -41,6 +41,7 @@ const STRINGS = {
     get_code: 'Get code',
     resend_in: 'Resend in {n} s',
     code_sent: 'Code sent. It is valid for {n} minutes.',
+    code_sent_singular: 'Code sent. It is valid for 1 minute.',
     hint_phone: 'An 11-digit mobile number, or + and the country code',
     hint_code: 'The code has {n} digits',
     phone_title: 'Log in with your phone',
@@ -77,6 +78,7 @@ const STRINGS = {
     online: 'Online',
     online_on: 'Online on',
     resource_device: 'Parley',
+    device_on: '{browser} on {system}',
     resource_jabber: 'Jabber',
     resource_show_away: 'away',
     resource_show_chat: 'free to chat',
@@ -88,7 +90,6 @@ const STRINGS = {
     tick_sent: 'Sent',
     tick_delivered: 'Delivered',
     tick_read: 'Read',
-    read_label: 'Read',
     read_by: 'Read by {n} of {m}',
     read_by_list: 'Read by {n} of {m}: {names}',
     privacy_title: 'Privacy',
@@ -149,6 +150,7 @@ const STRINGS = {
     emoji: 'Emoji',
     new_message: 'New message',
     new_messages_n: '{n} new messages',
+    new_messages_n_singular: '1 new message',
     pending: 'Sending…',
     failed_retry: 'Not sent — retry',
     failed_reason: 'Not sent: {reason}',
@@ -158,6 +160,7 @@ const STRINGS = {
     open_image: 'Open image',
     close: 'Close',
     members_n: '{n} members',
+    members_n_singular: '1 member',
     occupants_n: '{n} here now',
     today: 'Today',
     yesterday: 'Yesterday',
@@ -250,6 +253,7 @@ const STRINGS = {
     revoke_link: 'Revoke',
     link_copied: 'Link copied',
     link_uses: 'used {uses} times',
+    link_uses_singular: 'used once',
     no_invites: 'No links yet',
     join_requests: 'Join requests',
     no_requests: 'No requests',
@@ -259,6 +263,7 @@ const STRINGS = {
     invite_join: 'Join the group',
     invite_sign_in_first: 'Sign in or create an account to see the group you were invited to',
     invite_members: '{n} members',
+    invite_members_singular: '1 member',
     join_request_sent: 'Request sent: an admin will answer',
     sys_renamed: '{actor} renamed the group to “{name}”',
     sys_info_changed: '{actor} changed the group’s {fields}',
@@ -405,6 +410,7 @@ const STRINGS = {
     mention_all: 'Everyone',
     mention_suggestions: 'Mention someone',
     mentioned_n: '{n} mentions of you',
+    mentioned_n_singular: '1 mention of you',
     err_not_sender: 'Only the sender can do that.',
     err_window_closed: 'Too late: that can no longer be changed.',
     field_name: 'name',
@@ -555,7 +561,8 @@ const STRINGS = {
     new_password: 'New password',
     hint_password: '8 to 256 characters. Your other devices will be signed out.',
     change_password: 'Change password',
-    password_changed: 'Password changed. {n} other device(s) signed out.',
+    password_changed: 'Password changed. {n} other devices signed out.',
+    password_changed_singular: 'Password changed. 1 other device signed out.',
     err_wrong_password: 'That password is wrong. Check it and try again.',
     err_phone_taken: 'Another account already uses that phone number.',
     err_password_not_set: 'This account signs in by text message and has no password yet.',
@@ -575,7 +582,8 @@ const STRINGS = {
     sign_out: 'Sign out',
     sign_out_others: 'Sign out all other devices',
     confirm_sign_out_others: 'Sign out every other device? They will need to log in again.',
-    signed_out_others: '{n} device(s) signed out.',
+    signed_out_others: '{n} devices signed out.',
+    signed_out_others_singular: '1 device signed out.',
     export_note: 'Download your profile, friends, groups, messages and images as a ZIP file.',
     export_data: 'Export my data',
     export_starting: 'Starting…',
@@ -665,6 +673,7 @@ const STRINGS = {
     online: '在线',
     online_on: '在线设备',
     resource_device: 'Parley',
+    device_on: '{system} 上的 {browser}',
     resource_jabber: 'Jabber',
     resource_show_away: '离开',
     resource_show_chat: '有空聊天',
@@ -676,7 +685,6 @@ const STRINGS = {
     tick_sent: '已发送',
     tick_delivered: '已送达',
     tick_read: '已读',
-    read_label: '已读',
     read_by: '{m} 人中 {n} 人已读',
     read_by_list: '{m} 人中 {n} 人已读：{names}',
     privacy_title: '隐私',
@@ -1219,9 +1227,20 @@ export function applyDocumentLanguage() {
   document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';
 }
 
-/** The string for key in the current language, with {name} placeholders filled. */
+/** The string for key in every language (text written by someone reading another one). */
+export function everyLanguage(key) {
+  return [...new Set(Object.values(STRINGS).map((strings) => strings[key]).filter(Boolean))];
+}
+
+/**
+ * The string for key in the current language, with {name} placeholders filled. A count of
+ * one (`n`, or `uses`) takes the key's `_singular` string where the language has one
+ * ("1 member", not "1 members"); Chinese needs none.
+ */
 export function t(key, vars) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  const count = vars ? vars.n ?? vars.uses : undefined;
+  const singular = count === 1 ? STRINGS[current][`${key}_singular`] : undefined;
+  const text = singular ?? STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   if (!vars) return text;
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in vars ? String(vars[name]) : match));
 }

@@ -1,6 +1,6 @@
 // On which devices and Jabber clients a person is online (docs/protocol.md, `user.resources`
 // and the `presence.resource` event): asked of the server once per person while they are
-// online, kept current by the events, and shown as "phone (away) · Chrome-on-Linux".
+// online, kept current by the events, and shown as "phone (away) · Chrome on Linux".
 import { emit } from './store.js';
 import { t } from './i18n.js';
 
@@ -51,9 +51,32 @@ export function list(call, userId) {
   });
 }
 
+/**
+ * A device's name as people read it, in the reader's language: the server names a device it
+ * was not given a name for "Chrome on Linux", shown in Chinese as "Linux 上的 Chrome"; any
+ * other name stays as it is.
+ */
+export function deviceLabel(name) {
+  const made = /^(.+?) on (.+)$/.exec(name);
+  return made ? t('device_on', { browser: made[1], system: made[2] }) : name;
+}
+
+/**
+ * A resource's name as people read it. A native device's resource is its device name made
+ * safe for Jabber, with the session's tag after a dot ("Chrome-on-Linux.k3f9x2"): shown
+ * without the tag and with spaces ("Chrome on Linux"). A Jabber client's resource is the name
+ * its user chose and is shown as it is. Only the display changes; the resource itself (the
+ * Jabber address's last part) stays what the server made.
+ */
+export function resourceLabel(resource) {
+  if (resource.client !== 'parley') return resource.resource;
+  const device = resource.resource.replace(/\.[^.]*$/, '').replace(/-+/g, ' ').trim();
+  return device ? deviceLabel(device) : resource.resource;
+}
+
 /** One resource as text: its name, what kind of client it is, and its show and status. */
 export function describe(resource) {
   const kind = resource.client === 'xmpp' ? t('resource_jabber') : t('resource_device');
   const state = [resource.show ? t(`resource_show_${resource.show}`) : '', resource.status || ''].filter(Boolean).join(': ');
-  return `${resource.resource} (${[kind, state].filter(Boolean).join(', ')})`;
+  return `${resourceLabel(resource)} (${[kind, state].filter(Boolean).join(', ')})`;
 }

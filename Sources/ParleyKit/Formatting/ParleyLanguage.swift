@@ -23,4 +23,10 @@ public enum ParleyLanguage: String, Sendable, CaseIterable {
     public func pick(_ english: String, _ chinese: String) -> String {
         self == .chinese ? chinese : english
     }
+
+    /// A name (a group's, a room's) set off in a sentence: “Tea” in English, 「Tea」 in Chinese,
+    /// as the web client writes them.
+    public func quoted(_ name: String) -> String {
+        pick("“\(name)”", "「\(name)」")
+    }
 }

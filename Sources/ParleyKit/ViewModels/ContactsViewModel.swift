@@ -161,19 +161,19 @@ public final class ContactsViewModel {
             case .createGroup(let name):
                 let group = try await client.createGroup(name: name.trimmed)
                 opened = group.id
-                lastResult = language.pick("Group “\(group.name)” created", "已创建群聊“\(group.name)”")
+                lastResult = language.pick("Group \(language.quoted(group.name)) created", "已创建群聊" + language.quoted(group.name))
             case .joinGroup(let name):
                 let group = try await client.joinGroup(name: name.trimmed)
                 opened = group.id
-                lastResult = language.pick("Joined “\(group.name)”", "已加入群聊“\(group.name)”")
+                lastResult = language.pick("Joined ", "已加入群聊") + language.quoted(group.name)
             case .createRoom(let name):
                 let room = try await client.createRoom(name: name.trimmed).room
                 opened = room.id
-                lastResult = language.pick("Room “\(room.name)” created", "已创建聊天室“\(room.name)”")
+                lastResult = language.pick("Room \(language.quoted(room.name)) created", "已创建聊天室" + language.quoted(room.name))
             case .enterRoom(let name):
                 let room = try await client.enterRoom(name: name.trimmed).room
                 opened = room.id
-                lastResult = language.pick("Entered “\(room.name)”", "已进入聊天室“\(room.name)”")
+                lastResult = language.pick("Entered ", "已进入聊天室") + language.quoted(room.name)
             }
             await reload()
             return opened

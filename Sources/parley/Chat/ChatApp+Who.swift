@@ -48,7 +48,8 @@ extension ChatApp {
             if resource.client == ResourcePresence.xmppClient { details.append("Jabber") }
             if let show = resource.show { details.append(showLabel(show, language: language)) }
             if let status = resource.status, !status.isEmpty { details.append(status) }
-            return details.isEmpty ? resource.resource : "\(resource.resource) (\(details.joined(separator: ", ")))"
+            let shown = DeviceNameText.text(for: resource, language: language)
+            return details.isEmpty ? shown : "\(shown) (\(details.joined(separator: ", ")))"
         }
         return language.pick("\(name) is online on: ", "\(name) 在线设备：") + items.joined(separator: " · ")
     }

@@ -18,7 +18,7 @@ import { openActionForm } from './menu.js';
 import { fileTile } from '../files.js';
 import { bindMedia, signedMediaURL } from '../media.js';
 import { ACTION_TYPES, attachMenu, openMessageMenu, quoteBlock, reactionChips, excerptOf } from './messageactions.js';
-import { userName, replyPreviewOf } from '../format.js';
+import { userName, replyPreviewOf, mentionWords } from '../format.js';
 import { typingUsers, tickState } from '../receipts.js';
 import { voiceRecorder, voiceBubble } from '../voice.js';
 
@@ -32,9 +32,19 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'“”‘’，。！？]+/gi;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 /** Text with clickable links and smileys shown as emoji. */
-export function renderRichText(container, text) {
+export function renderRichText(container, text, mentions = []) {
   let last = 0;
   const addPlain = (plain) => {
+    // A mention ("@Ann", one of `mentions`) stands out in the accent colour.
+    const at = mentions.length ? mentions.map((word) => plain.indexOf(word)).map((index, i) => [index, mentions[i]])
+      .filter(([index]) => index >= 0).sort((a, b) => a[0] - b[0] || b[1].length - a[1].length)[0] : null;
+    if (at) {
+      const [index, word] = at;
+      if (index > 0) addPlain(plain.slice(0, index));
+      container.appendChild(h('span', { class: 'mention', text: word }));
+      addPlain(plain.slice(index + word.length));
+      return;
+    }
     for (const part of splitEmoticons(plain)) {
       if (part.emoji) container.appendChild(h('span', { class: 'emoji', title: part.source, text: part.emoji }));
       else {
@@ -165,7 +175,7 @@ export function dialogueView() {
       sub = friend && state.connection.status === 'online' ? (friend.online ? t('online') : client.lastSeenLabel(friend.user.id) || t('offline')) : '';
       // Where they are online: each device or Jabber client, with its show.
       const devices = friend?.online ? client.resourcesOf(friend.user.id) : [];
-      if (devices.length) sub += ` · ${devices.map((r) => (r.show ? `${r.resource} (${t(`resource_show_${r.show}`)})` : r.resource)).join(', ')}`;
+      if (devices.length) sub += ` · ${devices.map((r) => (r.show ? `${client.resourceLabel(r)} (${t(`resource_show_${r.show}`)})` : client.resourceLabel(r))).join(', ')}`;
     } else if (conversation?.kind === 'group' || (!conversation && infoData?.memberCount != null)) {
       if (infoData?.memberCount != null) sub = t('members_n', { n: infoData.memberCount });
     } else if (conversation?.kind === 'room') {
@@ -308,7 +318,17 @@ export function dialogueView() {
       const text = message.text || '';
       if (isEmojiOnly(text) && !message.replyTo) bubble.classList.add('bubble--jumbo');
       const p = h('p', { class: 'bubble-text' });
-      renderRichText(p, text);
+      // A mentioned member's name may arrive after the bubble: the text follows the users cache.
+      let words = null;
+      const paint = (el) => {
+        const now = mentionWords(message);
+        if (words && now.join('\n') === words.join('\n')) return;
+        words = now;
+        el.replaceChildren();
+        renderRichText(el, text, now);
+      };
+      if (message.mentions?.length) live(p, paint);
+      else paint(p);
       bubble.appendChild(p);
     }
     if (message.forwarded) bubble.prepend(h('span', { class: 'bubble-forwarded', text: t('forwarded') }));
@@ -356,13 +376,12 @@ export function dialogueView() {
   }
 
   /**
-   * Ticks on the user's own 1:1 bubbles (one: sent, two: delivered, two coloured: read) and
-   * "Read" under the newest read one; in a group, the newest own message says how many read it
-   * (a tap lists who).
+   * Ticks on the user's own 1:1 bubbles (one: sent, two: delivered, two coloured: read); the
+   * ticks say it all, so a 1:1 chat has no line under the bubble. In a group, the newest own
+   * message says how many read it (a tap lists who).
    */
   function paintTicks() {
     const conversation = state.conversations.get(id);
-    let lastRead = null;
     let lastOwnGroup = null;
     for (const entry of rows.values()) {
       const m = entry.message;
@@ -379,14 +398,10 @@ export function dialogueView() {
         mark.setAttribute('aria-label', tick ? t(`tick_${tick}`) : '');
         mark.title = tick ? t(`tick_${tick}`) : '';
       }
-      if (tick === 'read' && (!lastRead || m.seq > lastRead.message.seq)) lastRead = entry;
       if (conversation?.kind === 'group' && m.seq && m.sender === state.me?.id && (!lastOwnGroup || m.seq > lastOwnGroup.message.seq)) lastOwnGroup = entry;
     }
     for (const note of list.querySelectorAll('.msg-read-note')) {
-      if (note.closest('.msg') !== lastRead?.el && note.closest('.msg') !== lastOwnGroup?.el) note.remove();
-    }
-    if (lastRead && !lastRead.el.querySelector('.msg-read-note')) {
-      lastRead.el.querySelector('.msg-body')?.append(h('p', { class: 'msg-read-note', text: t('read_label') }));
+      if (note.closest('.msg') !== lastOwnGroup?.el) note.remove();
     }
     if (lastOwnGroup) paintReadCount(lastOwnGroup);
   }

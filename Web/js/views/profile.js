@@ -54,7 +54,6 @@ export function profileView() {
       h('div', { class: 'hero-text' },
         emojiText(displayName(me, me.id), 'hero-name', 'h2'),
         me.username ? h('p', { class: 'hero-handle', text: `@${me.username}` }) : null,
-        h('p', { class: 'hero-id' }, h('span', { class: 'id-chip', text: `ID ${me.id}` })),
         me.signature ? emojiText(me.signature, 'hero-signature', 'p') : null));
   }
 

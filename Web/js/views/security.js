@@ -124,7 +124,7 @@ function devicesBlock() {
     try {
       const { sessions } = await api.sessions();
       list.replaceChildren(...sessions.map((session) => {
-        const name = session.deviceName || session.userAgent || t('unknown_device');
+        const name = session.deviceName ? client.deviceLabel(session.deviceName) : session.userAgent || t('unknown_device');
         const details = [session.lastAddress, t('last_used', { time: listTime(session.lastSeenAt) })].filter(Boolean).join(' · ');
         const out = session.current ? h('span', { class: 'chip device-current', text: t('this_device') })
           : h('button', { type: 'button', class: 'btn btn-ghost', dataset: { action: 'sign-out' }, text: t('sign_out') });
