@@ -23,7 +23,7 @@ def test_an_invite_link_opened_signed_out_lands_on_the_preview_after_sign_in(par
     browser.fill("Password", "password123")
     browser.click("form.auth-form button[type=submit]")
     browser.wait(".modal[data-action=invite] .invite-name", text="Night Owls")
-    browser.wait(".modal[data-action=invite] .invite-count", text="1 members")
+    browser.wait(".modal[data-action=invite] .invite-count", text="1 member")
     assert browser.js("return sessionStorage.getItem('parley.pendingInvite')") is None
     browser.screenshot("web-invite-after-sign-in")
     browser.click(".modal[data-action=invite] button[data-invite=join]")
