@@ -31,15 +31,25 @@ const ROOM_BOUNCE = 2 * 60 * 1000;
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'“”‘’，。！？]+/gi;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
+/** The first of `mentions` in `plain` (the longer where two start at one place), or null. */
+function firstMention(plain, mentions) {
+  let first = null;
+  for (const word of mentions) {
+    const index = plain.indexOf(word);
+    if (index < 0) continue;
+    if (!first || index < first.index || (index === first.index && word.length > first.word.length)) first = { index, word };
+  }
+  return first;
+}
+
 /** Text with clickable links and smileys shown as emoji. */
 export function renderRichText(container, text, mentions = []) {
   let last = 0;
   const addPlain = (plain) => {
     // A mention ("@Ann", one of `mentions`) stands out in the accent colour.
-    const at = mentions.length ? mentions.map((word) => plain.indexOf(word)).map((index, i) => [index, mentions[i]])
-      .filter(([index]) => index >= 0).sort((a, b) => a[0] - b[0] || b[1].length - a[1].length)[0] : null;
+    const at = mentions.length ? firstMention(plain, mentions) : null;
     if (at) {
-      const [index, word] = at;
+      const { index, word } = at;
       if (index > 0) addPlain(plain.slice(0, index));
       container.appendChild(h('span', { class: 'mention', text: word }));
       addPlain(plain.slice(index + word.length));
