@@ -86,6 +86,17 @@ import Testing
         #expect(try connection.query("SELECT rowid FROM messages_search WHERE messages_search MATCH '\"条消息\"'") { try $0.int64(0) }.count == 13)
     }
 
+    /// The literals reach `json_each` as they were, whatever characters they hold.
+    @Test func literalsRoundTripThroughJSONEach() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let connection = try SQLiteConnection(path: directory.file("json.sqlite"))
+        let literals = ["北京", "a\"b", "c\\d", "\u{1}x\n", "𠀀"]
+        let values = try connection.query("SELECT value FROM json_each(?) ORDER BY key", SQLiteSearchSQL.literals(literals)) { try $0.string(0) }
+        #expect(values == literals)
+        #expect(SQLiteSearchSQL.literals([]) == nil)
+    }
+
     /// The indexed statements start from the FTS5 table (its rowid order is the page order),
     /// the walks from an index in page order, and none reads all of `messages`.
     @Test func searchesWithWordsReadTheFullTextIndex() throws {
@@ -95,7 +106,8 @@ import Testing
         _ = try SQLiteStoreSchema.migrator.migrate(connection)
         for sql in [SQLiteSearchSQL.indexedEverywhere, SQLiteSearchSQL.indexedInConversation, SQLiteSearchSQL.recentInConversation,
                     SQLiteSearchSQL.recentEverywhere, SQLiteSearchSQL.walkEverywhere, SQLiteSearchSQL.walkInConversation] {
-            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, "\"abc\"", Int64.max, nil, 1, 1, 10) { try $0.string(3) }
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, "\"abc\"", Int64.max, nil, 1, 1, 10,
+                                            SQLiteSearchSQL.literals(["北京"])) { try $0.string(3) }
             #expect(plan.contains { $0.contains("VIRTUAL TABLE") || $0.contains("USING INDEX") || $0.contains("USING INTEGER PRIMARY KEY") },
                     "\(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN m") || $0 == "SCAN messages" }, "\(plan)")

@@ -30,6 +30,24 @@ public struct SearchText: Sendable {
         terms.map { $0.joined() }.filter { $0.unicodeScalars.count >= MessageSearchQuery.minimumIndexedTerm }
     }
 
+    /// The words too short for the index that a store can still require by their code points
+    /// (`MessageSearchQuery.literals`): those made only of unified Han ideographs, which have no
+    /// case and no canonical decomposition, so a text holds one of them as a whole character
+    /// exactly when it holds its code points (the compatibility ideographs, which decompose into
+    /// unified ones, are left out). "中文" is such a word; "ok", "é" and Hangul are not.
+    public var literalTerms: [String] {
+        terms.map { $0.joined() }.filter { word in
+            word.unicodeScalars.count < MessageSearchQuery.minimumIndexedTerm && word.unicodeScalars.allSatisfy(Self.isUnifiedHan)
+        }
+    }
+
+    private static func isUnifiedHan(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0x20000...0x2EBEF, 0x30000...0x3134F: true
+        default: false
+        }
+    }
+
     /// Whether every word occurs in `text`.
     public func matches(_ text: String) -> Bool {
         let characters = Self.folded(text)

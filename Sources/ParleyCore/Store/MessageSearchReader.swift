@@ -24,6 +24,12 @@ public struct MessageSearchQuery: Sendable, Equatable {
     /// Substrings that must all occur, each at least `minimumIndexedTerm` characters (the
     /// index answers nothing shorter); empty: every message with text, newest first.
     public var terms: [String]
+    /// Shorter substrings that every hit must also contain, compared code point by code point
+    /// (as the index compares `terms`): words of Han characters only (`SearchText.literalTerms`),
+    /// which have no case and no other spelling. The store leaves out every row without them,
+    /// so a query that mixes a long word with two Chinese characters gets a page of rows that
+    /// hold both instead of a stretch of candidates that hold the long word.
+    public var literals: [String]
     /// Only messages with a smaller id.
     public var beforeID: Int64?
     public var limit: Int
@@ -40,11 +46,12 @@ public struct MessageSearchQuery: Sendable, Equatable {
     public static let defaultWalkRows = 10_000
 
     public init(searcher: UserID, conversation: ConversationID? = nil, sender: UserID? = nil, terms: [String],
-                beforeID: Int64? = nil, limit: Int, walkRows: Int = MessageSearchQuery.defaultWalkRows) {
+                literals: [String] = [], beforeID: Int64? = nil, limit: Int, walkRows: Int = MessageSearchQuery.defaultWalkRows) {
         self.searcher = searcher
         self.conversation = conversation
         self.sender = sender
         self.terms = terms
+        self.literals = literals
         self.beforeID = beforeID
         self.limit = limit
         self.walkRows = walkRows

@@ -8,12 +8,13 @@ extension PostgresStoreQuerying {
         guard query.limit > 0 else { return [] }
         let inConversation = query.conversation != nil
         return try MessageSearchWalk.page(query, walk: { rows in try walk(query, rows: rows) }, rest: { belowID, limit in
-            try search(PostgresSearchSQL.rest(terms: query.terms.count, inConversation: inConversation), query,
+            try search(PostgresSearchSQL.rest(terms: query.terms.count, literals: query.literals.count, inConversation: inConversation), query,
                        beforeID: belowID ?? query.beforeID, limit: limit)
         })
     }
 
-    /// A page statement's rows: $1…$5 as `PostgresSearchSQL` says, then `extra`, then the patterns.
+    /// A page statement's rows: $1…$5 as `PostgresSearchSQL` says, then `extra`, then the
+    /// patterns, then the literals.
     private func search(_ sql: String, _ query: MessageSearchQuery, beforeID: Int64?, limit: Int,
                         extra: [PostgresValue] = []) throws -> [Message] {
         let scope = query.conversation?.rawValue ?? query.searcher.rawValue
@@ -21,6 +22,7 @@ extension PostgresStoreQuerying {
                                            scope.postgresValue, query.searcher.rawValue.postgresValue, limit.postgresValue]
         parameters += extra
         parameters += query.terms.map { .text(PostgresSearchSQL.pattern($0)) }
+        parameters += query.literals.map { .text($0) }
         return try StoreError.mapping("searchMessages") {
             // Planned for each search's own patterns (see `PostgresConnection.query`).
             try connection.query(sql, parameters, planEachCall: true).map { try Message(row: $0) }
@@ -31,7 +33,8 @@ extension PostgresStoreQuerying {
     /// read and the lowest id among them.
     private func walk(_ query: MessageSearchQuery, rows: Int) throws -> (hits: [Message], end: MessageSearchWalk.End) {
         let inConversation = query.conversation != nil
-        let hits = try search(PostgresSearchSQL.walk(terms: query.terms.count, inConversation: inConversation), query,
+        let hits = try search(PostgresSearchSQL.walk(terms: query.terms.count, literals: query.literals.count,
+                                                     inConversation: inConversation), query,
                               beforeID: query.beforeID, limit: query.limit, extra: [rows.postgresValue])
         guard hits.count < query.limit else { return (hits, .complete) }
         let sql = PostgresSearchSQL.window(inConversation: inConversation)
@@ -45,9 +48,10 @@ extension PostgresStoreQuerying {
 }
 
 /// The search statements for a number of terms, each an `ILIKE` the `pg_trgm` index
-/// `messages_search` answers. Parameters: $1 ids below, $2 sender or NULL, $3 the
-/// conversation (or the searcher, for all of theirs), $4 the searcher, $5 the limit; the
-/// walk's row budget next ($6) and then the patterns.
+/// `messages_search` answers, and of literals, each a `strpos` on the rows the index or the
+/// walk gives. Parameters: $1 ids below, $2 sender or NULL, $3 the conversation (or the
+/// searcher, for all of theirs), $4 the searcher, $5 the limit; the walk's row budget next
+/// ($6), then the patterns, then the literals.
 ///
 /// Left to itself the planner picks between the GIN index (every match, then a sort) and
 /// the primary key newest first with `ILIKE` on each row, and guesses wrong both ways
@@ -58,13 +62,13 @@ extension PostgresStoreQuerying {
 /// planned for its own values, never as a generic prepared plan: one such plan, made blind
 /// to the pattern and the searcher's conversations, probed the index once per conversation.
 enum PostgresSearchSQL {
-    static func walk(terms: Int, inConversation: Bool) -> String {
+    static func walk(terms: Int, literals: Int, inConversation: Bool) -> String {
         let rows = inConversation
             ? "SELECT * FROM messages AS m WHERE m.conversation_id = $3 AND \(belowCursor) ORDER BY m.seq DESC LIMIT $6"
             : "SELECT * FROM messages AS m WHERE m.id < $1 ORDER BY m.id DESC LIMIT $6"
         return """
             SELECT \(columns) FROM (\(rows)) AS m
-            WHERE \(conditions(terms: terms, firstPattern: 7, inConversation: inConversation))
+            WHERE \(conditions(terms: terms, literals: literals, firstPattern: 7, inConversation: inConversation))
             ORDER BY m.\(inConversation ? "seq" : "id") DESC LIMIT $5
             """
     }
@@ -78,10 +82,10 @@ enum PostgresSearchSQL {
         return "SELECT count(*), min(id) FROM (\(rows)) AS w"
     }
 
-    static func rest(terms: Int, inConversation: Bool) -> String {
+    static func rest(terms: Int, literals: Int, inConversation: Bool) -> String {
         let matching = """
             SELECT \(columns) FROM messages AS m
-            WHERE m.id < $1 AND \(conditions(terms: terms, firstPattern: 6, inConversation: inConversation))
+            WHERE m.id < $1 AND \(conditions(terms: terms, literals: literals, firstPattern: 6, inConversation: inConversation))
             """
         // Without words there is no index to force: the newest rows in scope are the page.
         guard terms > 0 else { return matching + " ORDER BY m.id DESC LIMIT $5" }
@@ -105,11 +109,12 @@ enum PostgresSearchSQL {
         AND m.id < $1
         """
 
-    private static func conditions(terms: Int, firstPattern: Int, inConversation: Bool) -> String {
+    private static func conditions(terms: Int, literals: Int, firstPattern: Int, inConversation: Bool) -> String {
         let scope = inConversation
             ? "m.conversation_id = $3"
             : "m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = $3)"
         let patterns = (0..<terms).map { " AND m.text ILIKE $\($0 + firstPattern)" }.joined()
+            + (0..<literals).map { " AND strpos(m.text, $\($0 + firstPattern + terms)) > 0" }.joined()
         return """
             m.kind <> 'system' AND m.text IS NOT NULL AND \(scope)\(patterns)
               AND ($2::bigint IS NULL OR m.sender_id = $2::bigint)

@@ -33,7 +33,8 @@ extension SQLiteStoreQuerying {
     private func search(_ sql: String, _ query: MessageSearchQuery, beforeID: Int64?, limit: Int) throws -> [Message] {
         let scope = query.conversation?.rawValue ?? query.searcher.rawValue
         return try connection.query(sql, SQLiteSearchSQL.match(query.terms), beforeID ?? Int64.max, query.sender?.rawValue,
-                                    scope, query.searcher.rawValue, limit, row: { try Message(row: $0) })
+                                    scope, query.searcher.rawValue, limit, SQLiteSearchSQL.literals(query.literals),
+                                    row: { try Message(row: $0) })
     }
 
     /// The first step of `MessageSearchWalk`: at most `rows` rows of the scope below the
@@ -48,7 +49,7 @@ extension SQLiteStoreQuerying {
         var lowest = Int64.max
         try connection.cachedStatement(sql).each(bindings: [
             "", query.beforeID ?? Int64.max, query.sender?.rawValue, query.conversation?.rawValue ?? query.searcher.rawValue,
-            query.searcher.rawValue, rows,
+            query.searcher.rawValue, rows, SQLiteSearchSQL.literals(query.literals),
         ]) { row in
             read += 1
             lowest = try row.int64(0)
@@ -69,18 +70,43 @@ extension SQLiteStoreQuerying {
 /// (`MessageSearchWalk`'s first step) read rows in page order for the caller to check.
 ///
 /// Parameters of the page statements: ?1 the FTS5 query, ?2 ids below, ?3 sender or NULL,
-/// ?4 the conversation (or the searcher, for all of theirs), ?5 the searcher, ?6 the limit.
+/// ?4 the conversation (or the searcher, for all of theirs), ?5 the searcher, ?6 the limit,
+/// ?7 the literals every row must contain (`literals(_:)`; NULL: none).
 enum SQLiteSearchSQL {
     /// Every term as an FTS5 string (a phrase: its own trigrams in order), joined by AND.
     static func match(_ terms: [String]) -> String {
         terms.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
     }
 
+    /// `MessageSearchQuery.literals` as a JSON array of strings for `json_each`, nil when
+    /// there are none.
+    static func literals(_ literals: [String]) -> String? {
+        guard !literals.isEmpty else { return nil }
+        var json = "["
+        for (index, literal) in literals.enumerated() {
+            json += index == 0 ? "\"" : ",\""
+            for scalar in literal.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
+    }
+
     private static let columns = Message.columns.map { "m." + $0 }.joined(separator: ", ")
+    /// The sender, the searcher's hidden messages and the literals (code points: `instr`).
     static let filters = """
         (?3 IS NULL OR m.sender_id = ?3)
           AND NOT EXISTS (SELECT 1 FROM hidden_messages AS h
                           WHERE h.user_id = ?5 AND h.conversation_id = m.conversation_id AND h.message_id = m.id)
+          AND NOT EXISTS (SELECT 1 FROM json_each(?7) WHERE instr(m.text, value) = 0)
         """
     static let member = "m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?4)"
     /// The cursor's place in conversation ?4: its seq when it is a message there.
@@ -110,8 +136,8 @@ enum SQLiteSearchSQL {
         """
 
     /// The walks: every row below the cursor (?2) in scope, newest first, at most ?6, with
-    /// a last column saying whether the searcher (?5) may find it. The parameters mean what they
-    /// mean above, ?1 unused (the caller checks the terms).
+    /// a last column saying whether the searcher (?5) may find it and it holds the literals
+    /// (?7). The parameters mean what they mean above, ?1 unused (the caller checks the terms).
     private static func visible(everywhere: Bool) -> String {
         "coalesce(m.kind <> 'system' AND m.text IS NOT NULL AND \(everywhere ? member + " AND " : "")\(filters), 0)"
     }

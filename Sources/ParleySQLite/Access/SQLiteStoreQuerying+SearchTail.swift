@@ -23,7 +23,8 @@ extension SQLiteStoreQuerying {
             // ?1 is the indexed statements' match, which the tail has no use for. Only ids and
             // texts are read: most of the tail does not match.
             let tail = try connection.query(sql, nil as String?, query.beforeID ?? Int64.max, query.sender?.rawValue, scope,
-                                            query.searcher.rawValue, row: { (id: try $0.int64(0), text: try $0.string(1)) })
+                                            query.searcher.rawValue, nil as Int64?, SQLiteSearchSQL.literals(query.literals),
+                                            row: { (id: try $0.int64(0), text: try $0.string(1)) })
             var matches: [Message] = []
             for candidate in tail where text.matches(candidate.text) {
                 guard let message = try connection.queryFirst(SQLiteSearchTailSQL.message, candidate.id, row: { try Message(row: $0) })

@@ -91,6 +91,27 @@ import Testing
                                                SnippetPart(" 北京 tomorrow", match: false)])
     }
 
+    /// A long word with a short Chinese one: the store requires both, so the page holds the
+    /// hits however many newer messages hold the long word alone (the stretch of candidates,
+    /// three here, would have been those and the page empty).
+    @Test func aLongWordWithShortChineseWordsPagesByTheLimit() async throws {
+        var rules = MessagingRules()
+        rules.searchScanLimit = 3
+        let core = try CoreFixture(rules: rules)
+        let amy = try await core.user("amy"), ben = try await core.user("ben")
+        let pair = try await core.befriend(amy, ben)
+        for text in ["meeting 北京 one", "meeting 北京 two", "meeting 北京 three"] { _ = try await send(core, amy, pair, text) }
+        for index in 1...5 { _ = try await send(core, amy, pair, "meeting elsewhere \(index)") }
+        let first = try await core.conversations.search.search(for: ben, MessageSearchParameters(query: "meeting 北京", limit: 2))
+        #expect(first.hits.compactMap(\.message.text) == ["meeting 北京 three", "meeting 北京 two"])
+        let second = try await core.conversations.search.search(for: ben, MessageSearchParameters(query: "MEETING 北京", before: first.nextBefore,
+                                                                                                  limit: 2))
+        #expect(second.hits.compactMap(\.message.text) == ["meeting 北京 one"] && second.nextBefore == nil)
+        // A short word that is not Han keeps the stretch: the first page reads three candidates.
+        let mixed = try await core.conversations.search.search(for: ben, MessageSearchParameters(query: "meeting ne", limit: 2))
+        #expect(mixed.hits.isEmpty && mixed.nextBefore != nil)
+    }
+
     @Test func longTextIsCutAroundTheMatchAndPagesFollowTheCursor() async throws {
         var rules = MessagingRules()
         rules.searchExcerptCharacters = 20

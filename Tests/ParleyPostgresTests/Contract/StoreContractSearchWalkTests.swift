@@ -5,8 +5,8 @@ import Testing
 
 /// A search page is the same however many rows the store walks newest first before it turns
 /// to its index (`MessageSearchQuery.walkRows`, 0 for the index at once): every query shape
-/// (words or none, one conversation or all), paged three at a time, gives exactly the
-/// matching messages newest first, none missed, repeated or out of order.
+/// (words or none, literals or none, one conversation or all), paged three at a time, gives
+/// exactly the matching messages newest first, none missed, repeated or out of order.
 @Suite struct StoreContractSearchWalkTests {
     /// What the store holds, to compute each answer without it.
     private struct Sent {
@@ -80,21 +80,24 @@ import Testing
     @Test(arguments: StoreBackend.available) func everyWalkLengthGivesTheSamePagesAsTheModel(_ backend: StoreBackend) async throws {
         try await withStore(backend) { store in
             let (ann, bob, groups, sent, hidden) = try await fill(store)
-            let shapes: [(terms: [String], conversation: ConversationID?, sender: UserID?)] = [
-                ([], nil, nil), ([], groups[0], nil), (["common"], nil, nil), (["common"], groups[1], nil),
-                (["zebra"], nil, nil), (["zebra"], groups[0], nil), (["common", "ok 你好"], nil, nil), (["ok com"], groups[0], nil),
-                (["common"], nil, bob), ([], groups[1], ann), (["nowhere"], nil, nil),
+            let shapes: [(terms: [String], literals: [String], conversation: ConversationID?, sender: UserID?)] = [
+                ([], [], nil, nil), ([], [], groups[0], nil), (["common"], [], nil, nil), (["common"], [], groups[1], nil),
+                (["zebra"], [], nil, nil), (["zebra"], [], groups[0], nil), (["common", "ok 你好"], [], nil, nil),
+                (["ok com"], [], groups[0], nil), (["common"], [], nil, bob), ([], [], groups[1], ann), (["nowhere"], [], nil, nil),
+                // Literals narrow what the index or the walk gives, in every shape.
+                (["common"], ["你好"], nil, nil), (["common"], ["你好", "世界"], groups[1], nil), (["zebra"], ["你好"], nil, nil),
+                ([], ["世"], nil, nil), (["com"], ["好"], nil, bob), ([], ["你好"], groups[0], nil),
             ]
             for shape in shapes {
                 let expected = sent.filter { message in
                     guard let text = message.text?.lowercased(), message.id != hidden else { return false }
                     let inScope = shape.conversation.map { message.conversation == $0 } ?? (message.conversation != groups[2])
                     return inScope && (shape.sender.map { message.sender == $0 } ?? true)
-                        && shape.terms.allSatisfy { text.contains($0.lowercased()) }
+                        && shape.terms.allSatisfy { text.contains($0.lowercased()) } && shape.literals.allSatisfy { text.contains($0) }
                 }.map(\.id).sorted(by: >)
                 for walkRows in [0, 1, 2, 5, 11, 1000] {
                     let query = MessageSearchQuery(searcher: ann, conversation: shape.conversation, sender: shape.sender,
-                                                   terms: shape.terms, limit: 3, walkRows: walkRows)
+                                                   terms: shape.terms, literals: shape.literals, limit: 3, walkRows: walkRows)
                     #expect(try await pages(store, query) == expected, "\(shape) walking \(walkRows) rows")
                 }
             }

@@ -266,7 +266,8 @@ import Testing
         let connection = try SQLiteConnection(path: directory.file("plan.sqlite"))
         _ = try SQLiteStoreSchema.migrator.migrate(connection)
         for sql in [SQLiteSearchTailSQL.everywhere, SQLiteSearchTailSQL.inConversation] {
-            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, nil as String?, Int64.max, nil as Int64?, 1, 1) { try $0.string(3) }
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, nil as String?, Int64.max, nil as Int64?, 1, 1, nil as Int64?,
+                                            SQLiteSearchSQL.literals(["北京"])) { try $0.string(3) }
             #expect(plan.contains { $0.hasPrefix("SEARCH m USING INTEGER PRIMARY KEY") }, "\(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN m") }, "\(plan)")
         }
