@@ -35,17 +35,8 @@ public final class MessageSearchService: Sendable {
             beforeID = id
         }
         let limit = min(max(parameters.limit ?? rules.defaultSearchPage, 1), rules.maxSearchPage)
-        let indexed = text.indexedTerms
-        // Literals only narrow what the index hands out: required of every row, a query of
-        // short words alone would read the whole history to fill a page, so it keeps its
-        // bounded stretch.
-        let literals = indexed.isEmpty ? [] : text.literalTerms
-        // With every word indexed or required by the store the store's answer is final;
-        // otherwise it is a bounded stretch of candidates to check.
-        let exact = indexed.count + literals.count == text.terms.count
-        let store = MessageSearchQuery(searcher: user, conversation: parameters.conversationId, sender: parameters.from,
-                                       terms: indexed, literals: literals, beforeID: beforeID,
-                                       limit: exact ? limit : rules.searchScanLimit, walkRows: rules.searchWalkRows)
+        let store = MessageSearchQuery(for: text, searcher: user, conversation: parameters.conversationId, sender: parameters.from,
+                                       beforeID: beforeID, page: limit, scanLimit: rules.searchScanLimit, walkRows: rules.searchWalkRows)
         let rooms = context.rooms
         let candidates = try await context.gateway.read { reader in
             if let conversation = parameters.conversationId {

@@ -57,3 +57,20 @@ public struct MessageSearchQuery: Sendable, Equatable {
         self.walkRows = walkRows
     }
 }
+
+extension MessageSearchQuery {
+    /// What `message.search` asks the store for `text` (`MessageSearchService`): its words of
+    /// three characters or more as `terms`, its short Han words as `literals` when there is
+    /// such a term (required of every row, a query of short words alone would read the whole
+    /// history to fill a page, so it keeps its bounded stretch), and `page` rows when that is
+    /// every word — the store's answer is then final — or else a stretch of `scanLimit`
+    /// candidates for `SearchText` to check.
+    public init(for text: SearchText, searcher: UserID, conversation: ConversationID? = nil, sender: UserID? = nil,
+                beforeID: Int64? = nil, page: Int, scanLimit: Int, walkRows: Int = MessageSearchQuery.defaultWalkRows) {
+        let indexed = text.indexedTerms
+        let literals = indexed.isEmpty ? [] : text.literalTerms
+        let exact = indexed.count + literals.count == text.terms.count
+        self.init(searcher: searcher, conversation: conversation, sender: sender, terms: indexed, literals: literals,
+                  beforeID: beforeID, limit: exact ? page : scanLimit, walkRows: walkRows)
+    }
+}

@@ -148,10 +148,7 @@ struct SearchBench {
     /// `--search-walk-rows`'s default before its index); the number of hits on the page.
     func searchOnce(_ store: any Store, query: String, reader: UserID, conversation: ConversationID?) throws -> Int {
         let text = SearchText(query: query)
-        let indexed = text.indexedTerms
-        let exact = indexed.count == text.terms.count
-        let storeQuery = MessageSearchQuery(searcher: reader, conversation: conversation, terms: indexed,
-                                            limit: exact ? page : scanLimit)
+        let storeQuery = MessageSearchQuery(for: text, searcher: reader, conversation: conversation, page: page, scanLimit: scanLimit)
         let page = self.page
         return try Self.wait {
             let candidates = try await store.read { try $0.searchMessages(storeQuery) }
