@@ -82,22 +82,13 @@ enum SQLiteSearchSQL {
     /// there are none.
     static func literals(_ literals: [String]) -> String? {
         guard !literals.isEmpty else { return nil }
-        var json = "["
-        for (index, literal) in literals.enumerated() {
-            json += index == 0 ? "\"" : ",\""
-            for scalar in literal.unicodeScalars {
-                switch scalar {
-                case "\"": json += "\\\""
-                case "\\": json += "\\\\"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: json.unicodeScalars.append(scalar)
-                }
-            }
-            json += "\""
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        for literal in literals {
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(literal, to: &json)
         }
-        return json + "]"
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
     }
 
     private static let columns = Message.columns.map { "m." + $0 }.joined(separator: ", ")
