@@ -35,6 +35,8 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
 
     browser.click(".people .person-manage[aria-label='Manage ben']")
     browser.click(".modal[data-action=manage-member] button[data-manage=remove]")
+    # The confirmation names its action in its title, not just "Confirm".
+    browser.wait(".modal--confirm .modal-title", text="Remove from the group?")
     browser.click(".modal .btn-danger", text="Remove from group")
     browser.wait(".toast", text="ben was removed from the group")
     browser.wait_until(lambda: "ben" not in browser.texts(".people .person-name"), 10, "ben to leave the list")
@@ -43,6 +45,7 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
 
     browser.click(".people .person-manage[aria-label='Manage cat']")
     browser.click(".modal[data-action=manage-member] button[data-manage=transfer]")
+    browser.wait(".modal--confirm .modal-title", text="Hand the group over?")
     browser.click(".modal .btn-danger", text="Make owner")
     browser.wait(".toast", text="cat is the owner now")
     browser.wait_until(lambda: not browser.visible(".people .person-manage"), 10, "the manage buttons to go")
