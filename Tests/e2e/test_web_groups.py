@@ -108,3 +108,21 @@ def test_admins_moderate_links_and_requests_from_the_details_page(parley, browse
     browser.click(".invite-row button[data-invite=revoke]")
     browser.wait(".governance .empty-text", text="No links yet")
     assert refused(server.port, dan["token"], "group.invite.preview", {"token": token}) == "invite_revoked"
+
+
+def test_a_group_opened_from_its_link_shows_its_member_count_at_once(parley, browsers):
+    # Opened straight from its address (before the chats list came) or from the list, the
+    # header says the same: the name and how many are in the group.
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben, cat = register(server.url, "ann"), register(server.url, "ben"), register(server.url, "cat")
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
+    for member in (ben, cat):
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    browser = browsers(server.url, size=DESKTOP)
+    browser.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}")
+    browser.wait(".dialogue-title", text="Band")
+    browser.wait(".view--dialogue .topbar-subtitle", text="3 members")
+    # Chinese: the same count, worded in Chinese.
+    chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
+    chinese.sign_in_with_token(cat, route=f"#/chats/c/{group['id']}")
+    chinese.wait(".view--dialogue .topbar-subtitle", text="3 位成员")
