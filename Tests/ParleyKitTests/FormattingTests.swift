@@ -129,6 +129,23 @@ struct FormattingTests {
         #expect(MessagePreview.badge(0) == "" && MessagePreview.badge(7) == "7" && MessagePreview.badge(120) == "99+")
     }
 
+    @Test("a notice keeps the spaces inside a name; Chinese sets only a Latin edge apart from its words")
+    func noticeSpacingKeepsNames() {
+        let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
+        let names: (UserID) -> String = { $0 == UserID(2) ? "Ann  Lee" : "小林Lin" }
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Ann  Lee 将小林Lin 移出了群聊")
+        #expect(SystemNoticeText.text(for: removed, name: names) == "Ann  Lee removed 小林Lin from the group")
+        let joined = SystemNotice(type: .memberJoined, actor: UserID(3))
+        #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "小林Lin 加入了群聊")
+        let muted = SystemNotice(type: .memberMuted, actor: UserID(3), target: UserID(2))
+        #expect(SystemNoticeText.text(for: muted, language: .chinese, name: names) == "小林Lin 将 Ann  Lee 禁言")
+        // A name with its own edge spaces keeps them; nothing is added beside a space.
+        let renamed = SystemNotice(type: .infoChanged, actor: UserID(2), fields: ["name"], name: "A  B")
+        #expect(SystemNoticeText.text(for: renamed, language: .chinese, name: { _ in "Mei 2" }) == "Mei 2 将群名改为「A  B」")
+        let reacted = SystemNotice(type: .reactionAdded, actor: UserID(2), emoji: "👍")
+        #expect(SystemNoticeText.text(for: reacted, language: .chinese, name: { _ in "Lin" }) == "Lin 回应了 👍")
+    }
+
     @Test("reconnect delays grow exponentially, stay under the cap and carry jitter")
     func backoff() {
         let policy = ParleyClient.ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(8), multiplier: 2, jitter: 0.5)

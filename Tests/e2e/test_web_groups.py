@@ -126,3 +126,35 @@ def test_a_group_opened_from_its_link_shows_its_member_count_at_once(parley, bro
     chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
     chinese.sign_in_with_token(cat, route=f"#/chats/c/{group['id']}")
     chinese.wait(".view--dialogue .topbar-subtitle", text="3 位成员")
+
+
+def notice_texts(browser) -> list[str]:
+    """The system notices as the client wrote them (the page's layout collapses spaces)."""
+    return browser.js("return [...document.querySelectorAll('.view--dialogue .msg-system-text')].map((e) => e.textContent)")
+
+
+def test_a_notice_keeps_the_spaces_inside_a_name_and_sets_latin_names_apart_in_chinese(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann = register(server.url, "ann", nickname="Ann  Lee")
+    ben = register(server.url, "ben", nickname="小林Lin")
+    cat = register(server.url, "cat", nickname="Mei")
+    dan = register(server.url, "dan")
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
+    for member in (dan, ben, cat):
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    ws(server.port, ann["token"], ("group.remove", {"conversationId": group["id"], "userId": cat["user"]["id"]}))
+    chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
+    chinese.sign_in_with_token(dan, route=f"#/chats/c/{group['id']}")
+    chinese.wait_system("移出了群聊")
+    texts = notice_texts(chinese)
+    # The name's two spaces stay; a space sets a Latin edge apart from the Chinese words
+    # (inside the sentence only, none at its start); a Chinese edge needs none.
+    assert "Ann  Lee 将 Mei 移出了群聊" in texts, texts
+    assert "小林Lin 加入了群聊" in texts, texts
+    assert "你加入了群聊" in texts, texts
+    english = browsers(server.url, size=DESKTOP)
+    english.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}")
+    english.wait_system("removed")
+    texts = notice_texts(english)
+    assert "Ann  Lee removed Mei from the group" in texts, texts
+    assert "Mei joined the group" in texts, texts
