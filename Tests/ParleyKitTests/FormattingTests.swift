@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import ParleyKit
 import ParleyProtocol
 import Testing
@@ -89,6 +90,21 @@ struct FormattingTests {
         #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley chat")
         #expect(DeviceNameText.text(deviceName: "Firefox on Windows", language: .chinese) == "Windows 上的 Firefox")
         #expect(DeviceNameText.text(deviceName: "Old laptop", language: .chinese) == "Old laptop")
+    }
+
+    @Test("only a device name the server made up is worded in Chinese; a typed one reads as typed")
+    func typedDeviceNames() {
+        for typed in ["Bob on holiday", "Work on Linux", "Chrome on my desk", "Bob's iPhone", "Firefox  on Linux"] {
+            #expect(DeviceNameText.text(deviceName: typed, language: .chinese) == typed)
+        }
+        // Every "<browser> on <system>" the server makes (ParleyCore's `DeviceName`) is worded.
+        #expect(DeviceName.browserNames.count >= 6 && DeviceName.systemNames.count >= 7)
+        for browser in DeviceName.browserNames {
+            for system in DeviceName.systemNames {
+                #expect(DeviceNameText.text(deviceName: "\(browser) on \(system)", language: .chinese) == "\(system) 上的 \(browser)")
+                #expect(DeviceNameText.text(deviceName: "\(browser) on \(system)", language: .english) == "\(browser) on \(system)")
+            }
+        }
     }
 
     @Test("system notices are worded in English and Chinese, with 'You' for the reader")

@@ -78,3 +78,18 @@ def test_every_confirmation_names_its_action_in_its_title():
         titles = dict(re.findall(r"^    (confirm_\w+_title): '(.*)',$", block, re.M))
         assert len(titles) >= 11, (language, titles)
         assert all(text.endswith(mark) for text in titles.values()), (language, titles)
+
+
+def test_the_made_up_device_names_are_the_servers():
+    # The client words "<browser> on <system>" in Chinese only for a name the server made up
+    # (a typed name reads as typed): its lists are the server's, name for name.
+    swift = (WEB.parent / "Sources/ParleyCore/Accounts/DeviceName.swift").read_text()
+    server = {}
+    for table in ("browsers", "systems"):
+        body = re.search(rf"static let {table}: .*?= \[(.*?)\]\n", swift, re.S).group(1)
+        server[table] = set(re.findall(r'\("[^"]*", "([^"]*)"\)', body))
+    web = (WEB / "js/resources.js").read_text()
+    client = {table: set(re.findall(r"'([^']+)'", re.search(rf"const MADE_UP_{table.upper()} = new Set\(\[(.*?)\]\)", web).group(1)))
+              for table in ("browsers", "systems")}
+    assert len(server["browsers"]) >= 6 and len(server["systems"]) >= 7, server
+    assert client == server
