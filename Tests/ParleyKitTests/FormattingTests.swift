@@ -81,13 +81,18 @@ struct FormattingTests {
 
     @Test("a device reads as its name, not its Jabber resource, in English and Chinese")
     func deviceNames() {
-        let native = ResourcePresence(resource: "Chrome-on-Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
+        let native = ResourcePresence(resource: "Chrome on Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
         #expect(DeviceNameText.text(for: native, language: .english) == "Chrome on Linux")
         #expect(DeviceNameText.text(for: native, language: .chinese) == "Linux 上的 Chrome")
         let jabber = ResourcePresence(resource: "gajim.home", available: true, client: ResourcePresence.xmppClient)
         #expect(DeviceNameText.text(for: jabber, language: .chinese) == "gajim.home")
         let chat = ResourcePresence(resource: "parley-chat.ab12cd", available: true, client: ResourcePresence.parleyClient)
-        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley chat")
+        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley-chat")
+        // A typed name's punctuation reads as typed: "Bob's iPhone", not "Bob s iPhone".
+        let typed = ResourcePresence(resource: "Bob's iPhone (2).q1w2e3", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: typed, language: .chinese) == "Bob's iPhone (2)")
+        let dotted = ResourcePresence(resource: "Dr. Wi-Fi.q1w2e3", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: dotted, language: .english) == "Dr. Wi-Fi")
         #expect(DeviceNameText.text(deviceName: "Firefox on Windows", language: .chinese) == "Windows 上的 Firefox")
         #expect(DeviceNameText.text(deviceName: "Old laptop", language: .chinese) == "Old laptop")
     }

@@ -69,16 +69,17 @@ export function deviceLabel(name) {
 }
 
 /**
- * A resource's name as people read it. A native device's resource is its device name made
- * safe for Jabber, with the session's tag after a dot ("Chrome-on-Linux.k3f9x2"): shown
- * without the tag and with spaces ("Chrome on Linux"). A Jabber client's resource is the name
- * its user chose and is shown as it is. Only the display changes; the resource itself (the
- * Jabber address's last part) stays what the server made.
+ * A resource's name as people read it. A native device's resource is its device name as
+ * written (spaces and punctuation kept, only what a Jabber resource may not hold left out),
+ * with the session's tag after a dot ("Bob's iPhone.k3f9x2"): shown without the tag ("Bob's
+ * iPhone"). A Jabber client's resource is the name its user chose and is shown as it is.
+ * Only the display changes; the resource itself (the Jabber address's last part) stays what
+ * the server made.
  */
 export function resourceLabel(resource) {
   if (resource.client !== 'parley') return resource.resource;
-  const device = resource.resource.replace(/\.[^.]*$/, '').replace(/-+/g, ' ').trim();
-  return device ? deviceLabel(device) : resource.resource;
+  const device = resource.resource.replace(/\.[^.]*$/, '');
+  return device.trim() ? deviceLabel(device) : resource.resource;
 }
 
 /** One resource as text: its name, what kind of client it is, and its show and status. */

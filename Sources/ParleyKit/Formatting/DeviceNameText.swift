@@ -2,9 +2,9 @@ public import ParleyProtocol
 
 /// A device's name as people read it, in the reader's language, worded as the web client
 /// words it (its `deviceLabel`). The server names a device it was given no name for "Chrome on
-/// Linux"; a native
-/// device's resource is that name made safe for Jabber with the session's tag after a dot
-/// ("Chrome-on-Linux.k3f9x2"). Only what is shown changes: the resource stays what it is.
+/// Linux"; a native device's resource is its name, spaces and punctuation kept, with the
+/// session's tag after a dot ("Chrome on Linux.k3f9x2"). Only what is shown changes: the
+/// resource stays what it is.
 public enum DeviceNameText {
     /// The browsers the server names a device after when it was given no name (ParleyCore's
     /// `DeviceName`, from the User-Agent), as the web client's `resources.js` lists them.
@@ -24,13 +24,14 @@ public enum DeviceNameText {
         return "\(system) 上的 \(browser)"
     }
 
-    /// A native device's resource without its tag and with spaces ("Chrome on Linux"); a
-    /// Jabber client's resource (the name its user chose) as it is.
+    /// A native device's resource without its tag ("Bob's iPhone.k3f9x2" reads "Bob's iPhone",
+    /// spaces and punctuation as the device's name has them); a Jabber client's resource (the
+    /// name its user chose) as it is.
     public static func text(for resource: ResourcePresence, language: ParleyLanguage) -> String {
-        guard resource.client == ResourcePresence.parleyClient else { return resource.resource }
-        var name = resource.resource
-        if let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
-        let words = name.split(separator: "-", omittingEmptySubsequences: true).joined(separator: " ")
-        return words.isEmpty ? resource.resource : text(deviceName: words, language: language)
+        guard resource.client == ResourcePresence.parleyClient, let dot = resource.resource.lastIndex(of: ".") else {
+            return resource.resource
+        }
+        let name = String(resource.resource[..<dot])
+        return name.allSatisfy(\.isWhitespace) ? resource.resource : text(deviceName: name, language: language)
     }
 }
