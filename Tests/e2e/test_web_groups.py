@@ -37,6 +37,7 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
     browser.click(".modal[data-action=manage-member] button[data-manage=remove]")
     # The confirmation names its action in its title, not just "Confirm".
     browser.wait(".modal--confirm .modal-title", text="Remove from the group?")
+    browser.screenshot("group-confirm-remove-desktop")
     browser.click(".modal .btn-danger", text="Remove from group")
     browser.wait(".toast", text="ben was removed from the group")
     browser.wait_until(lambda: "ben" not in browser.texts(".people .person-name"), 10, "ben to leave the list")
