@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import ParleyKit
 import ParleyProtocol
 import Testing
@@ -80,15 +81,35 @@ struct FormattingTests {
 
     @Test("a device reads as its name, not its Jabber resource, in English and Chinese")
     func deviceNames() {
-        let native = ResourcePresence(resource: "Chrome-on-Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
+        let native = ResourcePresence(resource: "Chrome on Linux.k3f9x2", available: true, client: ResourcePresence.parleyClient)
         #expect(DeviceNameText.text(for: native, language: .english) == "Chrome on Linux")
         #expect(DeviceNameText.text(for: native, language: .chinese) == "Linux 上的 Chrome")
         let jabber = ResourcePresence(resource: "gajim.home", available: true, client: ResourcePresence.xmppClient)
         #expect(DeviceNameText.text(for: jabber, language: .chinese) == "gajim.home")
         let chat = ResourcePresence(resource: "parley-chat.ab12cd", available: true, client: ResourcePresence.parleyClient)
-        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley chat")
+        #expect(DeviceNameText.text(for: chat, language: .chinese) == "parley-chat")
+        // A typed name's punctuation reads as typed: "Bob's iPhone", not "Bob s iPhone".
+        let typed = ResourcePresence(resource: "Bob's iPhone (2).q1w2e3", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: typed, language: .chinese) == "Bob's iPhone (2)")
+        let dotted = ResourcePresence(resource: "Dr. Wi-Fi.q1w2e3", available: true, client: ResourcePresence.parleyClient)
+        #expect(DeviceNameText.text(for: dotted, language: .english) == "Dr. Wi-Fi")
         #expect(DeviceNameText.text(deviceName: "Firefox on Windows", language: .chinese) == "Windows 上的 Firefox")
         #expect(DeviceNameText.text(deviceName: "Old laptop", language: .chinese) == "Old laptop")
+    }
+
+    @Test("only a device name the server made up is worded in Chinese; a typed one reads as typed")
+    func typedDeviceNames() {
+        for typed in ["Bob on holiday", "Work on Linux", "Chrome on my desk", "Bob's iPhone", "Firefox  on Linux"] {
+            #expect(DeviceNameText.text(deviceName: typed, language: .chinese) == typed)
+        }
+        // Every "<browser> on <system>" the server makes (ParleyCore's `DeviceName`) is worded.
+        #expect(DeviceName.browserNames.count >= 6 && DeviceName.systemNames.count >= 7)
+        for browser in DeviceName.browserNames {
+            for system in DeviceName.systemNames {
+                #expect(DeviceNameText.text(deviceName: "\(browser) on \(system)", language: .chinese) == "\(system) 上的 \(browser)")
+                #expect(DeviceNameText.text(deviceName: "\(browser) on \(system)", language: .english) == "\(browser) on \(system)")
+            }
+        }
     }
 
     @Test("system notices are worded in English and Chinese, with 'You' for the reader")
@@ -127,6 +148,23 @@ struct FormattingTests {
         }
         #expect(notice.text == "Mei removed Lin from the room")
         #expect(MessagePreview.badge(0) == "" && MessagePreview.badge(7) == "7" && MessagePreview.badge(120) == "99+")
+    }
+
+    @Test("a notice keeps the spaces inside a name; Chinese sets only a Latin edge apart from its words")
+    func noticeSpacingKeepsNames() {
+        let removed = SystemNotice(type: .memberRemoved, actor: UserID(2), target: UserID(3))
+        let names: (UserID) -> String = { $0 == UserID(2) ? "Ann  Lee" : "小林Lin" }
+        #expect(SystemNoticeText.text(for: removed, language: .chinese, name: names) == "Ann  Lee 将小林Lin 移出了群聊")
+        #expect(SystemNoticeText.text(for: removed, name: names) == "Ann  Lee removed 小林Lin from the group")
+        let joined = SystemNotice(type: .memberJoined, actor: UserID(3))
+        #expect(SystemNoticeText.text(for: joined, language: .chinese, name: names) == "小林Lin 加入了群聊")
+        let muted = SystemNotice(type: .memberMuted, actor: UserID(3), target: UserID(2))
+        #expect(SystemNoticeText.text(for: muted, language: .chinese, name: names) == "小林Lin 将 Ann  Lee 禁言")
+        // A name with its own edge spaces keeps them; nothing is added beside a space.
+        let renamed = SystemNotice(type: .infoChanged, actor: UserID(2), fields: ["name"], name: "A  B")
+        #expect(SystemNoticeText.text(for: renamed, language: .chinese, name: { _ in "Mei 2" }) == "Mei 2 将群名改为「A  B」")
+        let reacted = SystemNotice(type: .reactionAdded, actor: UserID(2), emoji: "👍")
+        #expect(SystemNoticeText.text(for: reacted, language: .chinese, name: { _ in "Lin" }) == "Lin 回应了 👍")
     }
 
     @Test("reconnect delays grow exponentially, stay under the cap and carry jitter")

@@ -35,6 +35,9 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
 
     browser.click(".people .person-manage[aria-label='Manage ben']")
     browser.click(".modal[data-action=manage-member] button[data-manage=remove]")
+    # The confirmation names its action in its title, not just "Confirm".
+    browser.wait(".modal--confirm .modal-title", text="Remove from the group?")
+    browser.screenshot("group-confirm-remove-desktop")
     browser.click(".modal .btn-danger", text="Remove from group")
     browser.wait(".toast", text="ben was removed from the group")
     browser.wait_until(lambda: "ben" not in browser.texts(".people .person-name"), 10, "ben to leave the list")
@@ -43,6 +46,7 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
 
     browser.click(".people .person-manage[aria-label='Manage cat']")
     browser.click(".modal[data-action=manage-member] button[data-manage=transfer]")
+    browser.wait(".modal--confirm .modal-title", text="Hand the group over?")
     browser.click(".modal .btn-danger", text="Make owner")
     browser.wait(".toast", text="cat is the owner now")
     browser.wait_until(lambda: not browser.visible(".people .person-manage"), 10, "the manage buttons to go")
@@ -105,3 +109,53 @@ def test_admins_moderate_links_and_requests_from_the_details_page(parley, browse
     browser.click(".invite-row button[data-invite=revoke]")
     browser.wait(".governance .empty-text", text="No links yet")
     assert refused(server.port, dan["token"], "group.invite.preview", {"token": token}) == "invite_revoked"
+
+
+def test_a_group_opened_from_its_link_shows_its_member_count_at_once(parley, browsers):
+    # Opened straight from its address (before the chats list came) or from the list, the
+    # header says the same: the name and how many are in the group.
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann, ben, cat = register(server.url, "ann"), register(server.url, "ben"), register(server.url, "cat")
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
+    for member in (ben, cat):
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    browser = browsers(server.url, size=DESKTOP)
+    browser.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}")
+    browser.wait(".dialogue-title", text="Band")
+    browser.wait(".view--dialogue .topbar-subtitle", text="3 members")
+    # Chinese: the same count, worded in Chinese.
+    chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
+    chinese.sign_in_with_token(cat, route=f"#/chats/c/{group['id']}")
+    chinese.wait(".view--dialogue .topbar-subtitle", text="3 位成员")
+
+
+def notice_texts(browser) -> list[str]:
+    """The system notices as the client wrote them (the page's layout collapses spaces)."""
+    return browser.js("return [...document.querySelectorAll('.view--dialogue .msg-system-text')].map((e) => e.textContent)")
+
+
+def test_a_notice_keeps_the_spaces_inside_a_name_and_sets_latin_names_apart_in_chinese(parley, browsers):
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
+    ann = register(server.url, "ann", nickname="Ann  Lee")
+    ben = register(server.url, "ben", nickname="小林Lin")
+    cat = register(server.url, "cat", nickname="Mei")
+    dan = register(server.url, "dan")
+    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
+    for member in (dan, ben, cat):
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    ws(server.port, ann["token"], ("group.remove", {"conversationId": group["id"], "userId": cat["user"]["id"]}))
+    chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
+    chinese.sign_in_with_token(dan, route=f"#/chats/c/{group['id']}")
+    chinese.wait_system("移出了群聊")
+    texts = notice_texts(chinese)
+    # The name's two spaces stay; a space sets a Latin edge apart from the Chinese words
+    # (inside the sentence only, none at its start); a Chinese edge needs none.
+    assert "Ann  Lee 将 Mei 移出了群聊" in texts, texts
+    assert "小林Lin 加入了群聊" in texts, texts
+    assert "你加入了群聊" in texts, texts
+    english = browsers(server.url, size=DESKTOP)
+    english.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}")
+    english.wait_system("removed")
+    texts = notice_texts(english)
+    assert "Ann  Lee removed Mei from the group" in texts, texts
+    assert "Mei joined the group" in texts, texts

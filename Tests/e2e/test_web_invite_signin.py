@@ -28,6 +28,8 @@ def test_an_invite_link_opened_signed_out_lands_on_the_preview_after_sign_in(par
     browser.screenshot("web-invite-after-sign-in")
     browser.click(".modal[data-action=invite] button[data-invite=join]")
     browser.wait(".view--dialogue .dialogue-title", text="Night Owls")
+    # Joined through the link, the header counts the newcomer at once, as from the list.
+    browser.wait(".view--dialogue .topbar-subtitle", text="2 members")
 
     # Used once: a reload does not bring the preview back.
     browser.driver.refresh()

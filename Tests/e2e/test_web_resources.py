@@ -85,7 +85,7 @@ def test_resources_in_chinese(parley, browsers):
 
 
 def test_a_friends_device_reads_as_its_name_not_its_jabber_resource(parley, browsers):
-    """Ben's browser is a native device: its resource is "Chrome-on-Linux.<tag>" on the wire
+    """Ben's browser is a native device: its resource is "Chrome on Linux.<tag>" on the wire
     (and to Jabber contacts), and the header and profile read "Chrome on Linux" in English,
     "Linux 上的 Chrome" in Chinese; his own devices list reads the same."""
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT, xmpp=True)
@@ -100,12 +100,12 @@ def test_a_friends_device_reads_as_its_name_not_its_jabber_resource(parley, brow
     while not listed["resources"] and time.monotonic() < deadline:
         [listed] = ws(server.port, ann["token"], ("user.resources", {"userId": ben["user"]["id"]}))
     [device] = listed["resources"]
-    assert device["client"] == "parley" and device["resource"].startswith("Chrome-on-Linux."), device
+    assert device["client"] == "parley" and device["resource"].startswith("Chrome on Linux."), device
 
     browser = browsers(server.url, size=PHONE)
     browser.sign_in_with_token(ann, route=f"#/chats/c/{conversation}")
     subtitle = browser.wait(".topbar-subtitle", text="Chrome on Linux").text
-    assert "Chrome-on-Linux" not in subtitle and device["resource"] not in subtitle
+    assert device["resource"] not in subtitle
     browser.route(f"#/chats/u/{ben['user']['id']}")
     assert browser.wait(".resource-item", text="Chrome on Linux").text == "Chrome on Linux (Parley)"
     browser.screenshot("resources-device-name")
@@ -117,3 +117,29 @@ def test_a_friends_device_reads_as_its_name_not_its_jabber_resource(parley, brow
     bens_zh.sign_in_with_token(ben, route="#/me")
     bens_zh.wait_until(lambda: "Linux 上的 Chrome" in bens_zh.wait(".device-list").text, 10, "the device named in Chinese")
     assert bens.console_errors() == [] and browser.console_errors() == [] and zh.console_errors() == []
+
+
+def test_a_typed_device_name_keeps_its_punctuation_and_is_not_reworded(parley, browsers):
+    # "Bob's iPhone (2)" stays that on the wire and for Jabber contacts (a resource may hold
+    # it) and reads as typed, in Chinese too: not "Bob s iPhone 2", not reworded as "X on Y".
+    server = parley("--password-cost", "minimum", web_root=WEB_ROOT, xmpp=True)
+    ann, ben = register(server.url, "ann"), register(server.url, "ben")
+    conversation = befriend(server, ann, ben)
+    typed = "Bob's iPhone (2) on holiday"
+    login = call(server.url, "POST", "/v1/auth/login", {"username": "ben", "password": "password123", "deviceName": typed})
+    assert login.status == 200, login.body
+    bens = browsers(server.url, size=PHONE)
+    bens.sign_in_with_token({"token": login.json["token"], "user": ben["user"]})
+    listed = {"resources": []}
+    deadline = time.monotonic() + 10
+    while not listed["resources"] and time.monotonic() < deadline:
+        [listed] = ws(server.port, ann["token"], ("user.resources", {"userId": ben["user"]["id"]}))
+    [device] = listed["resources"]
+    assert device["resource"].startswith(typed + "."), device
+    for language in ("en-US", "zh-CN"):
+        browser = browsers(server.url, size=PHONE, language=language)
+        browser.sign_in_with_token(ann, route=f"#/chats/c/{conversation}")
+        subtitle = browser.wait(".topbar-subtitle", text=typed).text
+        assert "上的" not in subtitle, subtitle
+        browser.route(f"#/chats/u/{ben['user']['id']}")
+        assert browser.wait(".resource-item", text=typed).text.startswith(typed + " (")

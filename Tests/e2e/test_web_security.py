@@ -77,6 +77,10 @@ def test_security_section(parley, browsers):
 def test_security_section_in_chinese(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     session = register(server.url, "lan")
+    # A name the user typed reads as typed; one like the server makes up is worded in Chinese.
+    for name in ("Bob on holiday", "Firefox on Windows"):
+        other = call(server.url, "POST", "/v1/auth/login", {"username": "lan", "password": "password123", "deviceName": name})
+        assert other.status == 200
     browser = browsers(server.url, size=PHONE, language="zh-CN")
     browser.sign_in_with_token(session, "#/me")
     browser.wait(".security-heading", text="账号安全")
@@ -85,6 +89,9 @@ def test_security_section_in_chinese(parley, browsers):
     browser.click("form[data-form='password'] button[type=submit]")
     browser.wait("form[data-form='password'] .field-msg.is-error", text="密码不正确")
     browser.wait(".device-list .device", text="本设备")
+    devices = browser.wait(".device-list").text
+    assert "Bob on holiday" in devices and "Windows 上的 Firefox" in devices, devices
+    assert "holiday 上的" not in devices, devices
     browser.js("document.querySelector('#security').scrollIntoView()")
     browser.screenshot("security-zh-phone")
     browser.type("form[data-form='delete'] input[name='delete-password']", "password123")

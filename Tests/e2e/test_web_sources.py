@@ -59,3 +59,37 @@ def test_the_chinese_table_quotes_with_corner_brackets():
     chinese = source[source.index("\n  zh: {"):]
     curly = [line.strip() for line in chinese.splitlines() if "“" in line or "”" in line]
     assert not curly, curly
+
+
+def test_every_confirmation_names_its_action_in_its_title():
+    # A confirmation titled just "Confirm" leaves the reader to find the action in the text:
+    # each caller gives its own title, a question in both languages ("Leave the group?").
+    calls = []
+    for module in sorted(WEB.glob("js/**/*.js")):
+        for match in re.finditer(r"confirmDialog\(([^,]*),", module.read_text()):
+            if "function confirmDialog" not in module.read_text()[max(0, match.start() - 30):match.end()]:
+                calls.append((module.name, match.group(1).strip()))
+    assert len(calls) >= 7, calls
+    untitled = [call for call in calls if not re.fullmatch(r"t\(('\w+_title'|`\$\{\w+\}_title`)\)", call[1])]
+    assert not untitled, untitled
+    source = (WEB / "js/i18n.js").read_text()
+    for language, mark in (("en", "?"), ("zh", "？")):
+        block = re.search(rf"\n  {language}: \{{\n(.*?)\n  \}},", source, re.S).group(1)
+        titles = dict(re.findall(r"^    (confirm_\w+_title): '(.*)',$", block, re.M))
+        assert len(titles) >= 11, (language, titles)
+        assert all(text.endswith(mark) for text in titles.values()), (language, titles)
+
+
+def test_the_made_up_device_names_are_the_servers():
+    # The client words "<browser> on <system>" in Chinese only for a name the server made up
+    # (a typed name reads as typed): its lists are the server's, name for name.
+    swift = (WEB.parent / "Sources/ParleyCore/Accounts/DeviceName.swift").read_text()
+    server = {}
+    for table in ("browsers", "systems"):
+        body = re.search(rf"static let {table}: .*?= \[(.*?)\]\n", swift, re.S).group(1)
+        server[table] = set(re.findall(r'\("[^"]*", "([^"]*)"\)', body))
+    web = (WEB / "js/resources.js").read_text()
+    client = {table: set(re.findall(r"'([^']+)'", re.search(rf"const MADE_UP_{table.upper()} = new Set\(\[(.*?)\]\)", web).group(1)))
+              for table in ("browsers", "systems")}
+    assert len(server["browsers"]) >= 6 and len(server["systems"]) >= 7, server
+    assert client == server

@@ -27,7 +27,8 @@ def test_each_native_device_is_a_resource_of_its_own(server):
         conversation = await befriend(mei_native, phone, "bob")
         phone_jid = "bob@localhost/" + native_resource(server, phone_token)
         laptop_jid = "bob@localhost/" + native_resource(server, laptop_token)
-        assert phone_jid.startswith("bob@localhost/Bob-s-phone.") and laptop_jid.startswith("bob@localhost/Work-laptop.")
+        # The device name as typed, apostrophe and space kept (RFC 7622 allows both in a resource).
+        assert phone_jid.startswith("bob@localhost/Bob's phone.") and laptop_jid.startswith("bob@localhost/Work laptop."), (phone_jid, laptop_jid)
 
         # Mei's Jabber client sees both of Bob's devices, each by its own full JID.
         mei = Bot("mei@localhost/desk")
@@ -99,4 +100,18 @@ def test_a_native_client_and_a_jabber_client_of_one_user_see_each_other(server):
         await app.close()
         await watcher.wait_presence(lambda p: p["from"] == app_jid and p["type"] == "unavailable")
         await watcher.stop()
+    run(scenario())
+
+
+def test_a_jabber_client_binds_a_resource_with_punctuation_as_a_device_name_keeps_it(server):
+    # One rule for both sides (RFC 7622 resourceprep): a Jabber client's own resource keeps
+    # its apostrophe, spaces and parentheses, as a native device's name does.
+    async def scenario():
+        register(server, "mei")
+        jabber = Bot("mei@localhost/Mei's laptop (2)")
+        assert await jabber.sign_in(server.xmpp_port)
+        try:
+            assert str(jabber.boundjid) == "mei@localhost/Mei's laptop (2)"
+        finally:
+            await jabber.stop()
     run(scenario())

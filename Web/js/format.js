@@ -50,16 +50,35 @@ export function mentionWords(message) {
   return [...new Set(names.filter((name) => name && name.trim()).map((name) => `@${name}`))].sort((a, b) => b.length - a.length);
 }
 
-// Chinese sentences put no spaces around names, except to set a Latin name apart.
-function spaced(name) {
-  if (language() !== 'zh') return name;
-  const latin = /[A-Za-z0-9]/;
-  return `${latin.test(name[0]) ? ' ' : ''}${name}${latin.test(name[name.length - 1]) ? ' ' : ''}`;
-}
-
 // The reader is "You" as the one who acted and "you" as the one acted on.
 function who(id, key = 'you') {
-  return spaced(state.me && id === state.me.id ? t(key) : userName(id));
+  return state.me && id === state.me.id ? t(key) : userName(id);
+}
+
+const LATIN_EDGE = /[A-Za-z0-9]/;
+const SPACE = /\s/;
+
+/**
+ * A notice's sentence: t(key, vars) where, in Chinese, the people in it (`actor`, `target`)
+ * are written straight against the words around them (小林加入了群聊) except that a name
+ * starting or ending in a Latin letter or digit is set apart by a space on that side
+ * (Mei 将 Lin 移出了群聊) — not at the sentence's start or end, nor where the template has a
+ * space already. Only the spacing around the template's placeholders is decided here: a
+ * name's own characters (two spaces in it included) are kept as they are.
+ */
+function notice(key, vars) {
+  if (language() !== 'zh' || !vars) return t(key, vars);
+  const template = t(key);
+  return template.replace(/\{(\w+)\}/g, (match, field, at) => {
+    if (!(field in vars)) return match;
+    const value = String(vars[field]);
+    if (field !== 'actor' && field !== 'target') return value;
+    const before = template[at - 1];
+    const after = template[at + match.length];
+    const left = before !== undefined && !SPACE.test(before) && LATIN_EDGE.test(value[0] || '');
+    const right = after !== undefined && !SPACE.test(after) && LATIN_EDGE.test(value[value.length - 1] || '');
+    return `${left ? ' ' : ''}${value}${right ? ' ' : ''}`;
+  });
 }
 
 function fieldList(fields) {
@@ -70,7 +89,7 @@ function fieldList(fields) {
 
 /** The sentence for a system message, in the reader's language. */
 export function systemText(message) {
-  return sentence(message).trim().replace(/\s{2,}/g, ' ');
+  return sentence(message);
 }
 
 /** The kind of the message's conversation; a room one was put out of is known by its info. */
@@ -82,52 +101,52 @@ function kindOf(message) {
 
 function sentence(message) {
   const s = message.system || {};
-  const actor = s.actor ? who(s.actor) : spaced(t('someone'));
-  const target = s.target ? who(s.target, 'you_object') : spaced(t('someone'));
+  const actor = s.actor ? who(s.actor) : t('someone');
+  const target = s.target ? who(s.target, 'you_object') : t('someone');
   const name = s.name || '';
   switch (s.type) {
     case 'friend_added':
-      return s.actor && state.me && s.actor === state.me.id ? t('sys_friend_added_self') : t('sys_friend_added', { actor });
-    case 'matched': return t('sys_matched');
-    case 'group_created': return t('sys_group_created', { actor, name });
-    case 'member_joined': return t('sys_member_joined', { actor });
-    case 'member_left': return t('sys_member_left', { actor });
-    case 'group_disbanded': return t('sys_group_disbanded', { actor });
+      return s.actor && state.me && s.actor === state.me.id ? notice('sys_friend_added_self') : notice('sys_friend_added', { actor });
+    case 'matched': return notice('sys_matched');
+    case 'group_created': return notice('sys_group_created', { actor, name });
+    case 'member_joined': return notice('sys_member_joined', { actor });
+    case 'member_left': return notice('sys_member_left', { actor });
+    case 'group_disbanded': return notice('sys_group_disbanded', { actor });
     case 'member_removed':
       // In a room the creator or an admin put someone out of it, not out of a group.
-      return t(kindOf(message) === 'room' ? 'sys_room_member_removed' : 'sys_member_removed', { actor, target });
-    case 'owner_changed': return t('sys_owner_changed', { actor, target });
+      return notice(kindOf(message) === 'room' ? 'sys_room_member_removed' : 'sys_member_removed', { actor, target });
+    case 'owner_changed': return notice('sys_owner_changed', { actor, target });
     case 'info_changed': {
       if ((s.fields || []).length && (s.fields || []).every((f) => f === 'joinMode' || f === 'showHistory')) {
-        return t('sys_policy_changed', { actor });
+        return notice('sys_policy_changed', { actor });
       }
       const fields = (s.fields || []).filter((f) => ['name', 'avatar', 'description'].includes(f));
       const others = fields.filter((f) => f !== 'name');
       const room = kindOf(message) === 'room' ? 'room_' : '';
       if (fields.includes('name') && name) {
-        return others.length ? t(`sys_${room}renamed_and`, { actor, name, fields: fieldList(others) }) : t(`sys_${room}renamed`, { actor, name });
+        return others.length ? notice(`sys_${room}renamed_and`, { actor, name, fields: fieldList(others) }) : notice(`sys_${room}renamed`, { actor, name });
       }
-      return t(`sys_${room}info_changed`, { actor, fields: fieldList(others.length ? others : fields) || t('details') });
+      return notice(`sys_${room}info_changed`, { actor, fields: fieldList(others.length ? others : fields) || t('details') });
     }
-    case 'room_created': return t('sys_room_created', { actor, name });
-    case 'room_entered': return t('sys_room_entered', { actor });
-    case 'room_left': return t('sys_room_left', { actor });
-    case 'message_recalled': return t('sys_message_recalled', { actor });
-    case 'message_edited': return t('sys_message_edited', { actor });
-    case 'reaction_added': return t('sys_reaction_added', { actor, emoji: s.emoji || '' });
-    case 'reaction_removed': return t('sys_reaction_removed', { actor });
-    case 'message_pinned': return t('sys_message_pinned', { actor });
-    case 'message_unpinned': return t('sys_message_unpinned', { actor });
-    case 'message_listened': return t('sys_message_listened', { actor });
-    case 'admin_added': return t('sys_admin_added', { actor, target });
-    case 'admin_removed': return t('sys_admin_removed', { actor, target });
-    case 'member_banned': return t('sys_member_banned', { actor, target });
-    case 'member_unbanned': return t('sys_member_unbanned', { actor, target });
-    case 'member_muted': return t('sys_member_muted', { actor, target });
-    case 'member_unmuted': return t('sys_member_unmuted', { actor, target });
-    case 'join_requested': return t('sys_join_requested', { actor });
-    case 'join_declined': return t('sys_join_declined', { actor, target });
-    default: return t('sys_unknown');
+    case 'room_created': return notice('sys_room_created', { actor, name });
+    case 'room_entered': return notice('sys_room_entered', { actor });
+    case 'room_left': return notice('sys_room_left', { actor });
+    case 'message_recalled': return notice('sys_message_recalled', { actor });
+    case 'message_edited': return notice('sys_message_edited', { actor });
+    case 'reaction_added': return notice('sys_reaction_added', { actor, emoji: s.emoji || '' });
+    case 'reaction_removed': return notice('sys_reaction_removed', { actor });
+    case 'message_pinned': return notice('sys_message_pinned', { actor });
+    case 'message_unpinned': return notice('sys_message_unpinned', { actor });
+    case 'message_listened': return notice('sys_message_listened', { actor });
+    case 'admin_added': return notice('sys_admin_added', { actor, target });
+    case 'admin_removed': return notice('sys_admin_removed', { actor, target });
+    case 'member_banned': return notice('sys_member_banned', { actor, target });
+    case 'member_unbanned': return notice('sys_member_unbanned', { actor, target });
+    case 'member_muted': return notice('sys_member_muted', { actor, target });
+    case 'member_unmuted': return notice('sys_member_unmuted', { actor, target });
+    case 'join_requested': return notice('sys_join_requested', { actor });
+    case 'join_declined': return notice('sys_join_declined', { actor, target });
+    default: return notice('sys_unknown');
   }
 }
 

@@ -51,27 +51,35 @@ export function list(call, userId) {
   });
 }
 
+// The browsers and systems the server names a device after when it was given no name (its
+// `DeviceName.derive`, from the User-Agent). The wire says nothing of who chose a name: a
+// made-up one is exactly "<browser> on <system>" of these; any other name was typed.
+const MADE_UP_BROWSERS = new Set(['Edge', 'Opera', 'Firefox', 'Chromium', 'Chrome', 'Safari']);
+const MADE_UP_SYSTEMS = new Set(['Android', 'iPhone', 'iPad', 'Windows', 'macOS', 'ChromeOS', 'Linux']);
+
 /**
- * A device's name as people read it, in the reader's language: the server names a device it
- * was not given a name for "Chrome on Linux", shown in Chinese as "Linux 上的 Chrome"; any
- * other name stays as it is.
+ * A device's name as people read it: one the server made up from the browser ("Chrome on
+ * Linux") in the reader's language ("Linux 上的 Chrome"); one the user typed ("Bob on
+ * holiday", "Bob's iPhone") as typed.
  */
 export function deviceLabel(name) {
-  const made = /^(.+?) on (.+)$/.exec(name);
-  return made ? t('device_on', { browser: made[1], system: made[2] }) : name;
+  const made = /^(\S+) on (\S+)$/.exec(name);
+  const madeUp = made && MADE_UP_BROWSERS.has(made[1]) && MADE_UP_SYSTEMS.has(made[2]);
+  return madeUp ? t('device_on', { browser: made[1], system: made[2] }) : name;
 }
 
 /**
- * A resource's name as people read it. A native device's resource is its device name made
- * safe for Jabber, with the session's tag after a dot ("Chrome-on-Linux.k3f9x2"): shown
- * without the tag and with spaces ("Chrome on Linux"). A Jabber client's resource is the name
- * its user chose and is shown as it is. Only the display changes; the resource itself (the
- * Jabber address's last part) stays what the server made.
+ * A resource's name as people read it. A native device's resource is its device name as
+ * written (spaces and punctuation kept, only what a Jabber resource may not hold left out),
+ * with the session's tag after a dot ("Bob's iPhone.k3f9x2"): shown without the tag ("Bob's
+ * iPhone"). A Jabber client's resource is the name its user chose and is shown as it is.
+ * Only the display changes; the resource itself (the Jabber address's last part) stays what
+ * the server made.
  */
 export function resourceLabel(resource) {
   if (resource.client !== 'parley') return resource.resource;
-  const device = resource.resource.replace(/\.[^.]*$/, '').replace(/-+/g, ' ').trim();
-  return device ? deviceLabel(device) : resource.resource;
+  const device = resource.resource.replace(/\.[^.]*$/, '');
+  return device.trim() ? deviceLabel(device) : resource.resource;
 }
 
 /** One resource as text: its name, what kind of client it is, and its show and status. */

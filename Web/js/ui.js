@@ -275,8 +275,11 @@ function trapFocus(event, container) {
   }
 }
 
-/** Asks a yes/no question; resolves true when confirmed. */
-export function confirmDialog(text, { confirmText = t('confirm'), danger = false } = {}) {
+/**
+ * Asks a yes/no question; resolves true when confirmed. `title` names the action as a
+ * question ("Leave the group?"), `text` says what follows from it.
+ */
+export function confirmDialog(title, text, { confirmText = t('confirm'), danger = false } = {}) {
   return new Promise((resolve) => {
     let answered = false;
     const finish = (value) => {
@@ -287,7 +290,7 @@ export function confirmDialog(text, { confirmText = t('confirm'), danger = false
     };
     const ok = h('button', { type: 'button', class: `btn ${danger ? 'btn-danger' : 'btn-primary'}`, text: confirmText, onclick: () => finish(true) });
     const cancel = h('button', { type: 'button', class: 'btn btn-secondary', text: t('cancel'), onclick: () => finish(false) });
-    const dialog = modal({ title: t('confirm'), content: [h('p', { class: 'modal-text', text })], actions: [cancel, ok], cls: 'modal--small', onClose: () => finish(false) });
+    const dialog = modal({ title, content: [h('p', { class: 'modal-text', text })], actions: [cancel, ok], cls: 'modal--small modal--confirm', onClose: () => finish(false) });
   });
 }
 

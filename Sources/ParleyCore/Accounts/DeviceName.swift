@@ -39,6 +39,13 @@ public enum DeviceName {
         ("Mac OS X", "macOS"), ("Macintosh", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"),
     ]
 
+    /// Every browser name the server may give a device (the clients word "<browser> on
+    /// <system>" of these in the reader's language, and only these: ParleyKit's
+    /// `DeviceNameText`, the web client's `resources.js`).
+    public static var browserNames: Set<String> { Set(browsers.map(\.name)) }
+    /// Every system name the server may give a device.
+    public static var systemNames: Set<String> { Set(systems.map(\.name)) }
+
     private static func firstMatch(in agent: String, of table: [(token: String, name: String)]) -> String? {
         table.first { agent.contains($0.token) }?.name
     }

@@ -185,7 +185,7 @@ extension XMPPSession {
             return
         }
         var resource = request.child("resource")?.text.trimmingWhitespace ?? ""
-        if resource.isEmpty || resource.utf8.count > JID.maxPartBytes || resource.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        if !JID.isValidResource(resource) {
             resource = "parley-" + Base64.encode(CryptoRandom.bytes(6)).filter { $0.isLetter || $0.isNumber }
         }
         let user = account.profile.id

@@ -63,6 +63,24 @@ public struct JID: Hashable, Sendable, CustomStringConvertible {
         text.containsUTF8Byte(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) ? text.lowercased() : text
     }
 
+    /// Whether `resource` can be a resource part as it is: not empty, at most `maxPartBytes`,
+    /// and every character one RFC 7622 allows there (`isAllowedInResource`). A stream's bound
+    /// resource and a native session's (`NativeResources.resourceName`) keep to this one rule.
+    public static func isValidResource(_ resource: String) -> Bool {
+        !resource.isEmpty && resource.utf8.count <= maxPartBytes && resource.unicodeScalars.allSatisfy(isAllowedInResource)
+    }
+
+    /// Whether `scalar` may stand in a resource part (RFC 7622 §3.4: the PRECIS OpaqueString
+    /// profile, which takes letters, digits, punctuation, symbols and spaces): not a control
+    /// character, nor unassigned, nor a noncharacter. Spaces and ordinary punctuation
+    /// ("Bob's phone (2)") are allowed.
+    public static func isAllowedInResource(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .unassigned, .surrogate: return false
+        default: return !scalar.properties.isNoncharacterCodePoint
+        }
+    }
+
     /// The address without its resource.
     public var bare: JID { JID(normalizedLocal: local, domain: domain, resource: nil) }
 

@@ -62,6 +62,9 @@ public final class NativeResources: Sendable {
 
     /// Characters of the device name kept in a resource name.
     static let maxDeviceCharacters = 40
+    /// Bytes (UTF-8) of the device name kept in a resource name: 40 characters of emoji or
+    /// combining marks stay well within a JID part's 1023 bytes (`JID.maxPartBytes`).
+    static let maxDeviceBytes = 160
 
     /// Senders remembered per user (`--xmpp-receipts-kept`, as `XMPPResources` keeps).
     let originsKept: Int
@@ -70,24 +73,36 @@ public final class NativeResources: Sendable {
         self.originsKept = max(1, originsKept)
     }
 
-    /// The resource a native session appears as: its device name made resource-safe (letters
-    /// and digits kept, every other run of characters one `-`, at most 40 characters; `parley`
-    /// when there is none) and six characters of the session's id, so that two devices with
-    /// the same name stay apart and a session keeps its name across reconnects.
+    /// The resource a native session appears as: its device name as people wrote it, spaces
+    /// and punctuation kept ("Bob's iPhone (2)"), without what a resource may not hold
+    /// (`JID.isAllowedInResource`: control characters and the like), any other space a plain
+    /// one, at most `maxDeviceCharacters` whole characters and `maxDeviceBytes` bytes (`parley`
+    /// when nothing is left), then a dot and six characters of the session's id, so that two
+    /// devices with the same name stay apart and a session keeps its name across reconnects.
+    /// Clients show it without the dot and what follows (the tag holds no dot).
     public static func resourceName(deviceName: String?, sessionID: String) -> String {
-        var slug = ""
+        var kept = String.UnicodeScalarView()
         for scalar in (deviceName ?? "").unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                slug.unicodeScalars.append(scalar)
-            } else if !slug.isEmpty && !slug.hasSuffix("-") {
-                slug.append("-")
+            if scalar.properties.isWhitespace {
+                kept.append(" ")
+            } else if JID.isAllowedInResource(scalar) {
+                kept.append(scalar)
             }
-            if slug.count >= maxDeviceCharacters { break }
         }
-        while slug.hasSuffix("-") { slug.removeLast() }
+        var name = ""
+        var characters = 0
+        var bytes = 0
+        for character in String(kept).trimmingWhitespace {
+            let size = character.utf8.count
+            guard characters < maxDeviceCharacters, bytes + size <= maxDeviceBytes else { break }
+            name.append(character)
+            characters += 1
+            bytes += size
+        }
+        name = name.trimmingWhitespace
         let tag = String(sessionID.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil) }
             .prefix(6).map(Character.init)).lowercased()
-        return (slug.isEmpty ? "parley" : slug) + "." + (tag.isEmpty ? "0" : tag)
+        return (name.isEmpty ? "parley" : name) + "." + (tag.isEmpty ? "0" : tag)
     }
 
     /// Whether anyone hears of changes: false while the Jabber gateway is off, when the native

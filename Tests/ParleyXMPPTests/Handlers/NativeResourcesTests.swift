@@ -6,14 +6,36 @@ import Testing
 @testable import ParleyXMPP
 
 @Suite struct NativeResourcesTests {
-    @Test func aDeviceNameBecomesAResourceSafeNameTaggedWithTheSession() {
-        #expect(NativeResources.resourceName(deviceName: "Chrome on Linux", sessionID: "Ab3x9Kq2zz") == "Chrome-on-Linux.ab3x9k")
-        #expect(NativeResources.resourceName(deviceName: "  Mei's phone / 2 ", sessionID: "k-1_2345678") == "Mei-s-phone-2.k12345")
-        #expect(NativeResources.resourceName(deviceName: "小米 手机", sessionID: "zz") == "小米-手机.zz")
+    @Test func aDeviceNameBecomesAResourceKeepingItsPunctuationTaggedWithTheSession() {
+        #expect(NativeResources.resourceName(deviceName: "Chrome on Linux", sessionID: "Ab3x9Kq2zz") == "Chrome on Linux.ab3x9k")
+        // Spaces and ordinary punctuation stay as typed; a resource allows them (RFC 7622).
+        #expect(NativeResources.resourceName(deviceName: "Bob's iPhone", sessionID: "q1") == "Bob's iPhone.q1")
+        #expect(NativeResources.resourceName(deviceName: "  Mei's phone / 2 ", sessionID: "k-1_2345678") == "Mei's phone / 2.k12345")
+        #expect(NativeResources.resourceName(deviceName: "Dr. Wi-Fi (old)", sessionID: "zz") == "Dr. Wi-Fi (old).zz")
+        #expect(NativeResources.resourceName(deviceName: "小米 手机", sessionID: "zz") == "小米 手机.zz")
+        // What a resource may not hold goes: control characters, noncharacters; a tab or a line
+        // break is a space.
+        #expect(NativeResources.resourceName(deviceName: "a\u{7}b\u{7F}c\u{85}d\u{FFFE}\te", sessionID: "zz") == "abc d e.zz")
         #expect(NativeResources.resourceName(deviceName: nil, sessionID: "abcdef12") == "parley.abcdef")
-        #expect(NativeResources.resourceName(deviceName: "///", sessionID: "") == "parley.0")
+        #expect(NativeResources.resourceName(deviceName: "\u{1}\u{2} ", sessionID: "") == "parley.0")
         let long = NativeResources.resourceName(deviceName: String(repeating: "x", count: 500), sessionID: "s1")
         #expect(long == String(repeating: "x", count: NativeResources.maxDeviceCharacters) + ".s1")
+        // Characters of many bytes each: cut by bytes too, at a whole character.
+        let family = "👨‍👩‍👧‍👦"
+        let wide = NativeResources.resourceName(deviceName: String(repeating: family, count: 40), sessionID: "s1")
+        #expect(wide == String(repeating: family, count: NativeResources.maxDeviceBytes / family.utf8.count) + ".s1")
+        for name in ["Bob's iPhone.q1", wide, long] { #expect(JID.isValidResource(name)) }
+    }
+
+    @Test func aResourceTakesPunctuationAndSpacesButNoControlCharacters() {
+        #expect(JID.isValidResource("Bob's iPhone (2).k3"))
+        #expect(JID.isValidResource("Gajim / home"))
+        #expect(!JID.isValidResource(""))
+        #expect(!JID.isValidResource("tab\there"))
+        #expect(!JID.isValidResource("del\u{7F}"))
+        #expect(!JID.isValidResource("c1\u{85}"))
+        #expect(!JID.isValidResource(String(repeating: "x", count: JID.maxPartBytes + 1)))
+        #expect(JID.isValidResource(String(repeating: "x", count: JID.maxPartBytes)))
     }
 
     @Test func eachSessionIsAResourceAwayOnlyWhenAllItsConnectionsAre() {
@@ -57,7 +79,7 @@ import Testing
         native.clientState(ConnectionToken(500), active: false)
         native.closed(ConnectionToken(500))
         let presences = try await Self.forwarded(3, fixture)
-        #expect(presences.map(\.0.from) == Array(repeating: "bob@chat.test/Firefox-on-Linux.q1w2e3", count: 3))
+        #expect(presences.map(\.0.from) == Array(repeating: "bob@chat.test/Firefox on Linux.q1w2e3", count: 3))
         #expect(presences.map(\.0.type) == [nil, nil, "unavailable"])
         #expect(presences[0].0.children.isEmpty && presences[1].0.children == "<show>away</show>")
         #expect(Set(presences[0].1) == [alice.user, bob.user])

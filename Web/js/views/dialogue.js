@@ -217,6 +217,22 @@ export function dialogueView() {
     composer.hidden = isRoomOutside || !!reason;
   }
 
+  // The group whose details (the member count under the title) were asked for.
+  let detailsAsked = null;
+
+  /**
+   * Reads an open group's details once, as opening it from the list does: a group opened
+   * straight from its link (before the chats list came, or while offline) is asked when its
+   * conversation arrives or the connection comes back.
+   */
+  function askGroupDetails() {
+    if (state.conversations.get(id)?.kind !== 'group' || state.groupInfo.get(id)?.memberCount != null) return;
+    if (detailsAsked === id || state.connection.status !== 'online') return;
+    const asked = id;
+    detailsAsked = asked;
+    client.groupInfo(asked).catch(() => { if (detailsAsked === asked) detailsAsked = null; });
+  }
+
   /** Why the user cannot post here now (a string key), or null when they can. */
   function cannotPostReason(conversation) {
     if (conversation?.kind !== 'user' || !state.synced) return null;
@@ -949,12 +965,17 @@ export function dialogueView() {
     on('timeline', (changed) => { if (changed === id) render(); }),
     on('outbox', (changed) => { if (changed === id) render(); }),
     on('actions', () => render()),
-    on('conversations', () => { if (id) paintHeader(); }),
+    on('conversations', () => {
+      if (!id) return;
+      askGroupDetails();
+      paintHeader();
+    }),
     on('friends', () => { if (id) paintHeader(); }),
     on('lastseen', () => { if (id) paintHeader(); }),
     on('resources', () => { if (id) paintHeader(); }),
     on('connection', () => {
       if (!id) return;
+      askGroupDetails();
       paintHeader();
       render();
     }),
@@ -1001,7 +1022,7 @@ export function dialogueView() {
       }
       state.openConversation = id;
       const conversation = state.conversations.get(id);
-      if (conversation?.kind === 'group' && !state.groupInfo.has(id)) client.groupInfo(id).catch(() => {});
+      askGroupDetails();
       if (conversation?.kind === 'room') client.roomOccupants(id).catch(() => {});
       const tl = timeline(id);
       if (!tl.loaded && !tl.loading && state.connection.status === 'online') client.loadNewest(id);

@@ -51,9 +51,10 @@ export function roleTag(kind, member) {
  *  viewer owns the group or created the room. `reload(done)` reads the page again and says `done`. */
 export function memberMenu({ kind, conversationId, member, name, owner, reload }) {
   const room = kind === 'room';
-  const run = async (question, confirmText, work, done) => {
+  // `ask`: the confirmation's string key (its title is the key's `_title` string), or null.
+  const run = async (ask, confirmText, work, done) => {
     dialog.close();
-    if (question && !(await confirmDialog(question, { danger: true, confirmText }))) return;
+    if (ask && !(await confirmDialog(t(`${ask}_title`), t(ask, { name }), { danger: true, confirmText }))) return;
     try {
       await work();
       await reload(done);
@@ -76,22 +77,22 @@ export function memberMenu({ kind, conversationId, member, name, owner, reload }
       ? button('remove_admin', 'spark', 'btn-secondary', simple(`${kind}.admin.remove`))
       : button('make_admin', 'spark', 'btn-secondary', simple(`${kind}.admin.add`)));
     if (!room) {
-      choices.push(button('make_owner', 'spark', 'btn-secondary', () => run(t('confirm_make_owner', { name }), t('make_owner'),
+      choices.push(button('make_owner', 'spark', 'btn-secondary', () => run('confirm_make_owner', t('make_owner'),
         () => client.transferGroup(conversationId, member.user.id), t('owner_changed_toast', { name }))));
     }
   }
   if (room) {
-    choices.push(button('kick_member', 'logout', 'btn-danger-outline', () => run(t('confirm_kick_member', { name }), t('kick_member'),
+    choices.push(button('kick_member', 'logout', 'btn-danger-outline', () => run('confirm_kick_member', t('kick_member'),
       () => client.moderate('room.kick', target), t('member_kicked_toast', { name }))));
   } else {
     choices.push(member.mutedUntil
       ? button('unmute_member', 'bell', 'btn-secondary', simple('group.unmute'))
       : button('mute_member', 'bellOff', 'btn-secondary', () => run(null, null,
         () => client.moderate('group.mute', { ...target, until: Date.now() + 3_600_000 }), t('done_toast'))));
-    choices.push(button('remove_member', 'trash', 'btn-danger-outline', () => run(t('confirm_remove_member', { name }), t('remove_member'),
+    choices.push(button('remove_member', 'trash', 'btn-danger-outline', () => run('confirm_remove_member', t('remove_member'),
       () => client.removeMember(conversationId, member.user.id), t('member_removed_toast', { name }))));
   }
-  choices.push(button('ban_member', 'block', 'btn-danger-outline', () => run(t(room ? 'confirm_room_ban' : 'confirm_ban_member', { name }), t('ban_member'),
+  choices.push(button('ban_member', 'block', 'btn-danger-outline', () => run(room ? 'confirm_room_ban' : 'confirm_ban_member', t('ban_member'),
     () => client.moderate(`${kind}.ban`, target), t('done_toast'))));
   const dialog = modal({ title: name, content: [h('div', { class: 'action-stack' }, choices)], cls: 'modal--small' });
   dialog.el.dataset.action = 'manage-member';

@@ -137,11 +137,11 @@ export function infoView({ tab, detail }) {
       if (friend) actions.appendChild(muteButton(friend.conversationId));
       if (friend) {
         action(t('remove_friend'), 'trash', 'btn-secondary', async () => {
-          if (await confirmDialog(t('confirm_remove', { name }), { danger: true, confirmText: t('remove_friend') })) await client.removeFriend(user.id);
+          if (await confirmDialog(t('confirm_remove_title'), t('confirm_remove', { name }), { danger: true, confirmText: t('remove_friend') })) await client.removeFriend(user.id);
         });
       }
       action(t('block'), 'block', 'btn-danger-outline', async () => {
-        if (await confirmDialog(t('confirm_block', { name }), { danger: true, confirmText: t('block') })) await client.block(user.id);
+        if (await confirmDialog(t('confirm_block_title'), t('confirm_block', { name }), { danger: true, confirmText: t('block') })) await client.block(user.id);
       });
     }
     if (user.id !== state.me?.id) action(t('report_user'), 'info', 'btn-secondary', async () => reportDialog({ userId: user.id }));
@@ -202,7 +202,7 @@ export function infoView({ tab, detail }) {
     const leave = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block' }, icon('logout', { size: 18 }), h('span', { text: t(k === 'group' ? 'leave_group' : 'leave_room') }));
     leave.hidden = !c;
     leave.addEventListener('click', async () => {
-      if (k === 'group' && !(await confirmDialog(t('confirm_leave_group', { name }), { danger: true, confirmText: t('leave_group') }))) return;
+      if (k === 'group' && !(await confirmDialog(t('confirm_leave_group_title'), t('confirm_leave_group', { name }), { danger: true, confirmText: t('leave_group') }))) return;
       setBusy(leave, true);
       try {
         if (k === 'group') await client.leaveGroup(conversationId);
@@ -219,7 +219,7 @@ export function infoView({ tab, detail }) {
       const disband = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block', dataset: { action: 'disband' } },
         icon('trash', { size: 18 }), h('span', { text: t('disband_group') }));
       disband.addEventListener('click', async () => {
-        if (!(await confirmDialog(t('confirm_disband_group', { name }), { danger: true, confirmText: t('disband_group') }))) return;
+        if (!(await confirmDialog(t('confirm_disband_group_title'), t('confirm_disband_group', { name }), { danger: true, confirmText: t('disband_group') }))) return;
         setBusy(disband, true);
         try {
           await client.disbandGroup(conversationId);

@@ -68,7 +68,7 @@ export function profileView() {
       })));
     const logout = h('button', { type: 'button', class: 'btn btn-danger-outline btn-block logout' }, icon('logout', { size: 18 }), h('span', { text: t('logout') }));
     logout.addEventListener('click', async () => {
-      if (!(await confirmDialog(t('confirm_logout'), { danger: true, confirmText: t('logout') }))) return;
+      if (!(await confirmDialog(t('confirm_logout_title'), t('confirm_logout'), { danger: true, confirmText: t('logout') }))) return;
       setBusy(logout, true, t('logging_out'));
       await client.end();
     });

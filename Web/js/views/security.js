@@ -149,7 +149,7 @@ function devicesBlock() {
     }
   }
   others.addEventListener('click', async () => {
-    if (!(await confirmDialog(t('confirm_sign_out_others'), { danger: true, confirmText: t('sign_out_others') }))) return;
+    if (!(await confirmDialog(t('confirm_sign_out_others_title'), t('confirm_sign_out_others'), { danger: true, confirmText: t('sign_out_others') }))) return;
     setBusy(others, true, t('saving'));
     try {
       const answer = await api.revokeOtherSessions();
