@@ -262,7 +262,7 @@ public struct RoomEntry: Codable, Sendable {
 }
 
 /// `message.send`.
-public struct SendParameters: Codable, Sendable {
+public struct SendParameters: Codable, Sendable, Equatable {
     public var conversationId: ConversationID
     /// Chosen by the client, unique per sender (e.g. a UUID); a retry with the same value
     /// returns the stored message instead of sending twice.

@@ -8,11 +8,15 @@ public struct RequestEnvelope: Sendable, Equatable {
     public let id: RequestID
     public let op: String
     public let data: Range<Int>?
+    /// The operation's parameters when the envelope's pass read them itself (`op` before
+    /// `data`, an operation with a hand-written reader, the plain shape); nil otherwise.
+    public let parameters: PreReadParameters?
 
-    public init(id: RequestID, op: String, data: Range<Int>?) {
+    public init(id: RequestID, op: String, data: Range<Int>?, parameters: PreReadParameters? = nil) {
         self.id = id
         self.op = op
         self.data = data
+        self.parameters = parameters
     }
 }
 
@@ -27,7 +31,9 @@ public enum ServerFrame: Sendable, Equatable {
 /// on clients. The envelope is read by hand (`JSONScanner`), and `data` is decoded as the
 /// operation's type on its own, by hand for the hot `message.send` and by `JSONDecoder`
 /// otherwise; any frame the hand-written reader is not sure of is read by `JSONDecoder`
-/// whole, which also words every error.
+/// whole, which also words every error. `message.send`'s parameters are read by the
+/// envelope's own pass when `op` comes before `data` (`PreReadParameters`), so its strings
+/// are walked once.
 public enum FrameReader {
     // MARK: Requests
 
@@ -51,6 +57,9 @@ public enum FrameReader {
     public static func parameters<P: Decodable & Sendable>(_ type: P.Type, in frame: [UInt8], _ envelope: RequestEnvelope) throws(ProtocolError) -> P {
         guard let range = envelope.data else {
             return try decodeEmptyObject(type)
+        }
+        if let read = envelope.parameters?.value(as: type) {
+            return read
         }
         if range == 0..<frame.count {
             // The envelope came from JSONDecoder: read `data` from the whole frame.
@@ -107,11 +116,15 @@ public enum FrameReader {
     }
 
     /// The envelope by hand; nil when the scanner is not sure (the caller asks JSONDecoder).
+    /// When `op` came first, `data` is read as its parameters in the same pass if the
+    /// operation has a reader of its own (`PreReadParameters`); if that reader is not sure,
+    /// `data` is skipped as for any other operation and read again by `parameters`.
     static func scanRequest(_ raw: UnsafeRawBufferPointer) -> RequestEnvelope? {
         var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
         var id: RequestID?
         var op: String?
         var data: Range<Int>??
+        var parameters: PreReadParameters?
         let complete = scanner.object { key, scanner in
             switch key {
             case "id" where id == nil:
@@ -126,7 +139,12 @@ public enum FrameReader {
                     return true
                 }
                 let start = scanner.index
-                guard scanner.skipValue() else { return false }
+                if let op, let read = PreReadParameters(op: op, scanning: &scanner) {
+                    parameters = read
+                } else {
+                    scanner.index = start
+                    guard scanner.skipValue() else { return false }
+                }
                 data = .some(start..<scanner.index)
                 return true
             default:
@@ -134,7 +152,7 @@ public enum FrameReader {
             }
         }
         guard complete, scanner.atEnd(), let id, let op else { return nil }
-        return RequestEnvelope(id: id, op: op, data: data ?? nil)
+        return RequestEnvelope(id: id, op: op, data: data ?? nil, parameters: parameters)
     }
 
     // MARK: Server frames (clients)

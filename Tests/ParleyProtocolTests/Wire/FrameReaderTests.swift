@@ -148,6 +148,72 @@ import Testing
         }
     }
 
+    /// `frame` with its `data` moved before `id` and `op` (frames of the shape
+    /// `{"id":…,"op":…,"data":…}` only, without a trailing comma; nil for any other).
+    private static func dataFirst(_ json: String) -> String? {
+        guard json.hasPrefix(#"{"id":"#), json.hasSuffix("}"), let data = json.range(of: #","data":"#) else { return nil }
+        let head = json[json.index(after: json.startIndex)..<data.lowerBound]
+        let value = json[data.upperBound..<json.index(before: json.endIndex)]
+        guard !value.hasSuffix(",") else { return nil }
+        return #"{"data":"# + value + "," + head + "}"
+    }
+
+    /// The request read as the server reads it: the envelope, then the parameters.
+    private static func read(_ json: String) -> Result<SendParameters, ProtocolError> {
+        let frame = Array(json.utf8)
+        return Result { () throws(ProtocolError) in
+            try FrameReader.parameters(SendParameters.self, in: frame, try FrameReader.request(frame))
+        }
+    }
+
+    /// With `op` before `data` the envelope's pass reads `message.send`'s parameters itself
+    /// (one pass), and they are those the second pass reads; with `data` first it leaves them
+    /// to the second pass.
+    @Test(arguments: plain) func theEnvelopeReadsTheParametersWhenOpComesFirst(_ json: String) throws {
+        let (envelope, twoPasses) = try #require(fast(json))
+        let opFirst = try #require(json.range(of: #""op""#)).lowerBound < (try #require(json.range(of: #""data""#))).lowerBound
+        #expect(envelope.parameters == (opFirst ? .send(twoPasses) : nil), "\(json)")
+        #expect(try Self.read(json).get() == twoPasses)
+        if let reordered = Self.dataFirst(json) {
+            #expect(try FrameReader.request(Array(reordered.utf8)).parameters == nil)
+            #expect(try Self.read(reordered).get() == twoPasses)
+        }
+    }
+
+    /// Whatever the fast reader leaves alone is left alone in either key order, and answered
+    /// alike: the same values, or the same error (status code, message and field).
+    @Test(arguments: leftAlone) func bothKeyOrdersAnswerAlike(_ json: String) {
+        let frame = Array(json.utf8)
+        if let envelope = try? FrameReader.request(frame) {
+            #expect(envelope.parameters == nil, "\(json)")
+        }
+        guard let reordered = Self.dataFirst(json) else { return }
+        #expect(Self.read(json) == Self.read(reordered), "\(json) against \(reordered)")
+    }
+
+    /// Each error of `message.send`'s parameters, in both key orders.
+    @Test func parameterErrorsAreTheSameInBothKeyOrders() throws {
+        let cases: [(String, ErrorCode, String?)] = [
+            (#"{"id":1,"op":"message.send","data":{"conversationId":"42","kind":"text"}}"#, .missingField, "clientId"),
+            (#"{"id":1,"op":"message.send","data":{"conversationId":[],"clientId":"c","kind":"text"}}"#, .invalidField, "conversationId"),
+            (#"{"id":1,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"video"}}"#, .invalidField, "kind"),
+            (#"{"id":1,"op":"message.send","data":{"conversationId":"42","clientId":"c","kind":"text","mentions":"3"}}"#, .invalidField, "mentions"),
+            (#"{"id":1,"op":"message.send","data":"text"}"#, .invalidField, nil),
+            (#"{"id":1,"op":"message.send","data":null}"#, .missingField, "conversationId"),
+        ]
+        for (json, code, field) in cases {
+            let reordered = try #require(Self.dataFirst(json))
+            for frame in [json, reordered] {
+                guard case .failure(let error) = Self.read(frame) else {
+                    Issue.record("accepted: \(frame)")
+                    continue
+                }
+                #expect(error.code == code && error.field == field, "\(frame): \(error)")
+            }
+            #expect(Self.read(json) == Self.read(reordered))
+        }
+    }
+
     @Test func aSendsParametersAndOtherOperationsData() throws {
         let frame = Array(#"{"id":"r1","op":"message.history","data":{"conversationId":"42","before":7}}"#.utf8)
         let envelope = try FrameReader.request(frame)
