@@ -19,7 +19,9 @@ public enum PreReadParameters: Sendable, Equatable {
         }
     }
 
-    /// The parameters as `type`, nil when they are another operation's.
+    /// The parameters as `type`, nil when they are another operation's (inlinable: in a
+    /// caller specialized for `message.send` the cast is no cast at all).
+    @inlinable
     func value<P>(as type: P.Type) -> P? {
         switch self {
         case .send(let parameters): parameters as? P
