@@ -74,6 +74,57 @@ import Testing
         }
     }
 
+    /// A send is answered alike whether `op` comes before `data` (read in one pass) or after
+    /// it (read in two): the same message, or the same refusal, limits in bytes included.
+    @Test func aSendIsAnsweredAlikeInEitherKeyOrder() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let amy = try await Chatter("amy", on: server)
+        let ben = try await Chatter("ben", on: server)
+        let conversation = try await amy.befriend(ben)
+        func data(_ clientID: String, _ text: String, extra: String = "") -> String {
+            #"{"conversationId":"\#(conversation)","clientId":"\#(clientID)","kind":"text","text":"\#(text)"\#(extra)}"#
+        }
+        let family = String(repeating: "👨‍👩‍👧‍👦", count: 700)  // 700 characters, 17,500 bytes: over in bytes only
+        // Each case with the error code both orders must give ("" for none, nil: not pinned here).
+        let cases: [(name: String, code: String?, data: (String) -> String)] = [
+            ("plain", "", { data($0, "hi \\\"ben\\\"") }),
+            ("over the text's bytes", "invalid_field", { data($0, family) }),
+            ("over the text's characters", "invalid_field", { data($0, String(repeating: "a", count: 4_001)) }),
+            ("blank text", "invalid_field", { data($0, "  ") }),
+            ("an unknown field", nil, { data($0, "hi", extra: #","extra":1"#) }),
+            ("no client id", "missing_field", { _ in #"{"conversationId":"\#(conversation)","kind":"text","text":"hi"}"# }),
+            ("a number for the conversation", nil, { #"{"conversationId":\#(conversation),"clientId":"\#($0)","kind":"text","text":"hi"}"# }),
+            ("a foreign conversation", nil, { data($0, "hi").replacingOccurrences(of: "\"\(conversation)\"", with: "\"999999\"") }),
+        ]
+        for (index, test) in cases.enumerated() {
+            var answers: [[String: Any]] = []
+            for (order, opFirst) in [true, false].enumerated() {
+                let id = "r\(index)-\(order)"
+                let body = test.data("c\(index)-\(order)")
+                amy.socket.sendRaw(opFirst ? #"{"id":"\#(id)","op":"message.send","data":\#(body)}"#
+                                           : #"{"data":\#(body),"op":"message.send","id":"\#(id)"}"#)
+                answers.append(try await amy.socket.next { $0["id"] as? String == id })
+            }
+            let (first, second) = (answers[0], answers[1])
+            if let code = test.code {
+                #expect(((first["error"] as? [String: Any])?["code"] as? String ?? "") == code, "\(test.name): \(first)")
+            }
+            #expect(first["ok"] as? Bool == second["ok"] as? Bool, "\(test.name)")
+            if first["ok"] as? Bool == true {
+                let (a, b) = (try unwrap(first["data"] as? [String: Any]), try unwrap(second["data"] as? [String: Any]))
+                #expect(a["text"] as? String == b["text"] as? String && a["kind"] as? String == b["kind"] as? String, "\(test.name)")
+                #expect(a["clientId"] as? String == "c\(index)-0" && b["clientId"] as? String == "c\(index)-1", "\(test.name)")
+                let text = a["text"] as? String
+                _ = try await ben.event("message.new") { $0["clientId"] as? String == "c\(index)-0" && $0["text"] as? String == text }
+                _ = try await ben.event("message.new") { $0["clientId"] as? String == "c\(index)-1" && $0["text"] as? String == text }
+            } else {
+                let (a, b) = (first["error"] as? [String: Any] ?? [:], second["error"] as? [String: Any] ?? [:])
+                #expect(a["code"] as? String != nil && NSDictionary(dictionary: a) == NSDictionary(dictionary: b), "\(test.name): \(a) against \(b)")
+            }
+        }
+    }
+
     /// Sends written back to back wait in the connection's queue and are answered one each,
     /// in the order sent, with no task per send: a refusal in the middle and a retry of an
     /// earlier client id included. The recipient gets each new message once, in order.
