@@ -127,17 +127,20 @@ public final class XMLStreamParser {
         let parser = makeParser()
         self.parser = parser
         let prefix = headerDeclarations.first { $0.prefix != nil && $0.uri == XMLElement.streamNamespace }?.prefix ?? "stream"
-        var header = "<" + prefix + ":stream"
+        var bytes = Array("<\(prefix):stream".utf8)
         for declaration in headerDeclarations {
-            header += declaration.prefix.map { " xmlns:" + $0 } ?? " xmlns"
-            header += "='"
-            XMLEscaping.appendAttributeValue(declaration.uri, to: &header)
-            header += "'"
+            bytes.append(contentsOf: " xmlns".utf8)
+            if let declared = declaration.prefix {
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: declared.utf8)
+            }
+            bytes.append(contentsOf: "='".utf8)
+            XMLEscaping.appendAttributeValue(declaration.uri, to: &bytes)
+            bytes.append(UInt8(ascii: "'"))
         }
-        header += ">"
+        bytes.append(UInt8(ascii: ">"))
         depth = 0
         priming = true
-        let bytes = Array(header.utf8)
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { XML_Parse(parser, $0.baseAddress, Int32($0.count), 0) }
         }
