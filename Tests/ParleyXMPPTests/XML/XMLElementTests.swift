@@ -16,6 +16,20 @@ import Testing
         #expect(features.serialized() == "<stream:features><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>")
     }
 
+    @Test func aChildIsFoundByNameAndNamespaceAmongTextAndOtherElements() {
+        let message = XMLElement("message", [:], children: [
+            XMLElement("body", [:], text: "hi"), XMLElement("request", namespace: "urn:xmpp:receipts"),
+            XMLElement("request", namespace: "urn:other", ["n": "2"]),
+        ])
+        var mixed = message
+        mixed.children.insert(.text(" "), at: 1)
+        #expect(mixed.child("request", namespace: "urn:other")?["n"] == "2")
+        #expect(mixed.child("request")?.namespace == "urn:xmpp:receipts")
+        #expect(mixed.child("body")?.text == "hi")
+        #expect(mixed.child("request", namespace: "urn:none") == nil)
+        #expect(mixed.child("x") == nil)
+    }
+
     @Test func whatIsSerializedParsesBackToTheSameElement() throws {
         var original = XMLElement("message", namespace: "jabber:client", ["type": "chat", "id": "a'b\"c&d\n"])
         original.append(XMLElement("body", namespace: "jabber:client", [:], text: "<tag> & ' \" \t\r\n"))
