@@ -2,31 +2,34 @@
 /// (`XMPPSession.armParserRelease`).
 ///
 /// An idle stream frees its parser soon (`XMPPConfiguration.parserReleaseDelay`), which keeps
-/// idle sessions small. A stream that then sends again within `parserKeepDelay` is chatting
-/// (several stanzas a second, as a busy client does): making a new parser for every stanza of
-/// it would cost more than parsing the stanza (expat's create, the primed stream header and
-/// the free), so it keeps its parser until it has been silent for `parserKeepDelay`. Once it
-/// has been silent that long it is idle again and goes back to the short delay.
+/// idle sessions small. A stream whose last stanza before the release was a chat message and
+/// that sends again within `parserKeepDelay` is chatting (messages several a second): making
+/// a new parser for every message would cost more than parsing it (expat's create, the primed
+/// stream header and the free), so it keeps its parser until it has been silent for
+/// `parserKeepDelay`. Once it has been silent that long it goes back to the short delay.
+/// Signing in is never chatting: parsers kept through a burst of sign-ins would leave holes
+/// between the sessions' long-lived allocations (docs/xmpp.md), so those stanzas, whatever
+/// their pace, keep the short delay.
 struct ParserUpkeep {
     enum State {
         /// The stream has its parser; `chatting` picks the delay it may be silent for.
         case held(chatting: Bool)
-        /// The parser was put away at this time.
-        case released(since: ContinuousClock.Instant)
+        /// The parser was put away at this time, after a chat message or another stanza.
+        case released(since: ContinuousClock.Instant, afterChat: Bool)
     }
 
     private(set) var state = State.held(chatting: false)
 
-    /// The parser was put away `now`.
-    mutating func released(at now: ContinuousClock.Instant) {
-        state = .released(since: now)
+    /// The parser was put away `now`; `afterChat` when the stream's last stanza was a chat message.
+    mutating func released(at now: ContinuousClock.Instant, afterChat: Bool) {
+        state = .released(since: now, afterChat: afterChat)
     }
 
     /// Bytes came `now`; the parser is made again if it was put away. A stream back within
-    /// `keepDelay` of the release is chatting.
+    /// `keepDelay` of a release that followed a chat message is chatting.
     mutating func read(at now: @autoclosure () -> ContinuousClock.Instant, keepDelay: Duration) {
-        guard case .released(let since) = state else { return }
-        state = .held(chatting: since.duration(to: now()) < keepDelay)
+        guard case .released(let since, let afterChat) = state else { return }
+        state = .held(chatting: afterChat && since.duration(to: now()) < keepDelay)
     }
 
     /// Whether the stream's parser is put away.

@@ -44,6 +44,8 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     private var readSinceArmed = false
     /// Whether the parser is put away, and how long the stream may be silent before it is.
     private var parserUpkeep = ParserUpkeep()
+    /// Whether the last stanza taken was a chat message sent with no task (`ParserUpkeep`).
+    private var lastStanzaWasChat = false
     /// Events waiting while a user's address is looked up, so that order is kept.
     var heldEvents: [GatewayEvent] = []
     /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
@@ -259,7 +261,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         if readSinceArmed {
             armParserRelease()
         } else if parser.releaseIfIdle() {
-            parserUpkeep.released(at: .now)
+            parserUpkeep.released(at: .now, afterChat: lastStanzaWasChat)
             // Freed between the session's long-lived objects, the parser's memory goes
             // back to the system only when the heap is trimmed.
             HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
@@ -351,6 +353,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
                 return false
             }
             state.handledStanzas = state.handledStanzas.map { $0 &+ 1 }
+            lastStanzaWasChat = true
             takeFirst()
             if processing == .startingSend {
                 processing = .awaitingSend
@@ -389,6 +392,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         while connection?.isActive == true, !queue.isEmpty {
             if takeWithoutTask() { return }
             guard connection?.isActive == true, !queue.isEmpty else { break }
+            lastStanzaWasChat = false
             switch takeFirst() {
             case .streamOpened(let attributes, let defaultNamespace):
                 openStream(attributes, defaultNamespace: defaultNamespace)
