@@ -25,9 +25,10 @@ public struct XMPPConfiguration: Sendable {
     /// How long a stream may be silent between stanzas before its XML parser is freed (a new
     /// one is made on the next byte): idle sessions then hold no parser buffers.
     public var parserReleaseDelay: Duration
-    /// A stream that sends again sooner than this after its parser was freed is chatting: it
-    /// keeps its parser until it has been silent this long (`ParserUpkeep`), instead of
-    /// making a new one for every stanza. Zero: every stream frees it after `parserReleaseDelay`.
+    /// A stream that sends again sooner than this after its parser was freed following a chat
+    /// message is chatting: it keeps its parser until it has been silent this long
+    /// (`ParserUpkeep`), instead of making a new one for every message. Zero: every stream
+    /// frees it after `parserReleaseDelay`.
     public var parserKeepDelay: Duration
     /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
     /// become absolute links with it, since a Jabber client knows no other server.
