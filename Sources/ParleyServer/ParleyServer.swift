@@ -224,7 +224,8 @@ public final class ParleyServer: Sendable {
             authTimeout: .seconds(configuration.xmppAuthTimeoutSeconds),
             idleTimeout: .seconds(configuration.xmppIdleTimeoutSeconds), tls: tls,
             resumeTimeout: .seconds(configuration.xmppResumeTimeoutSeconds),
-            parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds), publicURL: mediaBaseURL)
+            parserReleaseDelay: .milliseconds(configuration.xmppParserReleaseMilliseconds),
+            parserKeepDelay: .milliseconds(configuration.xmppParserKeepMilliseconds), publicURL: mediaBaseURL)
         xmppConfiguration.decoySecret = try ServerSecret.load(from: configuration.dataDirectory)
         xmppConfiguration.mediaURLs = MediaURLSigner(lifetimeSeconds: configuration.xmppMediaURLSeconds,
                                                      mac: try ServerSecret.mediaLinkMAC(from: configuration.dataDirectory))

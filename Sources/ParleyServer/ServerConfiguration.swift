@@ -285,6 +285,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var pepMaxItemsPerNode = 32
     /// Milliseconds an XMPP stream may be silent between stanzas before its XML parser is freed.
     public var xmppParserReleaseMilliseconds = 20
+    /// Milliseconds of silence a chatting XMPP stream (one back within this long after its
+    /// parser was freed following a chat message) keeps its parser for.
+    public var xmppParserKeepMilliseconds = 1_000
     /// PEM certificate chain for XMPP's STARTTLS; with `xmppTLSKey`, STARTTLS is offered.
     public var xmppTLSCertificate = ""
     /// PEM private key of that certificate.
@@ -424,6 +427,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         number("xmpp-receipts-kept", \.xmppReceiptsKept, 1...100_000, "recent messages per user the XMPP gateway remembers in memory: the resource and origin id each was sent with, and those waiting for a native friend's delivered or read marker", exceeded: "the oldest is forgotten: a message from it comes from the sender's bare resource without its origin id, and a receipt or displayed marker for it is not sent"),
         number("xmpp-max-push-registrations", \.xmppMaxPushRegistrations, 1...1_000, "most XMPP push registrations (XEP-0357 enable) one user keeps", exceeded: "one more `enable` is refused with `resource-constraint`"),
         number("xmpp-parser-release-ms", \.xmppParserReleaseMilliseconds, 10...86_400_000, "milliseconds an XMPP stream may be silent between stanzas before its XML parser (≈ 10 KiB) is freed", exceeded: "the parser is freed; the stream's next byte makes a new one (nothing is lost)"),
+        number("xmpp-parser-keep-ms", \.xmppParserKeepMilliseconds, 0...86_400_000, "milliseconds of silence an XMPP stream sending chat messages (one back within this long after its parser was freed following a message) keeps its parser for, instead of making one per message (0: never kept longer than --xmpp-parser-release-ms)", exceeded: "the parser is freed after --xmpp-parser-release-ms; the stream's next byte makes a new one (nothing is lost)"),
         text("xmpp-tls-cert", \.xmppTLSCertificate, "PEM certificate chain for XMPP STARTTLS (empty: no STARTTLS)"),
         text("xmpp-tls-key", \.xmppTLSKey, "PEM private key for XMPP STARTTLS"),
         text("tls-cert", \.tlsCertificate, "PEM certificate chain: HTTPS and WSS on --port, and XMPP TLS unless --xmpp-tls-cert is given; reloaded on SIGHUP (empty: plaintext)", environment: "PARLEY_TLS_CERT"),

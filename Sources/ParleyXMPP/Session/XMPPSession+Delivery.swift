@@ -34,6 +34,8 @@ extension XMPPSession {
               state.directPeers[message.conversationId] == sender else { return nil }
         let origin = origin(of: message, sender: sender)
         guard var stanza = services.plainStanza(message, from: origin.from, to: me.full) else { return nil }
+        // Room for what follows at once, not grown by each append.
+        stanza.children.reserveCapacity(stanza.children.count + 4)
         stanza.append(XMLElement("request", namespace: Namespace.receipts))
         if let originID = origin.originID { stanza.append(XMLElement("origin-id", namespace: Namespace.stanzaID, ["id": originID])) }
         stanza.append(XMLElement("stanza-id", namespace: Namespace.stanzaID, ["id": XMPPServices.archiveID(message), "by": me.bare.description]))

@@ -8,8 +8,14 @@ import ParleyProtocol
 extension XMPPSession {
     /// Sends a stanza or stream-level element.
     func send(_ element: XMLElement) {
-        let isStanza = element.namespace == Namespace.client && ["message", "presence", "iq"].contains(element.name)
-        send(raw: element.serialized(), isStanza: isStanza)
+        guard !handedOver else { return }
+        let isStanza = element.namespace == Namespace.client
+            && (element.name == "message" || element.name == "presence" || element.name == "iq")
+        let bytes = element.serializedBytes()
+        // Stream management keeps the stanza's text; otherwise none is made.
+        if isStanza && counting { keep(String(decoding: bytes, as: UTF8.self)) }
+        guard let connection, connection.isActive else { return }
+        connection.write(ByteChunk.of(bytes))
     }
 
     /// Sends XML text; `isStanza` when it is one stanza (stream management counts those).
@@ -50,7 +56,7 @@ extension XMPPSession {
     /// Writes (the connection encrypts when the stream uses TLS).
     func write(_ text: String) {
         guard let connection, connection.isActive else { return }
-        connection.write(ByteChunk.of(Array(text.utf8)))
+        connection.write(ByteChunk.of(string: text))
     }
 
     /// STARTTLS (RFC 6120 §5): `<proceed/>` goes out in the clear, and from the next byte on

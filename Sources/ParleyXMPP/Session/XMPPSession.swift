@@ -42,6 +42,10 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     private var releaseTimer: ScheduledTimer?
     /// Whether bytes came since `releaseTimer` was armed.
     private var readSinceArmed = false
+    /// Whether the parser is put away, and how long the stream may be silent before it is.
+    private var parserUpkeep = ParserUpkeep()
+    /// Whether the last stanza taken was a chat message sent with no task (`ParserUpkeep`).
+    private var lastStanzaWasChat = false
     /// Events waiting while a user's address is looked up, so that order is kept.
     var heldEvents: [GatewayEvent] = []
     /// Whether a lookup for `heldEvents` is running (or a resumption is being set up).
@@ -220,6 +224,9 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     }
 
     private func read(_ bytes: UnsafeRawBufferPointer, from connection: TCPConnection) {
+        if parserUpkeep.isReleased {
+            parserUpkeep.read(at: .now, keepDelay: services.configuration.parserKeepDelay)
+        }
         do throws(XMLStreamError) {
             // Plaintext either way: TLS (direct or after STARTTLS) is the connection's.
             queue += try parser.feed(bytes)
@@ -237,10 +244,13 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     /// holds, so it is freed once no byte has come for `parserReleaseDelay` and the stream is
     /// between stanzas; the next byte makes a new one. One timer per session at most, armed
     /// again while bytes keep coming, so a busy stream keeps its parser and pays nothing
-    /// per stanza.
+    /// per stanza. A stream that comes back soon after (several stanzas a second) keeps its
+    /// parser for `parserKeepDelay` of silence instead (`ParserUpkeep`).
     private func armParserRelease() {
         readSinceArmed = false
-        releaseTimer = loop.schedule(after: services.configuration.parserReleaseDelay) {
+        let configuration = services.configuration
+        let delay = parserUpkeep.delay(release: configuration.parserReleaseDelay, keep: configuration.parserKeepDelay)
+        releaseTimer = loop.schedule(after: delay) {
             self.assumeIsolated { $0.parserReleaseDue() }
         }
     }
@@ -251,6 +261,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         if readSinceArmed {
             armParserRelease()
         } else if parser.releaseIfIdle() {
+            parserUpkeep.released(at: .now, afterChat: lastStanzaWasChat)
             // Freed between the session's long-lived objects, the parser's memory goes
             // back to the system only when the heap is trimmed.
             HeapTrimmer.shared.freed(XMLStreamParser.approximateParserBytes)
@@ -342,6 +353,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
                 return false
             }
             state.handledStanzas = state.handledStanzas.map { $0 &+ 1 }
+            lastStanzaWasChat = true
             takeFirst()
             if processing == .startingSend {
                 processing = .awaitingSend
@@ -380,6 +392,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
         while connection?.isActive == true, !queue.isEmpty {
             if takeWithoutTask() { return }
             guard connection?.isActive == true, !queue.isEmpty else { break }
+            lastStanzaWasChat = false
             switch takeFirst() {
             case .streamOpened(let attributes, let defaultNamespace):
                 openStream(attributes, defaultNamespace: defaultNamespace)

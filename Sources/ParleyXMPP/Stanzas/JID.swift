@@ -89,10 +89,29 @@ public struct JID: Hashable, Sendable, CustomStringConvertible {
         JID(normalizedLocal: local, domain: domain, resource: resource)
     }
 
+    /// Written once into a string of its exact size (every stanza written names two or
+    /// three JIDs): no part is copied with its separator first, nor the text grown.
     public var description: String {
-        var text = local.map { $0 + "@" } ?? ""
-        text += domain
-        if let resource { text += "/" + resource }
-        return text
+        let count = (local.map { $0.utf8.count + 1 } ?? 0) + domain.utf8.count + (resource.map { $0.utf8.count + 1 } ?? 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            func put(_ part: String) {
+                written = UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: part.utf8).1 + written
+            }
+            func put(_ byte: UInt8) {
+                buffer[written] = byte
+                written += 1
+            }
+            if let local {
+                put(local)
+                put(UInt8(ascii: "@"))
+            }
+            put(domain)
+            if let resource {
+                put(UInt8(ascii: "/"))
+                put(resource)
+            }
+            return written
+        }
     }
 }

@@ -25,6 +25,11 @@ public struct XMPPConfiguration: Sendable {
     /// How long a stream may be silent between stanzas before its XML parser is freed (a new
     /// one is made on the next byte): idle sessions then hold no parser buffers.
     public var parserReleaseDelay: Duration
+    /// A stream that sends again sooner than this after its parser was freed following a chat
+    /// message is chatting: it keeps its parser until it has been silent this long
+    /// (`ParserUpkeep`), instead of making a new one for every message. Zero: every stream
+    /// frees it after `parserReleaseDelay`.
+    public var parserKeepDelay: Duration
     /// The HTTP server's base URL, without a trailing slash: media paths (`/v1/media/<id>`)
     /// become absolute links with it, since a Jabber client knows no other server.
     public var publicURL: String
@@ -50,13 +55,15 @@ public struct XMPPConfiguration: Sendable {
     public init(domain: String, limits: XMLStreamLimits = XMLStreamLimits(), allowPlaintext: Bool = false,
                 authTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(900), maxAuthFailures: Int = 3,
                 maxQueuedStanzas: Int = 64, tls: TLSContext? = nil, resumeTimeout: Duration = .seconds(300),
-                parserReleaseDelay: Duration = .milliseconds(20), publicURL: String = "") {
+                parserReleaseDelay: Duration = .milliseconds(20), parserKeepDelay: Duration = .milliseconds(1_000),
+                publicURL: String = "") {
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }
         self.publicURL = base
         self.tls = tls
         self.resumeTimeout = resumeTimeout
         self.parserReleaseDelay = parserReleaseDelay
+        self.parserKeepDelay = parserKeepDelay
         self.domain = domain
         self.limits = limits
         self.allowPlaintext = allowPlaintext

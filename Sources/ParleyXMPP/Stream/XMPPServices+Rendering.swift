@@ -43,9 +43,12 @@ extension XMPPServices {
     /// reverse of `absoluteURL`); other links as they are.
     func mediaPath(_ url: String) -> String {
         let base = configuration.publicURL
-        guard !base.isEmpty && url.hasPrefix(base + "/v1/media/") else { return url }
+        // Every message's text is asked (`sendParameters`): compared in place, not by making
+        // the prefix's string each time.
+        guard !base.isEmpty, url.utf8.starts(with: base.utf8),
+              url.utf8.dropFirst(base.utf8.count).starts(with: "/v1/media/".utf8) else { return url }
         // A signed link's query (and a download name) is not part of the upload's path.
-        let path = url.dropFirst(base.count)
+        let path = url[url.utf8.index(url.startIndex, offsetBy: base.utf8.count)...]
         return String(path.prefix { $0 != "?" && $0 != "#" })
     }
 

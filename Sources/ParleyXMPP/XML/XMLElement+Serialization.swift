@@ -5,40 +5,62 @@ extension XMLElement {
 
     /// The element as XML text. `inheritedNamespace` is the default namespace in scope where it
     /// is written (`jabber:client` for a stanza); `xmlns` is written only where it changes.
-    public func serialized(inheritedNamespace: String = "jabber:client") -> String {
-        var out = ""
+    public func serialized(inheritedNamespace: String = clientNamespace) -> String {
+        String(decoding: serializedBytes(inheritedNamespace: inheritedNamespace), as: UTF8.self)
+    }
+
+    /// The element as UTF-8 XML, as `serialized` writes it: what a stream sends. Built in one
+    /// byte buffer, so no string is made for a tag or an attribute (every stanza a stream
+    /// writes passes here).
+    public func serializedBytes(inheritedNamespace: String = clientNamespace) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(Self.typicalSerializedBytes)
         write(to: &out, inheritedNamespace: inheritedNamespace)
         return out
     }
 
-    func write(to out: inout String, inheritedNamespace: String) {
+    /// Room for a chat message stanza with its receipt request and ids, so its buffer
+    /// rarely grows.
+    static let typicalSerializedBytes = 512
+
+    func write(to out: inout [UInt8], inheritedNamespace: String) {
         let prefixed = namespace == Self.streamNamespace
-        let tag = prefixed ? "stream:" + name : name
-        out += "<" + tag
+        out.append(UInt8(ascii: "<"))
+        writeTag(prefixed: prefixed, to: &out)
         var scope = inheritedNamespace
         if !prefixed && namespace != inheritedNamespace {
-            out += " xmlns='"
+            out.append(contentsOf: " xmlns='".utf8)
             XMLEscaping.appendAttributeValue(namespace, to: &out)
-            out += "'"
+            out.append(UInt8(ascii: "'"))
             scope = namespace
         }
         for attribute in attributes {
-            out += " " + attribute.name + "='"
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: attribute.name.utf8)
+            out.append(contentsOf: "='".utf8)
             XMLEscaping.appendAttributeValue(attribute.value, to: &out)
-            out += "'"
+            out.append(UInt8(ascii: "'"))
         }
         if children.isEmpty {
-            out += "/>"
+            out.append(contentsOf: "/>".utf8)
             return
         }
-        out += ">"
+        out.append(UInt8(ascii: ">"))
         for child in children {
             switch child {
             case .element(let element): element.write(to: &out, inheritedNamespace: scope)
             case .text(let text): XMLEscaping.appendText(text, to: &out)
             }
         }
-        out += "</" + tag + ">"
+        out.append(contentsOf: "</".utf8)
+        writeTag(prefixed: prefixed, to: &out)
+        out.append(UInt8(ascii: ">"))
+    }
+
+    /// The element's name as written, with the `stream:` prefix for the stream's own elements.
+    private func writeTag(prefixed: Bool, to out: inout [UInt8]) {
+        if prefixed { out.append(contentsOf: "stream:".utf8) }
+        out.append(contentsOf: name.utf8)
     }
 }
 
@@ -46,41 +68,41 @@ extension XMLElement {
 /// (Parley text may contain control characters a Jabber client's parser would reject, which
 /// would end its whole stream): those become U+FFFD.
 public enum XMLEscaping {
-    /// Appends `text` escaped for element content.
-    public static func appendText(_ text: String, to out: inout String) {
+    /// Appends the UTF-8 of `text` escaped for element content.
+    public static func appendText(_ text: String, to out: inout [UInt8]) {
         guard text.containsUTF8Byte(where: needsCareInText) else {
-            out += text
+            out.append(contentsOf: text.utf8)
             return
         }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
+            case "&": out.append(contentsOf: "&amp;".utf8)
+            case "<": out.append(contentsOf: "&lt;".utf8)
+            case ">": out.append(contentsOf: "&gt;".utf8)
             // A parser turns a raw CR (and CR LF) into LF; escaped, it survives.
-            case "\r": out += "&#13;"
+            case "\r": out.append(contentsOf: "&#13;".utf8)
             default: appendScalar(scalar, to: &out)
             }
         }
     }
 
-    /// Appends `value` escaped for an attribute in single or double quotes.
-    public static func appendAttributeValue(_ value: String, to out: inout String) {
+    /// Appends the UTF-8 of `value` escaped for an attribute in single or double quotes.
+    public static func appendAttributeValue(_ value: String, to out: inout [UInt8]) {
         guard value.containsUTF8Byte(where: needsCareInAttribute) else {
-            out += value
+            out.append(contentsOf: value.utf8)
             return
         }
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'": out += "&apos;"
-            case "\"": out += "&quot;"
+            case "&": out.append(contentsOf: "&amp;".utf8)
+            case "<": out.append(contentsOf: "&lt;".utf8)
+            case ">": out.append(contentsOf: "&gt;".utf8)
+            case "'": out.append(contentsOf: "&apos;".utf8)
+            case "\"": out.append(contentsOf: "&quot;".utf8)
             // Kept as written: a parser would otherwise normalize them to spaces.
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
+            case "\n": out.append(contentsOf: "&#10;".utf8)
+            case "\r": out.append(contentsOf: "&#13;".utf8)
+            case "\t": out.append(contentsOf: "&#9;".utf8)
             default: appendScalar(scalar, to: &out)
             }
         }
@@ -88,9 +110,10 @@ public enum XMLEscaping {
 
     /// Escapes `value` for an attribute.
     public static func attribute(_ value: String) -> String {
-        var out = ""
+        guard value.containsUTF8Byte(where: needsCareInAttribute) else { return value }
+        var out: [UInt8] = []
         appendAttributeValue(value, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     // Most text needs no escaping and is appended whole; these find the bytes that may need
@@ -114,8 +137,8 @@ public enum XMLEscaping {
         }
     }
 
-    private static func appendScalar(_ scalar: Unicode.Scalar, to out: inout String) {
-        out.unicodeScalars.append(isAllowed(scalar) ? scalar : "\u{FFFD}")
+    private static func appendScalar(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        UTF8.encode(isAllowed(scalar) ? scalar : "\u{FFFD}") { out.append($0) }
     }
 
     /// XML 1.0's `Char` production.

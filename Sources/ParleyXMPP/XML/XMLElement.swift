@@ -45,9 +45,14 @@ public struct XMLElement: Sendable, Equatable {
         children.compactMap { if case .element(let element) = $0 { return element } else { return nil } }
     }
 
-    /// The first child element named `name` in `namespace` (any namespace when nil).
+    /// The first child element named `name` in `namespace` (any namespace when nil). Looked
+    /// for among the children in place: a message's handling asks for several children, and
+    /// `elements` would make an array each time.
     public func child(_ name: String, namespace: String? = nil) -> XMLElement? {
-        elements.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
+        for case .element(let element) in children where element.name == name && (namespace == nil || element.namespace == namespace) {
+            return element
+        }
+        return nil
     }
 
     /// The concatenated text children.

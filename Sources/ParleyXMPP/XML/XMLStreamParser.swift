@@ -127,17 +127,20 @@ public final class XMLStreamParser {
         let parser = makeParser()
         self.parser = parser
         let prefix = headerDeclarations.first { $0.prefix != nil && $0.uri == XMLElement.streamNamespace }?.prefix ?? "stream"
-        var header = "<" + prefix + ":stream"
+        var bytes = Array("<\(prefix):stream".utf8)
         for declaration in headerDeclarations {
-            header += declaration.prefix.map { " xmlns:" + $0 } ?? " xmlns"
-            header += "='"
-            XMLEscaping.appendAttributeValue(declaration.uri, to: &header)
-            header += "'"
+            bytes.append(contentsOf: " xmlns".utf8)
+            if let declared = declaration.prefix {
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: declared.utf8)
+            }
+            bytes.append(contentsOf: "='".utf8)
+            XMLEscaping.appendAttributeValue(declaration.uri, to: &bytes)
+            bytes.append(UInt8(ascii: "'"))
         }
-        header += ">"
+        bytes.append(UInt8(ascii: ">"))
         depth = 0
         priming = true
-        let bytes = Array(header.utf8)
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { XML_Parse(parser, $0.baseAddress, Int32($0.count), 0) }
         }
@@ -236,6 +239,10 @@ public final class XMLStreamParser {
         var attributes: [XMLAttribute] = []
         if let rawAttributes {
             var index = 0
+            // Counted first, so the array is made once at its size, not grown per attribute.
+            while rawAttributes[index] != nil { index += 2 }
+            attributes.reserveCapacity(min(index / 2, limits.maxAttributes))
+            index = 0
             while let key = rawAttributes[index], let value = rawAttributes[index + 1] {
                 guard attributes.count + declarations < limits.maxAttributes else {
                     fail(.policyViolation, "an element may have at most \(limits.maxAttributes) attributes")
@@ -262,7 +269,9 @@ public final class XMLStreamParser {
             boundary = endOfCurrentEvent
         case 2:
             stanzaStart = Int(XML_GetCurrentByteIndex(parser!))
-            open = [XMLElement(name, namespace: namespace, attributes: attributes)]
+            // The array of the previous stanza's elements serves again.
+            open.removeAll(keepingCapacity: true)
+            open.append(XMLElement(name, namespace: namespace, attributes: attributes))
         default:
             open.append(XMLElement(name, namespace: namespace, attributes: attributes))
         }
@@ -325,11 +334,20 @@ public final class XMLStreamParser {
 
     // MARK: Names
 
-    /// Splits expat's "uri<separator>local" into its parts.
+    /// Splits expat's "uri<separator>local" into its parts, each made from expat's bytes (no
+    /// string of the whole name first: a namespace and a name are two strings, not three).
     private static func split(_ raw: UnsafePointer<XML_Char>) -> (namespace: String, name: String) {
-        let full = String(cString: raw)
-        guard let mark = full.utf8.firstIndex(of: separator) else { return ("", full) }
-        return (String(full[..<mark]), String(full[full.utf8.index(after: mark)...]))
+        raw.withMemoryRebound(to: UInt8.self, capacity: 1) { bytes in
+            var length = 0
+            var mark: Int?
+            while bytes[length] != 0 {
+                if mark == nil && bytes[length] == separator { mark = length }
+                length += 1
+            }
+            guard let mark else { return ("", String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)) }
+            return (String(decoding: UnsafeBufferPointer(start: bytes, count: mark), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(start: bytes + mark + 1, count: length - mark - 1), as: UTF8.self))
+        }
     }
 
     private static func attributeName(_ raw: UnsafePointer<XML_Char>) -> String {

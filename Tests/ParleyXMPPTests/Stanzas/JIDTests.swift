@@ -14,6 +14,13 @@ import Testing
         #expect(JID("a@b/c@d/e")?.resource == "c@d/e")
     }
 
+    @Test func theTextHasEachPartPresentAndItsSeparator() {
+        #expect(JID(local: nil, domain: "example.org").description == "example.org")
+        #expect(JID(local: nil, domain: "example.org", resource: "r").description == "example.org/r")
+        #expect(JID(local: "mei", domain: "example.org").description == "mei@example.org")
+        #expect(JID(local: "美", domain: "例え.jp", resource: "電話 😀").description == "美@例え.jp/電話 😀")
+    }
+
     @Test func malformedAddressesAreRefused() {
         for bad in ["", "@example.org", "mei@", "mei@example.org/", "m ei@example.org", "m<i@example.org", "a@b@c", "mei@exa mple.org",
                     String(repeating: "x", count: 1024) + "@example.org"] {
