@@ -20,12 +20,18 @@ def refused(port: int, token: str, op: str, data: dict) -> str:
     return asyncio.run(asyncio.wait_for(run(), 30))
 
 
+def band(server, owner: dict, members) -> dict:
+    """The group "Band", made by `owner`, that each of `members` joined."""
+    [group] = ws(server.port, owner["token"], ("group.create", {"name": "Band"}))
+    for member in members:
+        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    return group
+
+
 def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     ann, ben, cat = register(server.url, "ann"), register(server.url, "ben"), register(server.url, "cat")
-    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
-    for member in (ben, cat):
-        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    group = band(server, ann, (ben, cat))
     browser = browsers(server.url, size=DESKTOP)
     browser.sign_in_with_token(ann, route=f"#/chats/c/{group['id']}/info")
     browser.wait(".people .person", text="cat")
@@ -61,9 +67,7 @@ def test_the_owner_removes_a_member_and_hands_the_group_over(parley, browsers):
 def test_admins_moderate_links_and_requests_from_the_details_page(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     ann, ben, cat, dan = (register(server.url, name) for name in ("ann", "ben", "cat", "dan"))
-    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
-    for member in (ben, cat):
-        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    group = band(server, ann, (ben, cat))
     ws(server.port, ann["token"], ("group.admin.add", {"conversationId": group["id"], "userId": ben["user"]["id"]}))
     browser = browsers(server.url, size=DESKTOP)
     # Ben is an admin: badges for the owner and him, a menu for cat only (not the owner).
@@ -116,9 +120,7 @@ def test_a_group_opened_from_its_link_shows_its_member_count_at_once(parley, bro
     # header says the same: the name and how many are in the group.
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT)
     ann, ben, cat = register(server.url, "ann"), register(server.url, "ben"), register(server.url, "cat")
-    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
-    for member in (ben, cat):
-        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    group = band(server, ann, (ben, cat))
     browser = browsers(server.url, size=DESKTOP)
     browser.sign_in_with_token(ben, route=f"#/chats/c/{group['id']}")
     browser.wait(".dialogue-title", text="Band")
@@ -140,9 +142,7 @@ def test_a_notice_keeps_the_spaces_inside_a_name_and_sets_latin_names_apart_in_c
     ben = register(server.url, "ben", nickname="小林Lin")
     cat = register(server.url, "cat", nickname="Mei")
     dan = register(server.url, "dan")
-    [group] = ws(server.port, ann["token"], ("group.create", {"name": "Band"}))
-    for member in (dan, ben, cat):
-        ws(server.port, member["token"], ("group.join", {"name": "Band"}))
+    group = band(server, ann, (dan, ben, cat))
     ws(server.port, ann["token"], ("group.remove", {"conversationId": group["id"], "userId": cat["user"]["id"]}))
     chinese = browsers(server.url, size=DESKTOP, language="zh-CN")
     chinese.sign_in_with_token(dan, route=f"#/chats/c/{group['id']}")

@@ -27,6 +27,22 @@ def befriend(server, a: dict, b: dict) -> str:
     return friend["conversationId"]
 
 
+def sign_in_named_device(server, browsers, watcher: dict, user: dict, device_name: str):
+    """`user` signs in with a password under `device_name` and opens the web client (a phone);
+    the browser, and the one resource `watcher` then sees for `user`."""
+    login = call(server.url, "POST", "/v1/auth/login", {"username": user["user"]["username"], "password": "password123",
+                                                        "deviceName": device_name})
+    assert login.status == 200, login.body
+    browser = browsers(server.url, size=PHONE)
+    browser.sign_in_with_token({"token": login.json["token"], "user": user["user"]})
+    listed = {"resources": []}
+    deadline = time.monotonic() + 10
+    while not listed["resources"] and time.monotonic() < deadline:
+        [listed] = ws(server.port, watcher["token"], ("user.resources", {"userId": user["user"]["id"]}))
+    [device] = listed["resources"]
+    return browser, device
+
+
 def test_a_friends_jabber_client_shows_in_the_header_and_on_the_profile(parley, browsers):
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT, xmpp=True)
     ann, ben = register(server.url, "ann"), register(server.url, "ben")
@@ -91,15 +107,7 @@ def test_a_friends_device_reads_as_its_name_not_its_jabber_resource(parley, brow
     server = parley("--password-cost", "minimum", web_root=WEB_ROOT, xmpp=True)
     ann, ben = register(server.url, "ann"), register(server.url, "ben")
     conversation = befriend(server, ann, ben)
-    login = call(server.url, "POST", "/v1/auth/login", {"username": "ben", "password": "password123", "deviceName": "Chrome on Linux"})
-    assert login.status == 200, login.body
-    bens = browsers(server.url, size=PHONE)
-    bens.sign_in_with_token({"token": login.json["token"], "user": ben["user"]})
-    listed = {"resources": []}
-    deadline = time.monotonic() + 10
-    while not listed["resources"] and time.monotonic() < deadline:
-        [listed] = ws(server.port, ann["token"], ("user.resources", {"userId": ben["user"]["id"]}))
-    [device] = listed["resources"]
+    bens, device = sign_in_named_device(server, browsers, ann, ben, "Chrome on Linux")
     assert device["client"] == "parley" and device["resource"].startswith("Chrome on Linux."), device
 
     browser = browsers(server.url, size=PHONE)
@@ -126,15 +134,7 @@ def test_a_typed_device_name_keeps_its_punctuation_and_is_not_reworded(parley, b
     ann, ben = register(server.url, "ann"), register(server.url, "ben")
     conversation = befriend(server, ann, ben)
     typed = "Bob's iPhone (2) on holiday"
-    login = call(server.url, "POST", "/v1/auth/login", {"username": "ben", "password": "password123", "deviceName": typed})
-    assert login.status == 200, login.body
-    bens = browsers(server.url, size=PHONE)
-    bens.sign_in_with_token({"token": login.json["token"], "user": ben["user"]})
-    listed = {"resources": []}
-    deadline = time.monotonic() + 10
-    while not listed["resources"] and time.monotonic() < deadline:
-        [listed] = ws(server.port, ann["token"], ("user.resources", {"userId": ben["user"]["id"]}))
-    [device] = listed["resources"]
+    bens, device = sign_in_named_device(server, browsers, ann, ben, typed)
     assert device["resource"].startswith(typed + "."), device
     for language in ("en-US", "zh-CN"):
         browser = browsers(server.url, size=PHONE, language=language)

@@ -224,9 +224,7 @@ actor XMPPSession: ConnectionHandler, EventReceiver {
     }
 
     private func read(_ bytes: UnsafeRawBufferPointer, from connection: TCPConnection) {
-        if parserUpkeep.isReleased {
-            parserUpkeep.read(at: .now, keepDelay: services.configuration.parserKeepDelay)
-        }
+        parserUpkeep.read(at: .now, keepDelay: services.configuration.parserKeepDelay)
         do throws(XMLStreamError) {
             // Plaintext either way: TLS (direct or after STARTTLS) is the connection's.
             queue += try parser.feed(bytes)
