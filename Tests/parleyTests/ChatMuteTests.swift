@@ -1,5 +1,6 @@
 @testable import parley
 import Testing
+import ParleyProtocol
 
 @Suite("parley chat: /mute lengths")
 struct ChatMuteTests {
@@ -13,5 +14,28 @@ struct ChatMuteTests {
         for bad in ["", "h", "0h", "-1h", "8x", "soon", "99999h"] {
             #expect(ChatApp.muteSpan(bad) == nil, "\(bad)")
         }
+    }
+}
+
+@Suite("parley chat: /mute for the chat or for a member")
+struct ChatMemberMuteTests {
+    @Test("a name and minutes, or /unmute with a name, is a member's mute whatever the chat's kind, known or not")
+    @MainActor func namesWithMinutesAreMemberMutes() {
+        for kind in [nil, ConversationKind.user, .group, .room] {
+            #expect(ChatApp.isMemberMute(["/mute", "bob", "5"], in: kind))
+            #expect(ChatApp.isMemberMute(["/unmute", "bob"], in: kind))
+            #expect(!ChatApp.isMemberMute(["/mute"], in: kind))
+            #expect(!ChatApp.isMemberMute(["/unmute"], in: kind))
+            #expect(!ChatApp.isMemberMute(["/mute", "8h"], in: kind))
+            #expect(!ChatApp.isMemberMute(["/mute", "forever"], in: kind))
+        }
+    }
+
+    @Test("a lone word that is no span names a member only in a group or room")
+    @MainActor func aLoneWordNamesAMemberOnlyInAGroup() {
+        #expect(ChatApp.isMemberMute(["/mute", "bob"], in: .group))
+        #expect(ChatApp.isMemberMute(["/mute", "bob"], in: .room))
+        #expect(!ChatApp.isMemberMute(["/mute", "soon"], in: .user))
+        #expect(!ChatApp.isMemberMute(["/mute", "soon"], in: nil))
     }
 }

@@ -132,6 +132,13 @@ public final class DialogueViewModel {
         markReadIfInSight()
     }
 
+    /// The conversation's kind, looked up in the cache first if the dialogue does not know it
+    /// yet (a command typed the moment the dialogue opened); nil if the cache has not got it.
+    public func knownKind() async -> ConversationKind? {
+        if kind == nil { await refreshTitle() }
+        return kind
+    }
+
     /// Stops following events (the dialogue was dismissed).
     public func close() {
         isVisible = false

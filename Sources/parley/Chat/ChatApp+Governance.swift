@@ -33,9 +33,9 @@ extension ChatApp {
         }
         let client = self.client
         let conversation = dialogue.conversationId
-        let isRoom = dialogue.kind == .room
         let language = self.language
         Task {
+            let isRoom = await dialogue.knownKind() == .room
             do throws(ParleyError) {
                 if verb == "/bans" || verb == "/admins" {
                     let line = verb == "/bans" ? try await banListLine(conversation, isRoom: isRoom)

@@ -10,20 +10,11 @@ extension ChatApp {
     func muteCommand(_ command: String, in dialogue: DialogueViewModel) -> Bool {
         let parts = command.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard let verb = parts.first, verb == "/mute" || verb == "/unmute" else { return false }
-        // In a group or room, `/mute NAME [minutes]` and `/unmute NAME` are an admin's member
-        // mutes (`runModeration`); this chat's own notifications take no argument or a span.
-        if dialogue.kind == .group || dialogue.kind == .room {
-            if verb == "/unmute", parts.count > 1 { return false }
-            if verb == "/mute", parts.count > 1, Self.muteSpan(parts[1]) == nil { return false }
-        }
+        if Self.isMemberMute(parts, in: dialogue.kind) { return false }
         let usage = language.pick("/mute [30m|8h|2d|1w|forever] · /unmute", "/mute [30m|8h|2d|1w|forever]（静音）· /unmute（取消静音）")
         let client = self.client
         let conversation = dialogue.conversationId
         if verb == "/unmute" {
-            guard parts.count == 1 else {
-                showFlash(usage, isError: true)
-                return true
-            }
             Task {
                 do throws(ParleyError) {
                     try await client.unmute(conversation)
@@ -51,6 +42,19 @@ extension ChatApp {
             post.yield(.changed)
         }
         return true
+    }
+
+    /// Whether `/mute` or `/unmute` with these words is an admin's mute of a member
+    /// (`/mute NAME MINUTES`, `/unmute NAME`: `runModeration`) rather than this chat's own
+    /// notifications (no word, or a span). Decided by the words where they tell, since a chat
+    /// opened a moment ago may not know its `kind` yet; a lone word that is no span is a
+    /// member's name only in a group or room (which then answers with its own usage).
+    static func isMemberMute(_ parts: [String], in kind: ConversationKind?) -> Bool {
+        switch (parts.first, parts.count) {
+        case ("/unmute", 2...), ("/mute", 3...): true
+        case ("/mute", 2): muteSpan(parts[1]) == nil && (kind == .group || kind == .room)
+        default: false
+        }
     }
 
     /// A mute's length in ms from `30m`, `8h`, `2d`, `1w`; `.some(nil)` for `forever`; nil when

@@ -272,9 +272,9 @@ extension ChatApp {
     private func dialoguePane(width: Int, height: Int) -> [Line] {
         guard let dialogue else { return emptyDialogue(width: width, height: height) }
         var title = Line(" " + (dialogue.title.isEmpty ? "…" : dialogue.title), .bold)
-        if let kind = dialogue.kind, kind != .user { title.append(kind == .group ? "  group" : "  room", .dim) }
+        if let kind = dialogue.kind, kind != .user { title.append("  " + (kind == .group ? language.pick("group", "群聊") : language.pick("room", "聊天室")), .dim) }
         if let typing = dialogue.typingLine { title.append("  " + typing, Style().colored(.yellow)) }
-        var lines = [Line.spread(title, Line(focus == .dialogue ? "" : "Esc/Enter to type ", .dim), width: width).restyled(Style(bold: true, underline: true))]
+        var lines = [Line.spread(title, Line(focus == .dialogue ? "" : language.pick("Esc/Enter to type ", "Esc/Enter 输入 "), .dim), width: width).restyled(Style(bold: true, underline: true))]
         let indicator = dialogue.showsNewMessageIndicator && scrollOffset > 0
         let area = max(1, height - 1 - (indicator ? 1 : 0))
         dialogueHeight = area
