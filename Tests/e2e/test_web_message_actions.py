@@ -118,6 +118,17 @@ def test_message_actions_in_the_browser(parley, browsers):
     ActionChains(browser.driver).move_to_element(row.find_element("css selector", ".bubble")).perform()
     row.find_element("css selector", ".msg-menu-btn").click()
     browser.click(".msg-menu-item[data-action=hide]")
+    # Asked first, since it cannot be undone: Cancel keeps the bubble, the confirmation hides it.
+    browser.wait(".modal--confirm .modal-title", text="Delete for you?")
+    browser.screenshot("message-hide-confirm-desktop")
+    browser.click(".modal--confirm button", text="Cancel")
+    browser.wait_until(lambda: not browser.visible(".modal--confirm"), 10, "the confirmation closed")
+    assert "a typo here" in browser.bubble_texts(), "cancel keeps the message"
+    ActionChains(browser.driver).move_to_element(row.find_element("css selector", ".bubble")).perform()
+    row.find_element("css selector", ".msg-menu-btn").click()
+    browser.click(".msg-menu-item[data-action=hide]")
+    browser.wait(".modal--confirm .modal-title", text="Delete for you?")
+    browser.click(".modal--confirm .btn-danger", text="Delete for me")
     browser.wait_until(lambda: "a typo here" not in browser.bubble_texts(), 10, "the hidden bubble gone")
     page = ws(server.port, bob["token"], ("message.history", {"conversationId": chat}))[0]
     assert any(m.get("text") == "a typo here" for m in page["messages"]), "still there for bob"

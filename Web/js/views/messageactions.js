@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { icon } from '../icons.js';
 import { t, errorText } from '../i18n.js';
 import { state, sortedConversations, conversationTitle } from '../store.js';
-import { modal, toast } from '../ui.js';
+import { modal, toast, confirmDialog } from '../ui.js';
 import { userName, shortLine } from '../format.js';
 import { voiceLength } from '../time.js';
 import * as client from '../client.js';
@@ -118,7 +118,12 @@ export function openMessageMenu(message, anchor, hooks) {
     add('recall', t('action_recall'), () => run(() => client.recallMessage(message)));
   }
   // The look and feel's fixed order: … recall, delete for me, pin (report, not in it, last).
-  add('hide', t('action_hide'), () => run(() => client.hideMessage(message)));
+  // Asked first: it leaves every one of the reader's devices and cannot be undone.
+  add('hide', t('action_hide'), async () => {
+    if (await confirmDialog(t('confirm_hide_message_title'), t('confirm_hide_message'), { danger: true, confirmText: t('action_hide') })) {
+      run(() => client.hideMessage(message));
+    }
+  });
   add('pin', pinned ? t('action_unpin') : t('action_pin'), () => run(() => client.pinMessage(message, pinned)));
   if (!mine && message.sender) {
     add('report', t('action_report'), () => reportDialog({ conversationId: message.conversationId, messageId: message.id }));
