@@ -1,4 +1,4 @@
-import Glibc
+import CParleySystem
 @testable import ParleyNet
 import Testing
 

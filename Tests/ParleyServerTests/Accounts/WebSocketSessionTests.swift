@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import CParleySystem
 @testable import ParleyNet
 import Testing
 @testable import ParleyServer
