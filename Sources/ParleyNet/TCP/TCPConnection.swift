@@ -55,9 +55,9 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
     /// TLS between the socket and the handler, when the connection is encrypted: the handler
     /// reads and writes plaintext either way.
     @exclusivity(unchecked) var tls: TLSEngine?
-    /// Why a client connection's TLS could not be set up; reported once it connects, and
-    /// nothing is written meanwhile (never in the clear).
-    var tlsSetupError: TLSError?
+    /// Why it closes after a linger; and, before a client connection with TLS opens, `.tls`
+    /// when its TLS could not be set up (`tlsSetupError`): kept here, not in a field of its
+    /// own that every connection would carry for life.
     var closeReason: ConnectionCloseReason = .local
     /// Where the loop's `DeadlineWheel` files this connection (`DeadlineWheel.Slot.none`
     /// while it is not filed: no optional's extra byte).
@@ -96,6 +96,14 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
 
     /// Bytes queued and not yet written.
     public var queuedBytes: Int { pending.bytes }
+
+    /// Why a client connection's TLS could not be set up (it has no engine and was told why
+    /// in `closeReason`); reported once it connects, and nothing is written meanwhile (never
+    /// in the clear).
+    var tlsSetupError: TLSError? {
+        guard tls == nil, case .tls(let error) = closeReason else { return nil }
+        return error
+    }
     /// True once the connection is closed and its descriptor gone.
     var isClosed: Bool { state == .closed }
     /// True while writes wait for the socket to take more.
@@ -140,7 +148,7 @@ public final class TCPConnection: Selectable, EndOfTurnWork, DeferredFlushWork, 
             do throws(TLSError) {
                 connection.tls = try TLSEngine(context: tls, serverName: serverName ?? address.host)
             } catch {
-                connection.tlsSetupError = error
+                connection.closeReason = .tls(error)
             }
             connection.connectAfterHandshake = true
         }

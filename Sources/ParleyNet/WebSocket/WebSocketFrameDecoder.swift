@@ -42,18 +42,21 @@ public struct WebSocketFrameDecoder: Sendable {
         var length: Int
     }
 
+    // The one-byte fields sit together after the header: every WebSocket holds its decoder
+    // for life, and two `Int` counts there took its connection into the next malloc chunk.
     private var state = State.header
     /// Header bytes seen so far; a header is 2 to 14 bytes, so it fits inline.
     private var header = SIMD16<UInt8>()
-    private var headerCount = 0
-    /// How many header bytes the frame needs; known once its first two bytes are in.
-    private var headerNeeded = 2
+    /// How many of `header`'s bytes are in (at most 14).
+    private var headerCount: UInt8 = 0
+    /// How many header bytes the frame needs (2 to 14); known once its first two bytes are in.
+    private var headerNeeded: UInt8 = 2
     private var assembly = Assembly.idle
+    private var utf8 = UTF8Validator()
     /// The payload of the data message in progress, unmasked.
     private var message: [UInt8] = []
     /// The payload of the control frame in progress, unmasked.
     private var control: [UInt8] = []
-    private var utf8 = UTF8Validator()
     /// The oldest event not yet taken by `next()`. Most reads complete at most one message,
     /// so it is kept inline and the queue below is only allocated for bursts.
     private var firstEvent: WebSocketEvent?
@@ -204,13 +207,13 @@ public struct WebSocketFrameDecoder: Sendable {
 
     private mutating func readHeader(_ bytes: UnsafeRawBufferPointer, at index: inout Int) {
         while headerCount < headerNeeded && index < bytes.count {
-            header[headerCount] = bytes[index]
+            header[Int(headerCount)] = bytes[index]
             headerCount += 1
             index += 1
             if headerCount == 2 {
                 // Refuse a bad frame on its first two bytes, before waiting for the rest.
                 guard let needed = checkFirstTwoBytes() else { return }
-                headerNeeded = needed
+                headerNeeded = UInt8(needed)
             }
         }
         guard headerCount == headerNeeded else { return }

@@ -4,12 +4,15 @@ import ParleyProtocol
 
 /// What an operation's handler knows of its request.
 struct OperationContext: Sendable {
-    /// Who sent it.
-    let session: AuthenticatedSession
+    /// Who sent it, as the connection keeps it.
+    let signedIn: SignedInSession
     /// The connection it came on (to leave it out of events that echo its own change).
     let connection: ClientSession
 
-    var user: UserID { session.userID }
+    var user: UserID { signedIn.userID }
+    /// The sign-in session it came in (makes the session id's text: for the few operations
+    /// that need it).
+    var session: AuthenticatedSession { signedIn.authenticated }
 }
 
 /// The server's WebSocket operations by name, each with its handler: built once at start by

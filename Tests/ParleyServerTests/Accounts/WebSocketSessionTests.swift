@@ -1,4 +1,5 @@
 import Foundation
+import CParleySystem
 @testable import ParleyNet
 import Testing
 @testable import ParleyServer
@@ -142,6 +143,35 @@ import Testing
         _ = try await socket.call("auth", ["token": token])
         #expect(try await server.request("POST", "/v1/auth/logout", token: token).status == 204)
         #expect(try await socket.closed() == 4001)
+    }
+
+    /// A WebSocket keeps its session's id packed (`PackedSessionID`): revoking one device by
+    /// the id the devices list shows closes that device's socket and no other.
+    @Test func revokingADeviceClosesOnlyItsSockets() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (token, _) = try await server.register("twophones")
+        let login = try await server.request("POST", "/v1/auth/login", json: ["username": "twophones", "password": "password123"])
+        let second = try #require(login.json["token"] as? String)
+        let kept = try await TestWebSocket(port: server.port)
+        let revoked = try await TestWebSocket(port: server.port)
+        _ = try await kept.call("auth", ["token": token])
+        _ = try await revoked.call("auth", ["token": second])
+        let listed = try await server.request("GET", "/v1/auth/sessions", token: second)
+        let devices = try #require(listed.json["sessions"] as? [[String: Any]])
+        let secondID = try #require(devices.first { $0["current"] as? Bool == true }?["id"] as? String)
+        #expect(devices.count == 2)
+        // Both signed in, each `ClientSession` with its packed id stays in glibc's 112-byte
+        // chunk (a 22-character `String` id was a 64-byte chunk of its own besides).
+        let sessions = server.server.services.hub.connectedUsers.flatMap { server.server.services.hub.sessions(of: $0) }
+        #expect(sessions.count == 2)
+        for session in sessions {
+            #expect(malloc_usable_size(Unmanaged.passUnretained(session).toOpaque()) <= 112 - 8)
+        }
+        #expect(try await server.request("DELETE", "/v1/auth/sessions/\(secondID)", token: token).status == 204)
+        #expect(try await revoked.closed() == 4001)
+        let pong = try await kept.call("ping")
+        #expect(pong["ok"] as? Bool == true)
     }
 
     @Test func foreignBrowserOriginIsRefused() async throws {
