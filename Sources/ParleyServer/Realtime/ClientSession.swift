@@ -35,7 +35,10 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     nonisolated let token: ConnectionToken
     private let services: ServerServices
     private var bucket: TokenBucket
-    private var socket: WebSocketConnection?
+    /// Set and cleared on the loop, like all of the session's state, but not checked by the
+    /// compiler: the hub's deliveries (`deliverOnLoop`) read it on the loop without entering
+    /// the actor, whose `assumeIsolated` cost two allocations a delivery (docs/benchmarks.md, (aq)).
+    nonisolated(unsafe) private var socket: WebSocketConnection?
     private var state: State = .awaitingAuth
     /// Requests waiting while an earlier one is in progress, each its text's bytes.
     private var queue: [[UInt8]] = []
@@ -329,9 +332,11 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     }
 
     /// Queues an already-encoded event frame, flushed within `window` (zero: this turn);
-    /// call on `loop`.
+    /// call on `loop`. The callers check that once for all of a loop's recipients
+    /// (`LoopRecipients.deliver`), so here it is only asserted.
     nonisolated func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
-        loop.assumeIsolated(self) { $0.socket?.send(encodedFrame: frame, flushWithin: window) }
+        assert(loop.inEventLoop, "not on the session's event loop")
+        socket?.send(encodedFrame: frame, flushWithin: window)
     }
 
     /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).
