@@ -13,21 +13,26 @@ Besides instructions (Ir, in user space: callgrind sees no kernel time) it count
 ran for a task or an actor), `swift_task_create_common` (tasks made) and `epoll_wait` (loop
 turns that waited).
 
-Usage: callgrind-roles.py [--fanout N] LABEL STORED_BEFORE STORED_AFTER DUMP_FILE...
+Usage: callgrind-roles.py [--fanout N] [--messages-are-calls-to NAME] LABEL STORED_BEFORE STORED_AFTER DUMP_FILE...
 Prints one JSON line; a window without messages is invalid. With --fanout N (a group's N
-deliveries a message) each role also has its instructions and mallocs per delivery."""
+deliveries a message) each role also has its instructions, mallocs and mutex locks per delivery.
+With --messages-are-calls-to NAME the messages are not the stored counts' difference but the
+calls of the function named NAME, as the dump names it (a server that stores nothing: the
+bench's relay, whose publish path is one function)."""
 import json
 import re
 import sys
 
 COUNTED = ("malloc", "swift_job_run_on_serial_and_task_executor", "swift_task_create_common", "epoll_wait",
-           "fdatasync", "fsync")
+           "fdatasync", "fsync", "pthread_mutex_lock")
 NAMED = re.compile(r"^c?fn=\((\d+)\)(?: (.*))?$")
 
 
-def read_dump(path):
-    """(instructions, {counted callee: calls}) of one thread's dump."""
+def read_dump(path, messages_fn=None):
+    """(instructions, {counted callee: calls}) of one thread's dump; with `messages_fn`, the
+    calls of the function of that (mangled) name are counted too, as "messages"."""
     names, calls, total = {}, {name: 0 for name in COUNTED}, None
+    calls["messages"] = 0
     callee = None
     for line in open(path, errors="replace"):
         if line.startswith(("fn=", "cfn=")):
@@ -38,9 +43,13 @@ def read_dump(path):
                     names[ident] = name
                 if line.startswith("cfn="):
                     callee = names.get(ident)
+                    callee = callee and callee.split("@", 1)[0]
         elif line.startswith("calls="):
-            if callee in calls:
-                calls[callee] += int(line.split()[0][len("calls="):])
+            count = int(line.split()[0][len("calls="):])
+            if callee in COUNTED:
+                calls[callee] += count
+            elif messages_fn and callee == messages_fn:
+                calls["messages"] += count
         elif line.startswith("summary:") or (line.startswith("totals:") and total is None):
             total = int(line.split()[1])
     if total is None:
@@ -56,16 +65,18 @@ def role(calls):
     return "other"
 
 
-def main(label, before, after, *files, fanout=1):
+def main(label, before, after, *files, fanout=1, messages_fn=None):
     messages = int(after) - int(before)
     roles = {}
-    for path in files:
-        total, calls = read_dump(path)
+    dumps = [(path, *read_dump(path, messages_fn)) for path in files]
+    if messages_fn:
+        messages = sum(calls["messages"] for _, _, calls in dumps)
+    for path, total, calls in dumps:
         entry = roles.setdefault(role(calls), {"threads": 0, "instructions": 0, **{name: 0 for name in COUNTED}})
         entry["threads"] += 1
         entry["instructions"] += total
-        for name, count in calls.items():
-            entry[name] += count
+        for name in COUNTED:
+            entry[name] += calls[name]
     row = {"kind": "native-instructions", "build": label, "messages": messages}
     if not files:
         row["invalid"] = "callgrind wrote no dump"
@@ -82,6 +93,7 @@ def main(label, before, after, *files, fanout=1):
                 deliveries = messages * fanout
                 row[name]["instructions_per_delivery"] = round(entry["instructions"] / deliveries)
                 row[name]["malloc_per_delivery"] = round(entry["malloc"] / deliveries, 3)
+                row[name]["locks_per_delivery"] = round(entry["pthread_mutex_lock"] / deliveries, 3)
         if fanout > 1:
             row["deliveries_per_msg"] = fanout
     print(json.dumps(row))
@@ -89,8 +101,11 @@ def main(label, before, after, *files, fanout=1):
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    fanout = 1
-    if arguments[:1] == ["--fanout"]:
-        fanout = int(arguments[1])
+    fanout, messages_fn = 1, None
+    while arguments[:1] in (["--fanout"], ["--messages-are-calls-to"]):
+        if arguments[0] == "--fanout":
+            fanout = int(arguments[1])
+        else:
+            messages_fn = arguments[1]
         arguments = arguments[2:]
-    main(*arguments, fanout=fanout)
+    main(*arguments, fanout=fanout, messages_fn=messages_fn)

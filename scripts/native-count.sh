@@ -5,6 +5,7 @@
 #
 #   scripts/native-count.sh PARLEY_BIN BENCH_BIN [LABEL]
 #   SCENARIO=group scripts/native-count.sh PARLEY_BIN BENCH_BIN [LABEL]
+#   SERVER=relay SCENARIO=group scripts/native-count.sh BENCH_BIN BENCH_BIN [LABEL]
 #
 # Starts PARLEY_BIN serve under callgrind (--separate-threads=yes) on a free loopback port
 # with a fresh data directory, lets BENCH_BIN direct send PAIRS (20) pairs at RATE (20)
@@ -18,6 +19,12 @@
 # SCENARIO=group measures a group's fan-out instead (section (ae)): BENCH_BIN group with
 # MEMBERS (200) members online, SENDERS (4) of them sending RATE (4) messages/s in all; the
 # line then also has the figures per delivery (MEMBERS - 1 a message).
+#
+# SERVER=relay counts the bench's bare relay (BENCH_BIN relay-server, the first argument) in
+# the same load instead, the baseline a delivery is compared with (section (aq)). It stores
+# nothing, so the messages in the window are its publications: the calls of the relay's
+# publish path (RELAY_PUBLISH, its symbol) in the dumps; the wait for the first message is
+# WARM (10) s after the port opens.
 set -euo pipefail
 parley=$1 bench=$2 label=${3:-$1}
 SCENARIO=${SCENARIO:-direct} WINDOW=${WINDOW:-15} SETTLE=${SETTLE:-3} DURATION=${DURATION:-240}
@@ -32,13 +39,27 @@ group)
     echo "SCENARIO is direct or group, not $SCENARIO" >&2
     exit 2 ;;
 esac
+# RelayHub.webSocket(_:didReceiveText:), as callgrind names it (mangled).
+SERVER=${SERVER:-parley} WARM=${WARM:-10}
+RELAY_PUBLISH=${RELAY_PUBLISH:-'$s12parley_bench8RelayHubC9webSocket_14didReceiveTexty9ParleyNet03WebF10ConnectionC_SStF'}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+case "$SERVER" in
+parley)
+    serve=("$parley" serve --host 127.0.0.1 --port "$port" --xmpp-port 0 --data "$work" --log-level warning
+        --password-cost minimum --registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000
+        --max-queued-requests 100000 --ws-auth-timeout 600)
+    target=(--parley-port "$port") ;;
+relay)
+    serve=("$parley" relay-server --host 127.0.0.1 --port "$port")
+    target=(--relay-port "$port") ;;
+*)
+    echo "SERVER is parley or relay, not $SERVER" >&2
+    exit 2 ;;
+esac
 valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.%p.out" \
-    "$parley" serve --host 127.0.0.1 --port "$port" --xmpp-port 0 --data "$work" --log-level warning \
-    --password-cost minimum --registrations-per-address 1000000 --ws-rate 1000000 --ws-burst 1000000 \
-    --max-queued-requests 100000 --ws-auth-timeout 600 > "$work/server.log" 2>&1 &
+    "${serve[@]}" > "$work/server.log" 2>&1 &
 server=$!
 bench_pid=
 cleanup() {
@@ -49,7 +70,7 @@ cleanup() {
 }
 trap cleanup EXIT
 for _ in $(seq 1 240); do (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.5; done
-"$bench" "${load[@]}" --parley-port "$port" --rate "$RATE" --duration "$DURATION" --warmup 1 \
+"$bench" "${load[@]}" "${target[@]}" --rate "$RATE" --duration "$DURATION" --warmup 1 \
     --source-ips 127.0.0.2-127.0.0.9 > "$work/bench.out" 2>&1 &
 bench_pid=$!
 stored() {
@@ -60,6 +81,16 @@ try:
 except sqlite3.Error:
     print(0)' "$work/parley.sqlite"
 }
+if [ "$SERVER" = relay ]; then
+    sleep "$WARM"
+    sleep "$SETTLE"
+    callgrind_control -z "$server" > /dev/null
+    sleep "$WINDOW"
+    callgrind_control -d "$server" > /dev/null
+    python3 "$here/callgrind-roles.py" --fanout "$fanout" --messages-are-calls-to "$RELAY_PUBLISH" "$label" 0 0 \
+        "$work"/cg."$server".out.1*
+    exit
+fi
 for _ in $(seq 1 480); do [ "$(stored)" -gt 0 ] && break; sleep 0.5; done
 sleep "$SETTLE"
 callgrind_control -z "$server" > /dev/null

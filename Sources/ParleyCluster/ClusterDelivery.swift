@@ -167,6 +167,13 @@ public final class ClusterDelivery: Delivery, ConnectionRegistry, Sendable {
         return publishElsewhere(event, encoded: encoded, to: directory.withLock { $0.nodes(of: users) })
     }
 
+    /// `deliver` that passes on what this node's hub found: who has no connection here.
+    public func fanOut(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> FanOut {
+        var fanOut = local.fanOut(event, to: users, excluding: excluding)
+        fanOut.encoded = publishElsewhere(event, encoded: fanOut.encoded, to: directory.withLock { $0.nodes(of: users) })
+        return fanOut
+    }
+
     @discardableResult
     public func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
         let encoded = local.deliver(event, to: user, excluding: excluding)

@@ -20,6 +20,10 @@ public protocol Delivery: Sendable {
     /// an array of one to make.
     @discardableResult
     func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]?
+    /// `deliver(_:to:excluding:)` to many users that also says which of them have no
+    /// connection on this server, found in the same pass over them: a new message's push
+    /// checks ask exactly that of its members next (docs/benchmarks.md, (aq)).
+    func fanOut(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> FanOut
     /// Whether the user has at least one authenticated connection.
     func isOnline(_ user: UserID) -> Bool
     /// Whether the user has an authenticated connection other than `excluding`, here or on
@@ -36,7 +40,26 @@ public protocol Delivery: Sendable {
     var presenceSettleTime: Duration { get }
 }
 
+/// What a delivery to many users (`Delivery.fanOut`) found on its way.
+public struct FanOut: Sendable {
+    /// The event's `data` JSON as the delivery encoded it (as `Delivery.deliver` returns it).
+    public var encoded: [UInt8]?
+    /// The users the event was for who have no connection on this server, in their order
+    /// (a user whose only connection was the one left out is not among them); nil when the
+    /// delivery does not tell.
+    public var unconnectedHere: [UserID]?
+
+    public init(encoded: [UInt8]?, unconnectedHere: [UserID]?) {
+        self.encoded = encoded
+        self.unconnectedHere = unconnectedHere
+    }
+}
+
 extension Delivery {
+    /// A delivery that does not find out who is connected here only delivers.
+    public func fanOut(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> FanOut {
+        FanOut(encoded: deliver(event, to: users, excluding: excluding), unconnectedHere: nil)
+    }
     /// A delivery without a way of its own for one user takes an array of one.
     @discardableResult
     public func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {

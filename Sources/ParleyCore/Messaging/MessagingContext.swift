@@ -42,11 +42,16 @@ public final class MessagingContext: Sendable {
     /// as the delivery encoded it, if it did.
     @discardableResult
     func announce(_ message: Message, to members: [UserID], kind: ConversationKind, excluding: ConnectionToken?) -> [UInt8]? {
-        let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
-        let encoded = delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
         // Rooms are for those present: nobody is notified of a room they are not in.
-        if kind != .room { notifications?.stored(message, for: recipients) }
-        return encoded
+        guard kind != .room, let notifications else {
+            let recipients = kind == .room ? rooms.occupants(of: message.conversationId) : members
+            return delivery.deliver(.messageNew(message), to: recipients, excluding: excluding)
+        }
+        // The delivery's pass over the members also finds who has no connection here, which
+        // the push checks would otherwise look up again, member by member.
+        let fanOut = delivery.fanOut(.messageNew(message), to: members, excluding: excluding)
+        notifications.stored(message, for: members, unconnectedHere: fanOut.unconnectedHere)
+        return fanOut.encoded
     }
 
     /// Public profiles for ids, in the order asked; unknown ids are skipped.

@@ -59,11 +59,23 @@ final class PushDispatcher: MessageNotifying {
     }
 
     /// `isAway` for many users at once (the members a message goes to) but `except`, in their
-    /// order: the hub and the activity are each asked once, not once a member.
-    func away(among users: [UserID], except: UserID?) -> [UserID] {
-        let inactive = activity.inactiveTokens
-        let absentHere = hub.users(among: users, except: except, withNo: { inactive.isEmpty || !inactive.contains($0) })
-        return absentHere.filter { !delivery.isOnlineElsewhere($0) }
+    /// order: the hub and the activity are each asked once, not once a member, and the hub not
+    /// at all when the message's delivery already found who has no connection here
+    /// (`unconnectedHere`; nil: not known).
+    func away(among users: [UserID], except: UserID?, unconnectedHere: [UserID]? = nil) -> [UserID] {
+        Self.absentHere(among: users, except: except, unconnectedHere: unconnectedHere,
+                        inactive: activity.inactiveTokens, hub: hub)
+            .filter { !delivery.isOnlineElsewhere($0) }
+    }
+
+    /// The users among `users` but `except` with no connection on `hub` outside `inactive` (the
+    /// connections in the background), in their order.
+    static func absentHere(among users: [UserID], except: UserID?, unconnectedHere: [UserID]?,
+                           inactive: Set<ConnectionToken>, hub: ConnectionHub) -> [UserID] {
+        // While no connection is in the background every connection is active, so those the
+        // delivery found unconnected are the answer, with no second lookup a member.
+        if let unconnectedHere, inactive.isEmpty { return unconnectedHere.filter { $0 != except } }
+        return hub.users(among: users, except: except, withNo: { inactive.isEmpty || !inactive.contains($0) })
     }
 
     // MARK: On the sender's loop
@@ -78,6 +90,10 @@ final class PushDispatcher: MessageNotifying {
     }
 
     func stored(_ message: Message, for members: [UserID]) {
+        stored(message, for: members, unconnectedHere: nil)
+    }
+
+    func stored(_ message: Message, for members: [UserID], unconnectedHere: [UserID]?) {
         for other in others.withLock({ $0 }) { other.stored(message, for: members) }
         // Of the notices, only a new friendship is news worth waking a phone for (joins and
         // renames are not), and not to the one whose act wrote it.
@@ -86,7 +102,7 @@ final class PushDispatcher: MessageNotifying {
             guard let type = message.system?.type, type == .friendAdded || type == .matched else { return }
         }
         let now = clock()
-        for user in away(among: members, except: author) where !absent.contains(user, now: now) {
+        for user in away(among: members, except: author, unconnectedHere: unconnectedHere) where !absent.contains(user, now: now) {
             guard metrics.queued.load(ordering: .relaxed) < settings.maxQueued else {
                 metrics.add(.dropped)
                 continue

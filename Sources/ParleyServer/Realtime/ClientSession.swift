@@ -35,7 +35,10 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     nonisolated let token: ConnectionToken
     private let services: ServerServices
     private var bucket: TokenBucket
-    private var socket: WebSocketConnection?
+    /// Set and cleared on the loop, like all of the session's state, but not checked by the
+    /// compiler: the hub's deliveries (`deliverOnLoop`) read it on the loop without entering
+    /// the actor, whose `assumeIsolated` cost two allocations a delivery (docs/benchmarks.md, (aq)).
+    nonisolated(unsafe) private var socket: WebSocketConnection?
     // In layout order (Swift keeps a class's declaration order): `busy` fills the byte after
     // the state (25 bytes signed in), so the object stays at 104 bytes, in the 112-byte
     // malloc chunk (one byte more after `queue` would take it to 128).
@@ -332,9 +335,11 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
     }
 
     /// Queues an already-encoded event frame, flushed within `window` (zero: this turn);
-    /// call on `loop`.
+    /// call on `loop`. The callers check that once for all of a loop's recipients
+    /// (`LoopRecipients.deliver`), so here it is only asserted.
     nonisolated func deliverOnLoop(_ frame: ByteChunk, flushWithin window: Duration = .zero) {
-        loop.assumeIsolated(self) { $0.socket?.send(encodedFrame: frame, flushWithin: window) }
+        assert(loop.inEventLoop, "not on the session's event loop")
+        socket?.send(encodedFrame: frame, flushWithin: window)
     }
 
     /// Closes this WebSocket if it signed in with `sessionID` (that session was signed out).

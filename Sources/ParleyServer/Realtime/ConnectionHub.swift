@@ -145,17 +145,29 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
 
     @discardableResult
     func deliver(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> [UInt8]? {
-        deliver(event, toEach: users, excluding: excluding)
+        var unnoted: [UserID]? = nil
+        return deliver(event, toEach: users, excluding: excluding, unconnected: &unnoted)
     }
 
     @discardableResult
     func deliver(_ event: ServerEvent, to user: UserID, excluding: ConnectionToken?) -> [UInt8]? {
-        deliver(event, toEach: CollectionOfOne(user), excluding: excluding)
+        var unnoted: [UserID]? = nil
+        return deliver(event, toEach: CollectionOfOne(user), excluding: excluding, unconnected: &unnoted)
     }
 
-    /// Both `deliver`s: one user's (a receipt) without an array of one, many users' as they come.
-    private func deliver<Users: Collection<UserID>>(_ event: ServerEvent, toEach users: Users,
-                                                    excluding: ConnectionToken?) -> [UInt8]? {
+    /// `deliver` to many that notes the users not in the table as it looks each up: a new
+    /// message's push checks (`users(among:except:withNo:)`) need not take a second pass.
+    func fanOut(_ event: ServerEvent, to users: [UserID], excluding: ConnectionToken?) -> FanOut {
+        // Empty until a member is missing: a group whose members are all here allocates nothing.
+        var unconnected: [UserID]? = []
+        let encoded = deliver(event, toEach: users, excluding: excluding, unconnected: &unconnected)
+        return FanOut(encoded: encoded, unconnectedHere: unconnected)
+    }
+
+    /// Every `deliver`: one user's (a receipt) without an array of one, many users' as they
+    /// come; the users with no connection here are appended to `unconnected` unless it is nil.
+    private func deliver<Users: Collection<UserID>>(_ event: ServerEvent, toEach users: Users, excluding: ConnectionToken?,
+                                                    unconnected: inout [UserID]?) -> [UInt8]? {
         // Native recipients are grouped by event loop as they are found: one closure per loop
         // carrying all of its recipients, not one per recipient, so a group message to 1,000
         // members costs as many loop wake-ups as there are loops. Both lists keep their first
@@ -166,7 +178,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         let expecting = users.count
         byUser.withLock { table in
             for user in users {
-                Self.lend(user, in: &table) { members in
+                let found: Void? = Self.lend(user, in: &table) { members in
                     members.forEachInPlace { member in
                         guard member.token != excluding else { return }
                         switch member {
@@ -175,6 +187,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
                         }
                     }
                 }
+                if found == nil { unconnected?.append(user) }
             }
         }
         for receiver in typed { receiver.receive(event) }

@@ -39,10 +39,14 @@ extension InlineFirstList<LoopRecipients> {
     /// Files `session` under its loop's recipients, starting them if it is the loop's first.
     mutating func add(_ session: ClientSession, expecting: Int) {
         let loop = session.loop
-        if let index = firstIndex(where: { $0.loop === loop }) {
-            update(at: index) { $0.append(session, expecting: expecting) }
-        } else {
-            append(LoopRecipients(session))
+        // Found and appended to in place: an index found first, then `update(at:)`, left the
+        // list's array shared for the update, which copied it for every recipient
+        // (docs/benchmarks.md, (aq)).
+        let filed = containsInPlace { recipients in
+            guard recipients.loop === loop else { return false }
+            recipients.append(session, expecting: expecting)
+            return true
         }
+        if !filed { append(LoopRecipients(session)) }
     }
 }

@@ -92,6 +92,24 @@ import Testing
         #expect(hub.users(among: [bob, mei], withNo: { _ in true }) == [])
         #expect(hub.users(among: [], withNo: { _ in true }) == [])
     }
+
+    /// A fan-out (a new message's delivery) notes, in their order, the users it found no
+    /// connection for: what `users(among:withNo:)` answers while every connection is active,
+    /// so the push checks can take it instead of a second pass.
+    @Test func aFanOutNotesTheUsersWithNoConnectionHereInTheirOrder() {
+        let scene = Scene()
+        let (hub, mei, bob, meiPhone, meiLaptop, bobPhone) = (scene.hub, scene.mei, scene.bob, scene.meiPhone, scene.meiLaptop, scene.bobPhone)
+        let ana = UserID(rawValue: 3), zoe = UserID(rawValue: 4)
+        let members = [zoe, mei, bob, ana]
+        let presence = Presence(userId: mei, online: true, at: 9)
+        let fanOut = hub.fanOut(.presence(presence), to: members, excluding: bobPhone.token)
+        #expect(fanOut.unconnectedHere == [zoe, ana], "Bob's one connection was left out, but he is connected")
+        #expect(fanOut.unconnectedHere == hub.users(among: members, withNo: { _ in true }))
+        #expect(fanOut.encoded == nil, "no native connection: nothing was encoded")
+        #expect(meiPhone.received.withLock { $0 } == [.presence(presence)] && meiLaptop.received.withLock { $0 } == [.presence(presence)])
+        #expect(bobPhone.received.withLock { $0.isEmpty })
+        #expect(hub.fanOut(.presence(presence), to: [mei, bob], excluding: nil).unconnectedHere == [])
+    }
 }
 
 @Suite struct ConnectionHubWindowTests {
