@@ -20,10 +20,10 @@ public struct JSONCursor {
         end = start + buffer.count
     }
 
-    /// An array of the `count` bytes that `write` writes (it must write exactly that many).
-    /// Made zeroed and then written, not with `init(unsafeUninitializedCapacity:)`, whose
-    /// allocation went through the runtime's unspecialized path and a generic metadata
-    /// look-up (≈ 500 instructions, where zeroing a payload's few hundred bytes costs ≈ 30).
+    /// An array of the `count` bytes that `write` writes (it must write exactly that many),
+    /// made zeroed and then written (zeroing a payload's few hundred bytes costs ≈ 30
+    /// instructions). Its allocation still goes through the runtime's unspecialized
+    /// `_allocateBufferUninitialized`, ≈ 530 instructions (docs/benchmarks.md, (ap)).
     public static func array(count: Int, _ write: (inout JSONCursor) -> Void) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBufferPointer { buffer in
