@@ -56,6 +56,24 @@ import Testing
         #expect(clientDecoder.decode(serverChunk.bytes) == [.binary(payload)])
     }
 
+    /// A frame whose payload is written in place is the frame made from the same payload:
+    /// byte for byte from a server, and read back alike from a client (whose key is random).
+    @Test(arguments: [0, 1, 125, 126, 65535, 65536])
+    func framesWrittenInPlaceAreTheFramesMadeFromAPayload(count: Int) {
+        let payload = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+        let write = { (out: UnsafeMutableBufferPointer<UInt8>) in
+            #expect(out.count == count)
+            _ = out.initialize(from: payload)
+        }
+        let server = WebSocketFrameEncoder(role: .server)
+        #expect(server.frame(opcode: .text, payloadCount: count, writePayload: write).bytes
+            == server.frame(opcode: .text, payload: payload).bytes)
+        let chunk = WebSocketFrameEncoder(role: .client).frame(opcode: .binary, payloadCount: count, writePayload: write)
+        #expect(chunk.bytes[1] & 0x80 != 0)
+        var decoder = WebSocketFrameDecoder(role: .server, limits: WebSocketLimits(maxFrameSize: 1 << 20))
+        #expect(decoder.decode(chunk.bytes) == [.binary(payload)])
+    }
+
     @Test func explicitMaskRoundTrip() {
         let text = "masked ünïcode text, long enough for several words"
         let frame = encode(.text, Array(text.utf8), key: WebSocketMaskingKey(rawValue: 0xA1B2_C3D4))

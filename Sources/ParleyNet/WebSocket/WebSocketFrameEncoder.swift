@@ -45,7 +45,11 @@ public struct WebSocketFrameEncoder: Sendable {
     }
 
     /// Any frame, e.g. one fragment of a message sent in pieces (`fin` false, then
-    /// `.continuation` frames).
+    /// `.continuation` frames). Inlinable so that a caller in another module gets a copy
+    /// specialized for its collection: called generically, each frame went through the
+    /// collection's witness table and `withContiguousStorageIfAvailable`'s thunks
+    /// (≈ 400 instructions a frame on the 1:1 path; docs/benchmarks.md, (ap)).
+    @inlinable
     public func frame(fin: Bool = true, opcode: WebSocketOpcode, payload: some Collection<UInt8>) -> ByteChunk {
         let done: ByteChunk? = payload.withContiguousStorageIfAvailable {
             frame(fin: fin, opcode: opcode, payload: UnsafeRawBufferPointer($0))
@@ -56,6 +60,23 @@ public struct WebSocketFrameEncoder: Sendable {
     /// Any frame, from a buffer.
     public func frame(fin: Bool = true, opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) -> ByteChunk {
         Self.encode(fin: fin, opcode: opcode, payload: payload, maskingKey: role == .client ? .random() : nil)
+    }
+
+    /// A whole frame of `payloadCount` bytes that `writePayload` writes in place, where they
+    /// go in the frame (it must write exactly that many): a payload assembled from parts,
+    /// such as an event around data already encoded, needs no buffer of its own to be copied
+    /// from (docs/benchmarks.md, (ap)).
+    public func frame(opcode: WebSocketOpcode, payloadCount: Int,
+                      writePayload: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> ByteChunk {
+        let maskingKey: WebSocketMaskingKey? = role == .client ? .random() : nil
+        let size = Self.frameSize(payloadCount: payloadCount, masked: maskingKey != nil)
+        return ByteChunk.filled(capacity: size) { out in
+            let position = Self.writeHeader(fin: true, opcode: opcode, payloadCount: payloadCount, maskingKey: maskingKey, into: out)
+            let body = UnsafeMutableRawBufferPointer(rebasing: out[position..<(position + payloadCount)])
+            writePayload(body.bindMemory(to: UInt8.self))
+            maskingKey?.apply(to: body)
+            return position + payloadCount
+        }
     }
 
     // MARK: - Explicit encoding
@@ -113,9 +134,18 @@ public struct WebSocketFrameEncoder: Sendable {
     /// Writes the frame into `out`, which has room for exactly it; returns its size.
     private static func write(fin: Bool, opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer,
                               maskingKey: WebSocketMaskingKey?, into out: UnsafeMutableRawBufferPointer) -> Int {
-        precondition(!opcode.isControl || (fin && payload.count <= maxControlPayload),
+        let position = writeHeader(fin: fin, opcode: opcode, payloadCount: payload.count, maskingKey: maskingKey, into: out)
+        let body = UnsafeMutableRawBufferPointer(rebasing: out[position..<(position + payload.count)])
+        body.copyMemory(from: payload)
+        maskingKey?.apply(to: body)
+        return position + payload.count
+    }
+
+    /// Writes a frame's header into the start of `out`; returns where its payload begins.
+    private static func writeHeader(fin: Bool, opcode: WebSocketOpcode, payloadCount count: Int,
+                                    maskingKey: WebSocketMaskingKey?, into out: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(!opcode.isControl || (fin && count <= maxControlPayload),
                      "control frames are unfragmented and carry at most 125 bytes")
-        let count = payload.count
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
         out[0] = (fin ? 0x80 : 0) | opcode.rawValue
         var position = 2
@@ -138,9 +168,6 @@ public struct WebSocketFrameEncoder: Sendable {
             for i in 0..<4 { out[position + i] = maskingKey[i] }
             position += 4
         }
-        let body = UnsafeMutableRawBufferPointer(rebasing: out[position..<(position + count)])
-        body.copyMemory(from: payload)
-        maskingKey?.apply(to: body)
-        return position + count
+        return position
     }
 }

@@ -43,6 +43,34 @@ public enum FrameWriter {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// The bytes of `{"id":…,"ok":true,"data":…}` around `dataCount` bytes of data: for a
+    /// frame written in place (`writeSuccess`).
+    public static func successCount(_ id: RequestID?, dataCount: Int) -> Int {
+        25 + idCount(id) + dataCount // {"id":  ,"ok":true,"data":  }
+    }
+
+    /// Writes `{"id":…,"ok":true,"data":…}` (`successCount` bytes) around data already encoded.
+    public static func writeSuccess(_ id: RequestID?, dataJSON data: [UInt8], to out: inout JSONCursor) {
+        out.literal(#"{"id":"#)
+        switch id {
+        case nil: out.literal("null")
+        case .number(let number): out.decimal(number)
+        case .string(let text): out.string(text)
+        }
+        out.literal(#","ok":true,"data":"#)
+        data.withUnsafeBufferPointer { out.bytes($0) }
+        out.byte(UInt8(ascii: "}"))
+    }
+
+    /// The bytes `appendID` writes.
+    private static func idCount(_ id: RequestID?) -> Int {
+        switch id {
+        case nil: 4
+        case .number(let number): JSONWriter.decimalCount(number)
+        case .string(let text): JSONWriter.stringCount(text)
+        }
+    }
+
     /// `{"id":…,"ok":false,"error":{…}}`
     public static func failure(_ id: RequestID?, _ error: ProtocolError) -> [UInt8] {
         var out: [UInt8] = []
@@ -80,6 +108,21 @@ public enum FrameWriter {
         JSONWriter.appendLiteral(#","data":"#, to: &out)
         out.append(contentsOf: data)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// The bytes of `{"event":…,"data":…}` around `dataCount` bytes of data: for a frame
+    /// written in place (`writeEvent`).
+    public static func eventCount(name: String, dataCount: Int) -> Int {
+        18 + JSONWriter.stringCount(name) + dataCount // {"event":  ,"data":  }
+    }
+
+    /// Writes `{"event":…,"data":…}` (`eventCount` bytes) around data already encoded.
+    public static func writeEvent(name: String, dataJSON data: [UInt8], to out: inout JSONCursor) {
+        out.literal(#"{"event":"#)
+        out.string(name)
+        out.literal(#","data":"#)
+        data.withUnsafeBufferPointer { out.bytes($0) }
+        out.byte(UInt8(ascii: "}"))
     }
 
     /// A request id as JSON: a number, a string, or `null` for a request that could not be read.

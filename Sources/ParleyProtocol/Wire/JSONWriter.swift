@@ -25,7 +25,36 @@ public enum JSONWriter {
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The bytes `appendDecimal` writes for `value` (for `JSONCursor`, which is told sizes
+    /// beforehand).
+    public static func decimalCount(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var count = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            count += 1
+        }
+        return count
+    }
+
+    /// The bytes `appendString` writes for `string`, quotes included: one pass that stops
+    /// only where an escape goes (for `JSONCursor`, which is told sizes beforehand).
+    public static func stringCount(_ string: String) -> Int {
+        // Read in place where the string is contiguous (native or small), with no copy.
+        if let count = string.utf8.withContiguousStorageIfAvailable(stringCount(utf8:)) { return count }
+        var string = string
+        return string.withUTF8(stringCount(utf8:))
+    }
+
+    private static func stringCount(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = bytes.count + 2
+        var index = JSONPlainBytes.runEnd(bytes, from: 0)
+        while index < bytes.count {
+            count += escape(bytes[index]).count - 1
+            index = JSONPlainBytes.runEnd(bytes, from: index + 1)
+        }
+        return count
+    }
 
     /// A JSON string literal: `"` and `\` escaped, control characters as `\n`-style or
     /// `\u00XX` escapes, everything else (including non-ASCII) as its UTF-8 bytes.
@@ -39,25 +68,51 @@ public enum JSONWriter {
                 let end = JSONPlainBytes.runEnd(bytes, from: runStart)
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end]))
                 guard end < bytes.count else { break }
-                appendEscape(bytes[end], to: &out)
+                let escape = escape(bytes[end])
+                for index in 0..<escape.count { out.append(escape.byte(index)) }
                 runStart = end + 1
             }
         }
         out.append(UInt8(ascii: "\""))
     }
 
-    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\\"))
+    /// The escape written for a byte that `JSONPlainBytes` says needs one: the one table of
+    /// escapes, for `appendString` and `JSONCursor.string` alike.
+    static func escape(_ byte: UInt8) -> Escape {
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-        case 0x0A: out.append(UInt8(ascii: "n"))
-        case 0x0D: out.append(UInt8(ascii: "r"))
-        case 0x09: out.append(UInt8(ascii: "t"))
-        case 0x08: out.append(UInt8(ascii: "b"))
-        case 0x0C: out.append(UInt8(ascii: "f"))
-        default:
-            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                    hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): Escape(second: byte)
+        case 0x0A: Escape(second: UInt8(ascii: "n"))
+        case 0x0D: Escape(second: UInt8(ascii: "r"))
+        case 0x09: Escape(second: UInt8(ascii: "t"))
+        case 0x08: Escape(second: UInt8(ascii: "b"))
+        case 0x0C: Escape(second: UInt8(ascii: "f"))
+        default: Escape(unicode: byte)
         }
+    }
+
+    /// An escape's bytes (2 for `\n`-style, 6 for `\u00XX`), packed first byte lowest.
+    struct Escape {
+        let packed: UInt64
+        let count: Int
+
+        init(second: UInt8) {
+            packed = UInt64(UInt8(ascii: "\\")) | UInt64(second) << 8
+            count = 2
+        }
+
+        init(unicode byte: UInt8) {
+            // `\u00`, first byte lowest, then the two hex digits.
+            let prefix = UInt64(UInt8(ascii: "\\")) | UInt64(UInt8(ascii: "u")) << 8
+                | UInt64(UInt8(ascii: "0")) << 16 | UInt64(UInt8(ascii: "0")) << 24
+            packed = prefix | UInt64(JSONWriter.hexDigit(byte >> 4)) << 32 | UInt64(JSONWriter.hexDigit(byte & 0x0F)) << 40
+            count = 6
+        }
+
+        /// The escape's byte at `index` (below `count`).
+        func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: packed >> (8 * UInt64(index))) }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

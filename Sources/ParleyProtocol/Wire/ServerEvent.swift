@@ -67,8 +67,11 @@ public enum ServerEvent: Sendable, Equatable {
     /// The `data` member as JSON; nil only if a payload cannot be encoded.
     public func dataJSON() -> [UInt8]? {
         switch self {
-        // The two events of a 1:1 send are written by hand, without a dynamic cast.
-        case .messageNew(let message): MessageJSON.json(message) ?? WireJSON.encode(message)
+        // The two events of a 1:1 send are written by hand, without a dynamic cast. Not
+        // `MessageJSON.json(message) ?? …`: the right side's closure took a copy of the
+        // message, field by field, even when it was not called (docs/benchmarks.md, (ap)).
+        case .messageNew(let message):
+            if let json = MessageJSON.json(message) { json } else { WireJSON.encode(message) }
         case .conversationRead(let state): WireJSON.encode(state)
         case .friendRequest(let request): WireJSON.encode(request)
         case .friendAdded(let friend): WireJSON.encode(friend)

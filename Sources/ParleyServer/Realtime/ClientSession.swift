@@ -291,17 +291,24 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
         loop.assumeIsolated(self) { $0.answerOnLoop(id, result) }
     }
 
-    /// Answers the request in progress and starts the next one. The response's text is
-    /// assembled in the thread's scratch bytes and copied once, into its frame.
+    /// Answers the request in progress and starts the next one. A success's text is written
+    /// in place, in its frame, around the data; a refusal's is assembled in the thread's
+    /// scratch bytes and copied once, into its frame.
     private func answerOnLoop(_ id: RequestID, _ result: Result<[UInt8], ProtocolError>) {
         busy = false
         if let socket {
-            let frame = ScratchBytes.with { text in
-                switch result {
-                case .success(let data): FrameWriter.appendSuccess(id, dataJSON: data, to: &text)
-                case .failure(let error): FrameWriter.appendFailure(id, error, to: &text)
+            let frame = switch result {
+            case .success(let data):
+                Self.frames.frame(opcode: .text, payloadCount: FrameWriter.successCount(id, dataCount: data.count)) { payload in
+                    var text = JSONCursor(payload)
+                    FrameWriter.writeSuccess(id, dataJSON: data, to: &text)
+                    assert(text.written(from: payload.baseAddress.unsafelyUnwrapped) == payload.count, "an answer's size was miscounted")
                 }
-                return Self.frames.frame(opcode: .text, payload: text)
+            case .failure(let error):
+                ScratchBytes.with { text in
+                    FrameWriter.appendFailure(id, error, to: &text)
+                    return Self.frames.frame(opcode: .text, payload: text)
+                }
             }
             socket.send(encodedFrame: frame)
         }

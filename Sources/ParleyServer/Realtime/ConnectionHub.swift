@@ -192,11 +192,13 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         }
         for receiver in typed { receiver.receive(event) }
         // Encoded at most once, and only if a native connection is among the recipients; the
-        // frame's text is assembled in the thread's scratch bytes and copied once, into it.
+        // frame's text is written in place, in the frame, around the data.
         guard !native.isEmpty, let data = event.dataJSON() else { return nil }
-        let frame = ScratchBytes.with { text in
-            FrameWriter.appendEvent(name: event.name, dataJSON: data, to: &text)
-            return encoder.frame(opcode: .text, payload: text)
+        let name = event.name
+        let frame = encoder.frame(opcode: .text, payloadCount: FrameWriter.eventCount(name: name, dataCount: data.count)) { payload in
+            var text = JSONCursor(payload)
+            FrameWriter.writeEvent(name: name, dataJSON: data, to: &text)
+            assert(text.written(from: payload.baseAddress.unsafelyUnwrapped) == payload.count, "an event frame's size was miscounted")
         }
         let window = flushWindow(forEventTo: expecting)
         for recipients in native { recipients.deliver(frame, flushWithin: window) }

@@ -91,7 +91,12 @@ enum Operations {
             // Which device sent it, for Jabber recipients (the `from` resource).
             native.sending(context.user, clientID: parameters.clientId, token: context.connection.token)
             conversations.send(from: context.user, parameters, connection: context.connection.token, hop: context.connection) { outcome in
-                answer(outcome.map { sent in sent.encodedJSON ?? WireJSON.encode(sent.message) ?? Array("{}".utf8) })
+                // Not `sent.encodedJSON ?? …`: the right side's closure took a copy of the
+                // message whether it ran or not (docs/benchmarks.md, (ap)).
+                answer(outcome.map { sent in
+                    if let json = sent.encodedJSON { return json }
+                    return WireJSON.encode(sent.message) ?? Array("{}".utf8)
+                })
             }
         }
         table.on(Op.MessageHistory.self) { context, parameters throws(ProtocolError) in
