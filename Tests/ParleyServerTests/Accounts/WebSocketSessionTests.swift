@@ -1,5 +1,5 @@
 import Foundation
-import CParleySystem
+import TestSupport
 @testable import ParleyNet
 import Testing
 @testable import ParleyServer
@@ -165,9 +165,7 @@ import Testing
         // chunk (a 22-character `String` id was a 64-byte chunk of its own besides).
         let sessions = server.server.services.hub.connectedUsers.flatMap { server.server.services.hub.sessions(of: $0) }
         #expect(sessions.count == 2)
-        for session in sessions {
-            #expect(malloc_usable_size(Unmanaged.passUnretained(session).toOpaque()) <= 112 - 8)
-        }
+        #expect(mallocChunk(of: ClientSession.self) <= 112)
         #expect(try await server.request("DELETE", "/v1/auth/sessions/\(secondID)", token: token).status == 204)
         #expect(try await revoked.closed() == 4001)
         let pong = try await kept.call("ping")
