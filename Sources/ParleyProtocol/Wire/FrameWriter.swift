@@ -46,18 +46,24 @@ public enum FrameWriter {
     /// The bytes of `{"id":…,"ok":true,"data":…}` around `dataCount` bytes of data: for a
     /// frame written in place (`writeSuccess`).
     public static func successCount(_ id: RequestID?, dataCount: Int) -> Int {
-        25 + idCount(id) + dataCount // {"id":  ,"ok":true,"data":  }
+        successOpen.utf8CodeUnitCount + idCount(id) + successData.utf8CodeUnitCount + dataCount + 1
     }
+
+    // The literals around a success and an event, each counted where it is written.
+    private static let successOpen: StaticString = #"{"id":"#
+    private static let successData: StaticString = #","ok":true,"data":"#
+    private static let eventOpen: StaticString = #"{"event":"#
+    private static let eventData: StaticString = #","data":"#
 
     /// Writes `{"id":…,"ok":true,"data":…}` (`successCount` bytes) around data already encoded.
     public static func writeSuccess(_ id: RequestID?, dataJSON data: [UInt8], to out: inout JSONCursor) {
-        out.literal(#"{"id":"#)
+        out.literal(successOpen)
         switch id {
         case nil: out.literal("null")
         case .number(let number): out.decimal(number)
         case .string(let text): out.string(text)
         }
-        out.literal(#","ok":true,"data":"#)
+        out.literal(successData)
         data.withUnsafeBufferPointer { out.bytes($0) }
         out.byte(UInt8(ascii: "}"))
     }
@@ -113,14 +119,14 @@ public enum FrameWriter {
     /// The bytes of `{"event":…,"data":…}` around `dataCount` bytes of data: for a frame
     /// written in place (`writeEvent`).
     public static func eventCount(name: String, dataCount: Int) -> Int {
-        18 + JSONWriter.stringCount(name) + dataCount // {"event":  ,"data":  }
+        eventOpen.utf8CodeUnitCount + JSONWriter.stringCount(name) + eventData.utf8CodeUnitCount + dataCount + 1
     }
 
     /// Writes `{"event":…,"data":…}` (`eventCount` bytes) around data already encoded.
     public static func writeEvent(name: String, dataJSON data: [UInt8], to out: inout JSONCursor) {
-        out.literal(#"{"event":"#)
+        out.literal(eventOpen)
         out.string(name)
-        out.literal(#","data":"#)
+        out.literal(eventData)
         data.withUnsafeBufferPointer { out.bytes($0) }
         out.byte(UInt8(ascii: "}"))
     }

@@ -26,13 +26,18 @@ public struct JSONCursor {
     /// `_allocateBufferUninitialized`, ≈ 530 instructions (docs/benchmarks.md, (ap)).
     public static func array(count: Int, _ write: (inout JSONCursor) -> Void) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var cursor = JSONCursor(buffer)
-            write(&cursor)
-            let written = cursor.written(from: buffer.baseAddress ?? cursor.position)
-            precondition(written == count, "JSONCursor: \(count) bytes counted, \(written) written")
-        }
+        bytes.withUnsafeMutableBufferPointer { fill($0, write) }
         return bytes
+    }
+
+    /// Fills all of `buffer` with what `write` writes: it must write exactly `buffer.count`
+    /// bytes, counted beforehand, which is checked here for every caller (a miscount would
+    /// otherwise send a frame with bytes nobody wrote).
+    public static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, _ write: (inout JSONCursor) -> Void) {
+        var cursor = JSONCursor(buffer)
+        write(&cursor)
+        let written = cursor.written(from: buffer.baseAddress ?? cursor.position)
+        precondition(written == buffer.count, "JSONCursor: \(buffer.count) bytes counted, \(written) written")
     }
 
     /// The bytes written from `start`, the cursor's first position.

@@ -300,9 +300,7 @@ actor ClientSession: WebSocketDelegate, CompletionHop {
             let frame = switch result {
             case .success(let data):
                 Self.frames.frame(opcode: .text, payloadCount: FrameWriter.successCount(id, dataCount: data.count)) { payload in
-                    var text = JSONCursor(payload)
-                    FrameWriter.writeSuccess(id, dataJSON: data, to: &text)
-                    assert(text.written(from: payload.baseAddress.unsafelyUnwrapped) == payload.count, "an answer's size was miscounted")
+                    JSONCursor.fill(payload) { FrameWriter.writeSuccess(id, dataJSON: data, to: &$0) }
                 }
             case .failure(let error):
                 ScratchBytes.with { text in

@@ -196,9 +196,7 @@ final class ConnectionHub: LocalDelivery, ConnectionRegistry {
         guard !native.isEmpty, let data = event.dataJSON() else { return nil }
         let name = event.name
         let frame = encoder.frame(opcode: .text, payloadCount: FrameWriter.eventCount(name: name, dataCount: data.count)) { payload in
-            var text = JSONCursor(payload)
-            FrameWriter.writeEvent(name: name, dataJSON: data, to: &text)
-            assert(text.written(from: payload.baseAddress.unsafelyUnwrapped) == payload.count, "an event frame's size was miscounted")
+            JSONCursor.fill(payload) { FrameWriter.writeEvent(name: name, dataJSON: data, to: &$0) }
         }
         let window = flushWindow(forEventTo: expecting)
         for recipients in native { recipients.deliver(frame, flushWithin: window) }
